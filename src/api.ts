@@ -1,0 +1,74 @@
+/**
+ * The library API: load, validate and run canvases, and register components.
+ */
+import { builtinRegistry } from "./components/builtins.js";
+import type { ComponentRegistry } from "./components/registry.js";
+import type { ComponentDefinition, Params } from "./components/types.js";
+import { parseDslText, readDslFile, unwrapDsl, type DslSource } from "./dsl/source.js";
+import type { CanvasDsl } from "./dsl/types.js";
+import { validateSource, type ValidationReport } from "./dsl/validate.js";
+import { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
+
+/** The registry used when none is passed: every built-in plus what `registerComponent` added. */
+export const defaultRegistry: ComponentRegistry = builtinRegistry();
+
+/**
+ * Add a component type. It runs through the same interface and capabilities as the built-ins.
+ * Pass `{ replace: true }` to override a built-in.
+ */
+export function registerComponent<P extends Params>(definition: ComponentDefinition<P>, options: { replace?: boolean; registry?: ComponentRegistry } = {}): void {
+  (options.registry ?? defaultRegistry).register(definition, { replace: options.replace });
+}
+
+export interface LoadOptions extends CanvasRuntimeOptions {
+  registry?: ComponentRegistry;
+}
+
+/** A DSL that cannot run: the report lists every problem. */
+export class CanvasValidationError extends Error {
+  constructor(readonly report: ValidationReport) {
+    const errors = report.issues.filter((i) => i.severity === "error");
+    const where = report.file ? `${report.file}: ` : "";
+    const first = errors.slice(0, 3).map((i) => (i.componentId ? `${i.componentId}: ${i.message}` : i.message));
+    super(`${where}invalid canvas (${errors.length} error${errors.length === 1 ? "" : "s"}): ${first.join("; ")}${errors.length > 3 ? "; …" : ""}`);
+    this.name = "CanvasValidationError";
+  }
+}
+
+/** Read a DSL from a path, JSON text, or an object (bare or template envelope). */
+export async function readSource(dslOrPath: string | object): Promise<DslSource> {
+  if (typeof dslOrPath === "string") {
+    return dslOrPath.trimStart().startsWith("{") ? parseDslText(dslOrPath) : readDslFile(dslOrPath);
+  }
+  return unwrapDsl(dslOrPath);
+}
+
+/** Validate a DSL (path, JSON text or object) without running it. */
+export async function validateCanvas(dslOrPath: string | object, options: { registry?: ComponentRegistry } = {}): Promise<ValidationReport> {
+  const source = await readSource(dslOrPath);
+  return validateSource(source, { registry: options.registry ?? defaultRegistry });
+}
+
+/** Validate an in-memory DSL object. */
+export function validateDsl(dsl: object, options: { registry?: ComponentRegistry; file?: string } = {}): ValidationReport {
+  const source = unwrapDsl(dsl, options.file);
+  return validateSource(source, { registry: options.registry ?? defaultRegistry });
+}
+
+/**
+ * Load a canvas from a path, JSON text, or a DSL object. A snapshot from `canvas.toJSON()`
+ * resumes its session. Throws CanvasValidationError with the full report when the DSL is invalid.
+ */
+export async function loadCanvas(dslOrPath: string | object, options: LoadOptions = {}): Promise<Canvas> {
+  const registry = options.registry ?? defaultRegistry;
+  const source = await readSource(dslOrPath);
+  return canvasFromSource(source, registry, options);
+}
+
+/** Build a canvas from an already-read source (validates first). */
+export function canvasFromSource(source: DslSource, registry: ComponentRegistry, options: CanvasRuntimeOptions = {}): Canvas {
+  const report = validateSource(source, { registry });
+  if (!report.valid) throw new CanvasValidationError(report);
+  const warnings = report.issues.filter((i) => i.severity === "warning");
+  return Canvas.fromValidatedDsl(source.dsl as CanvasDsl, registry, options, warnings);
+}

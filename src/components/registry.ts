@@ -1,0 +1,53 @@
+import type { ComponentDefinition, Params } from "./types.js";
+
+/** Raised when a registration would silently replace or corrupt a definition. */
+export class RegistrationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RegistrationError";
+  }
+}
+
+/** Component definitions by `component_name`. The engine looks components up here and nowhere else. */
+export class ComponentRegistry {
+  private readonly definitions = new Map<string, ComponentDefinition>();
+
+  constructor(parent?: ComponentRegistry) {
+    if (parent) for (const def of parent.list()) this.definitions.set(def.name, def);
+  }
+
+  register<P extends Params>(definition: ComponentDefinition<P>, options: { replace?: boolean } = {}): void {
+    if (!definition || typeof definition !== "object") throw new RegistrationError("a component definition must be an object");
+    if (typeof definition.name !== "string" || !/^[A-Za-z][A-Za-z0-9_]*$/.test(definition.name)) {
+      throw new RegistrationError(`component name ${JSON.stringify(definition.name)} must start with a letter and hold only letters, digits and "_"`);
+    }
+    if (typeof definition.invoke !== "function") {
+      throw new RegistrationError(`component "${definition.name}" has no invoke() function`);
+    }
+    const caps = definition.capabilities ?? {};
+    if (caps.asksForInput && typeof definition.requestInput !== "function") {
+      throw new RegistrationError(`component "${definition.name}" declares asksForInput but has no requestInput() function`);
+    }
+    if (this.definitions.has(definition.name) && !options.replace) {
+      throw new RegistrationError(`component "${definition.name}" is already registered (pass { replace: true } to override it)`);
+    }
+    this.definitions.set(definition.name, definition as unknown as ComponentDefinition);
+  }
+
+  get(name: string): ComponentDefinition | undefined {
+    return this.definitions.get(name);
+  }
+
+  has(name: string): boolean {
+    return this.definitions.has(name);
+  }
+
+  list(): ComponentDefinition[] {
+    return [...this.definitions.values()];
+  }
+
+  /** A copy that can be extended without touching this registry (per-canvas custom components). */
+  extend(): ComponentRegistry {
+    return new ComponentRegistry(this);
+  }
+}

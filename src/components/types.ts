@@ -1,0 +1,188 @@
+/**
+ * The one interface every component implements, built-in or registered by a user.
+ *
+ * The engine never looks at a component's name. It reads what a definition declares in
+ * `capabilities` (router, container, pauser, message sink…) and what `invoke` returns.
+ */
+import type { Reference } from "../refs/grammar.js";
+import type { CompiledTemplate } from "../refs/template.js";
+import type { HistoryEntry, Params } from "../dsl/types.js";
+
+export type { Params };
+export type Outputs = Record<string, unknown>;
+
+/** A JSON Schema object (draft 2020-12 subset that ajv understands). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What `invoke` may return to steer the path. Plain components return nothing. */
+export interface InvokeControl {
+  /** Routers: the ids to continue with (instead of `downstream`). */
+  next?: string[];
+  /** Container start nodes: true when the container has no further rounds. */
+  done?: boolean;
+}
+export type InvokeResult = void | InvokeControl;
+
+/** One field of an input form (Begin, UserFillUp), as RAGFlow stores it. */
+export interface InputField {
+  name?: string;
+  type?: string;
+  optional?: boolean;
+  options?: unknown[];
+  value?: unknown;
+  [key: string]: unknown;
+}
+
+/** What a pauser asks for before it can run. */
+export interface InputRequest {
+  /** The fields still needed, keyed by field key. Empty: nothing to ask, run normally. */
+  fields: Record<string, InputField>;
+  tips?: string;
+}
+
+export interface ComponentCapabilities {
+  /** Chooses its successors: `invoke` returns `{ next }`; `downstream` only lists the candidates. */
+  router?: boolean;
+  /**
+   * A container (Iteration, Loop). After it runs, the path continues at its child whose
+   * component_name is `start`; its own `node_finished` waits until that child reports done.
+   */
+  container?: {
+    start: string;
+    /** Direct children may use `{item}`, `{index}`, `{result}` (read from the start child). */
+    iterationAliases?: boolean;
+    /** A component with `exitsContainer` inside it ends it early (Loop). */
+    exitable?: boolean;
+  };
+  /** The start node of a container (IterationItem, LoopItem): `invoke` returns `{ done }`. */
+  containerStart?: boolean;
+  /** Ends the nearest exitable container and continues after it (ExitLoop). */
+  exitsContainer?: boolean;
+  /** Receives the run's inputs at the start of a turn (Begin). Exactly one per canvas, id "begin". */
+  entry?: boolean;
+  /** May pause the run to ask for input (UserFillUp, and Begin for required fields). */
+  asksForInput?: boolean;
+  /** Shows its `content` output to the user as `message` events, then `message_end` (Message). */
+  emitsMessages?: boolean;
+  /** Needs an external provider that is configured outside the DSL. */
+  provider?: "llm" | "tool";
+  /** Retries on its own (e.g. per HTTP status); the runner must not retry it again. */
+  retriesInternally?: boolean;
+}
+
+/** A problem found in a component's params by `check`. */
+export interface ParamProblem {
+  /** JSON pointer below the component's params, e.g. "/conditions/0/to". */
+  pointer: string;
+  message: string;
+  severity?: "error" | "warning";
+}
+
+/** What `check` may look at beyond its own params. */
+export interface CheckInfo {
+  readonly id: string;
+  readonly parentId: string | undefined;
+  readonly downstream: readonly string[];
+  hasComponent(id: string): boolean;
+  componentName(id: string): string | undefined;
+  /** The registered definition of a component type, if any (e.g. to check an Agent's tools). */
+  componentType(name: string): ComponentDefinition | undefined;
+}
+
+/** Read-only facts about a component of the canvas. */
+export interface ComponentInfo {
+  readonly id: string;
+  readonly componentName: string;
+  readonly displayName: string;
+  readonly params: Params;
+  readonly parentId: string | undefined;
+  readonly downstream: readonly string[];
+}
+
+/** Per-component state that survives pause, resume and serialization (plain JSON). */
+export interface ComponentState {
+  get<T = unknown>(): T | undefined;
+  set(value: unknown): void;
+}
+
+/** What a component may read about the canvas around it. */
+export interface CanvasAccess {
+  component(id: string): ComponentInfo | undefined;
+  /** Direct children of a container, in DSL order. */
+  children(containerId: string): readonly ComponentInfo[];
+  /** The last `2 * windowSize` history entries (RAGFlow get_history). */
+  history(windowSize: number): HistoryEntry[];
+  outputsOf(id: string): Readonly<Outputs> | undefined;
+}
+
+/** Hooks into the world outside the canvas. Providers arrive with the LLM and tools work. */
+export interface RuntimeServices {
+  /** Extra services registered by the embedding application, keyed by name. */
+  readonly [name: string]: unknown;
+}
+
+export interface ComponentContext<P = Params> {
+  readonly id: string;
+  readonly componentName: string;
+  readonly displayName: string;
+  readonly params: P;
+  readonly parentId: string | undefined;
+  /** Aborted when the run is cancelled or the component times out. */
+  readonly signal: AbortSignal;
+  /** The run's inputs, for entry and pauser components being given their form values. */
+  readonly inputs: Record<string, unknown> | undefined;
+  /** The user's query of this turn (`sys.query`). */
+  readonly query: string;
+  readonly canvas: CanvasAccess;
+  readonly state: ComponentState;
+  readonly services: RuntimeServices;
+
+  /** Resolve a bare selector (`cpn@var.path`, `sys.x`, `env.x`) or a parsed reference. */
+  get(selector: string | Reference): unknown;
+  /**
+   * Split a template into literal text and references (iteration aliases included when this
+   * component may use them). Resolve the references with `get` to stream them one by one.
+   */
+  compile(template: string): CompiledTemplate;
+  /** Replace the references in a template; values render as in `stringifyValue` unless `stringify` is given. */
+  render(template: string, stringify?: (value: unknown) => string): string;
+  /** Write through a reference (a component output, optionally with a path, or a global). */
+  set(selector: string | Reference, value: unknown): void;
+  /** Set one of this component's outputs. */
+  setOutput(key: string, value: unknown): void;
+  /** Read one of this component's outputs. */
+  output(key: string): unknown;
+  /** Record a value shown under `node_finished.data.inputs`. */
+  setInput(key: string, value: unknown): void;
+  /** Random number in [0, 1); seeded in tests. */
+  random(): number;
+}
+
+/** A component type. Register one with `registerComponent()`. */
+export interface ComponentDefinition<P extends Params = Params> {
+  /** The DSL's `component_name`, case-sensitive. */
+  readonly name: string;
+  /** JSON Schema of the params, checked with ajv when a canvas loads. */
+  readonly paramsSchema?: JsonSchema;
+  /** Defaults merged under the stored params (dicts and lists replace defaults wholesale). */
+  readonly defaults?: Partial<P>;
+  readonly capabilities?: ComponentCapabilities;
+  /** Can be one of an Agent's `tools` (RAGFlow's agent/tools). */
+  readonly usableAsTool?: boolean;
+  /** The output an exception default value is written to (default "result"). */
+  readonly primaryOutput?: string;
+  /** Default execution timeout in ms; the run options and the `exec_timeout` param override it. */
+  readonly timeoutMs?: number | ((params: P) => number);
+  /** Checks the schema cannot express. Problems are collected into the validation report. */
+  check?(params: P, info: CheckInfo): ParamProblem[];
+  /**
+   * The references this component reads before it runs, for readiness and validation.
+   * Default: every template reference in its string params and every selector-valued param.
+   */
+  references?(params: P): Reference[];
+  /** `node_started.data.thoughts`. Must not throw. */
+  thoughts?(params: P): string;
+  /** Pausers: the fields still missing. Called before the component runs. */
+  requestInput?(ctx: ComponentContext<P>): InputRequest;
+  invoke(ctx: ComponentContext<P>): InvokeResult | Promise<InvokeResult>;
+}

@@ -1,0 +1,78 @@
+/**
+ * Reading a DSL: from a file or text, bare or inside a template envelope.
+ */
+import { readFile } from "node:fs/promises";
+import type { CanvasDsl, TemplateEnvelope } from "./types.js";
+
+/** Where a DSL came from and what wrapped it. */
+export interface DslSource {
+  /** The DSL object itself (inside the envelope when there was one). */
+  dsl: CanvasDsl;
+  /** The template envelope, when the file held one. */
+  envelope?: Omit<TemplateEnvelope, "dsl">;
+  /** The file it was read from, for messages. */
+  file?: string;
+}
+
+/** A file or text that is not a DSL at all (unreadable, not JSON, not an object). */
+export class DslReadError extends Error {
+  constructor(
+    message: string,
+    readonly file?: string,
+  ) {
+    super(file ? `${file}: ${message}` : message);
+    this.name = "DslReadError";
+  }
+}
+
+/** True for `{id, title, dsl: {...}}` template envelopes (RAGFlow's agent/templates/*.json). */
+export function isTemplateEnvelope(value: unknown): value is TemplateEnvelope {
+  if (!isObject(value)) return false;
+  return isObject(value.dsl) && !("components" in value) && !("graph" in value);
+}
+
+/** Split an envelope from its DSL; a bare DSL passes through. */
+export function unwrapDsl(value: unknown, file?: string): DslSource {
+  if (!isObject(value)) {
+    throw new DslReadError(`expected a JSON object (a canvas DSL or a template envelope), got ${describe(value)}`, file);
+  }
+  if (isTemplateEnvelope(value)) {
+    const { dsl, ...envelope } = value;
+    return { dsl, envelope, ...(file ? { file } : {}) };
+  }
+  return { dsl: value as CanvasDsl, ...(file ? { file } : {}) };
+}
+
+/** Parse DSL text (JSON). */
+export function parseDslText(text: string, file?: string): DslSource {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new DslReadError(`not valid JSON: ${(error as Error).message}`, file);
+  }
+  return unwrapDsl(value, file);
+}
+
+/** Read and parse a DSL file. */
+export async function readDslFile(file: string): Promise<DslSource> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === "ENOENT" ? "no such file" : code === "EISDIR" ? "is a directory" : (error as Error).message;
+    throw new DslReadError(reason, file);
+  }
+  return parseDslText(text, file);
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
+
+function describe(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}

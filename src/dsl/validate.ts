@@ -1,0 +1,351 @@
+/**
+ * Validation: every problem of a DSL is collected into one report. Each issue names the JSON
+ * pointer, the component (id, display name and type) and what is wrong.
+ */
+import Ajv2020Module from "ajv/dist/2020.js";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import type { ComponentRegistry } from "../components/registry.js";
+import type { CheckInfo, ComponentDefinition, JsonSchema } from "../components/types.js";
+import { displayNames, paramsWithDefaults, referencesOf } from "../engine/graph.js";
+import { SYSTEM_GLOBALS, normalizeDeclarations } from "../pool/variables.js";
+import type { Reference } from "../refs/grammar.js";
+import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
+import { loadSchema } from "./schemas.js";
+import type { DslSource } from "./source.js";
+import type { CanvasDsl, ComponentEntry } from "./types.js";
+
+export type Severity = "error" | "warning";
+
+export interface ValidationIssue {
+  severity: Severity;
+  /** Machine-readable kind of problem. */
+  code: string;
+  /** JSON pointer into the file (inside the envelope's `/dsl` when there is one). */
+  pointer: string;
+  componentId?: string;
+  /** The component's display name from the editor graph. */
+  componentName?: string;
+  /** The component's `component_name`. */
+  componentType?: string;
+  message: string;
+}
+
+export interface ValidationReport {
+  file?: string;
+  kind: DslKind;
+  valid: boolean;
+  issues: ValidationIssue[];
+}
+
+export interface ValidateOptions {
+  registry: ComponentRegistry;
+}
+
+/** JSON pointer escaping (RFC 6901). */
+export function pointerSegment(segment: string | number): string {
+  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+export function pointer(...segments: Array<string | number>): string {
+  return segments.map((s) => `/${pointerSegment(s)}`).join("");
+}
+
+// ajv is CommonJS: under NodeNext its default import is the module object holding the class.
+const Ajv2020 = Ajv2020Module.default;
+type AjvInstance = InstanceType<typeof Ajv2020>;
+let ajvInstance: AjvInstance | undefined;
+let canvasValidator: ValidateFunction | undefined;
+let commonValidator: ValidateFunction | undefined;
+const paramValidators = new WeakMap<JsonSchema, ValidateFunction>();
+
+function ajv(): AjvInstance {
+  if (!ajvInstance) {
+    ajvInstance = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+    ajvInstance.addSchema(loadSchema("run-state.schema.json"));
+  }
+  return ajvInstance;
+}
+
+/** Compiled once per schema object; schemas of component types never used are never compiled. */
+function paramValidator(schema: JsonSchema): ValidateFunction {
+  let validate = paramValidators.get(schema);
+  if (!validate) {
+    validate = ajv().compile(schema);
+    paramValidators.set(schema, validate);
+  }
+  return validate;
+}
+
+function describeAjvError(error: ErrorObject): string {
+  const where = error.instancePath ? `param "${error.instancePath.slice(1).replace(/\//g, ".")}"` : "params";
+  if (error.keyword === "enum") {
+    const allowed = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
+    return `${where} must be one of ${allowed.map((v) => JSON.stringify(v)).join(", ")}`;
+  }
+  if (error.keyword === "required") {
+    return `${where} must have the property "${(error.params as { missingProperty: string }).missingProperty}"`;
+  }
+  if (error.keyword === "additionalProperties") {
+    return `${where} has the unknown property "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+  }
+  return `${where} ${error.message ?? "is invalid"}`;
+}
+
+/** Collapse ajv's anyOf/oneOf noise: keep the most specific error per instance path. */
+function significantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
+  const byPath = new Map<string, ErrorObject>();
+  for (const error of errors) {
+    if (error.keyword === "anyOf" || error.keyword === "oneOf" || error.keyword === "if") continue;
+    if (!byPath.has(error.instancePath)) byPath.set(error.instancePath, error);
+  }
+  if (byPath.size === 0 && errors.length > 0) byPath.set(errors[0].instancePath, errors[0]);
+  return [...byPath.values()];
+}
+
+/** Validate a DSL that was read from a file or built in memory. */
+export function validateSource(source: DslSource, options: ValidateOptions): ValidationReport {
+  const issues: ValidationIssue[] = [];
+  const base = source.envelope ? "/dsl" : "";
+  const finding = detectKind(source);
+  const report = (): ValidationReport => ({
+    ...(source.file ? { file: source.file } : {}),
+    kind: finding.kind,
+    valid: !issues.some((i) => i.severity === "error"),
+    issues,
+  });
+
+  switch (finding.kind) {
+    case "pipeline":
+      issues.push({ severity: "error", code: "pipeline-canvas", pointer: base || "/", message: `${PIPELINE_MESSAGE} (${finding.reason})` });
+      return report();
+    case "legacy":
+      issues.push({
+        severity: "error",
+        code: "legacy-format",
+        pointer: base || "/",
+        message: `legacy RAGFlow canvas (${finding.reason}); convert it with \`canvasflow migrate\``,
+      });
+      return report();
+    case "graph-only":
+      issues.push({
+        severity: "error",
+        code: "graph-only",
+        pointer: `${base}/graph`,
+        message: `graph-only DSL (${finding.reason}); derive its components with \`canvasflow migrate\``,
+      });
+      return report();
+    case "unknown":
+      issues.push({ severity: "error", code: "not-a-canvas", pointer: base || "/", message: `not an agent canvas: ${finding.reason}` });
+      return report();
+    case "agent":
+      break;
+  }
+
+  const validateCanvas = (canvasValidator ??= ajv().compile(loadSchema("canvas.schema.json")));
+  if (!validateCanvas(source.dsl)) {
+    for (const error of significantErrors(validateCanvas.errors ?? [])) {
+      issues.push({
+        severity: "error",
+        code: "schema",
+        pointer: `${base}${error.instancePath}` || "/",
+        message: `${error.instancePath ? `"${error.instancePath}"` : "the DSL"} ${error.message ?? "is invalid"}`,
+      });
+    }
+    // Structural errors make the per-component checks unreliable.
+    if (issues.length > 0 && !componentsAreUsable(source.dsl)) return report();
+  }
+
+  new ComponentChecker(source.dsl, base, options.registry, issues).checkAll();
+  return report();
+}
+
+function componentsAreUsable(dsl: CanvasDsl): boolean {
+  const components = dsl.components as unknown;
+  if (!components || typeof components !== "object" || Array.isArray(components)) return false;
+  return Object.values(components).every(
+    (entry) => entry && typeof entry === "object" && typeof (entry as ComponentEntry).obj?.component_name === "string",
+  );
+}
+
+class ComponentChecker {
+  private readonly names: Map<string, string>;
+  private readonly components: Record<string, ComponentEntry>;
+  private readonly globals: Record<string, unknown>;
+  private readonly declarations: Set<string>;
+
+  constructor(
+    private readonly dsl: CanvasDsl,
+    private readonly base: string,
+    private readonly registry: ComponentRegistry,
+    private readonly issues: ValidationIssue[],
+  ) {
+    this.names = displayNames(dsl);
+    this.components = dsl.components;
+    this.globals = dsl.globals && typeof dsl.globals === "object" ? dsl.globals : {};
+    this.declarations = new Set(Object.keys(normalizeDeclarations(dsl.variables)));
+  }
+
+  checkAll(): void {
+    const begin = this.components.begin;
+    if (!begin) {
+      this.issue("error", "missing-begin", `${this.base}/components`, undefined, 'the canvas has no start component (a Begin with the id "begin")');
+    } else if (!this.def("begin")?.capabilities?.entry) {
+      this.issue("error", "missing-begin", this.at("begin", "obj", "component_name"), "begin", `the component "begin" must be a Begin, not ${begin.obj?.component_name}`);
+    }
+    for (const id of Object.keys(this.components)) this.checkComponent(id);
+  }
+
+  private def(id: string): ComponentDefinition | undefined {
+    const name = this.components[id]?.obj?.component_name;
+    return typeof name === "string" ? this.registry.get(name) : undefined;
+  }
+
+  private at(id: string, ...rest: Array<string | number>): string {
+    return `${this.base}${pointer("components", id, ...rest)}`;
+  }
+
+  private issue(severity: Severity, code: string, at: string, id: string | undefined, message: string): void {
+    const entry = id ? this.components[id] : undefined;
+    this.issues.push({
+      severity,
+      code,
+      pointer: at,
+      ...(id ? { componentId: id, componentName: this.names.get(id) ?? id } : {}),
+      ...(entry?.obj?.component_name ? { componentType: entry.obj.component_name } : {}),
+      message,
+    });
+  }
+
+  private checkComponent(id: string): void {
+    const entry = this.components[id];
+    const name = entry.obj.component_name;
+    const def = this.registry.get(name);
+    if (!def) {
+      this.issue("error", "unknown-component", this.at(id, "obj", "component_name"), id, `unknown component_name "${name}": no component of that type is registered`);
+      return;
+    }
+    if (def.capabilities?.entry && id !== "begin") {
+      this.issue("error", "extra-begin", this.at(id), id, `only the component with id "begin" may be a ${name}`);
+    }
+
+    (entry.downstream ?? []).forEach((target, i) => {
+      if (!this.components[target]) {
+        this.issue("error", "unknown-target", this.at(id, "downstream", i), id, `downstream lists "${target}", which is not a component of this canvas`);
+      }
+    });
+    const parent = entry.parent_id;
+    if (typeof parent === "string" && parent.length > 0) {
+      const parentDef = this.def(parent);
+      if (!this.components[parent]) {
+        this.issue("error", "unknown-parent", this.at(id, "parent_id"), id, `parent_id "${parent}" is not a component of this canvas`);
+      } else if (parentDef && !parentDef.capabilities?.container) {
+        this.issue("error", "parent-not-container", this.at(id, "parent_id"), id, `parent_id "${parent}" is a ${this.components[parent].obj.component_name}, which cannot contain components`);
+      }
+    }
+
+    const params = paramsWithDefaults(def, entry.obj.params);
+    this.checkSchema(id, params, def);
+    this.checkExceptionHandling(id, params);
+    this.checkReferences(id, params, def);
+    this.checkContainer(id, def);
+    if (def.check) {
+      let problems;
+      try {
+        problems = def.check(params as never, this.checkInfo(id));
+      } catch (error) {
+        problems = [{ pointer: "", message: `check failed: ${(error as Error).message}` }];
+      }
+      for (const problem of problems) {
+        this.issue(problem.severity ?? "error", "param", `${this.at(id, "obj", "params")}${problem.pointer}`, id, problem.message);
+      }
+    }
+  }
+
+  private checkInfo(id: string): CheckInfo {
+    const entry = this.components[id];
+    return {
+      id,
+      parentId: typeof entry.parent_id === "string" && entry.parent_id ? entry.parent_id : undefined,
+      downstream: entry.downstream ?? [],
+      hasComponent: (other) => Object.hasOwn(this.components, other),
+      componentName: (other) => this.components[other]?.obj?.component_name,
+      componentType: (name) => this.registry.get(name),
+    };
+  }
+
+  private checkSchema(id: string, params: Record<string, unknown>, def: ComponentDefinition): void {
+    const common = (commonValidator ??= ajv().compile(loadSchema("components/common.schema.json")));
+    const validators = def.paramsSchema ? [common, paramValidator(def.paramsSchema)] : [common];
+    for (const validate of validators) {
+      if (validate(params)) continue;
+      for (const error of significantErrors(validate.errors ?? [])) {
+        this.issue("error", "param", `${this.at(id, "obj", "params")}${error.instancePath}`, id, describeAjvError(error));
+      }
+    }
+  }
+
+  private checkExceptionHandling(id: string, params: Record<string, unknown>): void {
+    const targets = params.exception_goto;
+    if (!Array.isArray(targets)) return;
+    targets.forEach((target, i) => {
+      if (typeof target === "string" && !this.components[target]) {
+        this.issue("error", "unknown-target", this.at(id, "obj", "params", "exception_goto", i), id, `exception_goto lists "${target}", which is not a component of this canvas`);
+      }
+    });
+    if (params.exception_method === "goto" && targets.length === 0) {
+      this.issue("error", "param", this.at(id, "obj", "params", "exception_goto"), id, 'exception_method is "goto" but exception_goto lists no component');
+    }
+  }
+
+  private checkReferences(id: string, params: Record<string, unknown>, def: ComponentDefinition): void {
+    const seen = new Set<string>();
+    for (const ref of referencesOf(def, params)) {
+      if (seen.has(ref.expr)) continue;
+      seen.add(ref.expr);
+      const problem = this.referenceProblem(id, ref);
+      if (problem) this.issue("error", "unknown-reference", this.at(id, "obj", "params"), id, `reference {${ref.expr}}: ${problem}`);
+    }
+  }
+
+  private referenceProblem(id: string, ref: Reference): string | undefined {
+    switch (ref.kind) {
+      case "component":
+        return this.components[ref.componentId] ? undefined : `no component "${ref.componentId}" in this canvas`;
+      case "global": {
+        if (Object.hasOwn(this.globals, ref.key)) return undefined;
+        if (ref.scope === "sys") {
+          return (SYSTEM_GLOBALS as readonly string[]).includes(ref.key) || ref.key === "sys.chat_template_kwargs" || this.hasPrefix(ref.key)
+            ? undefined
+            : `"${ref.key}" is not a system variable (known: ${SYSTEM_GLOBALS.join(", ")})`;
+        }
+        const name = ref.key.slice(4);
+        if (this.declarations.has(name) || this.hasPrefix(ref.key)) return undefined;
+        const root = name.split(".")[0];
+        return this.declarations.has(root) ? undefined : `no conversation variable "${name}" is declared`;
+      }
+      case "alias": {
+        const parent = this.components[id]?.parent_id;
+        const container = typeof parent === "string" ? this.def(parent)?.capabilities?.container : undefined;
+        return container?.iterationAliases ? undefined : `{${ref.alias}} is only defined in a direct child of an Iteration`;
+      }
+    }
+  }
+
+  private hasPrefix(key: string): boolean {
+    for (let end = key.lastIndexOf("."); end > 4; end = key.lastIndexOf(".", end - 1)) {
+      if (Object.hasOwn(this.globals, key.slice(0, end))) return true;
+    }
+    return false;
+  }
+
+  private checkContainer(id: string, def: ComponentDefinition): void {
+    const container = def.capabilities?.container;
+    if (!container) return;
+    const hasStart = Object.values(this.components).some(
+      (entry) => entry.parent_id === id && entry.obj?.component_name === container.start,
+    );
+    if (!hasStart) {
+      this.issue("error", "missing-start", this.at(id), id, `${def.name} "${id}" has no ${container.start} child (a component with parent_id "${id}")`);
+    }
+  }
+}

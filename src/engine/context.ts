@@ -1,0 +1,164 @@
+/**
+ * The ComponentContext handed to `invoke`: a component's window onto the pool and the canvas.
+ * Every reference it resolves is recorded, so `node_finished.inputs` shows what it read.
+ */
+import { parseSelector, type Reference } from "../refs/grammar.js";
+import { compileTemplate, renderTemplate, stringifyValue, type CompiledTemplate } from "../refs/template.js";
+import { MissingReferenceError, type VariablePool } from "../pool/pool.js";
+import type {
+  CanvasAccess,
+  ComponentContext,
+  ComponentState,
+  Outputs,
+  RuntimeServices,
+} from "../components/types.js";
+import type { HistoryEntry, Params } from "../dsl/types.js";
+import type { CanvasGraph, ComponentNode } from "./graph.js";
+
+/** What the run shares with every context it makes. */
+export interface RunScope {
+  readonly graph: CanvasGraph;
+  readonly pool: VariablePool;
+  readonly componentState: Record<string, unknown>;
+  readonly history: HistoryEntry[];
+  readonly services: RuntimeServices;
+  readonly random: () => number;
+}
+
+export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "history">): CanvasAccess {
+  return {
+    component: (id) => scope.graph.nodes.get(id),
+    children: (id) => scope.graph.childrenOf.get(id) ?? [],
+    history: (windowSize) => {
+      const n = Math.max(0, Math.floor(windowSize)) * 2;
+      return n === 0 ? [] : scope.history.slice(-n);
+    },
+    outputsOf: (id) => scope.pool.outputsOf(id),
+  };
+}
+
+export class InvocationContext implements ComponentContext<Params> {
+  readonly recordedInputs: Record<string, unknown> = {};
+  private controller: AbortController | undefined;
+  private readonly stateAccess: ComponentState;
+
+  constructor(
+    private readonly scope: RunScope,
+    private readonly node: ComponentNode,
+    readonly canvas: CanvasAccess,
+    private readonly runSignal: AbortSignal,
+    readonly inputs: Record<string, unknown> | undefined,
+  ) {
+    const store = scope.componentState;
+    const id = node.id;
+    this.stateAccess = {
+      get: <T>() => store[id] as T | undefined,
+      set: (value: unknown) => {
+        store[id] = value;
+      },
+    };
+  }
+
+  get id(): string {
+    return this.node.id;
+  }
+  get componentName(): string {
+    return this.node.componentName;
+  }
+  get displayName(): string {
+    return this.node.displayName;
+  }
+  get params(): Params {
+    return this.node.params;
+  }
+  get parentId(): string | undefined {
+    return this.node.parentId;
+  }
+  get state(): ComponentState {
+    return this.stateAccess;
+  }
+  get services(): RuntimeServices {
+    return this.scope.services;
+  }
+  get query(): string {
+    const q = this.scope.pool.globals["sys.query"];
+    return typeof q === "string" ? q : stringifyValue(q);
+  }
+
+  /** Created on first use: most components never look at their signal. */
+  get signal(): AbortSignal {
+    return this.linked().signal;
+  }
+
+  /** Abort this invocation (timeout); the run's own signal is untouched. */
+  abort(reason: unknown): void {
+    this.linked().abort(reason);
+  }
+
+  /** Stop listening to the run's signal once the invocation is over (no listener piles up over a long loop). */
+  dispose(): void {
+    if (this.unlink) {
+      this.runSignal.removeEventListener("abort", this.unlink);
+      this.unlink = undefined;
+    }
+  }
+
+  private unlink: (() => void) | undefined;
+
+  private linked(): AbortController {
+    if (this.controller) return this.controller;
+    const controller = new AbortController();
+    this.controller = controller;
+    if (this.runSignal.aborted) controller.abort(this.runSignal.reason);
+    else {
+      this.unlink = () => controller.abort(this.runSignal.reason);
+      this.runSignal.addEventListener("abort", this.unlink, { once: true });
+    }
+    return controller;
+  }
+
+  get(selector: string | Reference): unknown {
+    const ref = typeof selector === "string" ? parseSelector(selector) : selector;
+    if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
+    const value = this.scope.pool.resolve(ref, this.node);
+    this.recordedInputs[ref.expr] = value;
+    return value;
+  }
+
+  compile(template: string): CompiledTemplate {
+    return compileTemplate(typeof template === "string" ? template : stringifyValue(template), this.node.aliasTarget !== undefined);
+  }
+
+  render(template: string, stringify: (value: unknown) => string = stringifyValue): string {
+    if (typeof template !== "string") return stringifyValue(template);
+    const compiled = compileTemplate(template, this.node.aliasTarget !== undefined);
+    if (compiled.isStatic) return template;
+    return renderTemplate(compiled, (ref) => this.get(ref), stringify);
+  }
+
+  set(selector: string | Reference, value: unknown): void {
+    const ref = typeof selector === "string" ? parseSelector(selector) : selector;
+    if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
+    this.scope.pool.set(ref, value);
+  }
+
+  setOutput(key: string, value: unknown): void {
+    this.scope.pool.setOutput(this.node.id, key, value);
+  }
+
+  output(key: string): unknown {
+    return this.scope.pool.output(this.node.id, key);
+  }
+
+  outputs(): Outputs {
+    return this.scope.pool.outputsOf(this.node.id) ?? {};
+  }
+
+  setInput(key: string, value: unknown): void {
+    this.recordedInputs[key] = value;
+  }
+
+  random(): number {
+    return this.scope.random();
+  }
+}

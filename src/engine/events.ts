@@ -1,0 +1,121 @@
+/**
+ * The events a run streams, compatible with RAGFlow's (research/ragflow.md §2.7): every event is
+ * `{event, message_id, created_at, task_id, data}`, and clients of RAGFlow's SSE API read them as is.
+ */
+import type { InputField, Outputs } from "../components/types.js";
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens: number;
+  calls: number;
+}
+
+export interface WorkflowStartedData {
+  inputs: Record<string, unknown>;
+}
+
+export interface NodeStartedData {
+  inputs: null;
+  /** Epoch seconds. */
+  created_at: number;
+  component_id: string;
+  /** The display name from the graph (falls back to the id). */
+  component_name: string;
+  /** The DSL's component_name. */
+  component_type: string;
+  thoughts: string;
+}
+
+export interface NodeFinishedData {
+  inputs: Record<string, unknown>;
+  outputs: Outputs;
+  component_id: string;
+  component_name: string;
+  component_type: string;
+  error: string | null;
+  /** Seconds. */
+  elapsed_time: number;
+  /** Epoch seconds when the component started (RAGFlow sends a perf_counter value here). */
+  created_at: number;
+}
+
+export interface MessageData {
+  content: string;
+  start_to_think?: true;
+  end_to_think?: true;
+}
+
+export interface MessageEndData {
+  status?: unknown;
+  attachment?: unknown;
+  downloads?: unknown[];
+  reference?: unknown;
+}
+
+export interface UserInputsData {
+  inputs: Record<string, InputField>;
+  tips: string;
+}
+
+export interface WorkflowFinishedData {
+  inputs: Record<string, unknown>;
+  outputs: Outputs;
+  /** Seconds. */
+  elapsed_time: number;
+  /** Epoch seconds when this run started. */
+  created_at: number;
+  usage: TokenUsage;
+  /** Present when the run failed or was cancelled. */
+  error?: string;
+}
+
+export interface EventDataMap {
+  workflow_started: WorkflowStartedData;
+  node_started: NodeStartedData;
+  node_finished: NodeFinishedData;
+  message: MessageData;
+  message_end: MessageEndData;
+  user_inputs: UserInputsData;
+  workflow_finished: WorkflowFinishedData;
+}
+
+export type EventName = keyof EventDataMap;
+
+export interface CanvasEventOf<E extends EventName> {
+  event: E;
+  message_id: string;
+  /** Epoch seconds (integer), fixed for the whole run. */
+  created_at: number;
+  task_id: string;
+  data: EventDataMap[E];
+}
+
+export type CanvasEvent = { [E in EventName]: CanvasEventOf<E> }[EventName];
+
+export const EVENT_NAMES: readonly EventName[] = [
+  "workflow_started",
+  "node_started",
+  "node_finished",
+  "message",
+  "message_end",
+  "user_inputs",
+  "workflow_finished",
+];
+
+/** Builds events that share one run's envelope. */
+export class EventFactory {
+  constructor(
+    readonly messageId: string,
+    readonly taskId: string,
+    readonly createdAt: number,
+  ) {}
+
+  make<E extends EventName>(event: E, data: EventDataMap[E]): CanvasEventOf<E> {
+    return { event, message_id: this.messageId, created_at: this.createdAt, task_id: this.taskId, data };
+  }
+}
+
+export function emptyUsage(): TokenUsage {
+  return { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 0 };
+}

@@ -1,0 +1,150 @@
+/**
+ * The compiled canvas: what the engine needs about each component, computed once at load so
+ * that no step has to scan the DSL.
+ */
+import { findReferences, type Reference } from "../refs/grammar.js";
+import type { ComponentRegistry } from "../components/registry.js";
+import type { ComponentDefinition, ComponentInfo, Params } from "../components/types.js";
+import type { CanvasDsl } from "../dsl/types.js";
+
+export interface ComponentNode extends ComponentInfo {
+  readonly def: ComponentDefinition;
+  /** Component ids this one reads (other than itself): it waits while any of them is pending. */
+  readonly dependencies: readonly string[];
+  readonly references: readonly Reference[];
+  /** For containers: the id of the start child. */
+  readonly startChildId: string | undefined;
+  /** For direct children of an aliasing container: where `{item}`/`{index}`/`{result}` read from. */
+  readonly aliasTarget: string | undefined;
+  /** Enclosing containers, innermost first. */
+  readonly ancestors: readonly string[];
+  readonly thoughts: string;
+}
+
+export interface CanvasGraph {
+  readonly nodes: ReadonlyMap<string, ComponentNode>;
+  readonly childrenOf: ReadonlyMap<string, readonly ComponentNode[]>;
+  /** Id of the entry component ("begin"). */
+  readonly entryId: string;
+}
+
+/** Keys of params that hold form definitions or stored values, not text the component reads. */
+const NON_TEXT_PARAM_KEYS: ReadonlySet<string> = new Set(["outputs", "inputs", "debug_inputs", "custom_header"]);
+
+/** Every template reference in a component's string params (forms and stored outputs excluded). */
+export function templateReferencesInParams(params: Params): Reference[] {
+  const out: Reference[] = [];
+  const walk = (value: unknown): void => {
+    if (typeof value === "string") {
+      if (value.indexOf("{") >= 0) out.push(...findReferences(value));
+    } else if (Array.isArray(value)) {
+      for (const item of value) walk(item);
+    } else if (value !== null && typeof value === "object") {
+      for (const item of Object.values(value)) walk(item);
+    }
+  };
+  for (const [key, value] of Object.entries(params)) {
+    if (!NON_TEXT_PARAM_KEYS.has(key)) walk(value);
+  }
+  return out;
+}
+
+/** Stored params over the definition's defaults (dicts and lists replace defaults wholesale, as in RAGFlow). */
+export function paramsWithDefaults(def: ComponentDefinition | undefined, params: Params | undefined): Params {
+  return { ...structuredClone((def?.defaults ?? {}) as Params), ...(params ?? {}) };
+}
+
+export function referencesOf(def: ComponentDefinition, params: Params): Reference[] {
+  try {
+    return def.references ? def.references(params) : templateReferencesInParams(params);
+  } catch {
+    return templateReferencesInParams(params);
+  }
+}
+
+/** Display names come from the editor graph (`graph.nodes[].data.name`). */
+export function displayNames(dsl: CanvasDsl): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const node of dsl.graph?.nodes ?? []) {
+    const name = node?.data?.name;
+    if (typeof node?.id === "string" && typeof name === "string" && name.length > 0) names.set(node.id, name);
+  }
+  return names;
+}
+
+/** Compile a validated DSL. Throws if a component type is unknown (validation reports that first). */
+export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): CanvasGraph {
+  const names = displayNames(dsl);
+  const entries = Object.entries(dsl.components);
+  const defs = new Map<string, ComponentDefinition>();
+  for (const [id, entry] of entries) {
+    const def = registry.get(entry.obj.component_name);
+    if (!def) throw new Error(`component ${id}: unknown component_name "${entry.obj.component_name}"`);
+    defs.set(id, def);
+  }
+
+  const parentOf = (id: string): string | undefined => {
+    const parent = dsl.components[id]?.parent_id;
+    return typeof parent === "string" && parent.length > 0 ? parent : undefined;
+  };
+
+  // Start child of each container: its child whose component_name is the declared start type.
+  const startChild = new Map<string, string>();
+  for (const [id, entry] of entries) {
+    const parent = parentOf(id);
+    if (!parent) continue;
+    const container = defs.get(parent)?.capabilities?.container;
+    if (container && entry.obj.component_name === container.start && !startChild.has(parent)) startChild.set(parent, id);
+  }
+
+  const nodes = new Map<string, ComponentNode>();
+  const childrenOf = new Map<string, ComponentNode[]>();
+  let entryId: string | undefined;
+  for (const [id, entry] of entries) {
+    const def = defs.get(id)!;
+    const params = paramsWithDefaults(def, entry.obj.params);
+    const references = referencesOf(def, params);
+    const dependencies = [
+      ...new Set(references.flatMap((r) => (r.kind === "component" && r.componentId !== id ? [r.componentId] : []))),
+    ];
+    const parentId = parentOf(id);
+    const ancestors: string[] = [];
+    for (let p = parentId, guard = 0; p && guard < 64; p = parentOf(p), guard++) ancestors.push(p);
+    const parentDef = parentId ? defs.get(parentId) : undefined;
+    let thoughts = "";
+    try {
+      thoughts = def.thoughts?.(params) ?? "";
+    } catch {
+      thoughts = "";
+    }
+    const node: ComponentNode = {
+      id,
+      componentName: entry.obj.component_name,
+      displayName: names.get(id) ?? id,
+      params,
+      parentId,
+      downstream: dedupe(entry.downstream ?? []),
+      def,
+      dependencies,
+      references,
+      startChildId: startChild.get(id),
+      aliasTarget: parentDef?.capabilities?.container?.iterationAliases && parentId ? startChild.get(parentId) : undefined,
+      ancestors,
+      thoughts,
+    };
+    nodes.set(id, node);
+    if (parentId) {
+      const list = childrenOf.get(parentId) ?? [];
+      list.push(node);
+      childrenOf.set(parentId, list);
+    }
+    if (def.capabilities?.entry && (entryId === undefined || id === "begin")) entryId = id;
+  }
+  if (!entryId) throw new Error('the canvas has no entry component (a Begin with id "begin")');
+  return { nodes, childrenOf, entryId };
+}
+
+/** Drop repeated ids, keeping the first (RAGFlow templates sometimes list a target twice). */
+function dedupe(ids: readonly string[]): string[] {
+  return ids.length < 2 ? [...ids] : [...new Set(ids)];
+}

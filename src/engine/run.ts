@@ -1,0 +1,549 @@
+/**
+ * One run of a canvas: a new conversation turn or the resumption of a paused one.
+ *
+ * The loop is: ask the planner for a batch, let the runner execute it, then post-process each
+ * finished component in path order (messages, errors, node_finished, path extension). Every
+ * outcome, including bugs, ends as an event: nothing is thrown out of the iterator.
+ */
+import { nanoid } from "nanoid";
+import { isTextStream, THINK_END, THINK_START, type TextStream } from "../components/text-stream.js";
+import type { CanvasAccess, InputField, InputRequest, Outputs, RuntimeServices } from "../components/types.js";
+import type { HistoryEntry } from "../dsl/types.js";
+import { stringifyValue } from "../refs/template.js";
+import { formatSystemDate } from "../pool/variables.js";
+import type { VariablePool } from "../pool/pool.js";
+import { InvocationContext, makeCanvasAccess, type RunScope } from "./context.js";
+import { EventFactory, emptyUsage, type CanvasEvent, type TokenUsage } from "./events.js";
+import type { CanvasGraph, ComponentNode } from "./graph.js";
+import { appendUnique, planExtension, selectBatch, withoutDescendants } from "./plan.js";
+import { BatchRunner, errorMessage, type NodeResult, type RunnerHooks, type RunnerOptions } from "./runner.js";
+import type { PendingInput, RunStatus } from "./state.js";
+
+/** The mutable state of a canvas between runs (serialized by `Canvas.toJSON()`). */
+export interface CanvasSession {
+  readonly graph: CanvasGraph;
+  readonly pool: VariablePool;
+  readonly taskId: string;
+  history: HistoryEntry[];
+  componentState: Record<string, unknown>;
+  openContainers: Record<string, number>;
+  frontier: string[];
+  status: RunStatus;
+  pending: PendingInput | undefined;
+  steps: number;
+  error: string | undefined;
+  running: boolean;
+}
+
+export interface EngineOptions extends RunnerOptions {
+  /** Component executions allowed in one turn before the run is stopped as runaway. */
+  maxSteps: number;
+  services: RuntimeServices;
+  random: () => number;
+}
+
+export interface RunRequest {
+  /** The user's message for this turn (`sys.query`). */
+  query?: string;
+  /** Form values for Begin (new turn) or for the components a paused run waits on. */
+  inputs?: Record<string, unknown>;
+  /** Files for `sys.files`. */
+  files?: unknown[];
+  userId?: string;
+  signal?: AbortSignal;
+}
+
+export const DEFAULT_MAX_STEPS = 10_000;
+
+export async function* executeRun(
+  session: CanvasSession,
+  request: RunRequest,
+  options: EngineOptions,
+): AsyncGenerator<CanvasEvent, void, undefined> {
+  const events = new EventFactory(nanoid(), session.taskId, Math.floor(Date.now() / 1000));
+  if (session.running) {
+    yield events.make("workflow_finished", {
+      inputs: request.inputs ?? {},
+      outputs: {},
+      elapsed_time: 0,
+      created_at: events.createdAt,
+      usage: emptyUsage(),
+      error: "a run is already in progress on this canvas",
+    });
+    return;
+  }
+  session.running = true;
+  const run = new Run(session, request, options, events);
+  let completed = false;
+  try {
+    yield* run.execute();
+    completed = true;
+  } catch (bug) {
+    // A defect in the engine itself: still end the stream the documented way.
+    session.status = "failed";
+    session.error = `internal error: ${errorMessage(bug)}`;
+    completed = true;
+    yield run.finishedEvent(session.error, {});
+  } finally {
+    run.dispose();
+    session.running = false;
+    if (!completed) {
+      session.status = "cancelled";
+      session.error = "the event stream was closed before the run finished";
+      session.frontier = [];
+      session.pending = undefined;
+    }
+  }
+}
+
+class Run {
+  private readonly controller = new AbortController();
+  private readonly runner: BatchRunner;
+  private readonly scope: RunScope;
+  private readonly started = performance.now();
+  private readonly usage: TokenUsage = emptyUsage();
+  private readonly inputs: Record<string, unknown>;
+  /** Components that receive `inputs` when they run (Begin at a turn's start, or the paused ones). */
+  private readonly inputReceivers = new Set<string>();
+  /** Producers whose `node_finished` waits until their streamed output has been consumed. */
+  private readonly partials: NodeResult[] = [];
+  private readonly assistantText: string[] = [];
+  private lastOutputs: Outputs = {};
+  private readonly unlinkSignal: (() => void) | undefined;
+  private readonly access: CanvasAccess;
+  private readonly hooks: RunnerHooks;
+
+  constructor(
+    private readonly session: CanvasSession,
+    private readonly request: RunRequest,
+    private readonly options: EngineOptions,
+    private readonly events: EventFactory,
+  ) {
+    this.runner = new BatchRunner(options);
+    this.inputs = request.inputs ?? {};
+    this.scope = {
+      graph: session.graph,
+      pool: session.pool,
+      componentState: session.componentState,
+      history: session.history,
+      services: options.services,
+      random: options.random,
+    };
+    this.access = makeCanvasAccess(this.scope);
+    this.hooks = {
+      // A component that reads a streamed output (other than a message sink, which streams it on)
+      // gets the finished text: the stream is drained before it runs.
+      beforeInvoke: (node) => this.drainDependencies(node),
+      beforeRetry: (node) => this.pool.replaceOutputs(node.id, {}),
+    };
+    const external = request.signal;
+    if (external) {
+      if (external.aborted) this.controller.abort(external.reason);
+      else {
+        const onAbort = () => this.controller.abort(external.reason);
+        external.addEventListener("abort", onAbort, { once: true });
+        this.unlinkSignal = () => external.removeEventListener("abort", onAbort);
+      }
+    }
+  }
+
+  dispose(): void {
+    this.unlinkSignal?.();
+  }
+
+  private get pool(): VariablePool {
+    return this.session.pool;
+  }
+
+  private get graph(): CanvasGraph {
+    return this.session.graph;
+  }
+
+  async *execute(): AsyncGenerator<CanvasEvent, void, undefined> {
+    const session = this.session;
+    const resuming = session.status === "paused" && session.pending !== undefined;
+    if (resuming) {
+      for (const id of session.pending!.components) this.inputReceivers.add(id);
+      this.pool.globals["sys.date"] = formatSystemDate(new Date());
+    } else {
+      this.startTurn();
+      yield this.events.make("workflow_started", { inputs: this.inputs });
+    }
+    session.pending = undefined;
+    session.error = undefined;
+
+    const signal = this.controller.signal;
+    let failure: string | undefined;
+    while (session.frontier.length > 0) {
+      if (signal.aborted) break;
+
+      const asked = this.inputRequest();
+      if ("failure" in asked) {
+        failure = asked.failure;
+        break;
+      }
+      const pause = asked.pending;
+      if (pause) {
+        session.status = "paused";
+        session.pending = pause;
+        yield* this.drainPartials();
+        yield this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips });
+        return;
+      }
+
+      const { ready, deferred } = selectBatch(session.frontier, this.graph);
+      if (session.steps + ready.length > this.options.maxSteps) {
+        failure =
+          `the run exceeded ${this.options.maxSteps} component steps (next: ${ready.join(", ")}); ` +
+          "it is probably looping without end — raise maxSteps (--max-steps) if the canvas really needs more";
+        break;
+      }
+      session.steps += ready.length;
+
+      const nodes = ready.map((id) => this.graph.nodes.get(id)!);
+      const contexts = nodes.map((node) => this.contextFor(node));
+      for (const node of nodes) {
+        this.pool.replaceOutputs(node.id, {});
+        yield this.nodeStarted(node);
+      }
+      const results = await this.runner.runBatch(contexts, nodes, this.hooks, signal);
+      for (const node of nodes) this.inputReceivers.delete(node.id);
+
+      const frontier = deferred.slice();
+      const members = new Set(frontier);
+      for (const result of results) {
+        const outcome = yield* this.postProcess(result, frontier, members);
+        if (outcome.failure !== undefined && failure === undefined) failure = outcome.failure;
+        if (outcome.exited) {
+          const kept = withoutDescendants(frontier, outcome.exited, this.graph);
+          frontier.length = 0;
+          members.clear();
+          appendUnique(frontier, members, kept);
+        }
+      }
+      session.frontier = frontier;
+      if (failure !== undefined) break;
+    }
+
+    yield* this.drainPartials();
+    session.frontier = [];
+    session.openContainers = {};
+    if (signal.aborted) {
+      session.status = "cancelled";
+      session.error = "cancelled";
+      yield this.finishedEvent("cancelled", this.lastOutputs);
+      return;
+    }
+    if (failure !== undefined) {
+      session.status = "failed";
+      session.error = failure;
+      yield this.finishedEvent(failure, this.lastOutputs);
+      return;
+    }
+    session.status = "idle";
+    this.recordAssistantTurn();
+    yield this.finishedEvent(undefined, this.lastOutputs);
+  }
+
+  finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {
+    return this.events.make("workflow_finished", {
+      inputs: this.inputs,
+      outputs,
+      elapsed_time: (performance.now() - this.started) / 1000,
+      created_at: this.events.createdAt,
+      usage: { ...this.usage },
+      ...(error !== undefined ? { error } : {}),
+    });
+  }
+
+  // ---- turn bookkeeping ----
+
+  private startTurn(): void {
+    const session = this.session;
+    const globals = this.pool.globals;
+    const query = typeof this.request.query === "string" ? this.request.query : "";
+    this.pool.clearAllOutputs();
+    for (const key of Object.keys(session.componentState)) delete session.componentState[key];
+    session.openContainers = {};
+    session.steps = 0;
+    globals["sys.query"] = query;
+    globals["sys.date"] = formatSystemDate(new Date());
+    if (this.request.userId !== undefined) globals["sys.user_id"] = this.request.userId;
+    if (this.request.files !== undefined) globals["sys.files"] = this.request.files;
+    const turns = Number(globals["sys.conversation_turns"]);
+    globals["sys.conversation_turns"] = (Number.isFinite(turns) ? turns : 0) + 1;
+    if (query.length > 0) {
+      session.history.push(["user", query]);
+      this.appendSystemHistory(`user: ${query}`);
+    }
+    session.frontier = [this.graph.entryId];
+    this.inputReceivers.add(this.graph.entryId);
+  }
+
+  private recordAssistantTurn(): void {
+    let text = this.assistantText.join("\n\n");
+    if (text.length === 0) {
+      const content = this.lastOutputs.content;
+      text = content === undefined ? "" : stringifyValue(content);
+    }
+    this.session.history.push(["assistant", text]);
+    this.appendSystemHistory(`assistant: ${text}`);
+  }
+
+  private appendSystemHistory(line: string): void {
+    const current = this.pool.globals["sys.history"];
+    this.pool.globals["sys.history"] = Array.isArray(current) ? [...current, line] : [line];
+  }
+
+  // ---- pausing ----
+
+  /** Ask every pauser in the frontier what it still needs; a non-empty answer pauses the run. */
+  private inputRequest(): { pending: PendingInput | undefined } | { failure: string } {
+    let fields: Record<string, InputField> | undefined;
+    let tips = "";
+    const components: string[] = [];
+    for (const id of this.session.frontier) {
+      const node = this.graph.nodes.get(id)!;
+      if (!node.def.capabilities?.asksForInput || !node.def.requestInput) continue;
+      const ctx = this.contextFor(node);
+      let request: InputRequest;
+      try {
+        request = node.def.requestInput(ctx);
+      } catch (error) {
+        return { failure: `${node.displayName} (${node.id}): ${errorMessage(error)}` };
+      } finally {
+        ctx.dispose();
+      }
+      if (Object.keys(request.fields).length === 0) continue;
+      components.push(id);
+      fields = { ...(fields ?? {}), ...request.fields };
+      if (request.tips) tips = request.tips;
+    }
+    return { pending: fields ? { components, inputs: fields, tips } : undefined };
+  }
+
+  // ---- running ----
+
+  private contextFor(node: ComponentNode): InvocationContext {
+    const inputs = this.inputReceivers.has(node.id) ? this.inputs : undefined;
+    return new InvocationContext(this.scope, node, this.access, this.controller.signal, inputs);
+  }
+
+  private drainDependencies(node: ComponentNode): Promise<void> | undefined {
+    if (node.def.capabilities?.emitsMessages) return undefined;
+    let waits: Promise<string>[] | undefined;
+    for (const dependency of node.dependencies) {
+      const outputs = this.pool.outputsOf(dependency);
+      if (!outputs) continue;
+      for (const value of Object.values(outputs)) {
+        if (isTextStream(value) && !value.done) (waits ??= []).push(value.readAll());
+      }
+    }
+    return waits ? Promise.all(waits).then(() => undefined) : undefined;
+  }
+
+  private nodeStarted(node: ComponentNode): CanvasEvent {
+    return this.events.make("node_started", {
+      inputs: null,
+      created_at: Date.now() / 1000,
+      component_id: node.id,
+      component_name: node.displayName,
+      component_type: node.componentName,
+      thoughts: node.thoughts,
+    });
+  }
+
+  private nodeFinished(result: NodeResult, error: string | undefined): CanvasEvent {
+    const node = result.node;
+    return this.events.make("node_finished", {
+      inputs: result.ctx.recordedInputs,
+      outputs: { ...(this.pool.outputsOf(node.id) ?? {}) },
+      component_id: node.id,
+      component_name: node.displayName,
+      component_type: node.componentName,
+      error: error ?? null,
+      elapsed_time: result.elapsed,
+      created_at: result.createdAt,
+    });
+  }
+
+  private containerFinished(containerId: string): CanvasEvent {
+    const node = this.graph.nodes.get(containerId)!;
+    const startedAt = this.session.openContainers[containerId] ?? Date.now() / 1000;
+    delete this.session.openContainers[containerId];
+    if (node.startChildId) delete this.session.componentState[node.startChildId];
+    const outputs = { ...(this.pool.outputsOf(containerId) ?? {}) };
+    this.lastOutputs = outputs;
+    return this.events.make("node_finished", {
+      inputs: {},
+      outputs,
+      component_id: node.id,
+      component_name: node.displayName,
+      component_type: node.componentName,
+      error: null,
+      elapsed_time: Math.max(0, Date.now() / 1000 - startedAt),
+      created_at: startedAt,
+    });
+  }
+
+  // ---- post-processing ----
+
+  private async *postProcess(
+    result: NodeResult,
+    frontier: string[],
+    members: Set<string>,
+  ): AsyncGenerator<CanvasEvent, { failure?: string; exited?: string }, undefined> {
+    const node = result.node;
+    const caps = node.def.capabilities ?? {};
+    const params = node.params;
+    let error = result.error;
+
+    if (error === undefined && caps.emitsMessages) {
+      try {
+        yield* this.streamMessages(node);
+      } catch (streamError) {
+        error = errorMessage(streamError);
+      }
+      yield* this.flushPartials();
+    }
+
+    let gotoTargets: string[] | undefined;
+    let failure: string | undefined;
+    if (error !== undefined) {
+      const method = params.exception_method;
+      const gotoList = Array.isArray(params.exception_goto) ? (params.exception_goto as unknown[]).filter((x): x is string => typeof x === "string") : [];
+      if (this.controller.signal.aborted) {
+        this.pool.setOutput(node.id, "_ERROR", error);
+      } else if (method === "goto" && gotoList.length > 0) {
+        this.pool.setOutput(node.id, "_ERROR", error);
+        gotoTargets = gotoList;
+      } else if (method === "comment") {
+        yield* this.applyDefaultValue(node);
+      } else {
+        this.pool.setOutput(node.id, "_ERROR", error);
+        failure = `${node.displayName} (${node.id}): ${error}`;
+      }
+    }
+
+    // node_finished: containers report when their last round ends; stream producers once consumed.
+    if (caps.container && error === undefined) {
+      this.session.openContainers[node.id] = result.createdAt;
+    } else if (error === undefined && this.holdsStream(node.id)) {
+      this.wireStreams(node.id);
+      this.partials.push(result);
+    } else {
+      yield this.nodeFinished(result, error);
+      this.lastOutputs = { ...(this.pool.outputsOf(node.id) ?? {}) };
+    }
+    if (failure !== undefined || this.controller.signal.aborted) return { failure };
+
+    const extension = planExtension(node, { control: result.control, goto: gotoTargets }, this.graph);
+    if (extension.started) {
+      const start = this.graph.nodes.get(extension.started)?.startChildId;
+      if (start) delete this.session.componentState[start];
+    }
+    for (const containerId of extension.finished) yield this.containerFinished(containerId);
+    appendUnique(frontier, members, extension.append);
+    return { exited: extension.exited };
+  }
+
+  /** `exception_method: comment`: the default value replaces the output and the run goes on. */
+  private async *applyDefaultValue(node: ComponentNode): AsyncGenerator<CanvasEvent, void, undefined> {
+    const value = node.params.exception_default_value ?? "";
+    const primary = node.def.primaryOutput ?? "result";
+    this.pool.setOutput(node.id, primary, value);
+    if (primary !== "result") this.pool.setOutput(node.id, "result", value);
+    if (node.downstream.length === 0) {
+      const text = stringifyValue(value);
+      if (text.length > 0) {
+        this.assistantText.push(text);
+        yield this.events.make("message", { content: text });
+      }
+      yield this.events.make("message_end", {});
+    }
+  }
+
+  private holdsStream(id: string): boolean {
+    const outputs = this.pool.outputsOf(id);
+    if (!outputs) return false;
+    for (const value of Object.values(outputs)) if (isTextStream(value) && !value.done) return true;
+    return false;
+  }
+
+  /** Once a producer's stream ends, its output becomes the plain text. */
+  private wireStreams(id: string): void {
+    const outputs = this.pool.outputsOf(id);
+    if (!outputs) return;
+    for (const [key, value] of Object.entries(outputs)) {
+      if (isTextStream(value)) value.onDone((text) => this.pool.setOutput(id, key, text));
+    }
+  }
+
+  /** Emit a message sink's `content` as `message` events, then `message_end`. */
+  private async *streamMessages(node: ComponentNode): AsyncGenerator<CanvasEvent, void, undefined> {
+    const content = this.pool.output(node.id, "content");
+    let text = "";
+    if (isTextStream(content)) {
+      let thinking = false;
+      for await (const chunk of content as TextStream) {
+        if (this.controller.signal.aborted) throw new Error("cancelled");
+        if (chunk === THINK_START) {
+          thinking = true;
+          yield this.events.make("message", { content: "", start_to_think: true });
+        } else if (chunk === THINK_END) {
+          thinking = false;
+          yield this.events.make("message", { content: "", end_to_think: true });
+        } else {
+          if (!thinking) text += chunk;
+          yield this.events.make("message", { content: chunk });
+        }
+      }
+      this.pool.setOutput(node.id, "content", content.text);
+    } else {
+      text = stringifyValue(content);
+      if (text.length > 0) yield this.events.make("message", { content: text });
+    }
+    this.assistantText.push(text);
+    yield this.events.make("message_end", this.messageEnd(node));
+  }
+
+  private messageEnd(node: ComponentNode): Record<string, unknown> {
+    const data: Record<string, unknown> = {};
+    const status = node.params.status;
+    if (status !== undefined && status !== null && status !== "") data.status = status;
+    const attachment = this.pool.output(node.id, "attachment");
+    if (attachment && typeof attachment === "object") data.attachment = attachment;
+    const downloads = this.pool.output(node.id, "downloads");
+    if (Array.isArray(downloads) && downloads.length > 0) data.downloads = downloads;
+    const reference = this.pool.output(node.id, "reference");
+    if (reference && typeof reference === "object") data.reference = reference;
+    return data;
+  }
+
+  /** node_finished of producers whose stream has been consumed, in the order they finished. */
+  private *flushPartials(): Generator<CanvasEvent, void, undefined> {
+    while (this.partials.length > 0 && !this.holdsStream(this.partials[0].node.id)) {
+      const result = this.partials.shift()!;
+      yield this.nodeFinished(result, undefined);
+    }
+  }
+
+  /** At the end of a run (or a pause) nobody else will read pending streams: finish them here. */
+  private async *drainPartials(): AsyncGenerator<CanvasEvent, void, undefined> {
+    while (this.partials.length > 0) {
+      const result = this.partials.shift()!;
+      let error: string | undefined;
+      const outputs = this.pool.outputsOf(result.node.id) ?? {};
+      for (const value of Object.values(outputs)) {
+        if (!isTextStream(value)) continue;
+        try {
+          await value.readAll();
+        } catch (streamError) {
+          error = errorMessage(streamError);
+        }
+      }
+      if (error !== undefined) this.pool.setOutput(result.node.id, "_ERROR", error);
+      yield this.nodeFinished(result, error);
+    }
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * The runner: executes one batch of components concurrently (p-queue), each under a timeout,
+ * with retries and the run's AbortSignal. It never decides where the path goes.
+ */
+import PQueue from "p-queue";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { InvokeControl } from "../components/types.js";
+import type { ComponentNode } from "./graph.js";
+import type { InvocationContext } from "./context.js";
+
+export const DEFAULT_CONCURRENCY = 5;
+/** RAGFlow's COMPONENT_EXEC_TIMEOUT default (600 s). */
+export const DEFAULT_COMPONENT_TIMEOUT_MS = 600_000;
+
+export interface RunnerOptions {
+  concurrency: number;
+  defaultTimeoutMs: number;
+  /** Per-component-id overrides, in ms. */
+  componentTimeouts: Readonly<Record<string, number>>;
+}
+
+export interface NodeResult {
+  readonly node: ComponentNode;
+  readonly ctx: InvocationContext;
+  readonly control: InvokeControl | void;
+  readonly error: string | undefined;
+  /** Epoch seconds. */
+  readonly createdAt: number;
+  /** Seconds. */
+  readonly elapsed: number;
+}
+
+export interface RunnerHooks {
+  /** Work a component depends on that must finish first (e.g. draining an upstream stream). */
+  beforeInvoke(node: ComponentNode): Promise<void> | undefined;
+  /** Called before a failed component is retried (its partial outputs are cleared). */
+  beforeRetry(node: ComponentNode): void;
+}
+
+export class ComponentTimeoutError extends Error {
+  constructor(readonly seconds: number) {
+    super(`timed out after ${formatSeconds(seconds)}`);
+    this.name = "ComponentTimeoutError";
+  }
+}
+
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled");
+    this.name = "CancelledError";
+  }
+}
+
+function formatSeconds(seconds: number): string {
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(3)}s`;
+}
+
+/** The timeout of one component: `exec_timeout` param (s), then run options, then its type's default. */
+export function timeoutFor(node: ComponentNode, options: RunnerOptions): number {
+  const param = node.params.exec_timeout;
+  if (typeof param === "number" && param > 0) return param * 1000;
+  const override = options.componentTimeouts[node.id];
+  if (typeof override === "number" && override > 0) return override;
+  const declared = node.def.timeoutMs;
+  const typed = typeof declared === "function" ? declared(node.params) : declared;
+  return typeof typed === "number" && typed > 0 ? typed : options.defaultTimeoutMs;
+}
+
+function retryPolicy(node: ComponentNode): { attempts: number; delayMs: number } {
+  if (node.def.capabilities?.retriesInternally) return { attempts: 1, delayMs: 0 };
+  const retries = Number(node.params.max_retries ?? 0);
+  const delay = Number(node.params.delay_after_error ?? 2);
+  return {
+    attempts: 1 + (Number.isFinite(retries) && retries > 0 ? Math.floor(retries) : 0),
+    delayMs: Number.isFinite(delay) && delay > 0 ? delay * 1000 : 0,
+  };
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === "string") return error;
+  try {
+    return JSON.stringify(error);
+  } catch {
+    return String(error);
+  }
+}
+
+export class BatchRunner {
+  private readonly queue: PQueue;
+
+  constructor(private readonly options: RunnerOptions) {
+    this.queue = new PQueue({ concurrency: Math.max(1, Math.floor(options.concurrency)) });
+  }
+
+  /** Run every prepared invocation; results come back in the given order. */
+  async runBatch(
+    contexts: readonly InvocationContext[],
+    nodes: readonly ComponentNode[],
+    hooks: RunnerHooks,
+    signal: AbortSignal,
+  ): Promise<NodeResult[]> {
+    if (nodes.length === 1) return [await this.invoke(nodes[0], contexts[0], hooks, signal)];
+    return Promise.all(
+      nodes.map((node, i) => this.queue.add(() => this.invoke(node, contexts[i], hooks, signal)) as Promise<NodeResult>),
+    );
+  }
+
+  private async invoke(node: ComponentNode, ctx: InvocationContext, hooks: RunnerHooks, signal: AbortSignal): Promise<NodeResult> {
+    const createdAt = Date.now() / 1000;
+    const started = performance.now();
+    const { attempts, delayMs } = retryPolicy(node);
+    let control: InvokeControl | void = undefined;
+    let error: string | undefined;
+    try {
+      const pending = hooks.beforeInvoke(node);
+      if (pending) await pending;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          control = await this.attempt(node, ctx, signal);
+          error = undefined;
+          break;
+        } catch (caught) {
+          error = errorMessage(caught);
+          if (signal.aborted || attempt >= attempts) break;
+          await sleep(delayMs, undefined, { signal }).catch(() => undefined);
+          if (signal.aborted) break;
+          hooks.beforeRetry(node);
+        }
+      }
+    } catch (caught) {
+      error = errorMessage(caught);
+    } finally {
+      ctx.dispose();
+    }
+    if (signal.aborted && error !== undefined) error = "cancelled";
+    return { node, ctx, control, error, createdAt, elapsed: (performance.now() - started) / 1000 };
+  }
+
+  // One attempt. A synchronous result needs no timer: only a pending promise can time out.
+  private attempt(node: ComponentNode, ctx: InvocationContext, signal: AbortSignal): InvokeControl | void | Promise<InvokeControl | void> {
+    if (signal.aborted) throw new CancelledError();
+    const result = node.def.invoke(ctx);
+    if (!(result instanceof Promise)) return result;
+    const timeoutMs = timeoutFor(node, this.options);
+    return new Promise<InvokeControl | void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        const timeout = new ComponentTimeoutError(timeoutMs / 1000);
+        ctx.abort(timeout);
+        reject(timeout);
+      }, timeoutMs);
+      const onAbort = () => reject(new CancelledError());
+      signal.addEventListener("abort", onAbort, { once: true });
+      result.then(
+        (value) => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          resolve(value);
+        },
+        (reason) => {
+          clearTimeout(timer);
+          signal.removeEventListener("abort", onAbort);
+          reject(reason);
+        },
+      );
+    });
+  }
+}

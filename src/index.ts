@@ -1,0 +1,28 @@
+/**
+ * canvasflow: a runtime for agent canvases stored as JSON DSL (RAGFlow's format).
+ */
+export {
+  loadCanvas,
+  validateCanvas,
+  validateDsl,
+  registerComponent,
+  defaultRegistry,
+  readSource,
+  canvasFromSource,
+  CanvasValidationError,
+  type LoadOptions,
+} from "./api.js";
+export { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
+export type { RunRequest } from "./engine/run.js";
+export * from "./engine/events.js";
+export type { PersistedRunState, PendingInput, RunStatus } from "./engine/state.js";
+export { ComponentRegistry, RegistrationError } from "./components/registry.js";
+export { builtinRegistry, BUILTIN_COMPONENTS } from "./components/builtins.js";
+export { TextStream, isTextStream, THINK_START, THINK_END } from "./components/text-stream.js";
+export type * from "./components/types.js";
+export type { CanvasDsl, ComponentEntry, TemplateEnvelope, HistoryEntry, GraphNode, GraphEdge } from "./dsl/types.js";
+export type { ValidationIssue, ValidationReport, Severity } from "./dsl/validate.js";
+export { PIPELINE_MESSAGE, type DslKind } from "./dsl/kind.js";
+export { DslReadError, type DslSource } from "./dsl/source.js";
+export * from "./refs/index.js";
+export { VariablePool, MissingReferenceError, UnsafePathError, getByPath, setByPath } from "./pool/index.js";

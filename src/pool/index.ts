@@ -1,0 +1,3 @@
+export * from "./path.js";
+export * from "./pool.js";
+export * from "./variables.js";

@@ -1,0 +1,171 @@
+import { parseSelector, type Reference } from "../refs/grammar.js";
+import { assertSafeKey, getByPath, setByPath } from "./path.js";
+
+/** A reference that names something the pool does not have: an unknown component or global. */
+export class MissingReferenceError extends Error {
+  constructor(
+    readonly reference: string,
+    readonly reason: string,
+  ) {
+    super(`reference {${reference}}: ${reason}`);
+    this.name = "MissingReferenceError";
+  }
+}
+
+export type ComponentOutputs = Record<string, unknown>;
+
+/** Where iteration aliases point: the IterationItem whose `item`/`index`/`result` they read. */
+export interface ResolveScope {
+  readonly aliasTarget?: string;
+}
+
+/**
+ * The variable pool: component outputs and flat `sys.*` / `env.*` globals, read and written by
+ * reference. It holds data only; readiness and routing belong to the engine.
+ */
+export class VariablePool {
+  private readonly outputs = new Map<string, ComponentOutputs>();
+
+  constructor(
+    private readonly componentExists: (componentId: string) => boolean,
+    readonly globals: Record<string, unknown> = {},
+  ) {}
+
+  // ---- component outputs ----
+
+  outputsOf(componentId: string): ComponentOutputs | undefined {
+    return this.outputs.get(componentId);
+  }
+
+  /** Read one output; undefined when the component has not produced it in this run. */
+  output(componentId: string, key: string): unknown {
+    const record = this.outputs.get(componentId);
+    return record && Object.hasOwn(record, key) ? record[key] : undefined;
+  }
+
+  setOutput(componentId: string, key: string, value: unknown): void {
+    assertSafeKey(key, [key]);
+    let record = this.outputs.get(componentId);
+    if (!record) {
+      record = {};
+      this.outputs.set(componentId, record);
+    }
+    record[key] = value;
+  }
+
+  /** Replace a component's outputs wholesale (a fresh record). */
+  replaceOutputs(componentId: string, outputs: ComponentOutputs): void {
+    for (const key of Object.keys(outputs)) assertSafeKey(key, [key]);
+    this.outputs.set(componentId, { ...outputs });
+  }
+
+  clearOutputs(componentId: string): void {
+    this.outputs.delete(componentId);
+  }
+
+  clearAllOutputs(): void {
+    this.outputs.clear();
+  }
+
+  /** Every component's outputs, for the run-state snapshot. */
+  allOutputs(): Record<string, ComponentOutputs> {
+    const out: Record<string, ComponentOutputs> = {};
+    for (const [id, record] of this.outputs) out[id] = record;
+    return out;
+  }
+
+  // ---- references ----
+
+  /**
+   * Resolve a reference. Unknown components and unknown globals are errors that name the
+   * reference; a known component that has not run yields undefined.
+   */
+  resolve(ref: Reference, scope?: ResolveScope): unknown {
+    switch (ref.kind) {
+      case "component": {
+        if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
+          throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
+        }
+        const root = this.output(ref.componentId, ref.variable);
+        return ref.path.length === 0 ? root : getByPath(root, ref.path);
+      }
+      case "global":
+        return this.readGlobal(ref.key, ref.expr);
+      case "alias": {
+        if (!scope?.aliasTarget) {
+          throw new MissingReferenceError(ref.expr, "iteration aliases are only defined inside an Iteration");
+        }
+        return this.output(scope.aliasTarget, ref.alias);
+      }
+    }
+  }
+
+  /** Resolve a bare selector string (`cpn@var.path`, `sys.x`, `env.x`, braces optional). */
+  get(selector: string, scope?: ResolveScope): unknown {
+    const ref = parseSelector(selector);
+    if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
+    return this.resolve(ref, scope);
+  }
+
+  /** Write through a reference: a component output (with an optional path) or a global. */
+  set(ref: Reference, value: unknown): void {
+    switch (ref.kind) {
+      case "component": {
+        if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
+          throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
+        }
+        const next =
+          ref.path.length === 0 ? value : setByPath(this.output(ref.componentId, ref.variable), ref.path, value);
+        this.setOutput(ref.componentId, ref.variable, next);
+        return;
+      }
+      case "global":
+        this.writeGlobal(ref.key, value);
+        return;
+      case "alias":
+        throw new MissingReferenceError(ref.expr, "iteration aliases are read-only");
+    }
+  }
+
+  hasGlobal(key: string): boolean {
+    return Object.hasOwn(this.globals, key) || this.globalPrefix(key) !== undefined;
+  }
+
+  // Globals are flat keys ("env.a.b" may itself be a key). When the exact key is absent we read
+  // into the longest declared prefix, so `{env.obj.field}` works on object variables.
+  private readGlobal(key: string, expr: string): unknown {
+    if (Object.hasOwn(this.globals, key)) return this.globals[key];
+    const prefix = this.globalPrefix(key);
+    if (prefix === undefined) {
+      const scope = key.startsWith("env.") ? "conversation variable" : "system variable";
+      throw new MissingReferenceError(expr, `no ${scope} "${key}" is defined`);
+    }
+    return getByPath(this.globals[prefix], key.slice(prefix.length + 1).split("."));
+  }
+
+  private writeGlobal(key: string, value: unknown): void {
+    if (Object.hasOwn(this.globals, key)) {
+      this.globals[key] = value;
+      return;
+    }
+    const prefix = this.globalPrefix(key);
+    if (prefix !== undefined) {
+      const path = key.slice(prefix.length + 1).split(".");
+      this.globals[prefix] = setByPath(this.globals[prefix], path, value);
+      return;
+    }
+    for (const segment of key.split(".")) assertSafeKey(segment, key.split("."));
+    this.globals[key] = value;
+  }
+
+  private globalPrefix(key: string): string | undefined {
+    let end = key.lastIndexOf(".");
+    // The scope prefix ("sys"/"env") alone is never a variable.
+    while (end > 4) {
+      const candidate = key.slice(0, end);
+      if (Object.hasOwn(this.globals, candidate)) return candidate;
+      end = key.lastIndexOf(".", end - 1);
+    }
+    return undefined;
+  }
+}

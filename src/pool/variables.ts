@@ -1,0 +1,105 @@
+/**
+ * Conversation variables (`env.*`) and system globals (`sys.*`): declarations, defaults and the
+ * reset rules of RAGFlow's Canvas.reset() (research/ragflow.md §1.7, §2.2).
+ */
+
+/** A declared conversation variable, as stored under the DSL's `variables` key. */
+export interface VariableDeclaration {
+  name: string;
+  type?: string;
+  value?: unknown;
+  description?: string;
+}
+
+/** The system globals every canvas has. */
+export const SYSTEM_GLOBALS = [
+  "sys.query",
+  "sys.user_id",
+  "sys.conversation_turns",
+  "sys.files",
+  "sys.history",
+  "sys.date",
+] as const;
+
+/** The zero value of a declared variable type (`number`, `boolean`, `object`, `array<…>`, else string). */
+export function zeroForDeclaredType(type: string | undefined): unknown {
+  const t = (type ?? "string").trim().toLowerCase();
+  if (t === "number" || t === "integer") return 0;
+  if (t === "boolean") return false;
+  if (t === "object") return {};
+  if (t.startsWith("array")) return [];
+  return "";
+}
+
+/** The zero value of a runtime value's type, used when `sys.*` globals are reset. */
+export function zeroOfValue(value: unknown): unknown {
+  if (typeof value === "string") return "";
+  if (typeof value === "number") return 0;
+  if (typeof value === "boolean") return false;
+  if (Array.isArray(value)) return [];
+  if (value !== null && typeof value === "object") return {};
+  return null;
+}
+
+/** The initial value of a declared variable: its `value` unless null/undefined, else the type's zero. */
+export function declaredDefault(declaration: VariableDeclaration): unknown {
+  if (declaration.value !== null && declaration.value !== undefined) return structuredClone(declaration.value);
+  return zeroForDeclaredType(declaration.type);
+}
+
+/** RAGFlow writes `variables: []` for "none"; normalise to a name-keyed record. */
+export function normalizeDeclarations(variables: unknown): Record<string, VariableDeclaration> {
+  const out: Record<string, VariableDeclaration> = {};
+  if (Array.isArray(variables)) {
+    for (const v of variables) {
+      if (v && typeof v === "object" && typeof (v as VariableDeclaration).name === "string") {
+        out[(v as VariableDeclaration).name] = v as VariableDeclaration;
+      }
+    }
+    return out;
+  }
+  if (variables && typeof variables === "object") {
+    for (const [key, v] of Object.entries(variables as Record<string, unknown>)) {
+      if (v && typeof v === "object") out[key] = { name: key, ...(v as object) } as VariableDeclaration;
+    }
+  }
+  return out;
+}
+
+/** `sys.date` in RAGFlow's "%Y-%m-%d %H:%M:%S" local-time format. */
+export function formatSystemDate(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  return (
+    `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ` +
+    `${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`
+  );
+}
+
+/**
+ * Globals for a fresh session: stored `sys.*` keys reset to their type's zero (then the system
+ * defaults), every declared `env.*` variable reset to its default, other stored keys kept.
+ */
+export function freshSessionGlobals(
+  stored: Record<string, unknown> | undefined,
+  declarations: Record<string, VariableDeclaration>,
+  options: { userId?: string; now?: Date } = {},
+): Record<string, unknown> {
+  const globals: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(stored ?? {})) {
+    if (key.startsWith("sys.")) globals[key] = zeroOfValue(value);
+    else if (key.startsWith("env.")) {
+      const declaration = declarations[key.slice(4)];
+      globals[key] = declaration ? declaredDefault(declaration) : value;
+    } else globals[key] = value;
+  }
+  for (const [name, declaration] of Object.entries(declarations)) {
+    globals[`env.${name}`] = declaredDefault(declaration);
+  }
+  globals["sys.query"] = "";
+  globals["sys.user_id"] = options.userId ?? "";
+  globals["sys.conversation_turns"] = 0;
+  globals["sys.files"] = [];
+  globals["sys.history"] = [];
+  globals["sys.date"] = formatSystemDate(options.now ?? new Date());
+  return globals;
+}

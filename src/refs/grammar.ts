@@ -1,0 +1,142 @@
+/**
+ * The reference grammar of RAGFlow canvases, as pure functions.
+ *
+ * Three spellings exist (research/ragflow.md §1.6):
+ *  - template references inside free text: `{cpn_id@var.path}`, `{sys.query}`, `{env.name}`,
+ *    with doubled (or more) braces tolerated: `{{cpn@var}}`;
+ *  - bare selectors in selector params: `cpn@var`, `sys.x`, `env.x` (braces and spaces optional);
+ *  - iteration aliases `{item}`, `{index}`, `{result}` inside direct children of an Iteration.
+ */
+
+/** A parsed reference. `expr` is the canonical text (no braces) used as a display key. */
+export type Reference = ComponentReference | GlobalReference | AliasReference;
+
+export interface ComponentReference {
+  readonly kind: "component";
+  readonly expr: string;
+  readonly componentId: string;
+  /** Output key: the part of the variable before the first dot. */
+  readonly variable: string;
+  /** Dotted path below the output value (object keys, list indices, JSON strings). */
+  readonly path: readonly string[];
+}
+
+export interface GlobalReference {
+  readonly kind: "global";
+  readonly expr: string;
+  readonly scope: "sys" | "env";
+  /** The flat global key, e.g. `sys.query` or `env.counter` (may contain further dots). */
+  readonly key: string;
+}
+
+export interface AliasReference {
+  readonly kind: "alias";
+  readonly expr: string;
+  readonly alias: IterationAlias;
+}
+
+export type IterationAlias = "item" | "index" | "result";
+
+/**
+ * Template references, after RAGFlow's `variable_ref_patt` (agent/component/base.py), matched
+ * case-insensitively across lines. Group 1 is the expression. Component ids may hold letters,
+ * digits, `_` and `:`; variables may also hold `.` and `-`. Extra braces are tolerated
+ * (`{{cpn@var}}`, `{ {cpn@var} }`).
+ *
+ * RAGFlow writes the brace part as `\{* *\{…\} *\}*`, which also swallows one space before and
+ * after a plain `{ref}` ("Hello {name}!" renders "HelloAda!"). Here spaces are only consumed
+ * between braces, so the text around a reference is kept.
+ */
+const OPEN = String.raw`(?:\{ *)*\{`;
+const CLOSE = String.raw`\}(?: *\})*`;
+export const TEMPLATE_REFERENCE_SOURCE =
+  OPEN + String.raw`([a-zA-Z0-9_:]+@[A-Za-z0-9_.-]+|sys\.[A-Za-z0-9_.]+|env\.[A-Za-z0-9_.]+)` + CLOSE;
+
+/** RAGFlow's `iteration_alias_patt`, with the same brace handling. */
+export const ALIAS_REFERENCE_SOURCE = OPEN + "(item|index|result)" + CLOSE;
+
+/** One regex for both, so a single left-to-right scan finds every reference in order. */
+const COMBINED_SOURCE = `${TEMPLATE_REFERENCE_SOURCE}|${ALIAS_REFERENCE_SOURCE}`;
+
+/** A fresh global regex (callers iterate with exec/matchAll, so lastIndex must not be shared). */
+export function templateReferencePattern(withAliases: boolean): RegExp {
+  return new RegExp(withAliases ? COMBINED_SOURCE : TEMPLATE_REFERENCE_SOURCE, "gis");
+}
+
+const COMPONENT_ID = /^[A-Za-z0-9_:\-]+$/;
+const SELECTOR_VARIABLE = /^[^\s{}]+$/;
+
+/** Path segments that could reach an object's prototype; never read or written through a path. */
+export const FORBIDDEN_PATH_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * Parse the expression captured by the template regex (or a bare selector) into a Reference.
+ * Returns null when the text is not a reference.
+ */
+export function parseExpression(expression: string): Reference | null {
+  const expr = expression.trim();
+  if (expr.length === 0) return null;
+  const at = expr.indexOf("@");
+  if (at < 0) {
+    const lower = expr.slice(0, 4).toLowerCase();
+    if ((lower === "sys." || lower === "env.") && expr.length > 4) {
+      const scope = lower === "sys." ? "sys" : "env";
+      const key = `${scope}.${expr.slice(4)}`;
+      return { kind: "global", expr: key, scope, key };
+    }
+    const alias = expr.toLowerCase();
+    if (alias === "item" || alias === "index" || alias === "result") {
+      return { kind: "alias", expr: alias, alias };
+    }
+    return null;
+  }
+  // RAGFlow splits on the first "@" only: `cpn@foo@bar` reads output key `foo@bar`.
+  const componentId = expr.slice(0, at);
+  const variablePath = expr.slice(at + 1);
+  if (!COMPONENT_ID.test(componentId) || variablePath.length === 0 || !SELECTOR_VARIABLE.test(variablePath)) {
+    return null;
+  }
+  const segments = variablePath.split(".");
+  const variable = segments[0];
+  if (variable.length === 0) return null;
+  return {
+    kind: "component",
+    expr,
+    componentId,
+    variable,
+    path: segments.slice(1).filter((s) => s.length > 0),
+  };
+}
+
+/**
+ * Parse a bare selector such as `cpn@var.path`, `{cpn@var}`, `sys.query` or ` {{env.x}} `.
+ * RAGFlow's get_variable_value strips braces and spaces around the expression.
+ */
+export function parseSelector(selector: string): Reference | null {
+  if (typeof selector !== "string") return null;
+  const stripped = selector.replace(/^[\s{]+/, "").replace(/[\s}]+$/, "");
+  const ref = parseExpression(stripped);
+  // Aliases are only a template spelling; a bare "item" in a selector param is literal text.
+  return ref && ref.kind !== "alias" ? ref : null;
+}
+
+/** True when the whole string is a selector (used by params that accept a reference or a literal). */
+export function isSelector(text: unknown): text is string {
+  return typeof text === "string" && parseSelector(text) !== null;
+}
+
+/** Every template reference in `text`, in order of appearance (duplicates kept). */
+export function findReferences(text: string, withAliases = true): Reference[] {
+  const out: Reference[] = [];
+  if (typeof text !== "string" || text.indexOf("{") < 0) return out;
+  for (const match of text.matchAll(templateReferencePattern(withAliases))) {
+    const ref = parseExpression(match[1] ?? match[2]);
+    if (ref) out.push(ref);
+  }
+  return out;
+}
+
+/** Canonical text for a reference, as used in `node_finished.inputs` keys. */
+export function referenceKey(ref: Reference): string {
+  return ref.expr;
+}

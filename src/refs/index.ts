@@ -1,0 +1,2 @@
+export * from "./grammar.js";
+export * from "./template.js";
