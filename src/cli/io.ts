@@ -1,0 +1,22 @@
+/** The CLI's view of the process, so commands can be tested without one. */
+export interface CliIO {
+  stdout: NodeJS.WritableStream;
+  err(text: string): void;
+  isTTY: boolean;
+}
+
+/** Wrong flags or arguments: printed with the usage hint, exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+export function processIO(): CliIO {
+  return {
+    stdout: process.stdout,
+    err: (text) => process.stderr.write(text),
+    isTTY: Boolean(process.stdout.isTTY),
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Human-readable validation reports.
+ */
+import type { ValidationIssue, ValidationReport } from "../dsl/validate.js";
+
+const KIND_LABEL: Record<ValidationReport["kind"], string> = {
+  agent: "agent canvas",
+  pipeline: "ingestion pipeline",
+  legacy: "legacy RAGFlow canvas",
+  "graph-only": "graph-only DSL",
+  unknown: "not a canvas",
+};
+
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
+export function describeIssue(issue: ValidationIssue): string {
+  const who = issue.componentId
+    ? `${issue.componentId}${issue.componentName && issue.componentName !== issue.componentId ? ` "${issue.componentName}"` : ""}${issue.componentType ? ` (${issue.componentType})` : ""}: `
+    : "";
+  return `${who}${issue.message}`;
+}
+
+/** One block per file: a verdict line, then each issue with its JSON pointer. */
+export function formatReport(report: ValidationReport, file = report.file ?? "<dsl>"): string {
+  const errors = report.issues.filter((i) => i.severity === "error");
+  const warnings = report.issues.filter((i) => i.severity === "warning");
+  const verdict = report.valid ? "valid" : "INVALID";
+  const tally = [errors.length ? count(errors.length, "error") : "", warnings.length ? count(warnings.length, "warning") : ""].filter(Boolean).join(", ");
+  const lines = [`${file}: ${verdict} (${KIND_LABEL[report.kind]}${tally ? `; ${tally}` : ""})`];
+  for (const issue of [...errors, ...warnings]) {
+    lines.push(`  ${issue.severity === "error" ? "error  " : "warning"} ${issue.pointer}`);
+    lines.push(`          ${describeIssue(issue)}`);
+  }
+  return lines.join("\n");
+}

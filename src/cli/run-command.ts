@@ -1,0 +1,169 @@
+/**
+ * `canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
+ *                      [--session FILE] [--events ndjson|pretty] [--max-steps N]`
+ *
+ * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage.
+ */
+import { existsSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
+import type { InputField } from "../components/types.js";
+import { DslReadError } from "../dsl/source.js";
+import { validateSource } from "../dsl/validate.js";
+import type { Canvas } from "../engine/canvas.js";
+import type { CanvasEvent } from "../engine/events.js";
+import { PrettyPrinter } from "./pretty.js";
+import { formatReport } from "./report.js";
+import { writeFileAtomic } from "./session-file.js";
+import { UsageError, type CliIO } from "./io.js";
+
+export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3 } as const;
+
+export interface RunArgs {
+  file: string;
+  query?: string;
+  input: string[];
+  inputs?: string;
+  session?: string;
+  events?: string;
+  maxSteps?: string;
+  concurrency?: string;
+  timeout?: string;
+  allowPrivateNetwork: boolean;
+}
+
+function positiveInteger(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
+  return n;
+}
+
+function positiveNumber(flag: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${value}"`);
+  return n;
+}
+
+/** `--inputs JSON` then each `--input NAME=VALUE` (later wins). */
+export function parseInputs(inputsJson: string | undefined, pairs: readonly string[]): Record<string, unknown> | undefined {
+  let inputs: Record<string, unknown> | undefined;
+  if (inputsJson !== undefined) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(inputsJson);
+    } catch (error) {
+      throw new UsageError(`--inputs is not valid JSON: ${(error as Error).message}`);
+    }
+    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("--inputs must be a JSON object");
+    inputs = { ...(parsed as Record<string, unknown>) };
+  }
+  for (const pair of pairs) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--input expects NAME=VALUE, got "${pair}"`);
+    (inputs ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return inputs;
+}
+
+/** Every submitted name must be a field of the form that is asking. */
+function checkInputNames(inputs: Record<string, unknown> | undefined, form: Record<string, InputField>, who: string): void {
+  if (!inputs) return;
+  const known = Object.keys(form);
+  for (const name of Object.keys(inputs)) {
+    if (!Object.hasOwn(form, name)) {
+      const hint = known.length > 0 ? `it asks for: ${known.join(", ")}` : "it has no input fields";
+      throw new UsageError(`unknown input "${name}" for ${who}: ${hint}`);
+    }
+  }
+}
+
+async function loadForRun(args: RunArgs, io: CliIO): Promise<Canvas> {
+  const fileSource = await readSource(args.file);
+  let source = fileSource;
+  if (args.session && existsSync(args.session)) {
+    source = await readSource(args.session);
+    if (!isDeepStrictEqual(source.dsl.components, fileSource.dsl.components)) {
+      io.err(`warning: ${args.session} was saved from a different version of ${args.file}; continuing the saved session\n`);
+    }
+  }
+  const report = validateSource(source, { registry: defaultRegistry });
+  if (!report.valid) {
+    io.err(`${formatReport(report, source.file)}\n`);
+    throw new InvalidCanvas();
+  }
+  for (const warning of report.issues) io.err(`warning: ${source.file ?? args.file}: ${warning.componentId ? `${warning.componentId}: ` : ""}${warning.message}\n`);
+  const maxSteps = positiveInteger("--max-steps", args.maxSteps);
+  const concurrency = positiveInteger("--concurrency", args.concurrency);
+  const timeout = positiveNumber("--timeout", args.timeout);
+  return canvasFromSource(source, defaultRegistry, {
+    ...(maxSteps ? { maxSteps } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
+    services: { http: { allowPrivateNetwork: args.allowPrivateNetwork } },
+  });
+}
+
+class InvalidCanvas extends Error {}
+
+export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
+  const format = args.events ?? (io.isTTY ? "pretty" : "ndjson");
+  if (format !== "ndjson" && format !== "pretty") throw new UsageError(`--events must be ndjson or pretty, got "${format}"`);
+  const inputs = parseInputs(args.inputs, args.input);
+
+  let canvas: Canvas;
+  try {
+    canvas = await loadForRun(args, io);
+  } catch (error) {
+    if (error instanceof InvalidCanvas) return EXIT.usage;
+    if (error instanceof DslReadError) {
+      io.err(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    throw error;
+  }
+
+  const resuming = canvas.status === "paused";
+  if (resuming) {
+    const pending = canvas.pending!;
+    checkInputNames(inputs, pending.inputs, `the paused ${pending.components.join(", ")}`);
+    if (!inputs) {
+      const fields = Object.keys(pending.inputs).join(", ");
+      throw new UsageError(`the session is waiting for input (${fields}): pass it with --input NAME=VALUE`);
+    }
+  } else {
+    checkInputNames(inputs, canvas.inputForm, "Begin");
+  }
+
+  const printer = format === "pretty"
+    ? new PrettyPrinter(io.stdout, { color: io.isTTY, resumeHint: resumeHint(args) })
+    : undefined;
+  if (printer && !resuming && Number(canvas.globals["sys.conversation_turns"] ?? 0) === 0 && canvas.mode === "conversational") {
+    printer.prologue(canvas.prologue);
+  }
+
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once("SIGINT", onSignal);
+  let last: CanvasEvent | undefined;
+  try {
+    for await (const event of canvas.run({ query: args.query, inputs, signal: controller.signal })) {
+      last = event;
+      if (printer) printer.print(event);
+      else io.stdout.write(`${JSON.stringify(event)}\n`);
+    }
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+  }
+
+  if (args.session) await writeFileAtomic(args.session, JSON.stringify(canvas.toJSON()));
+  if (last?.event === "user_inputs") return EXIT.paused;
+  if (last?.event === "workflow_finished" && !last.data.error) return EXIT.finished;
+  return EXIT.failed;
+}
+
+function resumeHint(args: RunArgs): string | undefined {
+  if (!args.session) return undefined;
+  return `canvasflow run ${args.file} --session ${args.session} --input`;
+}
