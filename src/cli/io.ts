@@ -3,6 +3,8 @@ export interface CliIO {
   stdout: NodeJS.WritableStream;
   err(text: string): void;
   isTTY: boolean;
+  /** ANSI colours in pretty output (a terminal, unless NO_COLOR is set). */
+  color?: boolean;
 }
 
 /** Wrong flags or arguments: printed with the usage hint, exit code 2. */
@@ -18,5 +20,6 @@ export function processIO(): CliIO {
     stdout: process.stdout,
     err: (text) => process.stderr.write(text),
     isTTY: Boolean(process.stdout.isTTY),
+    color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   };
 }

@@ -137,7 +137,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   }
 
   const printer = format === "pretty"
-    ? new PrettyPrinter(io.stdout, { color: io.isTTY, resumeHint: resumeHint(args) })
+    ? new PrettyPrinter(io.stdout, { color: io.color ?? false, resumeHint: resumeHint(args) })
     : undefined;
   if (printer && !resuming && Number(canvas.globals["sys.conversation_turns"] ?? 0) === 0 && canvas.mode === "conversational") {
     printer.prologue(canvas.prologue);

@@ -1,0 +1,37 @@
+/**
+ * The shared DSL corpus (real RAGFlow and Dify exports), read in place and never modified.
+ * It lives beside the project root (`../shared/dsl-corpus`); CANVASFLOW_DSL_CORPUS overrides that.
+ */
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+export function corpusRoot(): string {
+  const candidates = [process.env.CANVASFLOW_DSL_CORPUS, join(projectRoot, "../shared/dsl-corpus"), "/work/shared/dsl-corpus"];
+  for (const candidate of candidates) if (candidate && existsSync(join(candidate, "ragflow"))) return candidate;
+  throw new Error(
+    `the DSL corpus was not found (looked in ${candidates.filter(Boolean).join(", ")}); ` +
+      "clone the project beside shared/ or set CANVASFLOW_DSL_CORPUS",
+  );
+}
+
+/** Every .json file under a corpus folder, recursively, as paths relative to that folder. */
+export function corpusFiles(folder: string): string[] {
+  const base = join(corpusRoot(), folder);
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir).sort()) {
+      const full = join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith(".json")) out.push(relative(base, full));
+    }
+  };
+  walk(base);
+  return out;
+}
+
+export function corpusPath(folder: string, file: string): string {
+  return join(corpusRoot(), folder, file);
+}
