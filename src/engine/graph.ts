@@ -11,6 +11,12 @@ export interface ComponentNode extends ComponentInfo {
   readonly def: ComponentDefinition;
   /** Component ids this one reads (other than itself): it waits while any of them is pending. */
   readonly dependencies: readonly string[];
+  /**
+   * The dependencies that delay this component while they are pending. The start node of an
+   * enclosing container is left out: pending, it stands for the next round, and this component
+   * reads the current one.
+   */
+  readonly waitsFor: readonly string[];
   readonly references: readonly Reference[];
   /** For containers: the id of the start child. */
   readonly startChildId: string | undefined;
@@ -117,6 +123,7 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
     } catch {
       thoughts = "";
     }
+    const enclosingStarts = new Set(ancestors.map((a) => startChild.get(a)).filter((x): x is string => x !== undefined));
     const node: ComponentNode = {
       id,
       componentName: entry.obj.component_name,
@@ -126,6 +133,7 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
       downstream: dedupe(entry.downstream ?? []),
       def,
       dependencies,
+      waitsFor: dependencies.filter((d) => !enclosingStarts.has(d)),
       references,
       startChildId: startChild.get(id),
       aliasTarget: parentDef?.capabilities?.container?.iterationAliases && parentId ? startChild.get(parentId) : undefined,

@@ -37,7 +37,7 @@ export function selectBatch(frontier: readonly string[], graph: CanvasGraph): Ba
 }
 
 function mustWait(node: ComponentNode, pending: ReadonlySet<string>, frontier: readonly string[], graph: CanvasGraph): boolean {
-  for (const dependency of node.dependencies) if (pending.has(dependency)) return true;
+  for (const dependency of node.waitsFor) if (pending.has(dependency)) return true;
   if (node.def.capabilities?.containerStart && node.parentId) {
     const container = node.parentId;
     for (const other of frontier) {
@@ -98,8 +98,12 @@ export function planExtension(
     return { append: node.startChildId ? [node.startChildId] : [], finished: [], started: node.id };
   }
   if (caps.exitsContainer) {
-    const exitable = node.ancestors.find((id) => graph.nodes.get(id)?.def.capabilities?.container?.exitable);
-    if (exitable) return { ...finishContainer(exitable, graph), exited: exitable };
+    const depth = node.ancestors.findIndex((id) => graph.nodes.get(id)?.def.capabilities?.container?.exitable);
+    if (depth >= 0) {
+      const exited = node.ancestors[depth];
+      // Every container between the exit node and the one it leaves is left too.
+      return { append: finishContainer(exited, graph).append, finished: node.ancestors.slice(0, depth + 1), exited };
+    }
   }
   return { append: nextAfter(node, graph), finished: [] };
 }

@@ -209,18 +209,17 @@ class Run {
       const results = await this.runner.runBatch(contexts, nodes, this.hooks, signal);
       for (const node of nodes) this.inputReceivers.delete(node.id);
 
-      const frontier = deferred.slice();
+      let frontier = deferred.slice();
       const members = new Set(frontier);
+      const exited: string[] = [];
       for (const result of results) {
         const outcome = yield* this.postProcess(result, frontier, members);
         if (outcome.failure !== undefined && failure === undefined) failure = outcome.failure;
-        if (outcome.exited) {
-          const kept = withoutDescendants(frontier, outcome.exited, this.graph);
-          frontier.length = 0;
-          members.clear();
-          appendUnique(frontier, members, kept);
-        }
+        if (outcome.exited) exited.push(outcome.exited);
       }
+      // A container left through an exit node takes its pending body with it, including what
+      // siblings of the exit node appended in the same batch.
+      for (const containerId of exited) frontier = withoutDescendants(frontier, containerId, this.graph);
       session.frontier = frontier;
       if (failure !== undefined) break;
     }

@@ -8,6 +8,20 @@ export class UnsafePathError extends Error {
   }
 }
 
+/** A write through a path that cannot be done (e.g. an index past the end of a list). */
+export class PathWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PathWriteError";
+  }
+}
+
+/** Set an own property, even one named `__proto__` (plain assignment would replace the prototype). */
+export function defineOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}
+
 export function assertSafeKey(segment: string, path: readonly string[]): void {
   if (FORBIDDEN_PATH_KEYS.has(segment)) throw new UnsafePathError(segment, path);
 }
@@ -60,23 +74,32 @@ export function getByPath(value: unknown, path: readonly string[]): unknown {
  * Missing or non-container intermediates become objects.
  */
 export function setByPath(root: unknown, path: readonly string[], value: unknown): unknown {
-  if (path.length === 0) return value;
-  const [head, ...rest] = path;
+  return writeAt(root, path, 0, value);
+}
+
+// Recurse by depth rather than by slicing, so errors can name the whole path.
+function writeAt(root: unknown, path: readonly string[], depth: number, value: unknown): unknown {
+  if (depth >= path.length) return value;
+  const head = path[depth];
   assertSafeKey(head, path);
   let container = root;
   if (typeof container === "string") container = parseJsonString(container);
   if (Array.isArray(container)) {
-    const index = /^-?\d+$/.test(head) ? Number(head) : NaN;
-    const resolved = index < 0 ? container.length + index : index;
-    if (Number.isInteger(resolved) && resolved >= 0) {
+    if (/^-?\d+$/.test(head)) {
+      const index = Number(head);
+      const resolved = index < 0 ? container.length + index : index;
+      // Writing at `length` appends; anything further would leave holes in the list.
+      if (resolved < 0 || resolved > container.length) {
+        throw new PathWriteError(`path "${path.join(".")}": index ${head} is outside the list (length ${container.length})`);
+      }
       const copy = container.slice();
-      copy[resolved] = setByPath(copy[resolved], rest, value);
+      copy[resolved] = writeAt(copy[resolved], path, depth + 1, value);
       return copy;
     }
     container = {};
   }
   const base: Record<string, unknown> =
     container !== null && typeof container === "object" ? { ...(container as Record<string, unknown>) } : {};
-  base[head] = setByPath(Object.hasOwn(base, head) ? base[head] : undefined, rest, value);
+  defineOwn(base, head, writeAt(Object.hasOwn(base, head) ? base[head] : undefined, path, depth + 1, value));
   return base;
 }

@@ -1,5 +1,5 @@
 import { parseSelector, type Reference } from "../refs/grammar.js";
-import { assertSafeKey, getByPath, setByPath } from "./path.js";
+import { assertSafeKey, getByPath, PathWriteError, setByPath, UnsafePathError } from "./path.js";
 
 /** A reference that names something the pool does not have: an unknown component or global. */
 export class MissingReferenceError extends Error {
@@ -114,8 +114,7 @@ export class VariablePool {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
-        const next =
-          ref.path.length === 0 ? value : setByPath(this.output(ref.componentId, ref.variable), ref.path, value);
+        const next = ref.path.length === 0 ? value : this.writePath(ref, this.output(ref.componentId, ref.variable), ref.path, value);
         this.setOutput(ref.componentId, ref.variable, next);
         return;
       }
@@ -151,11 +150,22 @@ export class VariablePool {
     const prefix = this.globalPrefix(key);
     if (prefix !== undefined) {
       const path = key.slice(prefix.length + 1).split(".");
-      this.globals[prefix] = setByPath(this.globals[prefix], path, value);
+      this.globals[prefix] = this.writePath({ expr: key }, this.globals[prefix], path, value);
       return;
     }
     for (const segment of key.split(".")) assertSafeKey(segment, key.split("."));
     this.globals[key] = value;
+  }
+
+  /** setByPath, with errors that name the reference written through. */
+  private writePath(ref: { expr: string }, root: unknown, path: readonly string[], value: unknown): unknown {
+    try {
+      return setByPath(root, path, value);
+    } catch (error) {
+      // Same error class (callers tell them apart), with the reference in front.
+      if (error instanceof PathWriteError || error instanceof UnsafePathError) error.message = `reference {${ref.expr}}: ${error.message}`;
+      throw error;
+    }
   }
 
   private globalPrefix(key: string): string | undefined {

@@ -1,3 +1,5 @@
+import { defineOwn } from "./path.js";
+
 /**
  * Conversation variables (`env.*`) and system globals (`sys.*`): declarations, defaults and the
  * reset rules of RAGFlow's Canvas.reset() (research/ragflow.md §1.7, §2.2).
@@ -53,14 +55,14 @@ export function normalizeDeclarations(variables: unknown): Record<string, Variab
   if (Array.isArray(variables)) {
     for (const v of variables) {
       if (v && typeof v === "object" && typeof (v as VariableDeclaration).name === "string") {
-        out[(v as VariableDeclaration).name] = v as VariableDeclaration;
+        defineOwn(out, (v as VariableDeclaration).name, v);
       }
     }
     return out;
   }
   if (variables && typeof variables === "object") {
     for (const [key, v] of Object.entries(variables as Record<string, unknown>)) {
-      if (v && typeof v === "object") out[key] = { name: key, ...(v as object) } as VariableDeclaration;
+      if (v && typeof v === "object") defineOwn(out, key, { name: key, ...(v as object) });
     }
   }
   return out;
@@ -88,9 +90,9 @@ export function freshSessionGlobals(
   for (const [key, value] of Object.entries(stored ?? {})) {
     if (key.startsWith("sys.")) globals[key] = zeroOfValue(value);
     else if (key.startsWith("env.")) {
-      const declaration = declarations[key.slice(4)];
-      globals[key] = declaration ? declaredDefault(declaration) : value;
-    } else globals[key] = value;
+      const name = key.slice(4);
+      globals[key] = Object.hasOwn(declarations, name) ? declaredDefault(declarations[name]) : value;
+    } else defineOwn(globals, key, value);
   }
   for (const [name, declaration] of Object.entries(declarations)) {
     globals[`env.${name}`] = declaredDefault(declaration);

@@ -64,6 +64,8 @@ export function templateReferencePattern(withAliases: boolean): RegExp {
 }
 
 const COMPONENT_ID = /^[A-Za-z0-9_:\-]+$/;
+/** What may follow `sys.`/`env.`: the same characters the template regex accepts. */
+const GLOBAL_NAME = /^[A-Za-z0-9_.]+$/;
 const SELECTOR_VARIABLE = /^[^\s{}]+$/;
 
 /** Path segments that could reach an object's prototype; never read or written through a path. */
@@ -79,7 +81,7 @@ export function parseExpression(expression: string): Reference | null {
   const at = expr.indexOf("@");
   if (at < 0) {
     const lower = expr.slice(0, 4).toLowerCase();
-    if ((lower === "sys." || lower === "env.") && expr.length > 4) {
+    if ((lower === "sys." || lower === "env.") && GLOBAL_NAME.test(expr.slice(4))) {
       const scope = lower === "sys." ? "sys" : "env";
       const key = `${scope}.${expr.slice(4)}`;
       return { kind: "global", expr: key, scope, key };
@@ -125,14 +127,53 @@ export function isSelector(text: unknown): text is string {
   return typeof text === "string" && parseSelector(text) !== null;
 }
 
+/** One reference found in a text: where it is and the exact text it replaces. */
+export interface ReferenceMatch {
+  ref: Reference;
+  start: number;
+  end: number;
+  raw: string;
+}
+
+/**
+ * Find every template reference in order. Braces are balanced: `{"q": {sys.query}}` keeps the
+ * JSON's own closing brace, and `{{{a@b}` keeps the two extra opening ones as text (RAGFlow's
+ * regex swallows every brace around a reference).
+ */
+export function* scanReferences(text: string, withAliases = true): Generator<ReferenceMatch> {
+  if (typeof text !== "string" || text.indexOf("{") < 0) return;
+  const pattern = templateReferencePattern(withAliases);
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const expression = match[1] ?? match[2];
+    const ref = parseExpression(expression);
+    if (!ref) continue;
+    const raw = match[0];
+    const exprAt = raw.indexOf(expression);
+    const opening = countBraces(raw, 0, exprAt, "{");
+    const closing = countBraces(raw, exprAt + expression.length, raw.length, "}");
+    const pairs = Math.min(opening, closing);
+    // Skip the unmatched opening braces; stop after the last matched closing one.
+    let from = 0;
+    for (let extra = opening - pairs; extra > 0; from++) if (raw[from] === "{") extra--;
+    let to = exprAt + expression.length;
+    for (let needed = pairs; needed > 0; to++) if (raw[to] === "}") needed--;
+    const start = match.index + from;
+    const end = match.index + to;
+    pattern.lastIndex = end;
+    yield { ref, start, end, raw: text.slice(start, end) };
+  }
+}
+
+function countBraces(text: string, from: number, to: number, brace: string): number {
+  let n = 0;
+  for (let i = from; i < to; i++) if (text[i] === brace) n++;
+  return n;
+}
+
 /** Every template reference in `text`, in order of appearance (duplicates kept). */
 export function findReferences(text: string, withAliases = true): Reference[] {
   const out: Reference[] = [];
-  if (typeof text !== "string" || text.indexOf("{") < 0) return out;
-  for (const match of text.matchAll(templateReferencePattern(withAliases))) {
-    const ref = parseExpression(match[1] ?? match[2]);
-    if (ref) out.push(ref);
-  }
+  for (const match of scanReferences(text, withAliases)) out.push(match.ref);
   return out;
 }
 

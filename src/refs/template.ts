@@ -1,4 +1,4 @@
-import { parseExpression, templateReferencePattern, type Reference } from "./grammar.js";
+import { scanReferences, type Reference } from "./grammar.js";
 
 /** A template split into literal text and references, compiled once and rendered many times. */
 export type TemplateSegment = string | TemplateReference;
@@ -40,14 +40,11 @@ function compileUncached(source: string, withAliases: boolean): CompiledTemplate
   const references: Reference[] = [];
   if (source.indexOf("{") >= 0) {
     let last = 0;
-    for (const match of source.matchAll(templateReferencePattern(withAliases))) {
-      const ref = parseExpression(match[1] ?? match[2]);
-      if (!ref) continue;
-      const start = match.index ?? 0;
+    for (const { ref, start, end, raw } of scanReferences(source, withAliases)) {
       if (start > last) segments.push(source.slice(last, start));
-      segments.push({ ref, raw: match[0] });
+      segments.push({ ref, raw });
       references.push(ref);
-      last = start + match[0].length;
+      last = end;
     }
     if (last < source.length) segments.push(source.slice(last));
   } else if (source.length > 0) {

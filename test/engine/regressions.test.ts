@@ -1,0 +1,196 @@
+/**
+ * Regression tests for bugs found in the core while its unit tests were written (each one was
+ * fixed): a body node reading its container's start node, an ExitLoop sibling re-entering the
+ * loop, sparse lists from path writes, prototype lookups in globals, `__proto__` variables,
+ * selectors with spaces, exits through nested containers, and path errors naming the reference.
+ */
+import { describe, expect, it } from "vitest";
+import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { compileGraph, type CanvasGraph } from "../../src/engine/graph.js";
+import { planExtension, selectBatch } from "../../src/engine/plan.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import { ComponentRegistry } from "../../src/components/registry.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
+import type { CanvasDsl, ComponentEntry } from "../../src/dsl/types.js";
+import { PathWriteError, UnsafePathError, setByPath } from "../../src/pool/path.js";
+import { VariablePool } from "../../src/pool/pool.js";
+import { freshSessionGlobals, normalizeDeclarations } from "../../src/pool/variables.js";
+import { parseSelector } from "../../src/refs/grammar.js";
+
+const entry = (name: string, params: Record<string, unknown>, downstream: string[] = [], parent?: string): ComponentEntry => ({
+  obj: { component_name: name, params },
+  downstream,
+  upstream: [],
+  ...(parent ? { parent_id: parent } : {}),
+});
+
+const messages = (events: CanvasEvent[]) => events.filter((e) => e.event === "message").map((e) => (e.data as { content: string }).content);
+const finishedError = (events: CanvasEvent[]) => (events.at(-1)?.data as { error?: string }).error;
+
+describe("bug 1: a body node that reads its container's start node deadlocks with it", () => {
+  // IterationItem → [A, X]; X reads A and the IterationItem. After A loops back, the frontier is
+  // [X, item]: X waits for item (a dependency), item waits for X (container start rule), so the
+  // cycle fallback runs both at once.
+  const dsl: CanvasDsl = {
+    components: {
+      begin: entry("Begin", {}, ["iter"]),
+      iter: entry("Iteration", { items_ref: "env.items" }),
+      item: entry("IterationItem", {}, ["A", "X"], "iter"),
+      A: entry("Message", { content: ["a"], stream: false }, [], "iter"),
+      X: entry("Message", { content: ["{A@content}|{item@item}"], stream: false }, [], "iter"),
+    },
+    globals: {},
+    variables: { items: { name: "items", type: "array<string>", value: ["p", "q"] } },
+  };
+
+  it("selectBatch runs the body node first and keeps the start node waiting", () => {
+    const graph = compileGraph(dsl, builtinRegistry());
+    expect(selectBatch(["X", "item"], graph)).toEqual({ ready: ["X"], deferred: ["item"] });
+  });
+
+  it("the iteration renders each item once and ends", async () => {
+    const canvas = await loadCanvas(dsl, { maxSteps: 100 });
+    const events = await canvas.runToEnd({ query: "go" });
+    expect(finishedError(events)).toBeUndefined();
+    expect(messages(events)).toEqual(["a", "a|p", "a", "a|q"]);
+  });
+});
+
+describe("bug 2: a sibling of ExitLoop in the same batch re-enters the exited Loop", () => {
+  // LoopItem → [Exit, M]: both run in one batch. Exit's result drops the Loop's body from the
+  // frontier, then M's result (processed after it) loops back to LoopItem, whose round counter
+  // was just reset: the Loop starts over, forever.
+  const dsl: CanvasDsl = {
+    components: {
+      begin: entry("Begin", {}, ["loop"]),
+      loop: entry("Loop", { maximum_loop_count: 3 }, ["Final"]),
+      loopItem: entry("LoopItem", {}, ["Exit", "M"], "loop"),
+      Exit: entry("ExitLoop", {}, [], "loop"),
+      M: entry("Message", { content: ["round {loopItem@index}"], stream: false }, [], "loop"),
+      Final: entry("Message", { content: ["final"], stream: false }),
+    },
+    globals: {},
+  };
+
+  it("the loop runs one round and continues after it once", async () => {
+    const canvas = await loadCanvas(dsl, { maxSteps: 100 });
+    const events = await canvas.runToEnd({ query: "go" });
+    expect(finishedError(events)).toBeUndefined();
+    expect(messages(events)).toEqual(["round 0", "final"]);
+  });
+});
+
+describe("bug 3: setByPath with an index past the end of a list makes a sparse list", () => {
+  it("does not create holes", () => {
+    let result: unknown[];
+    try {
+      result = setByPath([], ["3"], "x") as unknown[];
+    } catch {
+      return; // refusing the write is a fine answer
+    }
+    // Today it is [ <3 empty items>, "x" ].
+    expect(Object.keys(result).length).toBe(result.length);
+  });
+
+  it("does not make a list whose JSON cannot be built", () => {
+    let result: unknown;
+    try {
+      result = setByPath({ list: [] }, ["list", "1000000000"], 1);
+    } catch {
+      return; // refusing the write is a fine answer
+    }
+    expect(() => JSON.stringify(result)).not.toThrow();
+  });
+});
+
+describe("bug 4: freshSessionGlobals looks declarations up through the prototype and lets '__proto__' set it", () => {
+  it("treats an undeclared env key the same whatever its name", () => {
+    const stored = { "env.toString": "v", "env.constructor": "v", "env.other": "v" };
+    const globals = freshSessionGlobals(stored, {}, { now: new Date(0) });
+    expect(globals["env.toString"]).toEqual(globals["env.other"]);
+    expect(globals["env.constructor"]).toEqual(globals["env.other"]);
+  });
+
+  it("does not let a stored '__proto__' key change the prototype of the globals", () => {
+    const globals = freshSessionGlobals(JSON.parse('{"__proto__": {"injected": 1}}'), {}, { now: new Date(0) });
+    expect(Object.getPrototypeOf(globals)).toBe(Object.prototype);
+    expect((globals as { injected?: unknown }).injected).toBeUndefined();
+  });
+});
+
+describe("bug 5: a conversation variable named '__proto__' disappears", () => {
+  // The front-end allows ^[a-zA-Z_0-9]+$, which includes "__proto__".
+  it("is kept as a declaration and gets its default (or is rejected with a clear error)", () => {
+    const declarations = normalizeDeclarations([{ name: "__proto__", type: "number", value: 3 }]);
+    expect(Object.getPrototypeOf(declarations)).toBe(Object.prototype);
+    expect(freshSessionGlobals(undefined, declarations, { now: new Date(0) })["env.__proto__"]).toBe(3);
+  });
+});
+
+describe("bug 6: parseSelector accepts global keys holding spaces or braces", () => {
+  it("rejects them as it rejects component variables with spaces", () => {
+    expect(parseSelector("cpn@var with words")).toBeNull(); // consistent today
+    expect(parseSelector("sys.query with words")).toBeNull();
+    expect(parseSelector("env.a}b")).toBeNull();
+  });
+});
+
+describe("bug 7: an exit through an intermediate container does not report it finished", () => {
+  const noop = () => undefined;
+  const defs: ComponentDefinition[] = [
+    { name: "Start", capabilities: { entry: true }, invoke: noop },
+    { name: "Box", capabilities: { container: { start: "BoxStart", exitable: true } }, invoke: noop },
+    { name: "BoxStart", capabilities: { containerStart: true }, invoke: noop },
+    { name: "Bag", capabilities: { container: { start: "BagStart" } }, invoke: noop },
+    { name: "BagStart", capabilities: { containerStart: true }, invoke: noop },
+    { name: "Leave", capabilities: { exitsContainer: true }, invoke: noop },
+  ];
+  const registry = new ComponentRegistry();
+  for (const def of defs) registry.register(def);
+  const graph: CanvasGraph = compileGraph(
+    {
+      components: {
+        begin: entry("Start", {}, ["box"]),
+        box: entry("Box", {}, ["after"]),
+        boxStart: entry("BoxStart", {}, ["bag"], "box"),
+        bag: entry("Bag", {}, [], "box"),
+        bagStart: entry("BagStart", {}, ["leave"], "bag"),
+        leave: entry("Leave", {}, [], "bag"),
+        after: entry("Start", {}),
+      },
+    },
+    registry,
+  );
+
+  it("lists every container it leaves, innermost first", () => {
+    const extension = planExtension(graph.nodes.get("leave")!, {}, graph);
+    expect(extension).toEqual({ append: ["after"], finished: ["bag", "box"], exited: "box" });
+  });
+});
+
+describe("bug 8: write errors name only the rest of the path, not the whole path or the reference", () => {
+  const errorOf = (fn: () => unknown): Error => {
+    try {
+      fn();
+    } catch (error) {
+      return error as Error;
+    }
+    throw new Error("expected an error");
+  };
+
+  it("setByPath names the whole path", () => {
+    const past = errorOf(() => setByPath({ l: ["a", "b"] }, ["l", "3"], "x"));
+    expect(past).toBeInstanceOf(PathWriteError);
+    expect(past.message).toBe('path "l.3": index 3 is outside the list (length 2)');
+    const unsafe = errorOf(() => setByPath({ a: {} }, ["a", "__proto__", "x"], 1));
+    expect(unsafe).toBeInstanceOf(UnsafePathError);
+    expect(unsafe.message).toBe('path "a.__proto__.x" uses the forbidden key "__proto__"');
+  });
+
+  it("a pool write names the reference it wrote through", () => {
+    const pool = new VariablePool((id) => id === "cpn", {});
+    pool.setOutput("cpn", "v", { l: ["a", "b"] });
+    const error = errorOf(() => pool.set({ kind: "component", expr: "cpn@v.l.3", componentId: "cpn", variable: "v", path: ["l", "3"] }, 1));
+    expect(error.message).toContain("cpn@v.l.3");
+  });
+});
