@@ -9,6 +9,15 @@ import { UserFillUp } from "./user-fill-up.js";
 import { Message } from "./message.js";
 import { Iteration, IterationItem } from "./iteration.js";
 import { ExitLoop, Loop, LoopItem } from "./loop.js";
+import { Switch } from "./switch.js";
+import { VariableAssigner } from "./variable-assigner.js";
+import { VariableAggregator } from "./variable-aggregator.js";
+import { Invoke } from "./invoke.js";
+import { StringTransform } from "./string-transform.js";
+import { ListOperations } from "./list-operations.js";
+import { DataOperations } from "./data-operations.js";
+import { LLM_COMPONENTS } from "./llm/index.js";
+import { TOOL_COMPONENTS } from "../tools/index.js";
 // builtin-imports (keep this marker: one import line per module above it)
 
 export const BUILTIN_COMPONENTS: readonly ComponentDefinition[] = [
@@ -20,6 +29,15 @@ export const BUILTIN_COMPONENTS: readonly ComponentDefinition[] = [
   Loop,
   LoopItem,
   ExitLoop,
+  Switch,
+  VariableAssigner,
+  VariableAggregator,
+  Invoke,
+  StringTransform,
+  ListOperations,
+  DataOperations,
+  ...LLM_COMPONENTS,
+  ...TOOL_COMPONENTS,
   // builtin-list (keep this marker: one entry per definition above it)
 ];
 

@@ -1,0 +1,146 @@
+/**
+ * One outgoing HTTP request with the guard rails a canvas needs: an overall deadline, the
+ * caller's AbortSignal, the SSRF check with DNS pinning, an optional proxy, and no redirects.
+ */
+import { STATUS_CODES } from "node:http";
+import { Agent, ProxyAgent, request, type Dispatcher } from "undici";
+import { BlockedAddressError, pinnedLookup, resolveCheckedHost, type HostResolver } from "./ssrf.js";
+
+export type HttpMethod = "GET" | "POST" | "PUT";
+
+export interface HttpRequestSpec {
+  readonly method: HttpMethod;
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body?: string;
+  /** Whole request, DNS to last body byte. */
+  readonly timeoutMs: number;
+  readonly proxy?: URL;
+  readonly allowPrivateNetwork: boolean;
+  readonly resolver: HostResolver;
+  /** Cancellation from outside (the run, or the engine's own timeout). */
+  readonly signal: AbortSignal;
+}
+
+export interface HttpResponse {
+  readonly status: number;
+  readonly statusText: string;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly text: string;
+}
+
+/** The request as errors show it: no query string or credentials, which may hold secrets. */
+export function requestLabel(method: string, url: URL): string {
+  return `${method} ${url.origin}${url.pathname}`;
+}
+
+export async function sendHttpRequest(spec: HttpRequestSpec): Promise<HttpResponse> {
+  const label = requestLabel(spec.method, spec.url);
+  const abort = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    abort.abort(new Error("timeout"));
+  }, spec.timeoutMs);
+  const onCancel = () => abort.abort(spec.signal.reason);
+  if (spec.signal.aborted) onCancel();
+  else spec.signal.addEventListener("abort", onCancel, { once: true });
+
+  let dispatcher: Dispatcher | undefined;
+  try {
+    dispatcher = await untilAborted(buildDispatcher(spec), abort.signal);
+    const response = await request(spec.url, {
+      method: spec.method,
+      headers: { ...spec.headers },
+      body: spec.body,
+      signal: abort.signal,
+      dispatcher,
+      headersTimeout: spec.timeoutMs,
+      bodyTimeout: spec.timeoutMs,
+    });
+    const bytes = await response.body.arrayBuffer();
+    const headers = response.headers as Record<string, string | string[] | undefined>;
+    return {
+      status: response.statusCode,
+      statusText: STATUS_CODES[response.statusCode] ?? "",
+      headers,
+      text: decodeBody(bytes, headers["content-type"]),
+    };
+  } catch (error) {
+    if (spec.signal.aborted) throw spec.signal.reason instanceof Error ? spec.signal.reason : new Error("cancelled");
+    if (timedOut) throw new Error(`${label} timed out after ${spec.timeoutMs / 1000}s (the timeout param)`);
+    if (error instanceof BlockedAddressError) throw error;
+    throw new Error(`${label} failed: ${describeError(error)}`);
+  } finally {
+    clearTimeout(timer);
+    spec.signal.removeEventListener("abort", onCancel);
+    dispatcher?.destroy().catch(() => undefined);
+  }
+}
+
+/**
+ * Resolve and check the hosts, then connect only to the checked addresses. Through a proxy we
+ * connect to the proxy (pinned); the target is still checked, though the proxy resolves it.
+ */
+async function buildDispatcher(spec: HttpRequestSpec): Promise<Dispatcher> {
+  const check = { allowPrivateNetwork: spec.allowPrivateNetwork, resolver: spec.resolver };
+  const connectTimeout = spec.timeoutMs;
+  if (spec.proxy) {
+    const proxyAddresses = await resolveCheckedHost(spec.proxy.hostname, { ...check, role: "proxy" });
+    await resolveCheckedHost(spec.url.hostname, { ...check, role: "url" });
+    return new ProxyAgent({
+      uri: spec.proxy.href,
+      // Plain http targets are forwarded (absolute-URI requests, as Python requests does); https ones tunnel.
+      proxyTunnel: false,
+      proxyTls: { lookup: pinnedLookup(proxyAddresses), timeout: connectTimeout },
+      requestTls: { timeout: connectTimeout },
+    });
+  }
+  const addresses = await resolveCheckedHost(spec.url.hostname, { ...check, role: "url" });
+  return new Agent({ connect: { lookup: pinnedLookup(addresses), timeout: connectTimeout } });
+}
+
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        if (signal.aborted && value && typeof (value as { destroy?: unknown }).destroy === "function") {
+          (value as unknown as Dispatcher).destroy().catch(() => undefined);
+        }
+        resolve(value);
+      },
+      (error) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Decode with the charset the server declares; UTF-8 otherwise (also for unknown charsets). */
+export function decodeBody(bytes: ArrayBuffer, contentType: string | string[] | undefined): string {
+  const type = Array.isArray(contentType) ? contentType[0] : contentType;
+  const charset = type ? /;\s*charset\s*=\s*"?([^";\s]+)"?/i.exec(type)?.[1] : undefined;
+  if (charset) {
+    try {
+      return new TextDecoder(charset).decode(bytes);
+    } catch {
+      // An unknown label: fall through to UTF-8.
+    }
+  }
+  return new TextDecoder("utf-8").decode(bytes);
+}
+
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const parts = [error.message || error.name];
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause instanceof Error && cause.message && !parts[0].includes(cause.message)) parts.push(cause.message);
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string" && !parts.some((p) => p.includes(code))) parts.push(code);
+  return parts.join(": ");
+}

@@ -1,0 +1,135 @@
+/**
+ * VariableAssigner: changes conversation variables (`env.x`) and component outputs (`cpn@var`,
+ * e.g. Loop variables) with one operator per row (research/ragflow.md §4.1). Rows apply in
+ * order, each seeing the previous rows' results. If a row fails, the rows already applied are
+ * undone, so a failed assignment changes nothing (and a retry does not apply a `+=` twice).
+ */
+import { componentSchema } from "../dsl/schemas.js";
+import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
+import {
+  ARITHMETIC_OPERATORS,
+  ASSIGN_OPERATORS,
+  assignedValue,
+  isAssignOperator,
+  numericParameter,
+  PARAMETERLESS_OPERATORS,
+  REFERENCE_OPERATORS,
+  type AssignOperator,
+} from "./variable-operations.js";
+import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
+import { isPlainObject, showValue } from "./values.js";
+
+interface AssignmentRow {
+  variable?: unknown;
+  operator?: unknown;
+  parameter?: unknown;
+}
+
+function rowsOf(params: Params): unknown[] {
+  return Array.isArray(params.variables) ? params.variables : [];
+}
+
+function hasParameter(row: AssignmentRow): boolean {
+  return row.parameter !== undefined && row.parameter !== null;
+}
+
+/** What is wrong with a row, or nothing. Shared by check() (at load) and invoke() (if loaded unchecked). */
+function rowProblems(row: unknown, index: number): ParamProblem[] {
+  const at = `/variables/${index}`;
+  const name = `assignment ${index + 1}`;
+  if (!isPlainObject(row)) return [{ pointer: at, message: `${name} must be an object with variable, operator and parameter` }];
+  const { variable, operator, parameter } = row as AssignmentRow;
+  const problems: ParamProblem[] = [];
+  if (typeof variable !== "string" || variable.trim() === "") {
+    problems.push({ pointer: `${at}/variable`, message: `${name} has no variable` });
+  } else if (parseSelector(variable) === null) {
+    problems.push({ pointer: `${at}/variable`, message: `${name}: variable "${variable}" is not a reference (expected env.x or cpn@var)` });
+  }
+  if (!isAssignOperator(operator)) {
+    const what = operator === undefined || operator === null || operator === "" ? "has no operator" : `has the unknown operator ${JSON.stringify(operator)}`;
+    problems.push({ pointer: `${at}/operator`, message: `${name} ${what} (use one of: ${ASSIGN_OPERATORS.join(", ")})` });
+    return problems;
+  }
+  if (PARAMETERLESS_OPERATORS.has(operator)) return problems;
+  if (!hasParameter(row as AssignmentRow)) {
+    problems.push({ pointer: `${at}/parameter`, message: `${name}: operator "${operator}" needs a parameter` });
+  } else if (ARITHMETIC_OPERATORS.has(operator)) {
+    let n: number | undefined;
+    try {
+      n = numericParameter(parameter);
+    } catch (error) {
+      problems.push({ pointer: `${at}/parameter`, message: `${name} (${operator}): ${(error as Error).message}` });
+    }
+    if (operator === "/=" && n === 0) problems.push({ pointer: `${at}/parameter`, message: `${name}: /= 0 is a division by zero` });
+  }
+  return problems;
+}
+
+/** The text naming a row in run-time errors: "env.counter += 1". */
+function rowLabel(row: AssignmentRow): string {
+  const parameter = row.parameter;
+  const shown =
+    parameter === undefined || parameter === null ? "" : typeof parameter === "string" && parseSelector(parameter) !== null ? ` ${parameter}` : ` ${showValue(parameter)}`;
+  return `${String(row.variable)} ${String(row.operator)}${shown}`;
+}
+
+function applyRows(ctx: ComponentContext<Params>): void {
+  if (ctx.params.variables !== undefined && !Array.isArray(ctx.params.variables)) {
+    throw new Error("variables must be a list of assignments");
+  }
+  const applied: Array<{ ref: Reference; previous: unknown }> = [];
+  const access = { read: (selector: string) => ctx.get(selector), render: (template: string) => ctx.render(template) };
+  try {
+    rowsOf(ctx.params).forEach((raw, index) => {
+      const invalid = rowProblems(raw, index)[0];
+      if (invalid) throw new Error(invalid.message);
+      const row = raw as AssignmentRow;
+      const ref = parseSelector(String(row.variable))!;
+      try {
+        const previous = ctx.get(ref);
+        const next = assignedValue(row.operator as AssignOperator, previous, row.parameter, access);
+        ctx.set(ref, next);
+        applied.push({ ref, previous });
+      } catch (error) {
+        throw new Error(`${rowLabel(row)}: ${(error as Error).message}`);
+      }
+    });
+  } catch (error) {
+    // Undo in reverse order; the values were never mutated, so the previous ones are intact.
+    for (const { ref, previous } of applied.reverse()) ctx.set(ref, previous);
+    throw error;
+  }
+}
+
+export const VariableAssigner: ComponentDefinition = {
+  name: "VariableAssigner",
+  paramsSchema: componentSchema("VariableAssigner"),
+  defaults: { variables: [] },
+  thoughts: () => "Assign variables from canvas.",
+  references(params): Reference[] {
+    const refs: Reference[] = [];
+    for (const row of rowsOf(params)) {
+      if (!isPlainObject(row)) continue;
+      const { variable, operator, parameter } = row as AssignmentRow;
+      const target = typeof variable === "string" ? parseSelector(variable) : null;
+      if (target) refs.push(target);
+      if (typeof parameter !== "string") continue;
+      if (typeof operator === "string" && REFERENCE_OPERATORS.has(operator)) {
+        const source = parseSelector(parameter);
+        if (source) refs.push(source);
+      } else if (operator === "set") {
+        refs.push(...findReferences(parameter));
+      }
+    }
+    return refs;
+  },
+  check(params): ParamProblem[] {
+    // A non-list is reported by the params schema.
+    if (!Array.isArray(params.variables)) return [];
+    if (params.variables.length === 0) return [{ pointer: "/variables", severity: "warning", message: "no assignment is configured: the component changes nothing" }];
+    return params.variables.flatMap((row, index) => rowProblems(row, index));
+  },
+  invoke(ctx) {
+    applyRows(ctx);
+  },
+};

@@ -1,0 +1,329 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { loadCanvas, validateDsl, type CanvasEvent, type ComponentEntry } from "../../src/index.js";
+import { compileTemplate, renderTemplate } from "../../src/refs/template.js";
+import { VariableAssigner } from "../../src/components/variable-assigner.js";
+import { AssignmentError, assignedValue, type AssignOperator, type OperandAccess } from "../../src/components/variable-operations.js";
+
+function entry(componentName: string, params: Record<string, unknown>, downstream: string[] = [], extra: Partial<ComponentEntry> = {}): ComponentEntry {
+  return { obj: { component_name: componentName, params }, downstream, upstream: [], ...extra };
+}
+
+function messages(events: readonly CanvasEvent[]): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const e of events) {
+    if (e.event === "message") current += e.data.content;
+    if (e.event === "message_end") {
+      out.push(current);
+      current = "";
+    }
+  }
+  return out;
+}
+
+function finished(events: readonly CanvasEvent[], id: string) {
+  const event = events.find((e) => e.event === "node_finished" && e.data.component_id === id);
+  if (!event || event.event !== "node_finished") throw new Error(`no node_finished for ${id}`);
+  return event.data;
+}
+
+/** Reads references from a fixed table, and renders templates with the real template grammar. */
+function access(refs: Record<string, unknown> = {}): OperandAccess {
+  return {
+    read: (selector) => {
+      if (!Object.hasOwn(refs, selector)) throw new Error(`unknown reference ${selector}`);
+      return refs[selector];
+    },
+    render: (template) => renderTemplate(compileTemplate(template), (ref) => refs[ref.expr]),
+  };
+}
+
+const apply = (operator: AssignOperator, current: unknown, parameter?: unknown, refs?: Record<string, unknown>) =>
+  assignedValue(operator, current, parameter, access(refs));
+
+describe("VariableAssigner operators", () => {
+  it.each([
+    ["overwrite", 5, "env.zero", { "env.zero": 0 }, 0],
+    ["overwrite", "old", "Agent:A@content", { "Agent:A@content": "new" }, "new"],
+    ["overwrite", "old", "Agent:A@content", { "Agent:A@content": undefined }, null],
+    ["overwrite", 1, 42, {}, 42],
+    ["overwrite", "x", "plain text, not a reference", {}, "plain text, not a reference"],
+    ["overwrite", [], ["a", "b"], {}, ["a", "b"]],
+    ["clear", ["a"], undefined, {}, []],
+    ["clear", "text", undefined, {}, ""],
+    ["clear", { a: 1 }, undefined, {}, {}],
+    ["clear", true, undefined, {}, false],
+    ["clear", 3.5, undefined, {}, 0],
+    ["clear", null, undefined, {}, null],
+    ["set", "", "Hi {env.name}", { "env.name": "Ada" }, "Hi Ada"],
+    ["set", null, "Hi {env.name}", { "env.name": "Ada" }, "Hi Ada"],
+    ["set", "", "list: {env.list}", { "env.list": [1, 2] }, "list: [1,2]"],
+    ["set", undefined, 7, {}, 7],
+    ["set", "text", 5, {}, "5"],
+    ["set", 1, 0, {}, 0],
+    ["set", 1, "42", {}, 42],
+    ["set", 1, " 4.5 ", {}, 4.5],
+    ["set", 1, "{env.n}", { "env.n": 12 }, 12],
+    ["set", [], "{Code:C@rows}", { "Code:C@rows": [{ a: 1 }] }, [{ a: 1 }]],
+    ["set", false, "TRUE", {}, true],
+    ["set", true, " false ", {}, false],
+    ["set", true, false, {}, false],
+    ["set", ["a"], "[1, 2]", {}, [1, 2]],
+    ["set", ["a"], ["b"], {}, ["b"]],
+    ["set", { a: 1 }, '{"b": 2}', {}, { b: 2 }],
+    ["append", ["a"], "sys.query", { "sys.query": "b" }, ["a", "b"]],
+    ["append", null, "sys.query", { "sys.query": "b" }, ["b"]],
+    ["append", [], 3, {}, [3]],
+    ["append", [1, 2], 3, {}, [1, 2, 3]],
+    ["extend", [1], "env.more", { "env.more": [2, 3] }, [1, 2, 3]],
+    ["extend", undefined, [1], {}, [1]],
+    ["extend", ["a"], [], {}, ["a"]],
+    ["remove_first", [1, 2, 3], undefined, {}, [2, 3]],
+    ["remove_last", [1, 2, 3], undefined, {}, [1, 2]],
+    ["remove_first", [], undefined, {}, []],
+    ["remove_last", null, undefined, {}, []],
+    ["+=", 5, 2, {}, 7],
+    ["-=", 5, "2", {}, 3],
+    ["*=", 5, 2.5, {}, 12.5],
+    ["/=", 5, 2, {}, 2.5],
+    ["+=", 0.5, -0.5, {}, 0],
+  ] as const)("%s on %j with %j → %j", (operator, current, parameter, refs, expected) => {
+    expect(apply(operator, current, parameter, refs as Record<string, unknown>)).toEqual(expected);
+  });
+
+  it.each([
+    ["+=", "5", 1, "the variable is not a number (got string)"],
+    ["+=", true, 1, "the variable is not a number (got boolean)"],
+    ["-=", null, 1, "the variable is not a number (got nothing)"],
+    ["*=", 5, "abc", 'the parameter is not a number (got text "abc")'],
+    ["+=", 5, true, "the parameter is not a number (got boolean)"],
+    ["/=", 5, 0, "division by zero"],
+    ["/=", 5, "0", "division by zero"],
+    ["*=", 1e308, 10, "the result Infinity is not a finite number"],
+    ["append", "text", "x", "the variable is not a list (got string)"],
+    ["append", [1, 2], "x", "the parameter is a string, but the list holds number items"],
+    ["extend", ["a"], "not a list", "the parameter is not a list (got string)"],
+    ["extend", ["a"], [1], "the parameter's first item is a number, but the list holds string items"],
+    ["extend", { a: 1 }, [1], "the variable is not a list (got object)"],
+    ["remove_first", "abc", undefined, "the variable is not a list (got string)"],
+    ["remove_last", 3, undefined, "the variable is not a list (got number)"],
+    ["set", 1, "abc", 'the variable holds a number, but the text "abc" is not a number'],
+    ["set", 1, "inf", 'the variable holds a number, but the text "inf" is not a number'],
+    ["+=", 1, "Infinity", 'the parameter is not a number (got text "Infinity")'],
+    ["set", 1, true, "the variable holds a number, but the boolean parameter is not a number"],
+    ["set", false, "yes", 'the variable holds a boolean, but the text "yes" is not true or false'],
+    ["set", ["a"], "a,b", 'the variable holds a list, but the text "a,b" is not a list'],
+    ["set", { a: 1 }, "[1]", 'the variable holds an object, but the text "[1]" is not an object'],
+  ] as const)("%s on %j with %j fails: %s", (operator, current, parameter, message) => {
+    expect(() => apply(operator, current, parameter)).toThrow(AssignmentError);
+    expect(() => apply(operator, current, parameter)).toThrow(message);
+  });
+
+  it("never mutates the current value (copy-on-write)", () => {
+    const list = fc.array(fc.oneof(fc.integer(), fc.string()), { maxLength: 6 });
+    fc.assert(
+      fc.property(list, fc.constantFrom<AssignOperator>("append", "extend", "remove_first", "remove_last", "clear"), (items, operator) => {
+        const current = Object.freeze([...items]);
+        const before = [...current];
+        const parameter = operator === "extend" ? "env.more" : operator === "append" ? "env.one" : undefined;
+        const first = items.length > 0 ? typeof items[0] : "number";
+        const refs = { "env.more": first === "string" ? ["x"] : [1], "env.one": first === "string" ? "y" : 2 };
+        const result = apply(operator, current, parameter, refs);
+        expect(current).toEqual(before);
+        expect(result).not.toBe(current);
+      }),
+    );
+  });
+
+  it("arithmetic agrees with JS numbers on safe integers", () => {
+    const int = fc.integer({ min: -1e6, max: 1e6 });
+    fc.assert(
+      fc.property(int, int, fc.boolean(), (a, b, asText) => {
+        const parameter = asText ? String(b) : b;
+        expect(apply("+=", a, parameter)).toBe(a + b);
+        expect(apply("-=", a, parameter)).toBe(a - b);
+        expect(apply("*=", a, parameter)).toBe(a * b);
+        if (b !== 0) expect(apply("/=", a, parameter)).toBe(a / b);
+        else expect(() => apply("/=", a, parameter)).toThrow("division by zero");
+      }),
+    );
+  });
+
+  it("copies literal lists and objects out of the params", () => {
+    const literal = ["a"];
+    const written = apply("overwrite", [], literal) as string[];
+    expect(written).toEqual(["a"]);
+    expect(written).not.toBe(literal);
+  });
+});
+
+describe("VariableAssigner references", () => {
+  it("lists the variables, the reference parameters and the template references of set", () => {
+    const refs = VariableAssigner.references!({
+      variables: [
+        { variable: "env.counter", operator: "+=", parameter: 1 },
+        { variable: "env.list", operator: "append", parameter: "Agent:A@content" },
+        { variable: "env.copy", operator: "overwrite", parameter: "literal text" },
+        { variable: "{Loop:L@n}", operator: "set", parameter: "{sys.query} and {env.name}" },
+        { variable: "env.flag", operator: "clear" },
+      ],
+    });
+    expect(refs.map((r) => r.expr)).toEqual(["env.counter", "env.list", "Agent:A@content", "env.copy", "Loop:L@n", "sys.query", "env.name", "env.flag"]);
+  });
+});
+
+const declarations = {
+  counter: { name: "counter", type: "number", value: 0 },
+  items: { name: "items", type: "array<string>", value: ["a"] },
+  name: { name: "name", type: "string", value: "" },
+  flag: { name: "flag", type: "boolean", value: false },
+};
+
+function assignerDsl(rows: unknown[]) {
+  return {
+    components: {
+      begin: entry("Begin", {}, ["VariableAssigner:Set"]),
+      "VariableAssigner:Set": entry("VariableAssigner", { variables: rows }, ["Message:Show"]),
+      "Message:Show": entry("Message", { content: ["{env.counter}|{env.items}|{env.name}|{env.flag}"] }),
+    },
+    globals: {},
+    variables: declarations,
+  };
+}
+
+const changeAll = [
+  { variable: "env.counter", operator: "+=", parameter: 2 },
+  { variable: "env.counter", operator: "*=", parameter: 3 },
+  { variable: "env.items", operator: "append", parameter: "sys.query" },
+  { variable: "env.name", operator: "set", parameter: "Hello {sys.query}" },
+  { variable: "env.flag", operator: "set", parameter: "true" },
+];
+
+describe("VariableAssigner end to end", () => {
+  it("changes the declared conversation variables; they carry over to the next turn", async () => {
+    const canvas = await loadCanvas(assignerDsl(changeAll));
+    const first = await canvas.runToEnd({ query: "hi" });
+    expect(messages(first)).toEqual(['6|["a","hi"]|Hello hi|true']);
+    const second = await canvas.runToEnd({ query: "yo" });
+    expect(messages(second)).toEqual(['24|["a","hi","yo"]|Hello yo|true']);
+    expect(canvas.globals["env.counter"]).toBe(24);
+    expect(canvas.globals["env.items"]).toEqual(["a", "hi", "yo"]);
+  });
+
+  it("records the values it read, and the old list in them is left untouched", async () => {
+    const canvas = await loadCanvas(assignerDsl(changeAll));
+    const events = await canvas.runToEnd({ query: "hi" });
+    const data = finished(events, "VariableAssigner:Set");
+    expect(data.error).toBeNull();
+    expect(data.inputs).toEqual({ "env.counter": 2, "env.items": ["a"], "sys.query": "hi", "env.name": "", "env.flag": false });
+    expect(data.outputs).toEqual({});
+  });
+
+  it("fails with the variable, operator and reason, and leaves every variable as it was", async () => {
+    const canvas = await loadCanvas(
+      assignerDsl([
+        { variable: "env.counter", operator: "+=", parameter: 1 },
+        { variable: "env.items", operator: "remove_first" },
+        { variable: "env.name", operator: "+=", parameter: 1 },
+      ]),
+    );
+    const events = await canvas.runToEnd({ query: "hi" });
+    expect(finished(events, "VariableAssigner:Set").error).toBe("env.name += 1: the variable is not a number (got string)");
+    const last = events.at(-1)!;
+    expect(last.event).toBe("workflow_finished");
+    expect(last.event === "workflow_finished" && last.data.error).toBe(
+      "VariableAssigner:Set (VariableAssigner:Set): env.name += 1: the variable is not a number (got string)",
+    );
+    expect(messages(events)).toEqual([]);
+    expect(canvas.globals["env.counter"]).toBe(0);
+    expect(canvas.globals["env.items"]).toEqual(["a"]);
+  });
+
+  it("overwrites from a reference and uses a non-reference parameter as a literal", async () => {
+    const canvas = await loadCanvas(
+      assignerDsl([
+        { variable: "env.name", operator: "overwrite", parameter: "sys.query" },
+        { variable: "env.items", operator: "extend", parameter: ["b", "c"] },
+        { variable: "env.counter", operator: "overwrite", parameter: 41 },
+        { variable: "env.counter", operator: "+=", parameter: "1" },
+        { variable: "env.flag", operator: "overwrite", parameter: true },
+      ]),
+    );
+    expect(messages(await canvas.runToEnd({ query: "Ada" }))).toEqual(['42|["a","b","c"]|Ada|true']);
+  });
+
+  it("counts a Loop variable up until the termination condition holds", async () => {
+    const dsl = {
+      components: {
+        begin: entry("Begin", {}, ["Loop:Count"]),
+        "Loop:Count": entry(
+          "Loop",
+          {
+            loop_variables: [{ variable: "n", input_mode: "constant", type: "number", value: 0 }],
+            loop_termination_condition: [{ variable: "Loop:Count@n", operator: "≥", input_mode: "constant", value: 3 }],
+            maximum_loop_count: 10,
+            logical_operator: "and",
+          },
+          ["Message:Done"],
+        ),
+        "LoopItem:Round": entry("LoopItem", {}, ["VariableAssigner:Inc"], { parent_id: "Loop:Count" }),
+        "VariableAssigner:Inc": entry("VariableAssigner", { variables: [{ variable: "Loop:Count@n", operator: "+=", parameter: 1 }] }, [], { parent_id: "Loop:Count" }),
+        "Message:Done": entry("Message", { content: ["n={Loop:Count@n}"] }),
+      },
+      globals: {},
+    };
+    const canvas = await loadCanvas(dsl);
+    const events = await canvas.runToEnd({ query: "go" });
+    expect(messages(events)).toEqual(["n=3"]);
+    expect(events.filter((e) => e.event === "node_finished" && e.data.component_id === "VariableAssigner:Inc")).toHaveLength(3);
+  });
+});
+
+describe("VariableAssigner validation", () => {
+  const issues = (rows: unknown) =>
+    validateDsl(assignerDsl(rows as unknown[]))
+      .issues.filter((i) => i.componentId === "VariableAssigner:Set")
+      .map((i) => [i.severity, i.pointer.replace("/components/VariableAssigner:Set/obj/params", ""), i.message]);
+
+  it("accepts well-formed rows", () => {
+    expect(issues(changeAll)).toEqual([]);
+  });
+
+  it("reports incomplete and invalid rows", () => {
+    expect(
+      issues([
+        { operator: "set", parameter: "x" },
+        { variable: "counter", operator: "set", parameter: "x" },
+        { variable: "env.counter", operator: "inc", parameter: 1 },
+        { variable: "env.counter", operator: "+=" },
+        { variable: "env.counter", operator: "+=", parameter: "one" },
+        { variable: "env.counter", operator: "/=", parameter: 0 },
+        { variable: "env.items", operator: "clear" },
+        { variable: "env.missing", operator: "clear" },
+      ]),
+    ).toEqual([
+      ["error", "", 'reference {env.missing}: no conversation variable "missing" is declared'],
+      ["error", "/variables/0/variable", "assignment 1 has no variable"],
+      ["error", "/variables/1/variable", 'assignment 2: variable "counter" is not a reference (expected env.x or cpn@var)'],
+      ["error", "/variables/2/operator", 'assignment 3 has the unknown operator "inc" (use one of: overwrite, clear, set, append, extend, remove_first, remove_last, +=, -=, *=, /=)'],
+      ["error", "/variables/3/parameter", 'assignment 4: operator "+=" needs a parameter'],
+      ["error", "/variables/4/parameter", 'assignment 5 (+=): the parameter is not a number (got text "one")'],
+      ["error", "/variables/5/parameter", "assignment 6: /= 0 is a division by zero"],
+    ]);
+  });
+
+  it("accepts 0 and \"\" as parameters, and warns when there is nothing to assign", () => {
+    expect(issues([{ variable: "env.counter", operator: "set", parameter: 0 }, { variable: "env.name", operator: "set", parameter: "" }])).toEqual([]);
+    expect(issues([])).toEqual([["warning", "/variables", "no assignment is configured: the component changes nothing"]]);
+    expect(issues("env.counter")).toEqual([["error", "/variables", 'param "variables" must be array']]);
+  });
+
+  it("loads the assigners of RAGFlow's all.json fixture", () => {
+    const dsl = assignerDsl([{ operator: "overwrite", parameter: "env.zero", variable: "env.counter" }]);
+    (dsl.variables as Record<string, unknown>).zero = { name: "zero", type: "number", value: 0 };
+    expect(validateDsl(dsl).issues).toEqual([]);
+    expect(issues([{ operator: "+=", parameter: 1, variable: "env.counter" }])).toEqual([]);
+    expect(issues([{ operator: "set", parameter: "1", variable: "env.name" }])).toEqual([]);
+  });
+});
