@@ -41,7 +41,7 @@ export const Iteration: ComponentDefinition = {
   name: "Iteration",
   paramsSchema: componentSchema("Iteration"),
   defaults: { items_ref: "", variable: {}, outputs: {} },
-  capabilities: { container: { start: "IterationItem", iterationAliases: true } },
+  capabilities: { container: { start: "IterationItem", iterationAliases: true, freshRounds: true } },
   references(params) {
     const refs = templateReferencesInParams(params);
     const items = typeof params.items_ref === "string" ? parseSelector(params.items_ref) : null;

@@ -53,6 +53,11 @@ export interface ComponentCapabilities {
     iterationAliases?: boolean;
     /** A component with `exitsContainer` inside it ends it early (Loop). */
     exitable?: boolean;
+    /**
+     * Each round starts with the body's outputs cleared (Iteration: an item never sees what a
+     * branch produced for the previous item). Without it, outputs carry over between rounds (Loop).
+     */
+    freshRounds?: boolean;
   };
   /** The start node of a container (IterationItem, LoopItem): `invoke` returns `{ done }`. */
   containerStart?: boolean;

@@ -24,6 +24,8 @@ export interface ComponentNode extends ComponentInfo {
   readonly aliasTarget: string | undefined;
   /** Enclosing containers, innermost first. */
   readonly ancestors: readonly string[];
+  /** For containers: every component inside, at any depth. */
+  readonly descendants: readonly string[];
   readonly thoughts: string;
 }
 
@@ -138,6 +140,7 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
       startChildId: startChild.get(id),
       aliasTarget: parentDef?.capabilities?.container?.iterationAliases && parentId ? startChild.get(parentId) : undefined,
       ancestors,
+      descendants: [],
       thoughts,
     };
     nodes.set(id, node);
@@ -147,6 +150,9 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
       childrenOf.set(parentId, list);
     }
     if (def.capabilities?.entry && (entryId === undefined || id === "begin")) entryId = id;
+  }
+  for (const node of nodes.values()) {
+    for (const ancestor of node.ancestors) (nodes.get(ancestor)?.descendants as string[] | undefined)?.push(node.id);
   }
   if (!entryId) throw new Error('the canvas has no entry component (a Begin with id "begin")');
   return { nodes, childrenOf, entryId };

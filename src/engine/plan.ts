@@ -57,6 +57,8 @@ export interface Extension {
   started?: string;
   /** A container left early through an exit node: its pending body nodes are dropped. */
   exited?: string;
+  /** A container whose next round begins now (its start node reported not done). */
+  round?: string;
 }
 
 /** Where the path goes after `node` when nothing special happens: downstream, else back to the container's start. */
@@ -88,8 +90,9 @@ export function planExtension(
     return { append: outcome.goto.filter((id) => graph.nodes.has(id)), finished: [] };
   }
   const control = outcome.control ?? undefined;
-  if (caps.containerStart && node.parentId && control?.done) {
-    return finishContainer(node.parentId, graph);
+  if (caps.containerStart && node.parentId) {
+    if (control?.done) return finishContainer(node.parentId, graph);
+    return { append: nextAfter(node, graph), finished: [], round: node.parentId };
   }
   if (caps.router) {
     return { append: (control?.next ?? []).filter((id) => graph.nodes.has(id)), finished: [] };

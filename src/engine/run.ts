@@ -441,9 +441,17 @@ class Run {
       const start = this.graph.nodes.get(extension.started)?.startChildId;
       if (start) delete this.session.componentState[start];
     }
+    if (extension.round) this.beginRound(extension.round, node.id);
     for (const containerId of extension.finished) yield this.containerFinished(containerId);
     appendUnique(frontier, members, extension.append);
     return { exited: extension.exited };
+  }
+
+  /** A new round of a fresh-rounds container: the body's outputs from the last round are gone. */
+  private beginRound(containerId: string, startId: string): void {
+    const container = this.graph.nodes.get(containerId);
+    if (!container?.def.capabilities?.container?.freshRounds) return;
+    for (const id of container.descendants) if (id !== startId) this.pool.clearOutputs(id);
   }
 
   /** `exception_method: comment`: the default value replaces the output and the run goes on. */

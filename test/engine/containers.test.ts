@@ -80,6 +80,34 @@ describe("Iteration", () => {
     expect(messageText(events)).toBe("[]");
   });
 
+  it("starts each item with the body's outputs cleared, so an untaken branch never leaks the last item's value", async () => {
+    const dsl = canvasDsl(
+      {
+        begin: node("Begin", {}, ["Iteration:1"]),
+        "Iteration:1": node("Iteration", { items_ref: "env.items", outputs: { labels: { ref: "VariableAggregator:Pick@label" } } }, ["Message:Sink"]),
+        "IterationItem:1": node("IterationItem", {}, ["Switch:Size"], { parent_id: "Iteration:1" }),
+        "Switch:Size": node(
+          "Switch",
+          { conditions: [{ logical_operator: "and", items: [{ cpn_id: "IterationItem:1@item", operator: ">", value: "5" }], to: ["Probe:Big"] }], end_cpn_ids: ["Probe:Small"] },
+          ["Probe:Big", "Probe:Small"],
+          { parent_id: "Iteration:1" },
+        ),
+        "Probe:Big": node("Probe", { text: "{item} big" }, ["VariableAggregator:Pick"], { parent_id: "Iteration:1" }),
+        "Probe:Small": node("Probe", { text: "{item} small" }, ["VariableAggregator:Pick"], { parent_id: "Iteration:1" }),
+        "VariableAggregator:Pick": node(
+          "VariableAggregator",
+          { groups: [{ group_name: "label", variables: [{ value: "Probe:Big@result" }, { value: "Probe:Small@result" }] }] },
+          [],
+          { parent_id: "Iteration:1" },
+        ),
+        "Message:Sink": node("Message", { content: ["{Iteration:1@labels}"] }),
+      },
+      { variables: { items: { name: "items", type: "array<number>", value: [3, 8, 1] } } },
+    );
+    const canvas = await loadCanvas(dsl, { registry: registry() });
+    expect(messageText(await canvas.runToEnd({}))).toBe('["3 small","8 big","1 small"]');
+  });
+
   it("items that are not a list fail the Iteration with a clear error", async () => {
     const canvas = await loadCanvas({ ...iterationDsl, variables: { items: { name: "items", type: "string", value: "abc" } } }, { registry: registry() });
     const events = await canvas.runToEnd({});

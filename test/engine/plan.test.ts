@@ -249,9 +249,9 @@ describe("planExtension", () => {
     expect(plan(graph, "nestedStart", { control: { done: true } })).toEqual({ append: ["outerStart"], finished: ["nested"] });
   });
 
-  it("a container start that is not done continues into the body", () => {
-    expect(plan(graph, "start", { control: { done: false } })).toEqual({ append: ["body"], finished: [] });
-    expect(plan(graph, "start", {})).toEqual({ append: ["body"], finished: [] });
+  it("a container start that is not done continues into the body and begins a round", () => {
+    expect(plan(graph, "start", { control: { done: false } })).toEqual({ append: ["body"], finished: [], round: "box" });
+    expect(plan(graph, "start", {})).toEqual({ append: ["body"], finished: [], round: "box" });
   });
 
   it("rule 3: a router continues at the ids it chose, unknown ids dropped", () => {
@@ -321,7 +321,7 @@ describe("planExtension with the built-in Iteration and Loop", () => {
 
   it("enters and leaves an Iteration", () => {
     expect(plan(graph, "iter")).toEqual({ append: ["item"], finished: [], started: "iter" });
-    expect(plan(graph, "item", { control: { done: false } })).toEqual({ append: ["child"], finished: [] });
+    expect(plan(graph, "item", { control: { done: false } })).toEqual({ append: ["child"], finished: [], round: "iter" });
     expect(plan(graph, "child")).toEqual({ append: ["item"], finished: [] });
     expect(plan(graph, "item", { control: { done: true } })).toEqual({ append: ["msg"], finished: ["iter"] });
   });
