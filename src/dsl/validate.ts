@@ -8,7 +8,8 @@ import type { ComponentRegistry } from "../components/registry.js";
 import type { CheckInfo, ComponentDefinition, JsonSchema } from "../components/types.js";
 import { displayNames, paramsWithDefaults, referencesOf } from "../engine/graph.js";
 import { SYSTEM_GLOBALS, normalizeDeclarations } from "../pool/variables.js";
-import type { Reference } from "../refs/grammar.js";
+import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
+import { locateStrings } from "./locate.js";
 import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
@@ -159,6 +160,19 @@ export function validateSource(source: DslSource, options: ValidateOptions): Val
   return report();
 }
 
+/**
+ * The strings holding a reference (template or selector spelling). Stored outputs and form
+ * definitions are only blamed when the reference is nowhere else.
+ */
+function referenceLocations(params: Record<string, unknown>, ref: Reference): string[] {
+  const holds = (text: string) =>
+    (text.indexOf("{") >= 0 && findReferences(text).some((r) => r.expr === ref.expr)) || parseSelector(text)?.expr === ref.expr;
+  const all = locateStrings(params, holds);
+  const inText = all.filter((p) => !/^\/(outputs|inputs|debug_inputs)(\/|$)/.test(p));
+  if (inText.length > 0) return inText;
+  return all.length > 0 ? all : [""];
+}
+
 function componentsAreUsable(dsl: CanvasDsl): boolean {
   const components = dsl.components as unknown;
   if (!components || typeof components !== "object" || Array.isArray(components)) return false;
@@ -303,7 +317,11 @@ class ComponentChecker {
       if (seen.has(ref.expr)) continue;
       seen.add(ref.expr);
       const problem = this.referenceProblem(id, ref);
-      if (problem) this.issue("error", "unknown-reference", this.at(id, "obj", "params"), id, `reference {${ref.expr}}: ${problem}`);
+      if (!problem) continue;
+      const base = this.at(id, "obj", "params");
+      for (const where of referenceLocations(params, ref)) {
+        this.issue("error", "unknown-reference", `${base}${where}`, id, `reference {${ref.expr}}: ${problem}`);
+      }
     }
   }
 
