@@ -348,7 +348,7 @@ describe("tool params", () => {
   it("Retrieval's query may be a template string, a bare reference, and datasets may be references", () => {
     expect(issuesOf("Retrieval", { query: "Question: {sys.query} ({begin@topic})", kb_ids: ["kb"] })).toEqual([]);
     expect(issuesOf("Retrieval", { query: "Question: {sys.query} ({Gone:X@topic})", kb_ids: ["kb"] })).toEqual([
-      ["error", "unknown-reference", "", 'reference {Gone:X@topic}: no component "Gone:X" in this canvas'],
+      ["error", "unknown-reference", "/query", 'reference {Gone:X@topic}: no component "Gone:X" in this canvas'],
     ]);
     const refs = def("Retrieval").references!({ query: "Agent:Plan@content", kb_ids: ["plain-id", "begin@kb"], dataset_ids: [] });
     expect(refs.map((r) => r.expr)).toEqual(["Agent:Plan@content", "begin@kb"]);

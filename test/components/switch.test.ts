@@ -410,7 +410,7 @@ describe("Switch validation", () => {
     };
     const issues = issuesOf(dsl);
     expect(issues.map((i) => [i.severity, i.code, i.pointer])).toEqual([
-      ["error", "unknown-reference", "/components/Switch:Route/obj/params"],
+      ["error", "unknown-reference", "/components/Switch:Route/obj/params/conditions/0/items/2/cpn_id"],
       ["error", "param", "/components/Switch:Route/obj/params/conditions/0/items/0/operator"],
       ["error", "param", "/components/Switch:Route/obj/params/conditions/0/items/1/cpn_id"],
     ]);

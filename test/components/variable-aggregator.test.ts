@@ -176,8 +176,8 @@ describe("VariableAggregator validation", () => {
 
   it("reports candidates that name an unknown component or variable", () => {
     expect(issues([{ group_name: "g", variables: [{ value: "Agent:Gone@content" }, { value: "env.nope" }] }])).toEqual([
-      ["error", "", 'reference {Agent:Gone@content}: no component "Agent:Gone" in this canvas'],
-      ["error", "", 'reference {env.nope}: no conversation variable "nope" is declared'],
+      ["error", "/groups/0/variables/0/value", 'reference {Agent:Gone@content}: no component "Agent:Gone" in this canvas'],
+      ["error", "/groups/0/variables/1/value", 'reference {env.nope}: no conversation variable "nope" is declared'],
     ]);
   });
 });

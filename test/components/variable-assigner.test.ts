@@ -303,7 +303,7 @@ describe("VariableAssigner validation", () => {
         { variable: "env.missing", operator: "clear" },
       ]),
     ).toEqual([
-      ["error", "", 'reference {env.missing}: no conversation variable "missing" is declared'],
+      ["error", "/variables/7/variable", 'reference {env.missing}: no conversation variable "missing" is declared'],
       ["error", "/variables/0/variable", "assignment 1 has no variable"],
       ["error", "/variables/1/variable", 'assignment 2: variable "counter" is not a reference (expected env.x or cpn@var)'],
       ["error", "/variables/2/operator", 'assignment 3 has the unknown operator "inc" (use one of: overwrite, clear, set, append, extend, remove_first, remove_last, +=, -=, *=, /=)'],
