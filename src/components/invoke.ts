@@ -7,7 +7,7 @@
  * Retries are the engine's (max_retries / delay_after_error), so none are made here.
  */
 import { componentSchema } from "../dsl/schemas.js";
-import { templateReferencesInParams } from "../engine/graph.js";
+import { templateReferencesInParams } from "./params.js";
 import { parseExpression, parseSelector, type Reference } from "../refs/grammar.js";
 import { stringifyValue } from "../refs/template.js";
 import { formBody, hasHeader, jsonArgument, withQuery } from "./http/arguments.js";

@@ -4,7 +4,7 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { parseSelector, type Reference } from "../refs/grammar.js";
-import { templateReferencesInParams } from "../engine/graph.js";
+import { templateReferencesInParams } from "./params.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
 
 /** Iteration outputs that collect a child's output: `{name: {ref: "<child id>@<var>"}}`. */

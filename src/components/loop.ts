@@ -5,7 +5,7 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { parseSelector, type Reference } from "../refs/grammar.js";
-import { templateReferencesInParams } from "../engine/graph.js";
+import { templateReferencesInParams } from "./params.js";
 import { evaluateLoopCondition } from "./loop-conditions.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
 
@@ -135,10 +135,9 @@ export const ExitLoop: ComponentDefinition = {
   capabilities: { exitsContainer: true },
   thoughts: () => "",
   check(_params, info): ParamProblem[] {
-    let parent = info.parentId;
-    for (let guard = 0; parent && guard < 64; guard++) {
+    // Any enclosing Loop will do: an ExitLoop inside an Iteration inside a Loop leaves both.
+    for (let parent = info.parentId, depth = 0; parent && depth < 64; parent = info.parentOf(parent), depth++) {
       if (info.componentName(parent) === "Loop") return [];
-      parent = undefined;
     }
     return [{ pointer: "", message: "an ExitLoop must sit inside a Loop (parent_id)" }];
   },

@@ -102,6 +102,14 @@ export const Message: ComponentDefinition = {
     }
     return problems;
   },
+  messageEnd(params, outputs) {
+    const data: Record<string, unknown> = {};
+    if (params.status !== undefined && params.status !== null && params.status !== "") data.status = params.status;
+    if (outputs.attachment && typeof outputs.attachment === "object") data.attachment = outputs.attachment;
+    if (Array.isArray(outputs.downloads) && outputs.downloads.length > 0) data.downloads = outputs.downloads;
+    if (outputs.reference && typeof outputs.reference === "object") data.reference = outputs.reference;
+    return data;
+  },
   invoke(ctx) {
     const choices = messageChoices(ctx.params.content);
     if (choices.length === 0) throw new Error("Message content must list at least one non-empty text");

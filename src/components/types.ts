@@ -90,6 +90,8 @@ export interface CheckInfo {
   readonly downstream: readonly string[];
   hasComponent(id: string): boolean;
   componentName(id: string): string | undefined;
+  /** The container another component sits in, if any. */
+  parentOf(id: string): string | undefined;
   /** The registered definition of a component type, if any (e.g. to check an Agent's tools). */
   componentType(name: string): ComponentDefinition | undefined;
 }
@@ -187,6 +189,11 @@ export interface ComponentDefinition<P extends Params = Params> {
   references?(params: P): Reference[];
   /** `node_started.data.thoughts`. Must not throw. */
   thoughts?(params: P): string;
+  /**
+   * Message sinks: the `message_end` payload after the content was shown (status, attachment,
+   * downloads, reference). Default: an empty object.
+   */
+  messageEnd?(params: P, outputs: Readonly<Outputs>): Record<string, unknown>;
   /** Pausers: the fields still missing. Called before the component runs. */
   requestInput?(ctx: ComponentContext<P>): InputRequest;
   invoke(ctx: ComponentContext<P>): InvokeResult | Promise<InvokeResult>;

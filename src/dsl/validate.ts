@@ -6,7 +6,7 @@ import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { CheckInfo, ComponentDefinition, JsonSchema } from "../components/types.js";
-import { displayNames, paramsWithDefaults, referencesOf } from "../engine/graph.js";
+import { displayNames, paramsWithDefaults, referencesOf } from "../components/params.js";
 import { SYSTEM_GLOBALS, normalizeDeclarations } from "../pool/variables.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import { locateStrings } from "./locate.js";
@@ -283,6 +283,10 @@ class ComponentChecker {
       downstream: entry.downstream ?? [],
       hasComponent: (other) => Object.hasOwn(this.components, other),
       componentName: (other) => this.components[other]?.obj?.component_name,
+      parentOf: (other) => {
+        const parent = this.components[other]?.parent_id;
+        return typeof parent === "string" && parent.length > 0 ? parent : undefined;
+      },
       componentType: (name) => this.registry.get(name),
     };
   }

@@ -46,6 +46,9 @@ export class Canvas {
     readonly warnings: readonly ValidationIssue[],
   ) {
     this.session = session;
+    checkPositive("concurrency", options.concurrency, true);
+    checkPositive("maxSteps", options.maxSteps, true);
+    checkPositive("timeoutMs", options.timeoutMs, false);
     this.engine = {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.timeoutMs ?? DEFAULT_COMPONENT_TIMEOUT_MS,
@@ -85,6 +88,7 @@ export class Canvas {
         frontier: state.status === "paused" ? [...(dsl.path ?? [])].filter((id) => graph.nodes.has(id)) : [],
         status: state.status,
         pending: state.pending,
+        reply: state.reply ?? [],
         steps: state.steps,
         error: state.error,
         running: false,
@@ -101,6 +105,7 @@ export class Canvas {
         frontier: [],
         status: "idle",
         pending: undefined,
+        reply: [],
         steps: 0,
         error: undefined,
         running: false,
@@ -181,6 +186,7 @@ export class Canvas {
       open_containers: { ...session.openContainers },
       steps: session.steps,
       ...(session.pending ? { pending: structuredClone(session.pending) } : {}),
+      ...(session.reply.length > 0 ? { reply: [...session.reply] } : {}),
       ...(session.error !== undefined ? { error: session.error } : {}),
     };
     return {
@@ -192,6 +198,14 @@ export class Canvas {
       task_id: session.taskId,
       canvasflow: state,
     };
+  }
+}
+
+/** Options are checked when the canvas loads, so a run never starts with unusable settings. */
+function checkPositive(name: string, value: number | undefined, integer: boolean): void {
+  if (value === undefined) return;
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
+    throw new RangeError(`option ${name} must be a positive ${integer ? "integer" : "number"}, got ${String(value)}`);
   }
 }
 

@@ -95,6 +95,13 @@ export class InvocationContext implements ComponentContext<Params> {
     this.linked().abort(reason);
   }
 
+  /** Before a retry: a fresh signal (the last attempt's may have been aborted by its timeout) and no recorded inputs. */
+  beginAttempt(): void {
+    this.dispose();
+    this.controller = undefined;
+    for (const key of Object.keys(this.recordedInputs)) delete this.recordedInputs[key];
+  }
+
   /** Stop listening to the run's signal once the invocation is over (no listener piles up over a long loop). */
   dispose(): void {
     if (this.unlink) {

@@ -2,7 +2,8 @@
  * The compiled canvas: what the engine needs about each component, computed once at load so
  * that no step has to scan the DSL.
  */
-import { findReferences, type Reference } from "../refs/grammar.js";
+import type { Reference } from "../refs/grammar.js";
+import { displayNames, paramsWithDefaults, referencesOf } from "../components/params.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { ComponentDefinition, ComponentInfo, Params } from "../components/types.js";
 import type { CanvasDsl } from "../dsl/types.js";
@@ -34,50 +35,6 @@ export interface CanvasGraph {
   readonly childrenOf: ReadonlyMap<string, readonly ComponentNode[]>;
   /** Id of the entry component ("begin"). */
   readonly entryId: string;
-}
-
-/** Keys of params that hold form definitions or stored values, not text the component reads. */
-const NON_TEXT_PARAM_KEYS: ReadonlySet<string> = new Set(["outputs", "inputs", "debug_inputs", "custom_header"]);
-
-/** Every template reference in a component's string params (forms and stored outputs excluded). */
-export function templateReferencesInParams(params: Params): Reference[] {
-  const out: Reference[] = [];
-  const walk = (value: unknown): void => {
-    if (typeof value === "string") {
-      if (value.indexOf("{") >= 0) out.push(...findReferences(value));
-    } else if (Array.isArray(value)) {
-      for (const item of value) walk(item);
-    } else if (value !== null && typeof value === "object") {
-      for (const item of Object.values(value)) walk(item);
-    }
-  };
-  for (const [key, value] of Object.entries(params)) {
-    if (!NON_TEXT_PARAM_KEYS.has(key)) walk(value);
-  }
-  return out;
-}
-
-/** Stored params over the definition's defaults (dicts and lists replace defaults wholesale, as in RAGFlow). */
-export function paramsWithDefaults(def: ComponentDefinition | undefined, params: Params | undefined): Params {
-  return { ...structuredClone((def?.defaults ?? {}) as Params), ...(params ?? {}) };
-}
-
-export function referencesOf(def: ComponentDefinition, params: Params): Reference[] {
-  try {
-    return def.references ? def.references(params) : templateReferencesInParams(params);
-  } catch {
-    return templateReferencesInParams(params);
-  }
-}
-
-/** Display names come from the editor graph (`graph.nodes[].data.name`). */
-export function displayNames(dsl: CanvasDsl): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const node of dsl.graph?.nodes ?? []) {
-    const name = node?.data?.name;
-    if (typeof node?.id === "string" && typeof name === "string" && name.length > 0) names.set(node.id, name);
-  }
-  return names;
 }
 
 /** Compile a validated DSL. Throws if a component type is unknown (validation reports that first). */
@@ -132,7 +89,8 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
       displayName: names.get(id) ?? id,
       params,
       parentId,
-      downstream: dedupe(entry.downstream ?? []),
+      // Unknown ids are validation errors; a snapshot built elsewhere may still carry them.
+      downstream: dedupe(entry.downstream ?? []).filter((target) => Object.hasOwn(dsl.components, target)),
       def,
       dependencies,
       waitsFor: dependencies.filter((d) => !enclosingStarts.has(d)),

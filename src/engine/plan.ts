@@ -63,7 +63,7 @@ export interface Extension {
 
 /** Where the path goes after `node` when nothing special happens: downstream, else back to the container's start. */
 export function nextAfter(node: ComponentNode, graph: CanvasGraph): string[] {
-  if (node.downstream.length > 0) return node.downstream.filter((id) => graph.nodes.has(id));
+  if (node.downstream.length > 0) return node.downstream as string[];
   if (node.parentId) {
     const start = graph.nodes.get(node.parentId)?.startChildId;
     if (start) return [start];

@@ -30,6 +30,8 @@ export interface CanvasSession {
   frontier: string[];
   status: RunStatus;
   pending: PendingInput | undefined;
+  /** What the user has been shown so far in this turn (kept across a pause, for history). */
+  reply: string[];
   steps: number;
   error: string | undefined;
   running: boolean;
@@ -73,19 +75,21 @@ export async function* executeRun(
     return;
   }
   session.running = true;
-  const run = new Run(session, request, options, events);
+  const started = performance.now();
+  let run: Run | undefined;
   let completed = false;
   try {
+    run = new Run(session, request, options, events);
     yield* run.execute();
     completed = true;
   } catch (bug) {
-    // A defect in the engine itself: still end the stream the documented way.
+    // A defect in the engine itself (or an unusable request): still end the stream the documented way.
     session.status = "failed";
     session.error = `internal error: ${errorMessage(bug)}`;
     completed = true;
-    yield run.finishedEvent(session.error, {});
+    yield finishedEvent(events, request.inputs ?? {}, started, emptyUsage(), session.error, {});
   } finally {
-    run.dispose();
+    run?.dispose();
     session.running = false;
     if (!completed) {
       session.status = "cancelled";
@@ -94,6 +98,24 @@ export async function* executeRun(
       session.pending = undefined;
     }
   }
+}
+
+function finishedEvent(
+  events: EventFactory,
+  inputs: Record<string, unknown>,
+  startedMs: number,
+  usage: TokenUsage,
+  error: string | undefined,
+  outputs: Outputs,
+): CanvasEvent {
+  return events.make("workflow_finished", {
+    inputs,
+    outputs,
+    elapsed_time: (performance.now() - startedMs) / 1000,
+    created_at: events.createdAt,
+    usage: { ...usage },
+    ...(error !== undefined ? { error } : {}),
+  });
 }
 
 class Run {
@@ -107,7 +129,6 @@ class Run {
   private readonly inputReceivers = new Set<string>();
   /** Producers whose `node_finished` waits until their streamed output has been consumed. */
   private readonly partials: NodeResult[] = [];
-  private readonly assistantText: string[] = [];
   private lastOutputs: Outputs = {};
   private readonly unlinkSignal: (() => void) | undefined;
   private readonly access: CanvasAccess;
@@ -177,7 +198,10 @@ class Run {
     while (session.frontier.length > 0) {
       if (signal.aborted) break;
 
-      const asked = this.inputRequest();
+      const { ready, deferred } = selectBatch(session.frontier, this.graph);
+      // Only a pauser that could run now may pause the run: one still waiting for a reference
+      // would show tips built from values that are not there yet.
+      const asked = this.inputRequest(ready);
       if ("failure" in asked) {
         failure = asked.failure;
         break;
@@ -191,7 +215,6 @@ class Run {
         return;
       }
 
-      const { ready, deferred } = selectBatch(session.frontier, this.graph);
       if (session.steps + ready.length > this.options.maxSteps) {
         failure =
           `the run exceeded ${this.options.maxSteps} component steps (next: ${ready.join(", ")}); ` +
@@ -245,14 +268,7 @@ class Run {
   }
 
   finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {
-    return this.events.make("workflow_finished", {
-      inputs: this.inputs,
-      outputs,
-      elapsed_time: (performance.now() - this.started) / 1000,
-      created_at: this.events.createdAt,
-      usage: { ...this.usage },
-      ...(error !== undefined ? { error } : {}),
-    });
+    return finishedEvent(this.events, this.inputs, this.started, this.usage, error, outputs);
   }
 
   // ---- turn bookkeeping ----
@@ -265,6 +281,7 @@ class Run {
     for (const key of Object.keys(session.componentState)) delete session.componentState[key];
     session.openContainers = {};
     session.steps = 0;
+    session.reply = [];
     globals["sys.query"] = query;
     globals["sys.date"] = formatSystemDate(new Date());
     if (this.request.userId !== undefined) globals["sys.user_id"] = this.request.userId;
@@ -280,7 +297,8 @@ class Run {
   }
 
   private recordAssistantTurn(): void {
-    let text = this.assistantText.join("\n\n");
+    let text = this.session.reply.join("\n\n");
+    this.session.reply = [];
     if (text.length === 0) {
       const content = this.lastOutputs.content;
       text = content === undefined ? "" : stringifyValue(content);
@@ -297,11 +315,11 @@ class Run {
   // ---- pausing ----
 
   /** Ask every pauser in the frontier what it still needs; a non-empty answer pauses the run. */
-  private inputRequest(): { pending: PendingInput | undefined } | { failure: string } {
+  private inputRequest(ready: readonly string[]): { pending: PendingInput | undefined } | { failure: string } {
     let fields: Record<string, InputField> | undefined;
     let tips = "";
     const components: string[] = [];
-    for (const id of this.session.frontier) {
+    for (const id of ready) {
       const node = this.graph.nodes.get(id)!;
       if (!node.def.capabilities?.asksForInput || !node.def.requestInput) continue;
       const ctx = this.contextFor(node);
@@ -431,8 +449,9 @@ class Run {
       this.wireStreams(node.id);
       this.partials.push(result);
     } else {
-      yield this.nodeFinished(result, error);
-      this.lastOutputs = { ...(this.pool.outputsOf(node.id) ?? {}) };
+      const finished = this.nodeFinished(result, error);
+      this.lastOutputs = (finished.data as { outputs: Outputs }).outputs;
+      yield finished;
     }
     if (failure !== undefined || this.controller.signal.aborted) return { failure };
 
@@ -463,7 +482,7 @@ class Run {
     if (node.downstream.length === 0) {
       const text = stringifyValue(value);
       if (text.length > 0) {
-        this.assistantText.push(text);
+        this.session.reply.push(text);
         yield this.events.make("message", { content: text });
       }
       yield this.events.make("message_end", {});
@@ -510,21 +529,9 @@ class Run {
       text = stringifyValue(content);
       if (text.length > 0) yield this.events.make("message", { content: text });
     }
-    this.assistantText.push(text);
-    yield this.events.make("message_end", this.messageEnd(node));
-  }
-
-  private messageEnd(node: ComponentNode): Record<string, unknown> {
-    const data: Record<string, unknown> = {};
-    const status = node.params.status;
-    if (status !== undefined && status !== null && status !== "") data.status = status;
-    const attachment = this.pool.output(node.id, "attachment");
-    if (attachment && typeof attachment === "object") data.attachment = attachment;
-    const downloads = this.pool.output(node.id, "downloads");
-    if (Array.isArray(downloads) && downloads.length > 0) data.downloads = downloads;
-    const reference = this.pool.output(node.id, "reference");
-    if (reference && typeof reference === "object") data.reference = reference;
-    return data;
+    this.session.reply.push(text);
+    const end = node.def.messageEnd?.(node.params, this.pool.outputsOf(node.id) ?? {}) ?? {};
+    yield this.events.make("message_end", end);
   }
 
   /** node_finished of producers whose stream has been consumed, in the order they finished. */

@@ -126,6 +126,7 @@ export class BatchRunner {
           await sleep(delayMs, undefined, { signal }).catch(() => undefined);
           if (signal.aborted) break;
           hooks.beforeRetry(node);
+          ctx.beginAttempt();
         }
       }
     } catch (caught) {
@@ -144,24 +145,23 @@ export class BatchRunner {
     if (!(result instanceof Promise)) return result;
     const timeoutMs = timeoutFor(node, this.options);
     return new Promise<InvokeControl | void>((resolve, reject) => {
+      // Whichever comes first settles the attempt and disarms the others, so neither a timer
+      // nor a listener outlives it (a stuck component must not keep the process alive).
+      const settle = (finish: () => void) => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onAbort);
+        finish();
+      };
       const timer = setTimeout(() => {
         const timeout = new ComponentTimeoutError(timeoutMs / 1000);
         ctx.abort(timeout);
-        reject(timeout);
+        settle(() => reject(timeout));
       }, timeoutMs);
-      const onAbort = () => reject(new CancelledError());
+      const onAbort = () => settle(() => reject(new CancelledError()));
       signal.addEventListener("abort", onAbort, { once: true });
       result.then(
-        (value) => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (reason) => {
-          clearTimeout(timer);
-          signal.removeEventListener("abort", onAbort);
-          reject(reason);
-        },
+        (value) => settle(() => resolve(value)),
+        (reason) => settle(() => reject(reason)),
       );
     });
   }

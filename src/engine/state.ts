@@ -36,19 +36,10 @@ export interface PersistedRunState {
   /** Component executions in the current turn (for the max-steps guard). */
   steps: number;
   pending?: PendingInput;
+  /** Message text already shown in a paused turn (becomes the assistant's history entry at its end). */
+  reply?: string[];
   /** The error that ended the last turn, if any. */
   error?: string;
-}
-
-export function initialRunState(): PersistedRunState {
-  return {
-    version: RUN_STATE_VERSION,
-    status: "idle",
-    outputs: {},
-    component_state: {},
-    open_containers: {},
-    steps: 0,
-  };
 }
 
 /** Raised when a snapshot's run state cannot be read. */
@@ -82,6 +73,7 @@ export function readRunState(value: unknown): PersistedRunState {
     open_containers: isRecord(raw.open_containers) ? (raw.open_containers as Record<string, number>) : {},
     steps: typeof raw.steps === "number" ? raw.steps : 0,
     ...(raw.pending ? { pending: raw.pending } : {}),
+    ...(Array.isArray(raw.reply) ? { reply: raw.reply.map(String) } : {}),
     ...(typeof raw.error === "string" ? { error: raw.error } : {}),
   };
 }

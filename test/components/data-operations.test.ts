@@ -361,7 +361,7 @@ describe("DataOperations operations", () => {
 });
 
 describe("DataOperations params", () => {
-  const info = { id: "x", parentId: undefined, downstream: [], hasComponent: () => true, componentName: () => undefined, componentType: () => undefined };
+  const info = { id: "x", parentId: undefined, downstream: [], hasComponent: () => true, componentName: () => undefined, componentType: () => undefined, parentOf: () => undefined };
 
   it("reports an empty query, non-references, unknown operations, prototype keys and unknown operators", () => {
     const check = (params: Record<string, unknown>) => DataOperations.check!({ query: ["env.rows"], ...params }, info);

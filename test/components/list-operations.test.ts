@@ -243,7 +243,7 @@ describe("drop_duplicates", () => {
 });
 
 describe("ListOperations params", () => {
-  const info = { id: "x", parentId: undefined, downstream: [], hasComponent: () => true, componentName: () => undefined, componentType: () => undefined };
+  const info = { id: "x", parentId: undefined, downstream: [], hasComponent: () => true, componentName: () => undefined, componentType: () => undefined, parentOf: () => undefined };
   it("reports a missing query, an unknown operation, a bad n and an unknown filter operator", () => {
     expect(ListOperations.check!({ query: "", operations: "nth", n: 1 }, info)).toEqual([{ pointer: "/query", message: "query must reference the list to work on (cpn@var, sys.x or env.x)" }]);
     expect(ListOperations.check!({ query: "a@b", operations: "pick" }, info)[0]).toMatchObject({ pointer: "/operations" });

@@ -105,7 +105,7 @@ describe("mergeText", () => {
 });
 
 describe("StringTransform params", () => {
-  const info = { id: "x", parentId: undefined, downstream: [], hasComponent: () => true, componentName: () => undefined, componentType: () => undefined };
+  const info = { id: "x", parentId: undefined, downstream: [], hasComponent: () => true, componentName: () => undefined, componentType: () => undefined, parentOf: () => undefined };
 
   it("says that an absent method means split", () => {
     const problems = StringTransform.check!({ script: "{begin@x}", delimiters: [","] }, info);

@@ -194,3 +194,124 @@ describe("bug 8: write errors name only the rest of the path, not the whole path
     expect(error.message).toContain("cpn@v.l.3");
   });
 });
+
+// ---- found in code review ----
+
+describe("review: run() never throws and never stays locked", () => {
+  it("an unusable signal ends the run with an error event, and the canvas can run again", async () => {
+    const canvas = await loadCanvas({ components: { begin: entry("Begin", {}, []) }, globals: {} });
+    const events: CanvasEvent[] = [];
+    for await (const e of canvas.run({ signal: {} as AbortSignal })) events.push(e);
+    expect(events.at(-1)).toMatchObject({ event: "workflow_finished", data: { error: expect.stringMatching(/^internal error: /) } });
+    const again: CanvasEvent[] = [];
+    for await (const e of canvas.run({})) again.push(e);
+    expect(again.at(-1)).toMatchObject({ event: "workflow_finished" });
+    expect((again.at(-1)!.data as { error?: string }).error).toBeUndefined();
+  });
+
+  it("rejects a concurrency that is not a positive integer at load", async () => {
+    await expect(loadCanvas({ components: { begin: entry("Begin", {}, []) } }, { concurrency: Number.NaN })).rejects.toThrow(/concurrency/);
+  });
+});
+
+describe("review: a retry after a timeout gets a fresh signal", () => {
+  it("the second attempt is not born aborted", async () => {
+    let attempts = 0;
+    const registry = builtinRegistry();
+    registry.register({
+      name: "Flaky",
+      invoke(ctx) {
+        attempts++;
+        const aborted = ctx.signal.aborted;
+        if (attempts === 1) return new Promise<void>(() => undefined); // hangs until its timeout
+        ctx.setOutput("result", aborted ? "born aborted" : "fresh");
+      },
+    });
+    const canvas = await loadCanvas(
+      { components: { begin: entry("Begin", {}, ["Flaky:1"]), "Flaky:1": entry("Flaky", { exec_timeout: 0.03, max_retries: 1, delay_after_error: 0.001 }) } },
+      { registry },
+    );
+    const events = await canvas.runToEnd({});
+    expect(finishedError(events)).toBeUndefined();
+    expect(canvas.outputs("Flaky:1")).toEqual({ result: "fresh" });
+  });
+});
+
+describe("review: a pauser waits for what its tips read before it pauses", () => {
+  it("tips show the value of a component that was still pending", async () => {
+    const registry = builtinRegistry();
+    registry.register({
+      name: "Later",
+      async invoke(ctx) {
+        await new Promise((r) => setTimeout(r, 5));
+        ctx.setOutput("result", "ready");
+      },
+    });
+    const canvas = await loadCanvas(
+      {
+        components: {
+          begin: entry("Begin", {}, ["Later:A", "UserFillUp:Ask"]),
+          "Later:A": entry("Later", {}),
+          "UserFillUp:Ask": entry("UserFillUp", { tips: "got {Later:A@result}", inputs: { x: { name: "x", type: "line" } } }),
+        },
+      },
+      { registry },
+    );
+    const events = await canvas.runToEnd({});
+    expect(events.at(-1)).toMatchObject({ event: "user_inputs", data: { tips: "got ready" } });
+  });
+});
+
+describe("review: text shown before a pause reaches the history", () => {
+  it("the assistant entry holds the messages of both halves of the turn, across a snapshot", async () => {
+    const canvas = await loadCanvas({
+      components: {
+        begin: entry("Begin", {}, ["Message:Before"]),
+        "Message:Before": entry("Message", { content: ["Before pause"] }, ["UserFillUp:Ask"]),
+        "UserFillUp:Ask": entry("UserFillUp", { inputs: { name: { name: "n", type: "line" } } }, ["Message:After"]),
+        "Message:After": entry("Message", { content: ["Hi {UserFillUp:Ask@name}"] }),
+      },
+    });
+    await canvas.runToEnd({ query: "hello" });
+    const resumed = await loadCanvas(JSON.parse(JSON.stringify(canvas)));
+    await resumed.runToEnd({ inputs: { name: "Ada" } });
+    expect(resumed.history).toEqual([
+      ["user", "hello"],
+      ["assistant", "Before pause\n\nHi Ada"],
+    ]);
+  });
+});
+
+describe("review: a snapshot with a forbidden output key is a validation error", () => {
+  it("reports it instead of throwing from deep inside", async () => {
+    const snapshot = {
+      components: { begin: entry("Begin", {}, []) },
+      globals: {},
+      canvasflow: JSON.parse('{"version":1,"status":"idle","outputs":{"begin":{"__proto__":{"x":1}}},"component_state":{},"open_containers":{},"steps":0}'),
+    };
+    await expect(loadCanvas(snapshot)).rejects.toThrow(/invalid canvas/);
+  });
+});
+
+describe("review: an ExitLoop nested in an Iteration inside a Loop", () => {
+  it("validates and leaves both containers", async () => {
+    const canvas = await loadCanvas({
+      components: {
+        begin: entry("Begin", {}, ["Loop:L"]),
+        "Loop:L": entry("Loop", { maximum_loop_count: 5 }, ["Message:Done"]),
+        "LoopItem:S": entry("LoopItem", {}, ["Iteration:I"], "Loop:L"),
+        "Iteration:I": entry("Iteration", { items_ref: "env.items" }, [], "Loop:L"),
+        "IterationItem:S": entry("IterationItem", {}, ["ExitLoop:X"], "Iteration:I"),
+        "ExitLoop:X": entry("ExitLoop", {}, [], "Iteration:I"),
+        "Message:Done": entry("Message", { content: ["out"] }),
+      },
+      globals: {},
+      variables: { items: { name: "items", type: "array<string>", value: ["a", "b"] } },
+    });
+    const events = await canvas.runToEnd({});
+    expect(finishedError(events)).toBeUndefined();
+    expect(messages(events)).toEqual(["out"]);
+    const finished = events.filter((e) => e.event === "node_finished").map((e) => (e.data as { component_id: string }).component_id);
+    expect(finished.slice(-4)).toEqual(["ExitLoop:X", "Iteration:I", "Loop:L", "Message:Done"]);
+  });
+});

@@ -6,7 +6,7 @@
  * the load: here the same problems are reported by validation, each pointing at its entry.
  */
 import { componentSchema } from "../../dsl/schemas.js";
-import { paramsWithDefaults } from "../../engine/graph.js";
+import { paramsWithDefaults } from "../params.js";
 import type { Reference } from "../../refs/grammar.js";
 import { needsProvider } from "../needs-provider.js";
 import { nestedProblems, nonNegativeInteger, paramPointer } from "../param-checks.js";

@@ -4,7 +4,7 @@
  * offered for upload; downloads come back in `downloaded_files`.
  */
 import { componentSchema } from "../../dsl/schemas.js";
-import { templateReferencesInParams } from "../../engine/graph.js";
+import { templateReferencesInParams } from "../params.js";
 import { needsProvider } from "../needs-provider.js";
 import { positiveInteger } from "../param-checks.js";
 import type { ComponentDefinition } from "../types.js";
