@@ -30,3 +30,4 @@ export { PIPELINE_MESSAGE, type DslKind } from "./dsl/kind.js";
 export { DslReadError, type DslSource } from "./dsl/source.js";
 export * from "./refs/index.js";
 export { VariablePool, MissingReferenceError, UnsafePathError, getByPath, setByPath } from "./pool/index.js";
+export * from "./stores/index.js";

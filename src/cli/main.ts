@@ -13,8 +13,8 @@ const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow for
 
 Usage:
   canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
-                      [--session FILE] [--events ndjson|pretty] [--max-steps N]
-                      [--concurrency N] [--timeout SECONDS] [--allow-private-network]
+                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty]
+                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--allow-private-network]
   canvasflow validate FILE... [--json]
   canvasflow --version | --help
 

@@ -1,20 +1,19 @@
 /**
  * `canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
- *                      [--session FILE] [--events ndjson|pretty] [--max-steps N]`
+ *                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty] [--max-steps N]`
  *
  * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage.
  */
-import { existsSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
 import type { InputField } from "../components/types.js";
-import { DslReadError } from "../dsl/source.js";
+import { DslReadError, unwrapDsl } from "../dsl/source.js";
 import { validateSource } from "../dsl/validate.js";
 import type { Canvas } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
+import { openSnapshotStore, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type OpenedSnapshotStore } from "../stores/index.js";
 import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
-import { writeFileAtomic } from "./session-file.js";
 import { UsageError, type CliIO } from "./io.js";
 
 export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3 } as const;
@@ -79,13 +78,22 @@ function checkInputNames(inputs: Record<string, unknown> | undefined, form: Reco
   }
 }
 
-async function loadForRun(args: RunArgs, io: CliIO): Promise<Canvas> {
+/** The canvas to run, and the version of the session it continues (`null`: a new session). */
+interface Loaded {
+  canvas: Canvas;
+  sessionVersion: string | null;
+}
+
+async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore | undefined): Promise<Loaded> {
   const fileSource = await readSource(args.file);
   let source = fileSource;
-  if (args.session && existsSync(args.session)) {
-    source = await readSource(args.session);
+  let sessionVersion: string | null = null;
+  const stored = session ? await session.store.load(session.key) : undefined;
+  if (session && stored) {
+    source = unwrapDsl(stored.snapshot, session.location);
+    sessionVersion = stored.version;
     if (!isDeepStrictEqual(source.dsl.components, fileSource.dsl.components)) {
-      io.err(`warning: ${args.session} was saved from a different version of ${args.file}; continuing the saved session\n`);
+      io.err(`warning: ${session.location} was saved from a different version of ${args.file}; continuing the saved session\n`);
     }
   }
   const report = validateSource(source, { registry: defaultRegistry });
@@ -97,12 +105,13 @@ async function loadForRun(args: RunArgs, io: CliIO): Promise<Canvas> {
   const maxSteps = positiveInteger("--max-steps", args.maxSteps);
   const concurrency = positiveInteger("--concurrency", args.concurrency);
   const timeout = positiveNumber("--timeout", args.timeout);
-  return canvasFromSource(source, defaultRegistry, {
+  const canvas = canvasFromSource(source, defaultRegistry, {
     ...(maxSteps ? { maxSteps } : {}),
     ...(concurrency ? { concurrency } : {}),
     ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
     services: { http: { allowPrivateNetwork: args.allowPrivateNetwork } },
   });
+  return { canvas, sessionVersion };
 }
 
 class InvalidCanvas extends Error {}
@@ -111,15 +120,44 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const format = args.events ?? (io.isTTY ? "pretty" : "ndjson");
   if (format !== "ndjson" && format !== "pretty") throw new UsageError(`--events must be ndjson or pretty, got "${format}"`);
   const inputs = parseInputs(args.inputs, args.input);
-
-  let canvas: Canvas;
+  const session = args.session === undefined ? undefined : openSession(args.session);
   try {
-    canvas = await loadForRun(args, io);
+    return await runTurn(args, io, format, inputs, session);
+  } finally {
+    // A Redis connection left open would keep the process alive.
+    await session?.store.close();
+  }
+}
+
+function openSession(location: string): OpenedSnapshotStore {
+  try {
+    return openSnapshotStore(location);
+  } catch (error) {
+    if (error instanceof SnapshotStoreError) throw new UsageError(`--session: ${error.message}`);
+    throw error;
+  }
+}
+
+async function runTurn(
+  args: RunArgs,
+  io: CliIO,
+  format: "ndjson" | "pretty",
+  inputs: Record<string, unknown> | undefined,
+  session: OpenedSnapshotStore | undefined,
+): Promise<number> {
+  let canvas: Canvas;
+  let sessionVersion: string | null;
+  try {
+    ({ canvas, sessionVersion } = await loadForRun(args, io, session));
   } catch (error) {
     if (error instanceof InvalidCanvas) return EXIT.usage;
-    if (error instanceof DslReadError) {
+    if (error instanceof DslReadError || error instanceof SnapshotCorruptError || error instanceof SnapshotKeyError) {
       io.err(`${error.message}\n`);
       return EXIT.usage;
+    }
+    if (error instanceof SnapshotStoreError) {
+      io.err(`canvasflow: ${error.message}\n`);
+      return EXIT.failed;
     }
     throw error;
   }
@@ -157,7 +195,17 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     process.removeListener("SIGINT", onSignal);
   }
 
-  if (args.session) await writeFileAtomic(args.session, JSON.stringify(canvas.toJSON()));
+  if (session) {
+    try {
+      // Only over the state this turn started from: a session another run saved meanwhile is
+      // reported, not overwritten.
+      await session.store.save(session.key, canvas.toJSON(), { expectedVersion: sessionVersion });
+    } catch (error) {
+      if (!(error instanceof SnapshotStoreError)) throw error;
+      io.err(`canvasflow: ${error.message}; this turn was not saved\n`);
+      return EXIT.failed;
+    }
+  }
   if (last?.event === "user_inputs") return EXIT.paused;
   if (last?.event === "workflow_finished" && !last.data.error) return EXIT.finished;
   return EXIT.failed;

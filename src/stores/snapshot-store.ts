@@ -1,0 +1,153 @@
+/**
+ * Session stores: where a canvas snapshot (`canvas.toJSON()`) waits between turns, so that any
+ * process can resume the session from it.
+ *
+ * Saves may be conditional on the version that was loaded (optimistic concurrency): when two
+ * workers resume the same session, the second save fails with `SnapshotConflictError` instead of
+ * silently replacing the first one's result.
+ */
+import type { CanvasDsl } from "../dsl/types.js";
+
+/** A stored snapshot and the version it is at. */
+export interface StoredSnapshot {
+  snapshot: CanvasDsl;
+  /** An opaque token for this stored state: pass it back as `expectedVersion` when saving. */
+  version: string;
+}
+
+export interface SaveOptions {
+  /**
+   * Save only if the session is still at this version (the one `load` returned); `null` saves
+   * only if the session does not exist yet. Left out, the save overwrites whatever is stored.
+   */
+  expectedVersion?: string | null;
+  /**
+   * Seconds until the session expires, counted from this save; a later save without it keeps the
+   * session forever (unless the store has a default). Stores that cannot expire entries reject it.
+   */
+  ttlSeconds?: number;
+}
+
+export interface SnapshotStore {
+  /** The stored snapshot with its version, or `undefined` when there is none (or it expired). */
+  load(key: string): Promise<StoredSnapshot | undefined>;
+  /** Store a snapshot; resolves to its new version. */
+  save(key: string, snapshot: CanvasDsl, options?: SaveOptions): Promise<string>;
+  /** Remove a session; `false` when there was none. */
+  delete(key: string): Promise<boolean>;
+  /** Release connections and handles. The store cannot be used afterwards. */
+  close(): Promise<void>;
+}
+
+/** Every store failure: a bad key or option, a conflict, corrupt data, an unreachable backend. */
+export class SnapshotStoreError extends Error {
+  constructor(
+    message: string,
+    readonly key?: string,
+  ) {
+    super(message);
+    this.name = "SnapshotStoreError";
+  }
+}
+
+/** A key the store cannot use. */
+export class SnapshotKeyError extends SnapshotStoreError {
+  constructor(message: string, key?: string) {
+    super(message, key);
+    this.name = "SnapshotKeyError";
+  }
+}
+
+/** The session changed since it was loaded (or exists when it was expected not to). */
+export class SnapshotConflictError extends SnapshotStoreError {
+  constructor(
+    key: string,
+    readonly expectedVersion: string | null,
+    /** The version found, `undefined` when the session no longer exists. */
+    readonly actualVersion: string | undefined,
+  ) {
+    super(conflictMessage(key, expectedVersion, actualVersion), key);
+    this.name = "SnapshotConflictError";
+  }
+}
+
+/** What is stored under the key is not a snapshot. */
+export class SnapshotCorruptError extends SnapshotStoreError {
+  constructor(message: string, key: string) {
+    super(message, key);
+    this.name = "SnapshotCorruptError";
+  }
+}
+
+function conflictMessage(key: string, expected: string | null, actual: string | undefined): string {
+  const session = `session "${key}"`;
+  if (expected === null) return `${session} already exists (version ${actual}); it was expected to be new`;
+  if (actual === undefined) return `${session} no longer exists; it was expected at version ${expected}`;
+  return `${session} was changed by another writer: expected version ${expected}, found version ${actual}`;
+}
+
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+export const MAX_KEY_LENGTH = 1024;
+
+/** Keys are non-empty strings without control characters; stores may narrow this further. */
+export function checkKey(key: unknown): string {
+  if (typeof key !== "string") throw new SnapshotKeyError(`session key must be a string, got ${key === null ? "null" : typeof key}`);
+  if (key.length === 0) throw new SnapshotKeyError("session key must not be empty", key);
+  if (key.length > MAX_KEY_LENGTH) throw new SnapshotKeyError(`session key is ${key.length} characters long; the limit is ${MAX_KEY_LENGTH}`, key);
+  if (CONTROL_CHARACTER.test(key)) throw new SnapshotKeyError(`session key ${JSON.stringify(key)} contains a control character`, key);
+  return key;
+}
+
+export function checkSaveOptions(options: SaveOptions | undefined): SaveOptions {
+  const { expectedVersion, ttlSeconds } = options ?? {};
+  if (expectedVersion !== undefined && expectedVersion !== null && typeof expectedVersion !== "string") {
+    throw new SnapshotStoreError(`expectedVersion must be a version string from load(), or null for a new session; got ${typeof expectedVersion}`);
+  }
+  if (ttlSeconds !== undefined) checkTtl("ttlSeconds", ttlSeconds);
+  return { expectedVersion, ttlSeconds };
+}
+
+export function checkTtl(name: string, ttlSeconds: unknown): number {
+  if (typeof ttlSeconds !== "number" || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
+    const got = typeof ttlSeconds === "number" ? String(ttlSeconds) : (JSON.stringify(ttlSeconds) ?? String(ttlSeconds));
+    throw new SnapshotStoreError(`${name} must be a positive number of seconds, got ${got}`);
+  }
+  return ttlSeconds;
+}
+
+/** A snapshot as stored text; only plain JSON objects are snapshots. */
+export function serializeSnapshot(key: string, snapshot: unknown): string {
+  if (snapshot === null || typeof snapshot !== "object" || Array.isArray(snapshot)) {
+    throw new SnapshotStoreError(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got ${describeValue(snapshot)}`, key);
+  }
+  try {
+    return JSON.stringify(snapshot);
+  } catch (error) {
+    throw new SnapshotStoreError(`session "${key}": the snapshot is not JSON-serializable: ${(error as Error).message}`, key);
+  }
+}
+
+/** Stored text back to a snapshot; `where` names the session and its place for the message. */
+export function parseSnapshot(key: string, text: string, where: string): CanvasDsl {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new SnapshotCorruptError(`${where} is corrupt: not valid JSON: ${(error as Error).message}`, key);
+  }
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new SnapshotCorruptError(`${where} is corrupt: expected a canvas snapshot object, found ${describeValue(value)}`, key);
+  }
+  return value as CanvasDsl;
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+/** Operations on a closed store fail with this. */
+export function closedError(store: string): SnapshotStoreError {
+  return new SnapshotStoreError(`the ${store} snapshot store is closed`);
+}

@@ -1,0 +1,132 @@
+/**
+ * `--session redis://…`: a session that pauses and resumes through a real Redis on 127.0.0.1:6379.
+ */
+import { randomBytes } from "node:crypto";
+import { writeFileSync, mkdtempSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import type { Redis } from "ioredis";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { RedisSnapshotStore, type CanvasEvent } from "../../src/index.js";
+import { canvasDsl, node } from "../helpers/dsl.js";
+import { sharedTestRedis, TEST_REDIS_URL } from "../helpers/redis.js";
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      stdout += chunk.toString();
+      done();
+    },
+  });
+  const code = await main(args, { stdout: out, err: (t) => (stderr += t), isTTY: false });
+  return { code, stdout, stderr };
+}
+
+const events = (stdout: string) => stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as CanvasEvent);
+const text = (evs: CanvasEvent[]) => evs.flatMap((e) => (e.event === "message" ? [e.data.content] : [])).join("");
+
+const redis = sharedTestRedis();
+let admin: Redis;
+const sessionKey = `canvasflow-test-cli-${process.pid}-${randomBytes(4).toString("hex")}`;
+const redisKey = `canvasflow:session:${sessionKey}`;
+// A connection name of its own, to see that the CLI's connection is gone when it returns.
+const connectionName = `canvasflow-cli-test-${randomBytes(4).toString("hex")}`;
+const session = `redis://127.0.0.1:6379/0?connectionName=${connectionName}#${sessionKey}`;
+
+beforeEach(async () => {
+  admin = await redis.get();
+});
+
+afterAll(async () => {
+  if (admin) await admin.del(redisKey);
+  await redis.close();
+});
+
+async function cliConnectionOpen(): Promise<boolean> {
+  // The server drops a client right after answering its QUIT; allow it a moment.
+  for (let i = 0; i < 50; i++) {
+    const clients = (await admin.client("LIST")) as string;
+    if (!clients.includes(`name=${connectionName}`)) return false;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return true;
+}
+
+describe("canvasflow run --session redis://…", () => {
+  it("pauses (exit 3), then resumes from Redis with --input (exit 0), closing its connection each time", async () => {
+    const first = await cli(["run", "fixtures/user-fill-up.json", "--session", session, "-q", "a badge please"]);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(3);
+    expect(events(first.stdout).at(-1)?.event).toBe("user_inputs");
+    expect(await admin.hget(redisKey, "version")).toBe("1");
+    expect(JSON.parse((await admin.hget(redisKey, "snapshot"))!).canvasflow).toMatchObject({ status: "paused", pending: { components: ["UserFillUp:Details"] } });
+    expect(await cliConnectionOpen()).toBe(false);
+
+    const second = await cli(["run", "fixtures/user-fill-up.json", "--session", session, "--input", "name=Ada", "--input", "colour=blue", "--input", "note=VIP"]);
+    expect(second.code).toBe(0);
+    const evs = events(second.stdout);
+    expect(evs.map((e) => e.event)).not.toContain("workflow_started");
+    expect(evs[0]).toMatchObject({ event: "node_started", data: { component_id: "UserFillUp:Details" } });
+    expect(text(evs)).toBe("[blue] Ada VIP");
+    expect(await admin.hget(redisKey, "version")).toBe("2");
+    expect(JSON.parse((await admin.hget(redisKey, "snapshot"))!).canvasflow.status).toBe("idle");
+    expect(await cliConnectionOpen()).toBe(false);
+  });
+
+  it("does not overwrite a session another run saved meanwhile: exit 1, and the other run's state stays", async () => {
+    const key = `${sessionKey}-race`;
+    const other = new RedisSnapshotStore({ url: TEST_REDIS_URL });
+    // The canvas calls this server mid-run; it answers only after another worker saved the session.
+    const server = createServer((_req, res) => {
+      void other.save(key, canvasDsl({ begin: node("Begin") }, { note: "the other worker" })).then(() => res.end("pong"));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const file = join(mkdtempSync(join(tmpdir(), "canvasflow-cli-redis-")), "race.json");
+    writeFileSync(file, JSON.stringify(canvasDsl({
+      begin: node("Begin", {}, ["Invoke:Ping"]),
+      "Invoke:Ping": node("Invoke", { url, method: "get" }, ["Message:Done"]),
+      "Message:Done": node("Message", { content: ["{Invoke:Ping@result}"] }),
+    })));
+    try {
+      const r = await cli(["run", file, "--session", `redis://127.0.0.1:6379/0#${key}`, "--allow-private-network", "-q", "go"]);
+      expect(text(events(r.stdout))).toBe("pong");
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`canvasflow: session "${key}" already exists (version 1); it was expected to be new; this turn was not saved\n`);
+      expect(JSON.parse((await admin.hget(`canvasflow:session:${key}`, "snapshot"))!).note).toBe("the other worker");
+    } finally {
+      server.close();
+      await other.delete(key);
+      await other.close();
+    }
+  });
+
+  it("exits 2 for a session in Redis that is not a snapshot, naming the key", async () => {
+    const key = `${sessionKey}-corrupt`;
+    await admin.hset(`canvasflow:session:${key}`, { snapshot: "{ nope", version: "1" });
+    try {
+      const r = await cli(["run", "fixtures/user-fill-up.json", "--session", `redis://127.0.0.1:6379/0#${key}`]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`session "${key}" (redis key canvasflow:session:${key}) is corrupt: not valid JSON`);
+    } finally {
+      await admin.del(`canvasflow:session:${key}`);
+    }
+  });
+
+  it("exits 2 for a Redis URL without a key, and 1 with a clear message when Redis is not reachable", async () => {
+    const noKey = await cli(["run", "fixtures/hello.json", "--session", "redis://127.0.0.1:6379/0"]);
+    expect(noKey.code).toBe(2);
+    expect(noKey.stderr).toContain('--session: redis://127.0.0.1:6379/0 names no session: put its key after "#"');
+
+    const down = await cli(["run", "fixtures/hello.json", "--session", "redis://127.0.0.1:1/0#s", "-q", "x"]);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toBe("canvasflow: cannot reach Redis at 127.0.0.1:1/0: connect ECONNREFUSED 127.0.0.1:1\n");
+    expect(down.stdout).toBe("");
+  });
+});

@@ -1,0 +1,244 @@
+/**
+ * The contract every SnapshotStore keeps, run against each implementation by its own test file.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { loadCanvas, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CanvasDsl, type SnapshotStore } from "../../src/index.js";
+import { lastEvent, messageText } from "../helpers/dsl.js";
+
+export interface StoreHarness {
+  /** A new store (closed by the suite). */
+  open(): SnapshotStore | Promise<SnapshotStore>;
+  /** Whether two stores from `open()` see the same sessions (as two processes would). */
+  shared: boolean;
+  /** Whether `ttlSeconds` is supported; if not, it must be rejected clearly. */
+  expires: boolean;
+  /** Write something under `key` that is not a snapshot: invalid JSON, then a JSON array. */
+  corrupt?: (key: string, kind: "invalid-json" | "not-an-object") => Promise<void>;
+  /** Keys this store rejects beyond the common ones. */
+  badKeys?: string[];
+}
+
+const COMMON_BAD_KEYS: unknown[] = ["", "a\u0000b", "line\nbreak", "tab\there", 42, null, "x".repeat(1025)];
+
+/** A real session: user-fill-up.json run to its pause. */
+export async function pausedSnapshot(): Promise<CanvasDsl> {
+  const canvas = await loadCanvas("fixtures/user-fill-up.json");
+  const events = await canvas.runToEnd({ query: "a badge please" });
+  expect(lastEvent(events).event).toBe("user_inputs");
+  expect(canvas.status).toBe("paused");
+  return canvas.toJSON();
+}
+
+function tinySnapshot(note: string): CanvasDsl {
+  return { components: {}, note } as CanvasDsl;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function describeSnapshotStore(name: string, harness: StoreHarness): void {
+  describe(`${name}: SnapshotStore conformance`, () => {
+    const opened: SnapshotStore[] = [];
+    let counter = 0;
+    const freshKey = () => `session-${Date.now().toString(36)}-${++counter}`;
+    async function open(): Promise<SnapshotStore> {
+      const store = await harness.open();
+      opened.push(store);
+      return store;
+    }
+    /** A second writer on the same sessions: another store when the backend is shared. */
+    async function second(store: SnapshotStore): Promise<SnapshotStore> {
+      return harness.shared ? open() : store;
+    }
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+    });
+
+    it("loads undefined for a key that was never saved", async () => {
+      const store = await open();
+      expect(await store.load(freshKey())).toBeUndefined();
+    });
+
+    it("round-trips a paused session that then resumes to the end", async () => {
+      const store = await open();
+      const key = freshKey();
+      const snapshot = await pausedSnapshot();
+      const version = await store.save(key, snapshot, { expectedVersion: null });
+      expect(typeof version).toBe("string");
+
+      // Another process: a new store on the same data.
+      const other = await second(store);
+      const loaded = await other.load(key);
+      expect(loaded).toEqual({ snapshot, version });
+
+      const resumed = await loadCanvas(loaded!.snapshot);
+      expect(resumed.status).toBe("paused");
+      const events = await resumed.runToEnd({ inputs: { name: "Ada", colour: "blue", note: "VIP" } });
+      expect(messageText(events)).toBe("[blue] Ada VIP");
+      expect(lastEvent(events)).toMatchObject({ event: "workflow_finished" });
+      expect((lastEvent(events).data as { error?: string }).error).toBeUndefined();
+
+      const finished = await other.save(key, resumed.toJSON(), { expectedVersion: loaded!.version });
+      expect(finished).not.toBe(version);
+      const after = await store.load(key);
+      expect(after?.version).toBe(finished);
+      expect(after?.snapshot.canvasflow?.status).toBe("idle");
+      expect(after?.snapshot.history).toEqual(resumed.toJSON().history);
+    });
+
+    it("hands out copies: changing a loaded or saved object does not change the store", async () => {
+      const store = await open();
+      const key = freshKey();
+      const original = tinySnapshot("original");
+      await store.save(key, original);
+      original.note = "changed after save";
+      const first = await store.load(key);
+      first!.snapshot.note = "changed after load";
+      expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("original"));
+    });
+
+    it("refuses a save over a version other than the one loaded (SnapshotConflictError)", async () => {
+      const store = await open();
+      const key = freshKey();
+      const v1 = await store.save(key, tinySnapshot("one"), { expectedVersion: null });
+      const workerA = (await store.load(key))!;
+      const workerB = (await store.load(key))!;
+      expect(workerA.version).toBe(v1);
+
+      const v2 = await store.save(key, tinySnapshot("B"), { expectedVersion: workerB.version });
+      expect(v2).not.toBe(v1);
+      const conflict = await store.save(key, tinySnapshot("A"), { expectedVersion: workerA.version }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(conflict).toBeInstanceOf(SnapshotConflictError);
+      expect(conflict).toMatchObject({ key, expectedVersion: v1, actualVersion: v2 });
+      expect((conflict as Error).message).toBe(`session "${key}" was changed by another writer: expected version ${v1}, found version ${v2}`);
+      expect(await store.load(key)).toEqual({ snapshot: tinySnapshot("B"), version: v2 });
+    });
+
+    it("expectedVersion null creates only; a version for a missing session conflicts; no expectedVersion overwrites", async () => {
+      const store = await open();
+      const key = freshKey();
+      const v1 = await store.save(key, tinySnapshot("first"), { expectedVersion: null });
+      await expect(store.save(key, tinySnapshot("again"), { expectedVersion: null })).rejects.toThrow(
+        new SnapshotConflictError(key, null, v1).message,
+      );
+      await expect(store.save(freshKey(), tinySnapshot("x"), { expectedVersion: v1 })).rejects.toMatchObject({
+        name: "SnapshotConflictError",
+        actualVersion: undefined,
+        message: expect.stringContaining("no longer exists; it was expected at version"),
+      });
+      const v2 = await store.save(key, tinySnapshot("overwrite"));
+      expect(v2).not.toBe(v1);
+      expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("overwrite"));
+    });
+
+    it("lets exactly one of two concurrent saves from the same version win", async () => {
+      const store = await open();
+      const other = await second(store);
+      const key = freshKey();
+      const v1 = await store.save(key, tinySnapshot("start"));
+      const results = await Promise.allSettled([
+        store.save(key, tinySnapshot("A"), { expectedVersion: v1 }),
+        other.save(key, tinySnapshot("B"), { expectedVersion: v1 }),
+      ]);
+      const won = results.filter((r) => r.status === "fulfilled");
+      const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected");
+      expect(won).toHaveLength(1);
+      expect(lost).toHaveLength(1);
+      expect(lost[0].reason).toBeInstanceOf(SnapshotConflictError);
+      const winner = results[0].status === "fulfilled" ? "A" : "B";
+      expect((await store.load(key))?.snapshot).toEqual(tinySnapshot(winner));
+    });
+
+    it("deletes: true when the session existed, false otherwise; it can be created again", async () => {
+      const store = await open();
+      const key = freshKey();
+      expect(await store.delete(key)).toBe(false);
+      await store.save(key, tinySnapshot("doomed"));
+      expect(await store.delete(key)).toBe(true);
+      expect(await store.load(key)).toBeUndefined();
+      expect(await store.delete(key)).toBe(false);
+      await store.save(key, tinySnapshot("reborn"), { expectedVersion: null });
+      expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("reborn"));
+    });
+
+    if (harness.expires) {
+      it("expires a session ttlSeconds after its last save; a save without a TTL keeps it", async () => {
+        const store = await open();
+        const key = freshKey();
+        await store.save(key, tinySnapshot("short-lived"), { ttlSeconds: 0.3 });
+        expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("short-lived"));
+        await sleep(500);
+        expect(await store.load(key)).toBeUndefined();
+        // Expired means gone: a create-only save succeeds.
+        await store.save(key, tinySnapshot("again"), { expectedVersion: null, ttlSeconds: 0.3 });
+        await store.save(key, tinySnapshot("kept"));
+        await sleep(500);
+        expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("kept"));
+      });
+    } else {
+      it("rejects ttlSeconds, since it cannot expire sessions", async () => {
+        const store = await open();
+        const key = freshKey();
+        await expect(store.save(key, tinySnapshot("x"), { ttlSeconds: 60 })).rejects.toThrow(/ttlSeconds is not supported/);
+        expect(await store.load(key)).toBeUndefined();
+      });
+    }
+
+    it("rejects bad keys with SnapshotKeyError in load, save and delete", async () => {
+      const store = await open();
+      for (const key of [...COMMON_BAD_KEYS, ...(harness.badKeys ?? [])]) {
+        await expect(store.load(key as string), `load ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
+        await expect(store.save(key as string, tinySnapshot("x")), `save ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
+        await expect(store.delete(key as string), `delete ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
+      }
+      await expect(store.load("")).rejects.toThrow("session key must not be empty");
+      await expect(store.load("a\nb")).rejects.toThrow('session key "a\\nb" contains a control character');
+    });
+
+    it("rejects bad options and snapshots that are not JSON objects, and stores nothing", async () => {
+      const store = await open();
+      const key = freshKey();
+      await expect(store.save(key, tinySnapshot("x"), { ttlSeconds: -1 })).rejects.toThrow("ttlSeconds must be a positive number of seconds, got -1");
+      await expect(store.save(key, tinySnapshot("x"), { ttlSeconds: Number.NaN })).rejects.toThrow("ttlSeconds must be a positive number of seconds, got NaN");
+      await expect(store.save(key, tinySnapshot("x"), { ttlSeconds: "60" as unknown as number })).rejects.toThrow('ttlSeconds must be a positive number of seconds, got "60"');
+      await expect(store.save(key, tinySnapshot("x"), { expectedVersion: 3 as unknown as string })).rejects.toThrow("expectedVersion must be a version string");
+      await expect(store.save(key, [] as unknown as CanvasDsl)).rejects.toThrow(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got an array`);
+      await expect(store.save(key, "text" as unknown as CanvasDsl)).rejects.toThrow("got a string");
+      const cyclic = tinySnapshot("cyclic") as CanvasDsl & { self?: unknown };
+      cyclic.self = cyclic;
+      await expect(store.save(key, cyclic)).rejects.toThrow(`session "${key}": the snapshot is not JSON-serializable`);
+      expect(await store.load(key)).toBeUndefined();
+    });
+
+    if (harness.corrupt) {
+      const corrupt = harness.corrupt;
+      it("reports corrupt stored data with SnapshotCorruptError naming the key", async () => {
+        const store = await open();
+        const key = freshKey();
+        await corrupt(key, "invalid-json");
+        const error = await store.load(key).then(() => undefined, (e: unknown) => e);
+        expect(error).toBeInstanceOf(SnapshotCorruptError);
+        expect((error as Error).message).toContain(key);
+        expect((error as Error).message).toMatch(/is corrupt: not valid JSON/);
+
+        const key2 = freshKey();
+        await corrupt(key2, "not-an-object");
+        await expect(store.load(key2)).rejects.toThrow(/is corrupt: expected a canvas snapshot object, found an array/);
+        // Deleting is the way out.
+        expect(await store.delete(key2)).toBe(true);
+        expect(await store.load(key2)).toBeUndefined();
+      });
+    }
+
+    it("refuses to work once closed", async () => {
+      const store = await harness.open();
+      await store.close();
+      await expect(store.load(freshKey())).rejects.toThrow(SnapshotStoreError);
+      await expect(store.load(freshKey())).rejects.toThrow(/snapshot store is closed/);
+      await expect(store.save(freshKey(), tinySnapshot("x"))).rejects.toThrow(/snapshot store is closed/);
+      await store.close(); // closing twice is harmless
+    });
+  });
+}
