@@ -66,8 +66,13 @@ export async function loadCanvas(dslOrPath: string | object, options: LoadOption
 }
 
 /** Build a canvas from an already-read source (validates first). */
-export function canvasFromSource(source: DslSource, registry: ComponentRegistry, options: CanvasRuntimeOptions = {}): Canvas {
-  const report = validateSource(source, { registry });
+export function canvasFromSource(
+  source: DslSource,
+  registry: ComponentRegistry,
+  options: CanvasRuntimeOptions = {},
+  /** A report already made for this source (saves validating twice). */
+  report: ValidationReport = validateSource(source, { registry }),
+): Canvas {
   if (!report.valid) throw new CanvasValidationError(report);
   const warnings = report.issues.filter((i) => i.severity === "warning");
   return Canvas.fromValidatedDsl(source.dsl as CanvasDsl, registry, options, warnings);

@@ -13,8 +13,23 @@ export {
   type LoadOptions,
 } from "./api.js";
 export { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
-export type { RunRequest } from "./engine/run.js";
-export * from "./engine/events.js";
+export { DEFAULT_MAX_STEPS, type RunRequest } from "./engine/run.js";
+export { DEFAULT_CONCURRENCY, DEFAULT_COMPONENT_TIMEOUT_MS } from "./engine/runner.js";
+export {
+  EVENT_NAMES,
+  type CanvasEvent,
+  type CanvasEventOf,
+  type EventName,
+  type EventDataMap,
+  type WorkflowStartedData,
+  type NodeStartedData,
+  type NodeFinishedData,
+  type MessageData,
+  type MessageEndData,
+  type UserInputsData,
+  type WorkflowFinishedData,
+  type TokenUsage,
+} from "./engine/events.js";
 export type { PersistedRunState, PendingInput, RunStatus } from "./engine/state.js";
 export { ComponentRegistry, RegistrationError } from "./components/registry.js";
 export { builtinRegistry, BUILTIN_COMPONENTS } from "./components/builtins.js";
@@ -28,6 +43,31 @@ export type { CanvasDsl, ComponentEntry, TemplateEnvelope, HistoryEntry, GraphNo
 export type { ValidationIssue, ValidationReport, Severity } from "./dsl/validate.js";
 export { PIPELINE_MESSAGE, type DslKind } from "./dsl/kind.js";
 export { DslReadError, type DslSource } from "./dsl/source.js";
-export * from "./refs/index.js";
-export { VariablePool, MissingReferenceError, UnsafePathError, getByPath, setByPath } from "./pool/index.js";
+export {
+  parseSelector,
+  parseExpression,
+  findReferences,
+  isSelector,
+  referenceKey,
+  compileTemplate,
+  renderTemplate,
+  stringifyValue,
+  type Reference,
+  type ComponentReference,
+  type GlobalReference,
+  type AliasReference,
+  type IterationAlias,
+  type CompiledTemplate,
+  type TemplateSegment,
+  type TemplateReference,
+} from "./refs/index.js";
+export {
+  VariablePool,
+  MissingReferenceError,
+  UnsafePathError,
+  PathWriteError,
+  getByPath,
+  setByPath,
+  type VariableDeclaration,
+} from "./pool/index.js";
 export * from "./stores/index.js";

@@ -101,7 +101,10 @@ async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore
     io.err(`${formatReport(report, source.file)}\n`);
     throw new InvalidCanvas();
   }
-  for (const warning of report.issues) io.err(`warning: ${source.file ?? args.file}: ${warning.componentId ? `${warning.componentId}: ` : ""}${warning.message}\n`);
+  // Warnings are about the canvas, so they are shown once, when a session starts.
+  if (sessionVersion === null) {
+    for (const warning of report.issues) io.err(`warning: ${args.file}: ${warning.componentId ? `${warning.componentId}: ` : ""}${warning.message}\n`);
+  }
   const maxSteps = positiveInteger("--max-steps", args.maxSteps);
   const concurrency = positiveInteger("--concurrency", args.concurrency);
   const timeout = positiveNumber("--timeout", args.timeout);
@@ -110,7 +113,7 @@ async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore
     ...(concurrency ? { concurrency } : {}),
     ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
     services: { http: { allowPrivateNetwork: args.allowPrivateNetwork } },
-  });
+  }, report);
   return { canvas, sessionVersion };
 }
 

@@ -39,7 +39,7 @@ export class Canvas {
 
   private constructor(
     private readonly dsl: CanvasDsl,
-    readonly graph: CanvasGraph,
+    private readonly graph: CanvasGraph,
     session: CanvasSession,
     options: CanvasRuntimeOptions,
     /** Validation warnings (the DSL runs, but something deserves a look). */
@@ -145,6 +145,11 @@ export class Canvas {
 
   get history(): readonly HistoryEntry[] {
     return this.session.history;
+  }
+
+  /** The ids of the canvas's components, in DSL order. */
+  get componentIds(): string[] {
+    return [...this.graph.nodes.keys()];
   }
 
   /** A component's current outputs. */
