@@ -12,6 +12,7 @@ import { validateSource } from "../dsl/validate.js";
 import type { Canvas } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
 import { openSnapshotStore, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type OpenedSnapshotStore } from "../stores/index.js";
+import { isPlainObject } from "../util/values.js";
 import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
 import { UsageError, type CliIO } from "./io.js";
@@ -55,8 +56,8 @@ export function parseInputs(inputsJson: string | undefined, pairs: readonly stri
     } catch (error) {
       throw new UsageError(`--inputs is not valid JSON: ${(error as Error).message}`);
     }
-    if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new UsageError("--inputs must be a JSON object");
-    inputs = { ...(parsed as Record<string, unknown>) };
+    if (!isPlainObject(parsed)) throw new UsageError("--inputs must be a JSON object");
+    inputs = { ...parsed };
   }
   for (const pair of pairs) {
     const eq = pair.indexOf("=");

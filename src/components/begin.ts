@@ -3,6 +3,7 @@
  * or the user's query when the form has a single field (research/ragflow.md §4.1).
  */
 import { componentSchema } from "../dsl/schemas.js";
+import { isPlainObject } from "../util/values.js";
 import { applySubmittedValues, formFields, missingFields, resolveInputValue } from "./form.js";
 import type { ComponentContext, ComponentDefinition, InputField, Params } from "./types.js";
 
@@ -36,7 +37,7 @@ function parseObject(text: string): Record<string, unknown> | undefined {
   if (!text.trimStart().startsWith("{")) return undefined;
   try {
     const value = JSON.parse(text);
-    return value && typeof value === "object" && !Array.isArray(value) ? value : undefined;
+    return isPlainObject(value) ? value : undefined;
   } catch {
     return undefined;
   }

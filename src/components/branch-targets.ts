@@ -2,7 +2,7 @@
  * Branch targets of routers (Categorize `to`, Switch `to` / `end_cpn_ids`): the component ids a
  * branch continues with.
  */
-import { paramPointer } from "./param-checks.js";
+import { jsonPointer } from "../util/values.js";
 import type { CheckInfo, ParamProblem } from "./types.js";
 
 /** A branch's target ids: a list, or a single id written as a string (older DSLs). */
@@ -23,7 +23,7 @@ export function checkBranchTargets(value: unknown, segments: Array<string | numb
   const list = Array.isArray(value) ? (value as unknown[]) : [value];
   list.forEach((id, i) => {
     if (typeof id !== "string" || id === "" || info.hasComponent(id)) return;
-    const pointer = Array.isArray(value) ? paramPointer(...segments, i) : paramPointer(...segments);
+    const pointer = Array.isArray(value) ? jsonPointer(...segments, i) : jsonPointer(...segments);
     problems.push(
       existing.length > 0
         ? { pointer, severity: "warning", message: `stale route target "${id}" in ${branch} (not a component of this canvas), skipped when the branch is taken` }

@@ -5,12 +5,13 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { FORBIDDEN_PATH_KEYS, findReferences, parseSelector, type Reference } from "../refs/grammar.js";
+import { isPlainObject, objectRows } from "../util/values.js";
 import { looksLikeLiteral, parseLiteral } from "./literal-eval.js";
 import { renderTemplateText } from "./template-values.js";
 import { comparableText, matchesText, textOperator, TEXT_OPERATORS, type TextOperator } from "./text-match.js";
 import { isTextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
-import { isPlainRecord, valueKind } from "./value-kind.js";
+import { valueKind } from "./value-kind.js";
 
 export type DataOperation = "select_keys" | "literal_eval" | "combine" | "filter_values" | "append_or_update" | "remove_keys" | "rename_keys";
 
@@ -52,13 +53,7 @@ function copyRow(row: Row, where: string, skip?: ReadonlySet<string>): Row {
 /** The editor stores lists of names as strings; its form state wraps them as {name} / {input}. */
 function names(value: unknown, field: "name" | "input"): unknown[] {
   const list = Array.isArray(value) ? value : value === null || value === undefined || value === "" ? [] : [value];
-  return list.map((item) => (isPlainRecord(item) && field in item ? item[field] : item));
-}
-
-/** The object entries of an editor list, with their position in it (for error pointers). */
-function rows(value: unknown): Array<{ row: Row; index: number }> {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap((row, index) => (isPlainRecord(row) ? [{ row, index }] : []));
+  return list.map((item) => (isPlainObject(item) && field in item ? item[field] : item));
 }
 
 // ---- the operations (pure) ----
@@ -79,7 +74,7 @@ export function selectKeys(objects: readonly Row[], keys: readonly unknown[]): R
  */
 export function literalEval(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(literalEval);
-  if (isPlainRecord(value)) {
+  if (isPlainObject(value)) {
     const out: Row = {};
     for (const key of Object.keys(value)) put(out, key, literalEval(value[key]), "literal_eval");
     return out;
@@ -158,20 +153,20 @@ function trimmed(value: unknown): string {
 
 /** Update rows with a key (rows the editor left blank are skipped, as RAGFlow does). */
 function updateRows(params: Params): Array<{ index: number; key: string; value: unknown }> {
-  return rows(params.updates)
+  return objectRows(params.updates)
     .map(({ row, index }) => ({ index, key: trimmed(row.key), value: row.value }))
     .filter((row) => row.key.length > 0);
 }
 
 function renamePairs(params: Params): Array<{ index: number; oldKey: string; newKey: string }> {
-  return rows(params.rename_keys)
+  return objectRows(params.rename_keys)
     .map(({ row, index }) => ({ index, oldKey: trimmed(row.old_key), newKey: trimmed(row.new_key) }))
     .filter((p) => p.oldKey.length > 0 && p.newKey.length > 0 && p.oldKey !== p.newKey);
 }
 
 /** Filter rows with a key; a blank row is an unfilled editor row and is skipped. */
 function filterRows(params: Params): Array<{ index: number; key: string; operator: unknown; value: unknown }> {
-  return rows(params.filter_values)
+  return objectRows(params.filter_values)
     .map(({ row, index }) => ({ index, key: typeof row.key === "string" ? row.key : "", operator: row.operator ?? "=", value: row.value }))
     .filter((row) => row.key.length > 0);
 }
@@ -194,8 +189,8 @@ async function inputObjects(ctx: ComponentContext<Params>): Promise<Row[]> {
     let value = ctx.get(selector);
     if (isTextStream(value)) value = await value.readAll();
     if (value === null || value === undefined || value === "") continue;
-    if (isPlainRecord(value)) objects.push(value);
-    else if (Array.isArray(value)) objects.push(...value.filter(isPlainRecord));
+    if (isPlainObject(value)) objects.push(value);
+    else if (Array.isArray(value)) objects.push(...value.filter(isPlainObject));
     else throw new Error(`query "${selector}" must give an object or a list of objects, got ${valueKind(value)}`);
   }
   return objects;

@@ -2,14 +2,15 @@
  * Input forms, shared by Begin and UserFillUp: which fields a form has, how a submitted value is
  * read, and which fields are still missing.
  */
+import { finiteNumber, isPlainObject } from "../util/values.js";
 import type { InputField, Params } from "./types.js";
 
 /** The form of a Begin/UserFillUp: `params.inputs` as `{key: field}` (RAGFlow stores `[]` for none). */
 export function formFields(params: Params): Record<string, InputField> {
   const inputs = params.inputs;
-  if (!inputs || typeof inputs !== "object" || Array.isArray(inputs)) return {};
+  if (!isPlainObject(inputs)) return {};
   const out: Record<string, InputField> = {};
-  for (const [key, field] of Object.entries(inputs as Record<string, unknown>)) {
+  for (const [key, field] of Object.entries(inputs)) {
     out[key] = field && typeof field === "object" ? (field as InputField) : { value: field };
   }
   return out;
@@ -27,7 +28,7 @@ function isFileType(type: unknown): boolean {
 export function resolveInputValue(submitted: unknown, field: InputField | undefined): unknown {
   let value = submitted;
   let type = field?.type;
-  if (value !== null && typeof value === "object" && !Array.isArray(value) && "value" in value) {
+  if (isPlainObject(value) && "value" in value) {
     const wrapped = value as { value: unknown; type?: unknown };
     value = wrapped.value;
     if (typeof wrapped.type === "string") type = wrapped.type;
@@ -41,8 +42,9 @@ export function resolveInputValue(submitted: unknown, field: InputField | undefi
       return value;
     }
   }
-  if ((t === "integer" || t === "number" || t === "float") && /^\s*-?\d+(\.\d+)?([eE][+-]?\d+)?\s*$/.test(value)) {
-    return Number(value);
+  if (t === "integer" || t === "number" || t === "float") {
+    const n = finiteNumber(value);
+    if (n !== undefined) return n;
   }
   if (t === "boolean") {
     const lower = value.trim().toLowerCase();

@@ -10,6 +10,7 @@ import { componentSchema } from "../dsl/schemas.js";
 import { templateReferencesInParams } from "./params.js";
 import { parseExpression, parseSelector, type Reference } from "../refs/grammar.js";
 import { stringifyValue } from "../refs/template.js";
+import { finiteNumber, isBlank, isPlainObject, objectRows } from "../util/values.js";
 import { formBody, hasHeader, jsonArgument, withQuery } from "./http/arguments.js";
 import { htmlToText } from "./http/html-to-text.js";
 import { requestLabel, sendHttpRequest, type HttpMethod } from "./http/request.js";
@@ -17,6 +18,7 @@ import { httpServiceOptions, privateNetworkAllowed } from "./http/service.js";
 import { systemResolver } from "./http/ssrf.js";
 import { isTextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
+import { valueKind } from "./value-kind.js";
 
 export type { HttpServiceOptions } from "./http/service.js";
 export type { HostResolver, ResolvedAddress } from "./http/ssrf.js";
@@ -44,10 +46,6 @@ type Datatype = "json" | "formdata";
 
 // ---- param readers (shared by check and invoke) ----
 
-function isBlank(value: unknown): boolean {
-  return value === undefined || value === null || (typeof value === "string" && value.trim() === "");
-}
-
 export function parseMethod(value: unknown): HttpMethod | undefined {
   if (isBlank(value)) return "GET";
   const method = typeof value === "string" ? value.trim().toUpperCase() : "";
@@ -63,8 +61,8 @@ export function parseDatatype(value: unknown): Datatype | undefined {
 /** Seconds, from a positive number or numeric text; blank gives the default. */
 export function timeoutSeconds(value: unknown): number | undefined {
   if (isBlank(value)) return DEFAULT_INVOKE_TIMEOUT_S;
-  const seconds = typeof value === "number" ? value : typeof value === "string" ? Number(value.trim()) : NaN;
-  return Number.isFinite(seconds) && seconds > 0 ? seconds : undefined;
+  const seconds = finiteNumber(value);
+  return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
 /** The headers param: JSON object text (as the editor stores it) or an object. */
@@ -78,12 +76,12 @@ export function parseHeaders(value: unknown): Record<string, unknown> {
       throw new Error(`headers is not valid JSON: ${(error as Error).message}`);
     }
   }
-  if (headers === null || typeof headers !== "object" || Array.isArray(headers)) {
+  if (!isPlainObject(headers)) {
     throw new Error('headers must be a JSON object such as {"Authorization": "Bearer {env.token}"}');
   }
   for (const [name, item] of Object.entries(headers)) {
     if (item !== null && typeof item !== "string" && typeof item !== "number" && typeof item !== "boolean") {
-      throw new Error(`headers: the value of "${name}" must be text, not ${Array.isArray(item) ? "a list" : typeof item}`);
+      throw new Error(`headers: the value of "${name}" must be text, not ${valueKind(item)}`);
     }
   }
   return headers as Record<string, unknown>;
@@ -116,14 +114,9 @@ export function proxyUrl(value: unknown): URL | undefined {
   return endpointUrl(value, "proxy");
 }
 
-function variableRows(params: Params): Array<{ row: InvokeVariable; index: number }> {
-  const rows = Array.isArray(params.variables) ? (params.variables as unknown[]) : [];
-  return rows.flatMap((row, index) => (row && typeof row === "object" && !Array.isArray(row) ? [{ row: row as InvokeVariable, index }] : []));
-}
-
 /** Editor rows with no key are unfilled rows: they send nothing. */
 function filledVariables(params: Params): Array<{ row: InvokeVariable; index: number; key: string }> {
-  return variableRows(params).flatMap(({ row, index }) =>
+  return objectRows<InvokeVariable>(params.variables).flatMap(({ row, index }) =>
     typeof row.key === "string" && row.key.trim() !== "" ? [{ row, index, key: row.key }] : [],
   );
 }
@@ -216,9 +209,9 @@ export const Invoke: ComponentDefinition = {
   timeoutMs: (params) => (timeoutSeconds(params.timeout) ?? DEFAULT_INVOKE_TIMEOUT_S) * 1000 + ENGINE_TIMEOUT_MARGIN_MS,
   references(params) {
     // Only text values are templated, so only they can hold references.
-    const values = variableRows(params).flatMap(({ row }) => (typeof row.value === "string" ? [row.value] : []));
+    const values = objectRows<InvokeVariable>(params.variables).flatMap(({ row }) => (typeof row.value === "string" ? [row.value] : []));
     const refs = templateReferencesInParams({ url: params.url, values });
-    for (const { row } of variableRows(params)) {
+    for (const { row } of objectRows<InvokeVariable>(params.variables)) {
       const ref = refText(row) === "" ? null : parseSelector(refText(row));
       if (ref) refs.push(ref);
     }
@@ -241,7 +234,7 @@ export const Invoke: ComponentDefinition = {
       }
     }
     if (params.variables !== undefined && params.variables !== null && !Array.isArray(params.variables)) add("/variables", "variables must be a list of {key, ref?, value?}");
-    for (const { row, index } of variableRows(params)) {
+    for (const { row, index } of objectRows<InvokeVariable>(params.variables)) {
       const at = `/variables/${index}`;
       if (typeof row.key !== "string" || row.key.trim() === "") {
         add(`${at}/key`, "this argument has no key: it is not sent", "warning");

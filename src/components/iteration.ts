@@ -4,15 +4,17 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { parseSelector, type Reference } from "../refs/grammar.js";
+import { isPlainObject, jsonPointer } from "../util/values.js";
 import { templateReferencesInParams } from "./params.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
+import { valueKind } from "./value-kind.js";
 
 /** Iteration outputs that collect a child's output: `{name: {ref: "<child id>@<var>"}}`. */
 export function collectedOutputs(params: Params): Array<{ name: string; componentId: string; variable: string }> {
   const outputs = params.outputs;
-  if (!outputs || typeof outputs !== "object" || Array.isArray(outputs)) return [];
+  if (!isPlainObject(outputs)) return [];
   const out: Array<{ name: string; componentId: string; variable: string }> = [];
-  for (const [name, spec] of Object.entries(outputs as Record<string, unknown>)) {
+  for (const [name, spec] of Object.entries(outputs)) {
     const ref = (spec as { ref?: unknown } | null)?.ref;
     if (typeof ref !== "string") continue;
     const at = ref.indexOf("@");
@@ -26,10 +28,7 @@ function itemsOf(ctx: ComponentContext<Params>, iterationParams: Params): unknow
   const selector = iterationParams.items_ref;
   if (typeof selector !== "string" || selector.trim() === "") throw new Error("items_ref is empty: choose the list to iterate over");
   const items = ctx.get(selector);
-  if (!Array.isArray(items)) {
-    const got = items === null || items === undefined ? "nothing" : typeof items;
-    throw new Error(`items_ref "${selector}" must be a list, got ${got}`);
-  }
+  if (!Array.isArray(items)) throw new Error(`items_ref "${selector}" must be a list, got ${valueKind(items)}`);
   return items;
 }
 
@@ -56,7 +55,7 @@ export const Iteration: ComponentDefinition = {
     }
     for (const { name, componentId } of collectedOutputs(params)) {
       if (!info.hasComponent(componentId)) {
-        problems.push({ pointer: `/outputs/${name}/ref`, message: `output "${name}" collects from "${componentId}", which is not a component of this canvas` });
+        problems.push({ pointer: jsonPointer("outputs", name, "ref"), message: `output "${name}" collects from "${componentId}", which is not a component of this canvas` });
       }
     }
     return problems;

@@ -5,9 +5,10 @@
 import lodash from "lodash";
 import { componentSchema } from "../dsl/schemas.js";
 import { parseSelector } from "../refs/grammar.js";
+import { isPlainObject } from "../util/values.js";
 import { comparableText, matchesText, textOperator, TEXT_OPERATORS } from "./text-match.js";
 import type { ComponentDefinition, Params, ParamProblem } from "./types.js";
-import { isPlainRecord, valueKind } from "./value-kind.js";
+import { valueKind } from "./value-kind.js";
 
 export type ListOperation = "nth" | "head" | "tail" | "filter" | "sort" | "drop_duplicates";
 
@@ -72,7 +73,7 @@ export function filterItems<T>(items: readonly T[], operator: unknown, value: un
  */
 export function canonicalForm(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonicalForm);
-  if (isPlainRecord(value)) {
+  if (isPlainObject(value)) {
     return Object.keys(value)
       .sort(compareCodePoints)
       .map((key) => [key, canonicalForm(value[key])]);
@@ -83,7 +84,7 @@ export function canonicalForm(value: unknown): unknown {
 /** A text key equal for equal values whatever their key order; objects and lists stay distinct. */
 export function identityKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(identityKey).join(",")}]`;
-  if (isPlainRecord(value)) {
+  if (isPlainObject(value)) {
     const keys = Object.keys(value).sort(compareCodePoints);
     return `{${keys.map((k) => `${JSON.stringify(k)}:${identityKey(value[k])}`).join(",")}}`;
   }
@@ -113,8 +114,6 @@ function orderKind(value: unknown): "number" | "string" | "list" | "null" | "oth
   return "other";
 }
 
-const KIND_NAMES = { number: "a number", string: "a text", list: "a list", null: "nothing", other: "an object" } as const;
-
 /**
  * Python's ordering of canonical forms: numbers (booleans as 0/1) numerically, texts by code
  * point, lists item by item. Other mixes cannot be ordered (Python raises TypeError too).
@@ -124,7 +123,7 @@ export function compareValues(a: unknown, b: unknown): number {
   const kb = orderKind(b);
   if (ka === "null" || kb === "null") return ka === kb ? 0 : ka === "null" ? -1 : 1;
   if (ka !== kb || ka === "other") {
-    const kinds = [KIND_NAMES[ka], KIND_NAMES[kb]].sort();
+    const kinds = [valueKind(a), valueKind(b)].sort();
     throw new IncomparableError(`cannot order ${kinds[0]} and ${kinds[1]} together`);
   }
   if (ka === "number") return Math.sign(Number(a) - Number(b));
@@ -152,10 +151,10 @@ export function sortKeys(sortBy: unknown): string[] {
 export function sortItems<T>(items: readonly T[], direction: "asc" | "desc", sortBy: readonly string[] = []): T[] {
   if (items.length === 0) return [];
   const sign = direction === "desc" ? -1 : 1;
-  const byKeys = sortBy.length > 0 && isPlainRecord(items[0]);
+  const byKeys = sortBy.length > 0 && isPlainObject(items[0]);
   const keyed = items.map((item, index) => {
     if (!byKeys) return { item, key: [canonicalForm(item)] };
-    if (!isPlainRecord(item)) throw new Error(`sort_by needs objects, but item ${index + 1} is ${valueKind(item)}`);
+    if (!isPlainObject(item)) throw new Error(`sort_by needs objects, but item ${index + 1} is ${valueKind(item)}`);
     return { item, key: sortBy.map((k) => (Object.hasOwn(item, k) ? canonicalForm(item[k]) : null)) };
   });
   try {
@@ -206,7 +205,7 @@ function runOperation(operation: ListOperation, items: readonly unknown[], param
     case "tail":
       return tail(items, needCount(), strict);
     case "filter": {
-      const filter = isPlainRecord(params.filter) ? params.filter : {};
+      const filter = isPlainObject(params.filter) ? params.filter : {};
       return filterItems(items, filter.operator ?? "=", filter.value ?? "");
     }
     case "sort":
@@ -241,7 +240,7 @@ export const ListOperations: ComponentDefinition = {
       problems.push({ pointer: "/n", severity: "warning", message: `n=${params.n} is not an integer; it is truncated to ${Math.trunc(params.n)}` });
     }
     if (operation === "filter") {
-      const operator = isPlainRecord(params.filter) ? params.filter.operator ?? "=" : "=";
+      const operator = isPlainObject(params.filter) ? params.filter.operator ?? "=" : "=";
       if (!textOperator(operator)) {
         problems.push({ pointer: "/filter/operator", message: `filter.operator must be one of ${TEXT_OPERATORS.join(", ")}, not ${JSON.stringify(operator)}` });
       }

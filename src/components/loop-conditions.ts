@@ -4,6 +4,7 @@
  * value's type is an error through the normal error path (RAGFlow crashes the run, #11859).
  */
 import { isDeepStrictEqual } from "node:util";
+import { valueKind } from "./value-kind.js";
 
 export class ConditionError extends Error {
   constructor(message: string) {
@@ -18,14 +19,8 @@ const NUMBER_OPERATORS = ["=", "≠", ">", "<", "≥", "≤", "empty", "not empt
 const OBJECT_OPERATORS = ["empty", "not empty"];
 const LIST_OPERATORS = ["contains", "not contains", "is", "is not", "empty", "not empty"];
 
-function typeName(value: unknown): string {
-  if (value === null || value === undefined) return "nothing";
-  if (Array.isArray(value)) return "list";
-  return typeof value;
-}
-
 function unsupported(operator: string, value: unknown, allowed: string[]): ConditionError {
-  return new ConditionError(`invalid operator "${operator}" for a ${typeName(value)} value (use one of: ${allowed.join(", ")})`);
+  return new ConditionError(`invalid operator "${operator}" for ${valueKind(value)} (use one of: ${allowed.join(", ")})`);
 }
 
 export function evaluateLoopCondition(variable: unknown, operator: string, value: unknown): boolean {

@@ -5,6 +5,7 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { parseSelector, type Reference } from "../refs/grammar.js";
+import { finiteNumber, isNothing, objectRows } from "../util/values.js";
 import { templateReferencesInParams } from "./params.js";
 import { evaluateLoopCondition } from "./loop-conditions.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
@@ -23,15 +24,18 @@ interface TerminationCondition {
   value?: unknown;
 }
 
-function rows<T>(value: unknown): T[] {
-  return Array.isArray(value) ? (value.filter((row) => row && typeof row === "object") as T[]) : [];
-}
-
 /** An editor row with no variable name is an unfilled row: it is skipped (RAGFlow rejects the Loop). */
 function filledVariables(params: Params): Array<{ row: LoopVariable; index: number }> {
-  return rows<LoopVariable>(params.loop_variables)
-    .map((row, index) => ({ row, index }))
-    .filter(({ row }) => typeof row.variable === "string" && row.variable.trim() !== "");
+  return objectRows<LoopVariable>(params.loop_variables).filter(({ row }) => typeof row.variable === "string" && row.variable.trim() !== "");
+}
+
+/** The round limit; missing means 0 rounds (RAGFlow's default). Anything but a number is an error, not a silent end. */
+function maximumLoopCount(params: Params): number {
+  const value = params.maximum_loop_count;
+  if (isNothing(value)) return 0;
+  const n = finiteNumber(value);
+  if (n === undefined) throw new Error(`maximum_loop_count must be a number, not ${JSON.stringify(value)}`);
+  return n;
 }
 
 function isVariableMode(mode: unknown): boolean {
@@ -64,7 +68,7 @@ export const Loop: ComponentDefinition = {
         problems.push({ pointer: `${at}/value`, message: `loop variable "${row.variable}" takes its value from a variable, but "${String(row.value)}" is not a reference` });
       }
     }
-    rows<TerminationCondition>(params.loop_termination_condition).forEach((condition, index) => {
+    for (const { row: condition, index } of objectRows<TerminationCondition>(params.loop_termination_condition)) {
       const at = `/loop_termination_condition/${index}`;
       if (typeof condition.variable !== "string" || parseSelector(condition.variable) === null) {
         problems.push({ pointer: `${at}/variable`, message: "a termination condition needs a variable reference" });
@@ -72,7 +76,7 @@ export const Loop: ComponentDefinition = {
       if (typeof condition.operator !== "string" || condition.operator === "") {
         problems.push({ pointer: `${at}/operator`, message: "a termination condition needs an operator" });
       }
-    });
+    }
     const op = params.logical_operator;
     if (op !== undefined && op !== "and" && op !== "or") problems.push({ pointer: "/logical_operator", message: `logical_operator must be "and" or "or", not ${JSON.stringify(op)}` });
     return problems;
@@ -93,9 +97,9 @@ interface RoundState {
 
 /** Whether the Loop's termination conditions hold now. No condition never ends a loop. */
 function terminationHolds(ctx: ComponentContext<Params>, loopParams: Params): boolean {
-  const conditions = rows<TerminationCondition>(loopParams.loop_termination_condition);
+  const conditions = objectRows<TerminationCondition>(loopParams.loop_termination_condition);
   if (conditions.length === 0) return false;
-  const results = conditions.map((condition) => {
+  const results = conditions.map(({ row: condition }) => {
     const variable = ctx.get(String(condition.variable));
     const value = isVariableMode(condition.input_mode) && typeof condition.value === "string" ? ctx.get(condition.value) : condition.value;
     return evaluateLoopCondition(variable, String(condition.operator), value);
@@ -119,7 +123,7 @@ export const LoopItem: ComponentDefinition = {
   invoke(ctx) {
     const parent = ctx.parentId ? ctx.canvas.component(ctx.parentId) : undefined;
     if (!parent) throw new Error("LoopItem has no parent Loop");
-    const max = Number(parent.params.maximum_loop_count ?? 0);
+    const max = maximumLoopCount(parent.params);
     const round = ctx.state.get<RoundState>()?.index ?? 0;
     if (!(round < max)) return { done: true };
     ctx.state.set({ index: round + 1 } satisfies RoundState);

@@ -5,6 +5,7 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { stringifyValue, type CompiledTemplate } from "../refs/template.js";
+import { isPlainObject } from "../util/values.js";
 import { renderJinja, looksLikeJinja } from "./jinja.js";
 import { isTextStream, TextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
@@ -23,7 +24,7 @@ interface DownloadInfo {
 }
 
 function isDownloadInfo(value: unknown): value is DownloadInfo {
-  return value !== null && typeof value === "object" && !Array.isArray(value) && "doc_id" in value && "filename" in value && "mime_type" in value;
+  return isPlainObject(value) && "doc_id" in value && "filename" in value && "mime_type" in value;
 }
 
 /** Download descriptors (from DocGenerator) go to `downloads` instead of the text. */

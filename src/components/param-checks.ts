@@ -4,38 +4,24 @@
  * be written as a numeric string, e.g. Categorize `temperature: "0.1"`). The JSON schemas carry
  * types and value sets; these carry what a schema cannot say clearly.
  */
+import { finiteNumber, isBlank, isNothing, jsonPointer } from "../util/values.js";
 import type { ParamProblem, Params } from "./types.js";
-
-/** A JSON pointer below the params object (RFC 6901 escaping). */
-export function paramPointer(...segments: Array<string | number>): string {
-  return segments.map((s) => `/${String(s).replace(/~/g, "~0").replace(/\//g, "~1")}`).join("");
-}
-
-/** A finite number, or a string holding one (RAGFlow applies float()/int()); otherwise undefined. */
-export function numericValue(value: unknown): number | undefined {
-  if (typeof value === "number") return Number.isFinite(value) ? value : undefined;
-  if (typeof value === "string" && value.trim() !== "") {
-    const n = Number(value.trim());
-    return Number.isFinite(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-/** Missing and null values fall back to the default at run time, so range checks skip them. */
-function isUnset(value: unknown): boolean {
-  return value === undefined || value === null;
-}
 
 function show(value: unknown): string {
   return JSON.stringify(value) ?? String(value);
 }
 
+/**
+ * A number, or text holding one, read with finiteNumber as at run time (RAGFlow applies
+ * float()/int()). Missing and null values fall back to the default at run time, so range checks
+ * skip them.
+ */
 function numberProblem(params: Params, key: string, expected: string, ok: (n: number) => boolean, severity: "error" | "warning" = "error"): ParamProblem[] {
   const value = params[key];
-  if (isUnset(value)) return [];
-  const n = numericValue(value);
-  if (n === undefined) return [{ pointer: paramPointer(key), message: `${key} must be ${expected}, not ${show(value)}` }];
-  return ok(n) ? [] : [{ pointer: paramPointer(key), message: `${key} must be ${expected}, not ${show(value)}`, severity }];
+  if (isNothing(value)) return [];
+  const n = finiteNumber(value);
+  if (n === undefined) return [{ pointer: jsonPointer(key), message: `${key} must be ${expected}, not ${show(value)}` }];
+  return ok(n) ? [] : [{ pointer: jsonPointer(key), message: `${key} must be ${expected}, not ${show(value)}`, severity }];
 }
 
 /** A number in [0, 1] (check_decimal_float). Out of range is `severity`; not a number is always an error. */
@@ -61,9 +47,9 @@ export function positiveNumber(params: Params, key: string): ParamProblem[] {
 /** One of a long list of codes (kept out of the schema so errors stay short). */
 export function oneOfCodes(params: Params, key: string, allowed: readonly string[], what: string): ParamProblem[] {
   const value = params[key];
-  if (isUnset(value) || (typeof value === "string" && allowed.includes(value))) return [];
+  if (isNothing(value) || (typeof value === "string" && allowed.includes(value))) return [];
   const examples = allowed.slice(0, 4).map(show).join(", ");
-  return [{ pointer: paramPointer(key), message: `${key} ${show(value)} is not a ${what} (e.g. ${examples})` }];
+  return [{ pointer: jsonPointer(key), message: `${key} ${show(value)} is not a ${what} (e.g. ${examples})` }];
 }
 
 /**
@@ -73,8 +59,8 @@ export function oneOfCodes(params: Params, key: string, allowed: readonly string
  */
 export function credential(params: Params, key: string, what: string): ParamProblem[] {
   const value = params[key];
-  if (typeof value === "string" ? value.trim() !== "" : !isUnset(value)) return [];
-  return [{ pointer: paramPointer(key), severity: "warning", message: `${key} is empty: ${what} must be set before this component can run` }];
+  if (!isBlank(value)) return [];
+  return [{ pointer: jsonPointer(key), severity: "warning", message: `${key} is empty: ${what} must be set before this component can run` }];
 }
 
 /** Problems found in a nested params object, re-pointed below `prefix` and prefixed with `label`. */

@@ -8,6 +8,7 @@ import lodash from "lodash";
 import { componentSchema } from "../dsl/schemas.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import { stringifyValue } from "../refs/template.js";
+import { listParam } from "../util/values.js";
 import { looksLikeJinja, renderJinja } from "./jinja.js";
 import { messageText } from "./message.js";
 import { resolveTemplateValues, substituteValues } from "./template-values.js";
@@ -23,10 +24,6 @@ export const DEFAULT_METHOD: StringTransformMethod = "split";
 function methodOf(params: Params): StringTransformMethod | undefined {
   const method = params.method ?? DEFAULT_METHOD;
   return method === "split" || method === "merge" ? method : undefined;
-}
-
-function delimitersOf(params: Params): unknown[] {
-  return Array.isArray(params.delimiters) ? params.delimiters : [];
 }
 
 /**
@@ -67,7 +64,7 @@ async function split(ctx: ComponentContext<Params>): Promise<void> {
   }
   if (value === null || value === undefined) value = "";
   if (typeof value !== "string") throw new Error(`split_ref "${selector}" must be a text to split, got ${valueKind(value)}`);
-  const delimiters = delimitersOf(ctx.params);
+  const delimiters = listParam(ctx.params.delimiters);
   const bad = delimiters.findIndex((d) => typeof d !== "string");
   if (bad >= 0) throw new Error(`delimiters[${bad}] must be a text, got ${valueKind(delimiters[bad])}`);
   ctx.setOutput("result", splitByDelimiters(value, delimiters as string[]));
@@ -75,7 +72,7 @@ async function split(ctx: ComponentContext<Params>): Promise<void> {
 
 async function merge(ctx: ComponentContext<Params>): Promise<void> {
   const script = typeof ctx.params.script === "string" ? ctx.params.script : "";
-  const first = delimitersOf(ctx.params)[0];
+  const first = listParam(ctx.params.delimiters)[0];
   if (typeof first !== "string") throw new Error("delimiters[0] must be a text: merge joins list values with it");
   const template = ctx.compile(script);
   const values = await resolveTemplateValues(ctx, template, (value) => mergeText(value, first));
@@ -108,7 +105,7 @@ export const StringTransform: ComponentDefinition = {
     const problems: ParamProblem[] = [];
     const method = methodOf(params);
     if (!method) problems.push({ pointer: "/method", message: `method must be "split" or "merge", not ${JSON.stringify(params.method)}` });
-    const delimiters = delimitersOf(params);
+    const delimiters = listParam(params.delimiters);
     if (delimiters.length === 0) problems.push({ pointer: "/delimiters", message: "delimiters must list at least one delimiter" });
     if (method === "split") {
       if (typeof params.split_ref !== "string" || parseSelector(params.split_ref) === null) {

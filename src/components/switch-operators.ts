@@ -5,7 +5,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { stringifyValue } from "../refs/template.js";
-import { numericValue } from "./values.js";
+import { numericValue } from "../util/values.js";
 
 export const SWITCH_OPERATORS = [
   "contains",

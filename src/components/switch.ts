@@ -5,10 +5,10 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { parseSelector, type Reference } from "../refs/grammar.js";
+import { isPlainObject, listParam } from "../util/values.js";
 import { checkBranchTargets, targetIds } from "./branch-targets.js";
 import { evaluateSwitchItem, isSwitchOperator, SWITCH_OPERATORS } from "./switch-operators.js";
 import type { CheckInfo, ComponentDefinition, Params, ParamProblem } from "./types.js";
-import { isPlainObject } from "./values.js";
 
 interface ConditionItem {
   cpn_id?: unknown;
@@ -22,14 +22,6 @@ interface Condition {
   to?: unknown;
 }
 
-function conditionsOf(params: Params): unknown[] {
-  return Array.isArray(params.conditions) ? params.conditions : [];
-}
-
-function itemsOf(condition: Condition): unknown[] {
-  return Array.isArray(condition.items) ? condition.items : [];
-}
-
 /** An item with an empty `cpn_id` is an unfilled editor row: it is skipped (RAGFlow does the same). */
 function isFilled(item: unknown): item is ConditionItem & { cpn_id: string } {
   return isPlainObject(item) && typeof item.cpn_id === "string" && item.cpn_id.trim() !== "";
@@ -41,7 +33,7 @@ function isFilled(item: unknown): item is ConditionItem & { cpn_id: string } {
  * so all of them are recorded as inputs. A case whose items are all unfilled never matches.
  */
 function conditionHolds(condition: Condition, at: string, read: (selector: string) => unknown): boolean {
-  const items = itemsOf(condition);
+  const items = listParam(condition.items);
   const every = condition.logical_operator === "and";
   let evaluated = 0;
   let all = true;
@@ -87,7 +79,7 @@ function checkCondition(condition: unknown, index: number, info: CheckInfo): Par
     problems.push({ pointer: `${at}/items`, message: `${name}: items must be a list` });
     return problems;
   }
-  const items = itemsOf(condition);
+  const items = listParam(condition.items);
   let filled = 0;
   items.forEach((item, i) => {
     if (!isFilled(item)) return;
@@ -124,9 +116,9 @@ export const Switch: ComponentDefinition = {
   thoughts: () => "I’m weighing a few options and will pick the next step shortly.",
   references(params): Reference[] {
     const refs: Reference[] = [];
-    for (const condition of conditionsOf(params)) {
+    for (const condition of listParam(params.conditions)) {
       if (!isPlainObject(condition)) continue;
-      for (const item of itemsOf(condition)) {
+      for (const item of listParam(condition.items)) {
         const ref = isFilled(item) ? parseSelector(item.cpn_id) : null;
         if (ref) refs.push(ref);
       }

@@ -9,8 +9,8 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { FORBIDDEN_PATH_KEYS, parseSelector, type Reference } from "../refs/grammar.js";
-import type { ComponentDefinition, Params, ParamProblem } from "./types.js";
-import { isPlainObject } from "./values.js";
+import { isBlank, isPlainObject, listParam } from "../util/values.js";
+import type { ComponentDefinition, ParamProblem } from "./types.js";
 
 interface Group {
   group_name?: unknown;
@@ -21,24 +21,14 @@ interface Group {
 /** Output keys the engine writes itself. */
 const RESERVED_NAMES: ReadonlySet<string> = new Set(["_ERROR", "_created_time", "_elapsed_time"]);
 
-function groupsOf(params: Params): unknown[] {
-  return Array.isArray(params.groups) ? params.groups : [];
-}
-
 /** A candidate is `{value: "<selector>"}` (the editor) or the selector string itself (SDK-built canvases). */
 function candidateText(candidate: unknown): unknown {
   return isPlainObject(candidate) ? candidate.value : candidate;
 }
 
-/** A blank candidate (an unfilled editor row) is skipped. */
-function isBlank(text: unknown): boolean {
-  return text === undefined || text === null || (typeof text === "string" && text.trim() === "");
-}
-
-/** The selectors of a group, in order, blanks left out. */
+/** The selectors of a group, in order; blank candidates (unfilled editor rows) are left out. */
 export function candidateSelectors(group: Group): string[] {
-  const list = Array.isArray(group.variables) ? group.variables : [];
-  return list.map(candidateText).filter((text): text is string => typeof text === "string" && !isBlank(text));
+  return listParam(group.variables).map(candidateText).filter((text): text is string => typeof text === "string" && !isBlank(text));
 }
 
 /** The value a group takes: the first candidate value that is present (0 and false count). */
@@ -87,7 +77,7 @@ export const VariableAggregator: ComponentDefinition = {
   thoughts: () => "Aggregating variables from canvas and grouping as configured.",
   references(params): Reference[] {
     const refs: Reference[] = [];
-    for (const group of groupsOf(params)) {
+    for (const group of listParam(params.groups)) {
       if (!isPlainObject(group)) continue;
       for (const selector of candidateSelectors(group as Group)) {
         const ref = parseSelector(selector);

@@ -6,6 +6,7 @@
  */
 import { componentSchema } from "../dsl/schemas.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
+import { isPlainObject, listParam, showValue } from "../util/values.js";
 import {
   ARITHMETIC_OPERATORS,
   ASSIGN_OPERATORS,
@@ -17,16 +18,11 @@ import {
   type AssignOperator,
 } from "./variable-operations.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
-import { isPlainObject, showValue } from "./values.js";
 
 interface AssignmentRow {
   variable?: unknown;
   operator?: unknown;
   parameter?: unknown;
-}
-
-function rowsOf(params: Params): unknown[] {
-  return Array.isArray(params.variables) ? params.variables : [];
 }
 
 function hasParameter(row: AssignmentRow): boolean {
@@ -80,7 +76,7 @@ function applyRows(ctx: ComponentContext<Params>): void {
   const applied: Array<{ ref: Reference; previous: unknown }> = [];
   const access = { read: (selector: string) => ctx.get(selector), render: (template: string) => ctx.render(template) };
   try {
-    rowsOf(ctx.params).forEach((raw, index) => {
+    listParam(ctx.params.variables).forEach((raw, index) => {
       const invalid = rowProblems(raw, index)[0];
       if (invalid) throw new Error(invalid.message);
       const row = raw as AssignmentRow;
@@ -108,7 +104,7 @@ export const VariableAssigner: ComponentDefinition = {
   thoughts: () => "Assign variables from canvas.",
   references(params): Reference[] {
     const refs: Reference[] = [];
-    for (const row of rowsOf(params)) {
+    for (const row of listParam(params.variables)) {
       if (!isPlainObject(row)) continue;
       const { variable, operator, parameter } = row as AssignmentRow;
       const target = typeof variable === "string" ? parseSelector(variable) : null;

@@ -8,7 +8,8 @@
  */
 import { parseSelector } from "../refs/grammar.js";
 import { stringifyValue } from "../refs/template.js";
-import { isPlainObject, numericValue, typeName } from "./values.js";
+import { finiteNumber, isPlainObject } from "../util/values.js";
+import { valueKind } from "./value-kind.js";
 
 export const ASSIGN_OPERATORS = [
   "overwrite",
@@ -72,16 +73,16 @@ export function clearedValue(current: unknown): unknown {
 
 function listOf(current: unknown): unknown[] {
   if (current === null || current === undefined) return [];
-  if (!Array.isArray(current)) throw new AssignmentError(`the variable is not a list (got ${typeName(current)})`);
+  if (!Array.isArray(current)) throw new AssignmentError(`the variable is not a list (got ${valueKind(current)})`);
   return current;
 }
 
 /** RAGFlow's rule: a new item must have the type of the list's first item. */
 function assertItemType(list: readonly unknown[], item: unknown, what: string): void {
   if (list.length === 0) return;
-  const expected = typeName(list[0]);
-  const got = typeName(item);
-  if (expected !== got) throw new AssignmentError(`${what} is a ${got}, but the list holds ${expected} items`);
+  const expected = valueKind(list[0]);
+  const got = valueKind(item);
+  if (expected !== got) throw new AssignmentError(`${what} is ${got}, but the list's first item is ${expected}`);
 }
 
 /**
@@ -120,20 +121,14 @@ function parseJson(text: string): unknown {
 
 function describe(value: unknown): string {
   if (typeof value === "string") return `the text ${JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value)}`;
-  return `the ${typeName(value)} parameter`;
+  return `the parameter (${valueKind(value)})`;
 }
 
-/** A finite number, or text that reads as one. JSON has no Infinity/NaN, so the state could not hold them. */
-function finiteNumber(value: unknown): number | undefined {
-  const n = numericValue(value);
-  return n !== undefined && Number.isFinite(n) ? n : undefined;
-}
-
-/** The parameter of an arithmetic operator: a finite number, or text that reads as one. */
+/** The parameter of an arithmetic operator: a finite number, or text that reads as one (JSON state cannot hold Infinity). */
 export function numericParameter(parameter: unknown): number {
   const n = finiteNumber(parameter);
   if (n === undefined) {
-    const got = typeof parameter === "string" ? `text ${JSON.stringify(parameter)}` : typeName(parameter);
+    const got = typeof parameter === "string" ? `text ${JSON.stringify(parameter)}` : valueKind(parameter);
     throw new AssignmentError(`the parameter is not a number (got ${got})`);
   }
   return n;
@@ -141,7 +136,7 @@ export function numericParameter(parameter: unknown): number {
 
 function arithmetic(operator: string, current: unknown, parameter: unknown): number {
   if (typeof current !== "number" || Number.isNaN(current)) {
-    throw new AssignmentError(`the variable is not a number (got ${typeName(current)})`);
+    throw new AssignmentError(`the variable is not a number (got ${valueKind(current)})`);
   }
   const n = numericParameter(parameter);
   let result: number;
@@ -181,7 +176,7 @@ export function assignedValue(operator: AssignOperator, current: unknown, parame
     case "extend": {
       const list = listOf(current);
       const more = referenceOperand(parameter, access);
-      if (!Array.isArray(more)) throw new AssignmentError(`the parameter is not a list (got ${typeName(more)})`);
+      if (!Array.isArray(more)) throw new AssignmentError(`the parameter is not a list (got ${valueKind(more)})`);
       if (more.length > 0) assertItemType(list, more[0], "the parameter's first item");
       return [...list, ...more];
     }

@@ -1,6 +1,7 @@
 /**
  * What kind of DSL a file holds. Only agent canvases run; the others get a precise message.
  */
+import { isPlainObject } from "../util/values.js";
 import type { DslSource } from "./source.js";
 
 export type DslKind = "agent" | "pipeline" | "legacy" | "graph-only" | "unknown";
@@ -55,10 +56,10 @@ export function detectKind(source: DslSource): KindFinding {
     }
     return { kind: "unknown", reason: "the DSL has no components" };
   }
-  if (typeof components !== "object" || Array.isArray(components)) return { kind: "unknown", reason: "components is not an object" };
+  if (!isPlainObject(components)) return { kind: "unknown", reason: "components is not an object" };
 
   const names = new Set<string>();
-  for (const entry of Object.values(components as Record<string, unknown>)) {
+  for (const entry of Object.values(components)) {
     const name = (entry as { obj?: { component_name?: unknown } })?.obj?.component_name;
     if (typeof name === "string") names.add(name);
   }

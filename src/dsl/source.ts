@@ -2,6 +2,7 @@
  * Reading a DSL: from a file or text, bare or inside a template envelope.
  */
 import { readFile } from "node:fs/promises";
+import { describeJson, isPlainObject } from "../util/values.js";
 import type { CanvasDsl, TemplateEnvelope } from "./types.js";
 
 /** Where a DSL came from and what wrapped it. */
@@ -27,14 +28,14 @@ export class DslReadError extends Error {
 
 /** True for `{id, title, dsl: {...}}` template envelopes (RAGFlow's agent/templates/*.json). */
 export function isTemplateEnvelope(value: unknown): value is TemplateEnvelope {
-  if (!isObject(value)) return false;
-  return isObject(value.dsl) && !("components" in value) && !("graph" in value);
+  if (!isPlainObject(value)) return false;
+  return isPlainObject(value.dsl) && !("components" in value) && !("graph" in value);
 }
 
 /** Split an envelope from its DSL; a bare DSL passes through. */
 export function unwrapDsl(value: unknown, file?: string): DslSource {
-  if (!isObject(value)) {
-    throw new DslReadError(`expected a JSON object (a canvas DSL or a template envelope), got ${describe(value)}`, file);
+  if (!isPlainObject(value)) {
+    throw new DslReadError(`expected a JSON object (a canvas DSL or a template envelope), got ${describeJson(value)}`, file);
   }
   if (isTemplateEnvelope(value)) {
     const { dsl, ...envelope } = value;
@@ -65,14 +66,4 @@ export async function readDslFile(file: string): Promise<DslSource> {
     throw new DslReadError(reason, file);
   }
   return parseDslText(text, file);
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
-}
-
-function describe(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
 }

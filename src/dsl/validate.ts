@@ -7,8 +7,9 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { CheckInfo, ComponentDefinition, JsonSchema } from "../components/types.js";
 import { displayNames, paramsWithDefaults, referencesOf } from "../components/params.js";
-import { SYSTEM_GLOBALS, normalizeDeclarations } from "../pool/variables.js";
+import { SYSTEM_GLOBALS, globalPrefix, normalizeDeclarations } from "../pool/variables.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
+import { isPlainObject, jsonPointer } from "../util/values.js";
 import { locateStrings } from "./locate.js";
 import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
 import { loadSchema } from "./schemas.js";
@@ -40,15 +41,6 @@ export interface ValidationReport {
 
 export interface ValidateOptions {
   registry: ComponentRegistry;
-}
-
-/** JSON pointer escaping (RFC 6901). */
-export function pointerSegment(segment: string | number): string {
-  return String(segment).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-export function pointer(...segments: Array<string | number>): string {
-  return segments.map((s) => `/${pointerSegment(s)}`).join("");
 }
 
 // ajv is CommonJS: under NodeNext its default import is the module object holding the class.
@@ -175,10 +167,8 @@ function referenceLocations(params: Record<string, unknown>, ref: Reference): st
 
 function componentsAreUsable(dsl: CanvasDsl): boolean {
   const components = dsl.components as unknown;
-  if (!components || typeof components !== "object" || Array.isArray(components)) return false;
-  return Object.values(components).every(
-    (entry) => entry && typeof entry === "object" && typeof (entry as ComponentEntry).obj?.component_name === "string",
-  );
+  if (!isPlainObject(components)) return false;
+  return Object.values(components).every((entry) => isPlainObject(entry) && typeof (entry as ComponentEntry).obj?.component_name === "string");
 }
 
 class ComponentChecker {
@@ -195,7 +185,7 @@ class ComponentChecker {
   ) {
     this.names = displayNames(dsl);
     this.components = dsl.components;
-    this.globals = dsl.globals && typeof dsl.globals === "object" ? dsl.globals : {};
+    this.globals = isPlainObject(dsl.globals) ? dsl.globals : {};
     this.declarations = new Set(Object.keys(normalizeDeclarations(dsl.variables)));
   }
 
@@ -215,7 +205,7 @@ class ComponentChecker {
   }
 
   private at(id: string, ...rest: Array<string | number>): string {
-    return `${this.base}${pointer("components", id, ...rest)}`;
+    return `${this.base}${jsonPointer("components", id, ...rest)}`;
   }
 
   private issue(severity: Severity, code: string, at: string, id: string | undefined, message: string): void {
@@ -336,12 +326,12 @@ class ComponentChecker {
       case "global": {
         if (Object.hasOwn(this.globals, ref.key)) return undefined;
         if (ref.scope === "sys") {
-          return (SYSTEM_GLOBALS as readonly string[]).includes(ref.key) || ref.key === "sys.chat_template_kwargs" || this.hasPrefix(ref.key)
+          return (SYSTEM_GLOBALS as readonly string[]).includes(ref.key) || ref.key === "sys.chat_template_kwargs" || this.hasGlobalPrefix(ref.key)
             ? undefined
             : `"${ref.key}" is not a system variable (known: ${SYSTEM_GLOBALS.join(", ")})`;
         }
         const name = ref.key.slice(4);
-        if (this.declarations.has(name) || this.hasPrefix(ref.key)) return undefined;
+        if (this.declarations.has(name) || this.hasGlobalPrefix(ref.key)) return undefined;
         const root = name.split(".")[0];
         return this.declarations.has(root) ? undefined : `no conversation variable "${name}" is declared`;
       }
@@ -353,11 +343,9 @@ class ComponentChecker {
     }
   }
 
-  private hasPrefix(key: string): boolean {
-    for (let end = key.lastIndexOf("."); end > 4; end = key.lastIndexOf(".", end - 1)) {
-      if (Object.hasOwn(this.globals, key.slice(0, end))) return true;
-    }
-    return false;
+  /** `env.obj.field` is known when `env.obj` is a global (the pool reads into it the same way). */
+  private hasGlobalPrefix(key: string): boolean {
+    return globalPrefix(this.globals, key) !== undefined;
   }
 
   private checkContainer(id: string, def: ComponentDefinition): void {

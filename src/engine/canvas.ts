@@ -10,6 +10,7 @@ import type { CanvasDsl, HistoryEntry } from "../dsl/types.js";
 import type { ValidationIssue } from "../dsl/validate.js";
 import { VariablePool } from "../pool/pool.js";
 import { freshSessionGlobals, normalizeDeclarations } from "../pool/variables.js";
+import { isPlainObject } from "../util/values.js";
 import type { CanvasEvent } from "./events.js";
 import { compileGraph, type CanvasGraph } from "./graph.js";
 import { DEFAULT_MAX_STEPS, executeRun, type CanvasSession, type EngineOptions, type RunRequest } from "./run.js";
@@ -174,7 +175,7 @@ export class Canvas {
   /** The form fields Begin asks for. */
   get inputForm(): Record<string, InputField> {
     const inputs = this.graph.nodes.get(this.graph.entryId)?.params.inputs;
-    return inputs && typeof inputs === "object" && !Array.isArray(inputs) ? (inputs as Record<string, InputField>) : {};
+    return isPlainObject(inputs) ? (inputs as Record<string, InputField>) : {};
   }
 
   /**

@@ -5,6 +5,7 @@
 import PQueue from "p-queue";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { InvokeControl } from "../components/types.js";
+import { finiteNumber } from "../util/values.js";
 import type { ComponentNode } from "./graph.js";
 import type { InvocationContext } from "./context.js";
 
@@ -66,13 +67,14 @@ export function timeoutFor(node: ComponentNode, options: RunnerOptions): number 
   return typeof typed === "number" && typed > 0 ? typed : options.defaultTimeoutMs;
 }
 
+/** max_retries and delay_after_error (s), read as numbers or numeric text; anything else means none. */
 function retryPolicy(node: ComponentNode): { attempts: number; delayMs: number } {
   if (node.def.capabilities?.retriesInternally) return { attempts: 1, delayMs: 0 };
-  const retries = Number(node.params.max_retries ?? 0);
-  const delay = Number(node.params.delay_after_error ?? 2);
+  const retries = finiteNumber(node.params.max_retries ?? 0) ?? 0;
+  const delay = finiteNumber(node.params.delay_after_error ?? 2) ?? 0;
   return {
-    attempts: 1 + (Number.isFinite(retries) && retries > 0 ? Math.floor(retries) : 0),
-    delayMs: Number.isFinite(delay) && delay > 0 ? delay * 1000 : 0,
+    attempts: 1 + (retries > 0 ? Math.floor(retries) : 0),
+    delayMs: delay > 0 ? delay * 1000 : 0,
   };
 }
 

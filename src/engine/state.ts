@@ -5,6 +5,7 @@
  * (`path`, `globals`, `history`, `retrieval`, `memory`, `task_id`) stay at the DSL's top level.
  */
 import type { InputField, Outputs } from "../components/types.js";
+import { isPlainObject } from "../util/values.js";
 
 export const RUN_STATE_VERSION = 1;
 
@@ -54,7 +55,7 @@ const STATUSES: ReadonlySet<string> = new Set(["idle", "paused", "failed", "canc
 
 /** Read a persisted run state, checking the parts the engine relies on. */
 export function readRunState(value: unknown): PersistedRunState {
-  if (value === null || typeof value !== "object") throw new RunStateError("canvasflow run state must be an object");
+  if (!isPlainObject(value)) throw new RunStateError("canvasflow run state must be an object");
   const raw = value as Partial<PersistedRunState> & { version?: unknown };
   if (raw.version !== RUN_STATE_VERSION) {
     throw new RunStateError(`canvasflow run state version ${JSON.stringify(raw.version)} is not supported (expected ${RUN_STATE_VERSION})`);
@@ -68,16 +69,12 @@ export function readRunState(value: unknown): PersistedRunState {
   return {
     version: RUN_STATE_VERSION,
     status: raw.status,
-    outputs: isRecord(raw.outputs) ? (raw.outputs as Record<string, Outputs>) : {},
-    component_state: isRecord(raw.component_state) ? raw.component_state : {},
-    open_containers: isRecord(raw.open_containers) ? (raw.open_containers as Record<string, number>) : {},
+    outputs: isPlainObject(raw.outputs) ? (raw.outputs as Record<string, Outputs>) : {},
+    component_state: isPlainObject(raw.component_state) ? raw.component_state : {},
+    open_containers: isPlainObject(raw.open_containers) ? (raw.open_containers as Record<string, number>) : {},
     steps: typeof raw.steps === "number" ? raw.steps : 0,
     ...(raw.pending ? { pending: raw.pending } : {}),
     ...(Array.isArray(raw.reply) ? { reply: raw.reply.map(String) } : {}),
     ...(typeof raw.error === "string" ? { error: raw.error } : {}),
   };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

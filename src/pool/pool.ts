@@ -1,5 +1,6 @@
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import { assertSafeKey, getByPath, PathWriteError, setByPath, UnsafePathError } from "./path.js";
+import { globalPrefix } from "./variables.js";
 
 /** A reference that names something the pool does not have: an unknown component or global. */
 export class MissingReferenceError extends Error {
@@ -127,14 +128,13 @@ export class VariablePool {
   }
 
   hasGlobal(key: string): boolean {
-    return Object.hasOwn(this.globals, key) || this.globalPrefix(key) !== undefined;
+    return Object.hasOwn(this.globals, key) || globalPrefix(this.globals, key) !== undefined;
   }
 
-  // Globals are flat keys ("env.a.b" may itself be a key). When the exact key is absent we read
-  // into the longest declared prefix, so `{env.obj.field}` works on object variables.
+  // Globals are flat keys: when the exact key is absent, read into its longest global prefix.
   private readGlobal(key: string, expr: string): unknown {
     if (Object.hasOwn(this.globals, key)) return this.globals[key];
-    const prefix = this.globalPrefix(key);
+    const prefix = globalPrefix(this.globals, key);
     if (prefix === undefined) {
       const scope = key.startsWith("env.") ? "conversation variable" : "system variable";
       throw new MissingReferenceError(expr, `no ${scope} "${key}" is defined`);
@@ -147,7 +147,7 @@ export class VariablePool {
       this.globals[key] = value;
       return;
     }
-    const prefix = this.globalPrefix(key);
+    const prefix = globalPrefix(this.globals, key);
     if (prefix !== undefined) {
       const path = key.slice(prefix.length + 1).split(".");
       this.globals[prefix] = this.writePath({ expr: key }, this.globals[prefix], path, value);
@@ -166,16 +166,5 @@ export class VariablePool {
       if (error instanceof PathWriteError || error instanceof UnsafePathError) error.message = `reference {${ref.expr}}: ${error.message}`;
       throw error;
     }
-  }
-
-  private globalPrefix(key: string): string | undefined {
-    let end = key.lastIndexOf(".");
-    // The scope prefix ("sys"/"env") alone is never a variable.
-    while (end > 4) {
-      const candidate = key.slice(0, end);
-      if (Object.hasOwn(this.globals, candidate)) return candidate;
-      end = key.lastIndexOf(".", end - 1);
-    }
-    return undefined;
   }
 }

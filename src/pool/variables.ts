@@ -23,6 +23,19 @@ export const SYSTEM_GLOBALS = [
   "sys.date",
 ] as const;
 
+/**
+ * Globals are flat keys ("env.a.b" may itself be a key). When a key is absent, this is the
+ * longest global that is a prefix of it at a ".", so `{env.obj.field}` reads into the object
+ * variable `env.obj`; undefined when there is none. The scope ("sys"/"env") alone is never a variable.
+ */
+export function globalPrefix(globals: Readonly<Record<string, unknown>>, key: string): string | undefined {
+  for (let end = key.lastIndexOf("."); end > 4; end = key.lastIndexOf(".", end - 1)) {
+    const candidate = key.slice(0, end);
+    if (Object.hasOwn(globals, candidate)) return candidate;
+  }
+  return undefined;
+}
+
 /** The zero value of a declared variable type (`number`, `boolean`, `object`, `array<…>`, else string). */
 export function zeroForDeclaredType(type: string | undefined): unknown {
   const t = (type ?? "string").trim().toLowerCase();

@@ -7,6 +7,7 @@
  * silently replacing the first one's result.
  */
 import type { CanvasDsl } from "../dsl/types.js";
+import { describeJson, isPlainObject } from "../util/values.js";
 
 /** A stored snapshot and the version it is at. */
 export interface StoredSnapshot {
@@ -117,8 +118,8 @@ export function checkTtl(name: string, ttlSeconds: unknown): number {
 
 /** A snapshot as stored text; only plain JSON objects are snapshots. */
 export function serializeSnapshot(key: string, snapshot: unknown): string {
-  if (snapshot === null || typeof snapshot !== "object" || Array.isArray(snapshot)) {
-    throw new SnapshotStoreError(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got ${describeValue(snapshot)}`, key);
+  if (!isPlainObject(snapshot)) {
+    throw new SnapshotStoreError(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got ${describeJson(snapshot)}`, key);
   }
   try {
     return JSON.stringify(snapshot);
@@ -135,16 +136,10 @@ export function parseSnapshot(key: string, text: string, where: string): CanvasD
   } catch (error) {
     throw new SnapshotCorruptError(`${where} is corrupt: not valid JSON: ${(error as Error).message}`, key);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    throw new SnapshotCorruptError(`${where} is corrupt: expected a canvas snapshot object, found ${describeValue(value)}`, key);
+  if (!isPlainObject(value)) {
+    throw new SnapshotCorruptError(`${where} is corrupt: expected a canvas snapshot object, found ${describeJson(value)}`, key);
   }
   return value as CanvasDsl;
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "an array";
-  return `a ${typeof value}`;
 }
 
 /** Operations on a closed store fail with this. */

@@ -4,8 +4,8 @@
  * output (typed String, Number, Boolean, Object, Null, Any or Array<T>) that receives the result.
  */
 import { parseSelector, type Reference } from "../refs/grammar.js";
-import { paramPointer } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
+import { isPlainObject, jsonPointer } from "../util/values.js";
 import { defineTool } from "./define-tool.js";
 
 /** Outputs CodeExec sets itself; none of them can be the business output. */
@@ -23,7 +23,7 @@ export function isContractType(type: string): boolean {
 }
 
 function record(value: unknown): Record<string, unknown> {
-  return value && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  return isPlainObject(value) ? value : {};
 }
 
 /** The name of the one business output, or the problem that prevents choosing it. */
@@ -44,7 +44,7 @@ function checkOutputs(params: Params): ParamProblem[] {
   if ("problem" in chosen) return [{ pointer: "/outputs", message: chosen.problem }];
   const type = record(outputs[chosen.name]).type;
   if (type === undefined || type === null || (typeof type === "string" && isContractType(type))) return [];
-  return [{ pointer: paramPointer("outputs", chosen.name, "type"), message: `output "${chosen.name}" has type ${JSON.stringify(type)}; use String, Number, Boolean, Object, Null, Any or Array<…>` }];
+  return [{ pointer: jsonPointer("outputs", chosen.name, "type"), message: `output "${chosen.name}" has type ${JSON.stringify(type)}; use String, Number, Boolean, Object, Null, Any or Array<…>` }];
 }
 
 /** Each argument is read with get_variable_value: a non-empty value must be a reference. */
@@ -53,7 +53,7 @@ function checkArguments(params: Params): ParamProblem[] {
     if (value === undefined || value === null || value === "") return [];
     return typeof value === "string" && parseSelector(value) !== null
       ? []
-      : [{ pointer: paramPointer("arguments", name), message: `argument "${name}" must be a reference such as "begin@${name}", not ${JSON.stringify(value)}` }];
+      : [{ pointer: jsonPointer("arguments", name), message: `argument "${name}" must be a reference such as "begin@${name}", not ${JSON.stringify(value)}` }];
   });
 }
 

@@ -4,8 +4,8 @@
  * rows to transform or write out. A canvas node only, not an Agent tool.
  */
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
-import { paramPointer } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
+import { jsonPointer, listParam } from "../util/values.js";
 import { defineTool } from "./define-tool.js";
 
 /** A file or data reference: a bare selector, or text holding template references. */
@@ -15,14 +15,10 @@ function referencesIn(value: unknown): Reference[] {
   return ref ? [ref] : findReferences(value);
 }
 
-function inputFiles(params: Params): unknown[] {
-  return Array.isArray(params.input_files) ? params.input_files : [];
-}
-
 function checkReferences(params: Params): ParamProblem[] {
   const problems: ParamProblem[] = [];
-  inputFiles(params).forEach((entry, i) => {
-    if (referencesIn(entry).length === 0) problems.push({ pointer: paramPointer("input_files", i), message: `input_files[${i}] must be a reference to a file, not ${JSON.stringify(entry)}` });
+  listParam(params.input_files).forEach((entry, i) => {
+    if (referencesIn(entry).length === 0) problems.push({ pointer: jsonPointer("input_files", i), message: `input_files[${i}] must be a reference to a file, not ${JSON.stringify(entry)}` });
   });
   const data = params.transform_data;
   if (typeof data === "string" && data.trim() !== "" && referencesIn(data).length === 0) {
@@ -60,6 +56,6 @@ export const ExcelProcessor = defineTool({
   timeoutSeconds: 600,
   primaryOutput: "summary",
   thoughts: (params) => THOUGHTS[String(params.operation)] ?? "Processing Excel...",
-  references: (params) => [...inputFiles(params).flatMap(referencesIn), ...referencesIn(params.transform_data)],
+  references: (params) => [...listParam(params.input_files).flatMap(referencesIn), ...referencesIn(params.transform_data)],
   check: checkReferences,
 });

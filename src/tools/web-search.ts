@@ -2,8 +2,9 @@
  * Web search and page extraction tools (agent/tools/{tavily,google,duckduckgo,searxng,keenable,
  * querit,bgpt}.py). Each returns its results as prompt text (`formalized_content`) and raw `json`.
  */
-import { credential, numericValue, oneOfCodes, nonNegativeInteger, paramPointer, positiveInteger } from "../components/param-checks.js";
+import { credential, oneOfCodes, nonNegativeInteger, positiveInteger } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
+import { finiteNumber, isNothing, jsonPointer } from "../util/values.js";
 import { GOOGLE_COUNTRIES, GOOGLE_LANGUAGES } from "./codes.js";
 import { defineTool } from "./define-tool.js";
 
@@ -84,8 +85,8 @@ const TIME_RANGE = /^([dwmy][1-9][0-9]*|\d{4}-\d{2}-\d{2}to\d{4}-\d{2}-\d{2})$/;
 function checkQueritSearch(params: Params): ParamProblem[] {
   const problems = positiveInteger(params, "count");
   const chunks = params.chunks_per_doc;
-  if (chunks !== undefined && chunks !== null) {
-    const n = numericValue(chunks);
+  if (!isNothing(chunks)) {
+    const n = finiteNumber(chunks);
     if (n === undefined || !Number.isInteger(n) || n < 1 || n > 3) problems.push({ pointer: "/chunks_per_doc", message: `chunks_per_doc must be 1, 2 or 3, not ${JSON.stringify(chunks)}` });
   }
   const range = params.time_range;
@@ -115,11 +116,11 @@ export const QueritSearch = defineTool({
 
 function checkCrawlTimeout(params: Params): ParamProblem[] {
   const value = params.crawl_timeout;
-  if (value === undefined || value === null) return [];
-  const n = numericValue(value);
+  if (isNothing(value)) return [];
+  const n = finiteNumber(value);
   return n !== undefined && Number.isInteger(n) && n >= 1 && n <= 60
     ? []
-    : [{ pointer: paramPointer("crawl_timeout"), message: `crawl_timeout must be a whole number of seconds from 1 to 60, not ${JSON.stringify(value)}` }];
+    : [{ pointer: jsonPointer("crawl_timeout"), message: `crawl_timeout must be a whole number of seconds from 1 to 60, not ${JSON.stringify(value)}` }];
 }
 
 export const QueritContents = defineTool({

@@ -263,7 +263,7 @@ describe("Invoke params", () => {
     expect(parseHeaders({ A: "b" })).toEqual({ A: "b" });
     expect(() => parseHeaders("{nope")).toThrow(/^headers is not valid JSON/);
     expect(() => parseHeaders("[1]")).toThrow("headers must be a JSON object");
-    expect(() => parseHeaders({ A: { b: 1 } })).toThrow('headers: the value of "A" must be text, not object');
+    expect(() => parseHeaders({ A: { b: 1 } })).toThrow('headers: the value of "A" must be text, not an object');
   });
 
   it("replaces header tokens that resolve and blanks the others", () => {

@@ -194,8 +194,9 @@ describe("sort", () => {
   });
 
   it("names items that cannot be ordered", () => {
-    expect(() => sortItems([1, "a"], "asc")).toThrow("sort: the items cannot be ordered: cannot order a number and a text together");
-    expect(() => sortItems([{ s: 1 }, { s: "x" }], "asc", ["s"])).toThrow('sort: the values of sort_by "s" cannot be ordered: cannot order a number and a text together');
+    expect(() => sortItems([1, "a"], "asc")).toThrow("sort: the items cannot be ordered: cannot order a number and text together");
+    expect(() => sortItems([{ s: 1 }, { s: "x" }], "asc", ["s"])).toThrow('sort: the values of sort_by "s" cannot be ordered: cannot order a number and text together');
+    expect(() => sortItems([true, "a"], "asc")).toThrow("sort: the items cannot be ordered: cannot order a boolean and text together");
     expect(() => sortItems([{ s: 1 }, 3], "asc", ["s"])).toThrow("sort_by needs objects, but item 2 is a number");
   });
 

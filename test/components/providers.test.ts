@@ -13,7 +13,8 @@ import {
 } from "../../src/index.js";
 import { LLM_COMPONENTS } from "../../src/components/llm/index.js";
 import { checkSampling, promptReferences } from "../../src/components/llm/llm-params.js";
-import { numericValue, unitInterval } from "../../src/components/param-checks.js";
+import { unitInterval } from "../../src/components/param-checks.js";
+import { finiteNumber } from "../../src/util/values.js";
 import { ProviderMissingError } from "../../src/components/needs-provider.js";
 import { TOOL_COMPONENTS } from "../../src/tools/index.js";
 import { businessOutput, isContractType } from "../../src/tools/code-exec.js";
@@ -273,6 +274,15 @@ describe("LLM params", () => {
     expect(promptReferences({ sys_prompt: "{a@b}", prompts: "{sys.query} and {env.x}" }).map((r) => r.expr)).toEqual(["a@b", "sys.query", "env.x"]);
   });
 
+  it("number checks read values with finiteNumber, as the runtime does: hexadecimal or infinite text is not a number", () => {
+    expect(unitInterval({ t: " 0.5 " }, "t")).toEqual([]);
+    expect(unitInterval({ t: "0x1" }, "t")).toEqual([{ pointer: "/t", message: 't must be a number between 0 and 1, not "0x1"' }]);
+    expect(unitInterval({ t: "inf" }, "t")).toEqual([{ pointer: "/t", message: 't must be a number between 0 and 1, not "inf"' }]);
+    expect(unitInterval({ t: 2 }, "t", "warning")).toEqual([{ pointer: "/t", message: "t must be a number between 0 and 1, not 2", severity: "warning" }]);
+    expect(unitInterval({ t: null }, "t")).toEqual([]);
+    expect(unitInterval({ t: "" }, "t")).toEqual([{ pointer: "/t", message: 't must be a number between 0 and 1, not ""' }]);
+  });
+
   it("sampling checks never throw and accept every value in [0, 1], as a number or a string", () => {
     fc.assert(
       fc.property(fc.double({ min: 0, max: 1, noNaN: true }), fc.boolean(), (n, asString) => {
@@ -282,7 +292,7 @@ describe("LLM params", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const problems = checkSampling({ temperature: value, top_p: value, presence_penalty: value, frequency_penalty: value, max_tokens: value });
-        const n = numericValue(value);
+        const n = finiteNumber(value);
         if (value === null || (n !== undefined && n >= 0 && n <= 1 && Number.isInteger(n))) expect(problems).toEqual([]);
         else expect(problems.length).toBeGreaterThan(0);
       }),

@@ -93,25 +93,25 @@ describe("VariableAssigner operators", () => {
   });
 
   it.each([
-    ["+=", "5", 1, "the variable is not a number (got string)"],
-    ["+=", true, 1, "the variable is not a number (got boolean)"],
+    ["+=", "5", 1, "the variable is not a number (got text)"],
+    ["+=", true, 1, "the variable is not a number (got a boolean)"],
     ["-=", null, 1, "the variable is not a number (got nothing)"],
     ["*=", 5, "abc", 'the parameter is not a number (got text "abc")'],
-    ["+=", 5, true, "the parameter is not a number (got boolean)"],
+    ["+=", 5, true, "the parameter is not a number (got a boolean)"],
     ["/=", 5, 0, "division by zero"],
     ["/=", 5, "0", "division by zero"],
     ["*=", 1e308, 10, "the result Infinity is not a finite number"],
-    ["append", "text", "x", "the variable is not a list (got string)"],
-    ["append", [1, 2], "x", "the parameter is a string, but the list holds number items"],
-    ["extend", ["a"], "not a list", "the parameter is not a list (got string)"],
-    ["extend", ["a"], [1], "the parameter's first item is a number, but the list holds string items"],
-    ["extend", { a: 1 }, [1], "the variable is not a list (got object)"],
-    ["remove_first", "abc", undefined, "the variable is not a list (got string)"],
-    ["remove_last", 3, undefined, "the variable is not a list (got number)"],
+    ["append", "text", "x", "the variable is not a list (got text)"],
+    ["append", [1, 2], "x", "the parameter is text, but the list's first item is a number"],
+    ["extend", ["a"], "not a list", "the parameter is not a list (got text)"],
+    ["extend", ["a"], [1], "the parameter's first item is a number, but the list's first item is text"],
+    ["extend", { a: 1 }, [1], "the variable is not a list (got an object)"],
+    ["remove_first", "abc", undefined, "the variable is not a list (got text)"],
+    ["remove_last", 3, undefined, "the variable is not a list (got a number)"],
     ["set", 1, "abc", 'the variable holds a number, but the text "abc" is not a number'],
     ["set", 1, "inf", 'the variable holds a number, but the text "inf" is not a number'],
     ["+=", 1, "Infinity", 'the parameter is not a number (got text "Infinity")'],
-    ["set", 1, true, "the variable holds a number, but the boolean parameter is not a number"],
+    ["set", 1, true, "the variable holds a number, but the parameter (a boolean) is not a number"],
     ["set", false, "yes", 'the variable holds a boolean, but the text "yes" is not true or false'],
     ["set", ["a"], "a,b", 'the variable holds a list, but the text "a,b" is not a list'],
     ["set", { a: 1 }, "[1]", 'the variable holds an object, but the text "[1]" is not an object'],
@@ -229,11 +229,11 @@ describe("VariableAssigner end to end", () => {
       ]),
     );
     const events = await canvas.runToEnd({ query: "hi" });
-    expect(finished(events, "VariableAssigner:Set").error).toBe("env.name += 1: the variable is not a number (got string)");
+    expect(finished(events, "VariableAssigner:Set").error).toBe("env.name += 1: the variable is not a number (got text)");
     const last = events.at(-1)!;
     expect(last.event).toBe("workflow_finished");
     expect(last.event === "workflow_finished" && last.data.error).toBe(
-      "VariableAssigner:Set (VariableAssigner:Set): env.name += 1: the variable is not a number (got string)",
+      "VariableAssigner:Set (VariableAssigner:Set): env.name += 1: the variable is not a number (got text)",
     );
     expect(messages(events)).toEqual([]);
     expect(canvas.globals["env.counter"]).toBe(0);

@@ -3,8 +3,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { validateDsl, type ValidationIssue } from "../../src/index.js";
-import { canvasDsl, node } from "../helpers/dsl.js";
+import { loadCanvas, validateDsl, type ValidationIssue } from "../../src/index.js";
+import { canvasDsl, messageText, node } from "../helpers/dsl.js";
 
 function errors(dsl: object): ValidationIssue[] {
   return validateDsl(dsl).issues.filter((i) => i.severity === "error");
@@ -78,6 +78,27 @@ describe("validateDsl", () => {
     expect(errors(dsl).map((i) => i.message)).toEqual([
       'reference {env.unknown}: no conversation variable "unknown" is declared',
       "reference {item}: {item} is only defined in a direct child of an Iteration",
+    ]);
+  });
+
+  it("accepts a path below a global exactly when the pool can read it (globalPrefix)", async () => {
+    const dsl = canvasDsl(
+      {
+        begin: node("Begin", {}, ["Message:M"]),
+        "Message:M": node("Message", { content: ["{sys.custom.name} {env.cfg.v2.mode}"] }),
+      },
+      { globals: { "sys.custom": { name: "Ada" }, "env.cfg.v2": { mode: "fast" } } },
+    );
+    expect(validateDsl(dsl)).toEqual({ kind: "agent", valid: true, issues: [] });
+    // A fresh session resets sys.* globals to their zero ({} here), so only env.cfg.v2 keeps its value.
+    const canvas = await loadCanvas(dsl);
+    expect(messageText(await canvas.runToEnd({}))).toBe(" fast");
+    const bad = canvasDsl(
+      { begin: node("Begin", {}, ["Message:M"]), "Message:M": node("Message", { content: ["{sys.customer.name}"] }) },
+      { globals: { "sys.custom": { name: "Ada" } } },
+    );
+    expect(errors(bad).map((i) => i.message)).toEqual([
+      'reference {sys.customer.name}: "sys.customer.name" is not a system variable (known: sys.query, sys.user_id, sys.conversation_turns, sys.files, sys.history, sys.date)',
     ]);
   });
 

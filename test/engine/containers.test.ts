@@ -3,7 +3,9 @@
  * ExitLoop, and counters that survive a pause.
  */
 import { describe, expect, it } from "vitest";
-import { builtinRegistry, loadCanvas, type ComponentDefinition } from "../../src/index.js";
+import { Loop } from "../../src/components/loop.js";
+import type { CheckInfo } from "../../src/components/types.js";
+import { builtinRegistry, canvasFromSource, loadCanvas, validateDsl, type ComponentDefinition } from "../../src/index.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
 
 const seen: string[] = [];
@@ -108,10 +110,21 @@ describe("Iteration", () => {
     expect(messageText(await canvas.runToEnd({}))).toBe('["3 small","8 big","1 small"]');
   });
 
+  it("validation points at a collected output by its escaped name", () => {
+    const dsl = { ...iterationDsl, components: { ...iterationDsl.components, "Iteration:1": node("Iteration", { items_ref: "env.items", outputs: { "a/b~c": { ref: "Ghost:1@result" } } }, ["Message:Sink"]) } };
+    expect(validateDsl(dsl, { registry: registry() }).issues).toEqual([
+      expect.objectContaining({
+        severity: "error",
+        pointer: "/components/Iteration:1/obj/params/outputs/a~1b~0c/ref",
+        message: 'output "a/b~c" collects from "Ghost:1", which is not a component of this canvas',
+      }),
+    ]);
+  });
+
   it("items that are not a list fail the Iteration with a clear error", async () => {
     const canvas = await loadCanvas({ ...iterationDsl, variables: { items: { name: "items", type: "string", value: "abc" } } }, { registry: registry() });
     const events = await canvas.runToEnd({});
-    expect(trace(events).at(-1)).toBe('workflow_finished!Iteration:1 (Iteration:1): items_ref "env.items" must be a list, got string');
+    expect(trace(events).at(-1)).toBe('workflow_finished!Iteration:1 (Iteration:1): items_ref "env.items" must be a list, got text');
   });
 });
 
@@ -206,7 +219,7 @@ describe("Loop", () => {
     );
     const canvas = await loadCanvas(dsl, { registry: registry() });
     const events = await canvas.runToEnd({});
-    expect(trace(events).at(-1)).toMatch(/^workflow_finished!LoopItem:S \(LoopItem:S\): invalid operator "contains" for a number value/);
+    expect(trace(events).at(-1)).toBe('workflow_finished!LoopItem:S (LoopItem:S): invalid operator "contains" for a number (use one of: =, ≠, >, <, ≥, ≤, empty, not empty)');
   });
 
   it("keeps its round counter across a pause inside the loop, even in another process", async () => {
@@ -226,5 +239,45 @@ describe("Loop", () => {
     expect(lastEvent(events).event).toBe("workflow_finished");
     expect(trace(events)).toContain("node_finished:Loop:L");
     expect(messageText(events)).toBe("done n=");
+  });
+
+  // A DSL built in code may skip validation: the schema (integer) reports these at load time.
+  function unvalidatedLoop(maximum: unknown) {
+    const dsl = loopDsl({ maximum_loop_count: maximum }, { "Probe:B": node("Probe", { text: "round" }, [], { parent_id: "Loop:L" }) }, "Probe:B");
+    return canvasFromSource({ dsl }, registry(), {}, { kind: "agent", valid: true, issues: [] });
+  }
+
+  it("a maximum_loop_count that is not a number is an error, not a silent end of the loop", async () => {
+    const dsl = loopDsl({ maximum_loop_count: "many" }, {}, "Message:Done");
+    expect(validateDsl(dsl, { registry: registry() }).issues).toEqual([
+      expect.objectContaining({ pointer: "/components/Loop:L/obj/params/maximum_loop_count", message: 'param "maximum_loop_count" must be integer' }),
+    ]);
+    const events = await unvalidatedLoop("many").runToEnd({});
+    expect(trace(events).at(-1)).toBe('workflow_finished!LoopItem:S (LoopItem:S): maximum_loop_count must be a number, not "many"');
+    expect(trace(events)).not.toContain("node_started:Probe:B");
+  });
+
+  it("reads maximum_loop_count given as numeric text, and a missing one as 0 rounds", async () => {
+    const twice = await unvalidatedLoop(" 2 ").runToEnd({});
+    expect(trace(twice).filter((t) => t === "node_started:Probe:B")).toHaveLength(2);
+    expect(lastEvent(twice).event).toBe("workflow_finished");
+    const never = await unvalidatedLoop(null).runToEnd({});
+    expect(trace(never)).not.toContain("node_started:Probe:B");
+    expect(messageText(never)).toBe("done n=");
+  });
+
+  it("checks only object rows (a list is not a row), pointing at their place in the list", () => {
+    const problems = Loop.check!(
+      {
+        loop_variables: [null, { variable: "n", input_mode: "variable", type: "number", value: "not a ref" }],
+        loop_termination_condition: [["Loop:L@n", "≥", 3], { variable: "", operator: "" }],
+      },
+      {} as CheckInfo,
+    );
+    expect(problems).toEqual([
+      { pointer: "/loop_variables/1/value", message: 'loop variable "n" takes its value from a variable, but "not a ref" is not a reference' },
+      { pointer: "/loop_termination_condition/1/variable", message: "a termination condition needs a variable reference" },
+      { pointer: "/loop_termination_condition/1/operator", message: "a termination condition needs an operator" },
+    ]);
   });
 });

@@ -2,7 +2,7 @@
  * End-to-end engine behaviour through the public API, with exact event sequences.
  */
 import { describe, expect, it } from "vitest";
-import { builtinRegistry, loadCanvas, TextStream, THINK_END, THINK_START, type ComponentDefinition, type ComponentRegistry } from "../../src/index.js";
+import { builtinRegistry, canvasFromSource, loadCanvas, TextStream, THINK_END, THINK_START, type ComponentDefinition, type ComponentRegistry } from "../../src/index.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
 
 /** Echo: outputs `result` = its rendered `text` param. */
@@ -308,6 +308,21 @@ describe("errors", () => {
     expect(attempts.get("Fail:X")).toBe(3);
     expect(trace(events)).toContain("node_finished:Fail:X");
     expect(canvas.outputs("Fail:X")).toEqual({ result: "ok" });
+  });
+
+  it("reads max_retries and delay_after_error as numbers or numeric text; anything else means no retry", async () => {
+    // The schema wants numbers; a DSL built in code may skip validation.
+    const run = async (params: Record<string, unknown>) => {
+      const attempts = new Map<string, number>();
+      const dsl = canvasDsl({ begin: node("Begin", {}, ["Fail:X"]), "Fail:X": node("Fail", { times: 2, ...params }) });
+      const canvas = canvasFromSource({ dsl }, registry(failing(attempts)), {}, { kind: "agent", valid: true, issues: [] });
+      await canvas.runToEnd({});
+      return attempts.get("Fail:X");
+    };
+    expect(await run({ max_retries: " 2 ", delay_after_error: "0.001" })).toBe(3);
+    expect(await run({ max_retries: "two", delay_after_error: 0 })).toBe(1);
+    expect(await run({ max_retries: true, delay_after_error: 0 })).toBe(1);
+    expect(await run({ max_retries: 5.9, delay_after_error: "soon" })).toBe(3);
   });
 
   it("enforces the per-component timeout (exec_timeout)", async () => {

@@ -5,6 +5,7 @@ import {
   declaredDefault,
   formatSystemDate,
   freshSessionGlobals,
+  globalPrefix,
   normalizeDeclarations,
   zeroForDeclaredType,
   zeroOfValue,
@@ -240,6 +241,43 @@ describe("freshSessionGlobals (ragflow.md §2.2)", () => {
           }
         },
       ),
+    );
+  });
+});
+
+describe("globalPrefix (shared by the pool and the validator)", () => {
+  const globals = { "env.a": { b: 1 }, "env.a.c": { d: 2 }, "sys.query": "", env: "not a variable", "env.": "odd" };
+
+  it("is the longest global that prefixes the key at a dot", () => {
+    expect(globalPrefix(globals, "env.a.b")).toBe("env.a");
+    expect(globalPrefix(globals, "env.a.c.d")).toBe("env.a.c");
+    expect(globalPrefix(globals, "env.a.c.d.e")).toBe("env.a.c");
+    expect(globalPrefix(globals, "sys.query.x")).toBe("sys.query");
+  });
+
+  it("is undefined for the exact key itself, unrelated keys and the scope alone", () => {
+    expect(globalPrefix(globals, "env.a")).toBeUndefined();
+    expect(globalPrefix(globals, "env.ab.c")).toBeUndefined();
+    expect(globalPrefix(globals, "env.x")).toBeUndefined();
+    expect(globalPrefix(globals, "env.x.y")).toBeUndefined();
+    expect(globalPrefix({ "env.": 1, env: 2 }, "env..x")).toBeUndefined();
+  });
+
+  it("only finds own keys", () => {
+    expect(globalPrefix({}, "env.constructor.name")).toBeUndefined();
+    expect(globalPrefix(Object.create({ "env.a": 1 }) as Record<string, unknown>, "env.a.b")).toBeUndefined();
+  });
+
+  it("finds a prefix exactly when one of the key's dotted heads (past the scope) is a global", () => {
+    const segment = fc.constantFrom("a", "b", "c");
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 4 }), fc.array(fc.array(segment, { minLength: 1, maxLength: 3 })), (path, keys) => {
+        const g = Object.fromEntries(keys.map((k) => [`env.${k.join(".")}`, 0]));
+        const key = `env.${path.join(".")}`;
+        const heads = path.slice(0, -1).map((_, i) => `env.${path.slice(0, i + 1).join(".")}`);
+        const expected = heads.filter((h) => Object.hasOwn(g, h)).at(-1);
+        expect(globalPrefix(g, key)).toBe(expected);
+      }),
     );
   });
 });

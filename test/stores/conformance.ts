@@ -205,7 +205,9 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       await expect(store.save(key, tinySnapshot("x"), { ttlSeconds: "60" as unknown as number })).rejects.toThrow('ttlSeconds must be a positive number of seconds, got "60"');
       await expect(store.save(key, tinySnapshot("x"), { expectedVersion: 3 as unknown as string })).rejects.toThrow("expectedVersion must be a version string");
       await expect(store.save(key, [] as unknown as CanvasDsl)).rejects.toThrow(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got an array`);
-      await expect(store.save(key, "text" as unknown as CanvasDsl)).rejects.toThrow("got a string");
+      await expect(store.save(key, "text" as unknown as CanvasDsl)).rejects.toThrow(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got a string`);
+      // A class instance is no snapshot, even when JSON.stringify could write it ("{}" for a Map).
+      await expect(store.save(key, new Map() as unknown as CanvasDsl)).rejects.toThrow(`session "${key}": a snapshot must be a canvas DSL object (canvas.toJSON()), got an instance of Map`);
       const cyclic = tinySnapshot("cyclic") as CanvasDsl & { self?: unknown };
       cyclic.self = cyclic;
       await expect(store.save(key, cyclic)).rejects.toThrow(`session "${key}": the snapshot is not JSON-serializable`);

@@ -8,8 +8,9 @@
 import { componentSchema } from "../../dsl/schemas.js";
 import { paramsWithDefaults } from "../params.js";
 import type { Reference } from "../../refs/grammar.js";
+import { isPlainObject, jsonPointer } from "../../util/values.js";
 import { needsProvider } from "../needs-provider.js";
-import { nestedProblems, nonNegativeInteger, paramPointer } from "../param-checks.js";
+import { nestedProblems, nonNegativeInteger } from "../param-checks.js";
 import type { CheckInfo, ComponentDefinition, ParamProblem, Params } from "../types.js";
 import { checkLlmParams, LLM_DEFAULTS, LLM_THOUGHTS, promptReferences } from "./llm-params.js";
 
@@ -44,7 +45,7 @@ interface ToolsLocation {
 }
 
 function toolParams(entry: ToolEntry): Params {
-  return entry.params && typeof entry.params === "object" && !Array.isArray(entry.params) ? (entry.params as Params) : {};
+  return isPlainObject(entry.params) ? entry.params : {};
 }
 
 /** Every entry of `tools` must name a sub-agent or a registered component that can be a tool. */
@@ -55,7 +56,7 @@ function checkTools(tools: unknown, info: CheckInfo, at: ToolsLocation): ParamPr
     const label = `${at.label}[${i}]`;
     const pointer = `${at.pointer}/${i}`;
     // The schema reports entries that are not objects.
-    if (!raw || typeof raw !== "object" || Array.isArray(raw)) return;
+    if (!isPlainObject(raw)) return;
     const entry = raw as ToolEntry;
     const name = entry.component_name;
     if (typeof name !== "string" || name === "") {
@@ -120,6 +121,6 @@ export const Agent: ComponentDefinition = {
   timeoutMs: 1_200_000,
   thoughts: () => LLM_THOUGHTS,
   references: agentReferences,
-  check: (params, info) => checkAgent(params, info, { pointer: paramPointer("tools"), label: "tools" }),
+  check: (params, info) => checkAgent(params, info, { pointer: jsonPointer("tools"), label: "tools" }),
   invoke: needsProvider("llm"),
 };

@@ -5,9 +5,10 @@
  */
 import { componentSchema } from "../../dsl/schemas.js";
 import { findReferences, parseSelector, type Reference } from "../../refs/grammar.js";
+import { isPlainObject, jsonPointer } from "../../util/values.js";
 import { checkBranchTargets, targetIds } from "../branch-targets.js";
 import { needsProvider } from "../needs-provider.js";
-import { paramPointer, positiveInteger } from "../param-checks.js";
+import { positiveInteger } from "../param-checks.js";
 import type { CheckInfo, ComponentDefinition, ParamProblem, Params } from "../types.js";
 import { checkLlmId, checkSampling, LLM_DEFAULTS } from "./llm-params.js";
 
@@ -19,7 +20,7 @@ interface Category {
 
 function categories(params: Params): Array<[name: string, category: unknown]> {
   const value = params.category_description;
-  return value && typeof value === "object" && !Array.isArray(value) ? Object.entries(value) : [];
+  return isPlainObject(value) ? Object.entries(value) : [];
 }
 
 /** The selector that names the text to classify; RAGFlow falls back to sys.query when it is empty. */
@@ -39,16 +40,16 @@ function checkCategories(params: Params, info: CheckInfo): ParamProblem[] {
   const problems: ParamProblem[] = [];
   for (const [name, raw] of entries) {
     if (name.trim() === "") {
-      problems.push({ pointer: paramPointer("category_description", name), message: "a category has an empty name" });
+      problems.push({ pointer: jsonPointer("category_description", name), message: "a category has an empty name" });
       continue;
     }
-    if (!raw || typeof raw !== "object" || Array.isArray(raw)) {
-      problems.push({ pointer: paramPointer("category_description", name), message: `category "${name}" must be an object {description, examples, to}` });
+    if (!isPlainObject(raw)) {
+      problems.push({ pointer: jsonPointer("category_description", name), message: `category "${name}" must be an object {description, examples, to}` });
       continue;
     }
     const category = raw as Category;
     if (targetIds(category.to).length === 0) {
-      problems.push({ pointer: paramPointer("category_description", name, "to"), message: `category "${name}" has no target ("to" is empty)` });
+      problems.push({ pointer: jsonPointer("category_description", name, "to"), message: `category "${name}" has no target ("to" is empty)` });
       continue;
     }
     problems.push(...checkBranchTargets(category.to, ["category_description", name, "to"], `category "${name}"`, info));

@@ -3,7 +3,8 @@
  * references a prompt reads (research/ragflow.md §4.1 "LLM").
  */
 import { findReferences, parseSelector, type Reference } from "../../refs/grammar.js";
-import { nonNegativeInteger, paramPointer, unitInterval } from "../param-checks.js";
+import { jsonPointer } from "../../util/values.js";
+import { nonNegativeInteger, unitInterval } from "../param-checks.js";
 import type { ParamProblem, Params } from "../types.js";
 
 /** LLMParam defaults (message_history_window_size is ComponentParamBase's). */
@@ -55,13 +56,13 @@ export function checkSampling(params: Params): ParamProblem[] {
 export function checkPrompts(params: Params, key = "prompts"): ParamProblem[] {
   const prompts = params[key];
   if (typeof prompts === "string") {
-    return prompts.trim() === "" ? [{ pointer: paramPointer(key), message: `${key} is empty: the model needs a prompt` }] : [];
+    return prompts.trim() === "" ? [{ pointer: jsonPointer(key), message: `${key} is empty: the model needs a prompt` }] : [];
   }
-  if (!Array.isArray(prompts) || prompts.length === 0) return [{ pointer: paramPointer(key), message: `${key} is empty: the model needs at least one prompt` }];
+  if (!Array.isArray(prompts) || prompts.length === 0) return [{ pointer: jsonPointer(key), message: `${key} is empty: the model needs at least one prompt` }];
   const problems: ParamProblem[] = [];
   prompts.forEach((prompt, i) => {
     const content = prompt && typeof prompt === "object" ? (prompt as Record<string, unknown>).content : undefined;
-    if (typeof content !== "string") problems.push({ pointer: paramPointer(key, i, "content"), message: `${key}[${i}] needs a text content` });
+    if (typeof content !== "string") problems.push({ pointer: jsonPointer(key, i, "content"), message: `${key}[${i}] needs a text content` });
   });
   return problems;
 }
