@@ -6,6 +6,7 @@
  */
 import type { Reference } from "../refs/grammar.js";
 import type { CompiledTemplate } from "../refs/template.js";
+import type { AgentToolBinding } from "../tools/types.js";
 import type { HistoryEntry, Params } from "../dsl/types.js";
 
 export type { Params };
@@ -120,6 +121,36 @@ export interface CanvasAccess {
   /** The last `2 * windowSize` history entries (RAGFlow get_history). */
   history(windowSize: number): HistoryEntry[];
   outputsOf(id: string): Readonly<Outputs> | undefined;
+  /** The registered definition of a component type (e.g. an Agent's tools, a downstream Message's capabilities). */
+  componentType(name: string): ComponentDefinition | undefined;
+}
+
+/** Tokens of one model call. */
+export interface UsageReport {
+  prompt_tokens: number;
+  completion_tokens: number;
+  total_tokens?: number;
+}
+
+/** A retrieved chunk, as RAGFlow sends it in `message_end.reference.chunks`. */
+export interface ReferenceChunk {
+  id: string;
+  content: string;
+  document_id?: string;
+  document_name?: string;
+  dataset_id?: string;
+  similarity?: number;
+  url?: string;
+  [key: string]: unknown;
+}
+
+/** A source document of retrieved chunks (`message_end.reference.doc_aggs`). */
+export interface ReferenceDocument {
+  doc_id: string;
+  doc_name: string;
+  count: number;
+  url?: string;
+  [key: string]: unknown;
 }
 
 /** Hooks into the world outside the canvas. Providers arrive with the LLM and tools work. */
@@ -163,6 +194,10 @@ export interface ComponentContext<P = Params> {
   setInput(key: string, value: unknown): void;
   /** Random number in [0, 1); seeded in tests. */
   random(): number;
+  /** Count a model call's tokens into the run's `workflow_finished.data.usage`. */
+  addUsage(usage: UsageReport): void;
+  /** Record retrieved chunks and documents: they reach the next `message_end` as `reference`. */
+  addReferences(chunks: readonly ReferenceChunk[], documents?: readonly ReferenceDocument[]): void;
 }
 
 /** A component type. Register one with `registerComponent()`. */
@@ -176,6 +211,8 @@ export interface ComponentDefinition<P extends Params = Params> {
   readonly capabilities?: ComponentCapabilities;
   /** Can be one of an Agent's `tools` (RAGFlow's agent/tools). */
   readonly usableAsTool?: boolean;
+  /** For tools: how an Agent offers it to a model and calls it. */
+  readonly tool?: AgentToolBinding;
   /** The output an exception default value is written to (default "result"). */
   readonly primaryOutput?: string;
   /** Default execution timeout in ms; the run options and the `exec_timeout` param override it. */

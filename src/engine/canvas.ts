@@ -13,6 +13,7 @@ import { freshSessionGlobals, normalizeDeclarations } from "../pool/variables.js
 import { isPlainObject } from "../util/values.js";
 import type { CanvasEvent } from "./events.js";
 import { compileGraph, type CanvasGraph } from "./graph.js";
+import { emptyReferences } from "./ledger.js";
 import { DEFAULT_MAX_STEPS, executeRun, type CanvasSession, type EngineOptions, type RunRequest } from "./run.js";
 import { DEFAULT_COMPONENT_TIMEOUT_MS, DEFAULT_CONCURRENCY } from "./runner.js";
 import { RUN_STATE_VERSION, readRunState, type PendingInput, type PersistedRunState, type RunStatus } from "./state.js";
@@ -90,6 +91,7 @@ export class Canvas {
         status: state.status,
         pending: state.pending,
         reply: state.reply ?? [],
+        references: state.references ?? emptyReferences(),
         steps: state.steps,
         error: state.error,
         running: false,
@@ -107,6 +109,7 @@ export class Canvas {
         status: "idle",
         pending: undefined,
         reply: [],
+        references: emptyReferences(),
         steps: 0,
         error: undefined,
         running: false,
@@ -193,6 +196,7 @@ export class Canvas {
       steps: session.steps,
       ...(session.pending ? { pending: structuredClone(session.pending) } : {}),
       ...(session.reply.length > 0 ? { reply: [...session.reply] } : {}),
+      ...(session.references.chunks.length > 0 || session.references.doc_aggs.length > 0 ? { references: structuredClone(session.references) } : {}),
       ...(session.error !== undefined ? { error: session.error } : {}),
     };
     return {

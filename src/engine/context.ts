@@ -10,7 +10,10 @@ import type {
   ComponentContext,
   ComponentState,
   Outputs,
+  ReferenceChunk,
+  ReferenceDocument,
   RuntimeServices,
+  UsageReport,
 } from "../components/types.js";
 import type { HistoryEntry, Params } from "../dsl/types.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
@@ -23,10 +26,19 @@ export interface RunScope {
   readonly history: HistoryEntry[];
   readonly services: RuntimeServices;
   readonly random: () => number;
+  /** Where components report tokens and references for the whole run. */
+  readonly ledger: RunLedger;
+}
+
+/** What a run gathers from its components besides outputs. */
+export interface RunLedger {
+  addUsage(usage: UsageReport): void;
+  addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[]): void;
 }
 
 export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "history">): CanvasAccess {
   return {
+    componentType: (name) => scope.graph.registry.get(name),
     component: (id) => scope.graph.nodes.get(id),
     children: (id) => scope.graph.childrenOf.get(id) ?? [],
     history: (windowSize) => {
@@ -167,5 +179,13 @@ export class InvocationContext implements ComponentContext<Params> {
 
   random(): number {
     return this.scope.random();
+  }
+
+  addUsage(usage: UsageReport): void {
+    this.scope.ledger.addUsage(usage);
+  }
+
+  addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[] = []): void {
+    this.scope.ledger.addReferences(chunks, documents);
   }
 }

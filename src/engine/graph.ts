@@ -35,6 +35,8 @@ export interface CanvasGraph {
   readonly childrenOf: ReadonlyMap<string, readonly ComponentNode[]>;
   /** Id of the entry component ("begin"). */
   readonly entryId: string;
+  /** The registry the canvas was compiled with (component types looked up by name). */
+  readonly registry: ComponentRegistry;
 }
 
 /** Compile a validated DSL. Throws if a component type is unknown (validation reports that first). */
@@ -113,7 +115,7 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
     for (const ancestor of node.ancestors) (nodes.get(ancestor)?.descendants as string[] | undefined)?.push(node.id);
   }
   if (!entryId) throw new Error('the canvas has no entry component (a Begin with id "begin")');
-  return { nodes, childrenOf, entryId };
+  return { nodes, childrenOf, entryId, registry };
 }
 
 /** Drop repeated ids, keeping the first (RAGFlow templates sometimes list a target twice). */

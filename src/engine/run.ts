@@ -16,6 +16,7 @@ import { InvocationContext, makeCanvasAccess, type RunScope } from "./context.js
 import { EventFactory, emptyUsage, type CanvasEvent, type TokenUsage } from "./events.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import { appendUnique, planExtension, selectBatch, withoutDescendants } from "./plan.js";
+import { addReferences, addUsage, emptyReferences, type ReferenceBucket } from "./ledger.js";
 import { BatchRunner, errorMessage, type NodeResult, type RunnerHooks, type RunnerOptions } from "./runner.js";
 import type { PendingInput, RunStatus } from "./state.js";
 
@@ -32,6 +33,8 @@ export interface CanvasSession {
   pending: PendingInput | undefined;
   /** What the user has been shown so far in this turn (kept across a pause, for history). */
   reply: string[];
+  /** References gathered since the last message_end (kept across a pause). */
+  references: ReferenceBucket;
   steps: number;
   error: string | undefined;
   running: boolean;
@@ -149,6 +152,10 @@ class Run {
       history: session.history,
       services: options.services,
       random: options.random,
+      ledger: {
+        addUsage: (usage) => addUsage(this.usage, usage),
+        addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
+      },
     };
     this.access = makeCanvasAccess(this.scope);
     this.hooks = {
@@ -282,6 +289,7 @@ class Run {
     session.openContainers = {};
     session.steps = 0;
     session.reply = [];
+    session.references = emptyReferences();
     globals["sys.query"] = query;
     globals["sys.date"] = formatSystemDate(new Date());
     if (this.request.userId !== undefined) globals["sys.user_id"] = this.request.userId;
@@ -530,7 +538,14 @@ class Run {
       if (text.length > 0) yield this.events.make("message", { content: text });
     }
     this.session.reply.push(text);
-    const end = node.def.messageEnd?.(node.params, this.pool.outputsOf(node.id) ?? {}) ?? {};
+    const end: Record<string, unknown> = node.def.messageEnd?.(node.params, this.pool.outputsOf(node.id) ?? {}) ?? {};
+    // The references gathered since the last message go with this one (RAGFlow attaches the
+    // whole run's bucket to every message).
+    const references = this.session.references;
+    if (end.reference === undefined && (references.chunks.length > 0 || references.doc_aggs.length > 0)) {
+      end.reference = references;
+      this.session.references = emptyReferences();
+    }
     yield this.events.make("message_end", end);
   }
 

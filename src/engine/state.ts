@@ -4,7 +4,7 @@
  * It lives under the snapshot's `canvasflow` key. The RAGFlow-compatible parts of the state
  * (`path`, `globals`, `history`, `retrieval`, `memory`, `task_id`) stay at the DSL's top level.
  */
-import type { InputField, Outputs } from "../components/types.js";
+import type { InputField, Outputs, ReferenceChunk, ReferenceDocument } from "../components/types.js";
 import { isPlainObject } from "../util/values.js";
 
 export const RUN_STATE_VERSION = 1;
@@ -39,6 +39,8 @@ export interface PersistedRunState {
   pending?: PendingInput;
   /** Message text already shown in a paused turn (becomes the assistant's history entry at its end). */
   reply?: string[];
+  /** References gathered in a paused turn that no message has carried yet. */
+  references?: { chunks: ReferenceChunk[]; doc_aggs: ReferenceDocument[] };
   /** The error that ended the last turn, if any. */
   error?: string;
 }
@@ -75,6 +77,9 @@ export function readRunState(value: unknown): PersistedRunState {
     steps: typeof raw.steps === "number" ? raw.steps : 0,
     ...(raw.pending ? { pending: raw.pending } : {}),
     ...(Array.isArray(raw.reply) ? { reply: raw.reply.map(String) } : {}),
+    ...(isPlainObject(raw.references) && Array.isArray(raw.references.chunks) && Array.isArray(raw.references.doc_aggs)
+      ? { references: raw.references }
+      : {}),
     ...(typeof raw.error === "string" ? { error: raw.error } : {}),
   };
 }

@@ -158,10 +158,10 @@ describe("running provider components without providers", () => {
     expect(finished?.event === "node_finished" && finished.data.outputs.formalized_content).toBe("no results today");
   });
 
-  it("invoke throws ProviderMissingError carrying the component and provider", () => {
-    const invoke = () => def("Wikipedia").invoke({ id: "Wikipedia:W", componentName: "Wikipedia" } as never);
-    expect(invoke).toThrow(ProviderMissingError);
-    expect(invoke).toThrow("component Wikipedia:W (Wikipedia) needs a tool provider");
+  it("a tool without an implementation rejects with ProviderMissingError naming who ran it", async () => {
+    const run = () => def("Wikipedia").tool!.run({}, { label: "Wikipedia:W" } as never);
+    await expect(run()).rejects.toThrow(ProviderMissingError);
+    await expect(run()).rejects.toThrow("component Wikipedia:W (Wikipedia) needs a tool provider");
   });
 });
 

@@ -443,3 +443,55 @@ describe("streaming", () => {
     expect(trace(events)).toContain("node_finished:Streamer:S");
   });
 });
+
+describe("usage and references", () => {
+  const Model: ComponentDefinition = {
+    name: "Model",
+    invoke(ctx) {
+      ctx.addUsage({ prompt_tokens: 10, completion_tokens: 5 });
+      ctx.addUsage({ prompt_tokens: 3, completion_tokens: 2, total_tokens: 6 });
+      ctx.setOutput("content", "answer");
+    },
+  };
+  const Retriever: ComponentDefinition = {
+    name: "Retriever",
+    invoke(ctx) {
+      ctx.addReferences(
+        [
+          { id: "c1", content: "first", document_id: "d1", document_name: "Doc" },
+          { id: "c1", content: "duplicate", document_id: "d1", document_name: "Doc" },
+          { id: "c2", content: "second", document_id: "d1", document_name: "Doc" },
+        ],
+        [{ doc_id: "d1", doc_name: "Doc", count: 2 }],
+      );
+    },
+  };
+
+  it("sums token usage into workflow_finished and sends references with the next message_end only", async () => {
+    const canvas = await loadCanvas(
+      canvasDsl({
+        begin: node("Begin", {}, ["Retriever:R"]),
+        "Retriever:R": node("Retriever", {}, ["Model:M"]),
+        "Model:M": node("Model", {}, ["Message:A"]),
+        "Message:A": node("Message", { content: ["{Model:M@content}"] }, ["Message:B"]),
+        "Message:B": node("Message", { content: ["more"] }),
+      }),
+      { registry: registry(Model, Retriever) },
+    );
+    const events = await canvas.runToEnd({});
+    const ends = events.filter((e) => e.event === "message_end").map((e) => e.data);
+    expect(ends).toEqual([
+      {
+        reference: {
+          chunks: [
+            { id: "c1", content: "first", document_id: "d1", document_name: "Doc" },
+            { id: "c2", content: "second", document_id: "d1", document_name: "Doc" },
+          ],
+          doc_aggs: [{ doc_id: "d1", doc_name: "Doc", count: 2 }],
+        },
+      },
+      {},
+    ]);
+    expect(lastEvent(events).data).toMatchObject({ usage: { prompt_tokens: 13, completion_tokens: 7, total_tokens: 21, calls: 2 } });
+  });
+});
