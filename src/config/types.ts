@@ -1,0 +1,64 @@
+/**
+ * canvasflow's configuration (`canvasflow.config.json`, `--config FILE`) and the runtime services
+ * it turns into. A canvas DSL says *which* model, dataset or tool it uses; this says *where* they
+ * are and which keys to use, so the same DSL runs against OpenAI, Ollama, vLLM or a mock.
+ */
+import type { LlmProvider } from "../llm/types.js";
+
+export interface ProviderConfig {
+  /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
+  baseURL: string;
+  /** Name of the environment variable holding the API key (never the key itself in the file). */
+  apiKeyEnv?: string;
+  /** Extra HTTP headers sent with every request. */
+  headers?: Record<string, string>;
+}
+
+export interface ModelRoute {
+  /** A key of `providers`. */
+  provider: string;
+  /** The model name the provider knows, e.g. "gpt-4o-mini" or "qwen2.5:7b". */
+  model: string;
+}
+
+/** A knowledge base a Retrieval reads, keyed by RAGFlow kb_id / dataset_id. */
+export type KnowledgeBaseConfig =
+  | { type: "local"; /** A folder of .md, .txt and .json files. */ dir: string }
+  | { type: "ragflow"; /** RAGFlow server, e.g. http://localhost:9380. */ baseURL: string; apiKeyEnv?: string; /** Defaults to the key. */ datasetId?: string };
+
+/** Where a tool's API lives and which key it uses, keyed by component_name (e.g. "TavilySearch"). */
+export interface ToolEndpointConfig {
+  /** Overrides the public API's base URL (a self-hosted or test stand-in). */
+  baseURL?: string;
+  /** Environment variable with the API key, used when the DSL's own api_key param is empty. */
+  apiKeyEnv?: string;
+}
+
+export interface CanvasflowConfig {
+  providers?: Record<string, ProviderConfig>;
+  /** llm_id (exactly as in the DSL, e.g. "deepseek-chat@DeepSeek") or its model part → route. */
+  models?: Record<string, ModelRoute>;
+  /** The route for any llm_id not listed in `models`. */
+  defaultModel?: ModelRoute;
+  knowledgeBases?: Record<string, KnowledgeBaseConfig>;
+  tools?: Record<string, ToolEndpointConfig>;
+}
+
+/** Resolved knowledge bases and tool endpoints, as components find them in `ctx.services`. */
+export interface ToolServices {
+  knowledgeBases: Readonly<Record<string, KnowledgeBaseConfig>>;
+  endpoints: Readonly<Record<string, ToolEndpointConfig>>;
+  /** Environment to read `apiKeyEnv` variables from (process.env by default). */
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The well-known keys of `RuntimeServices` (components read them from `ctx.services`):
+ * - `llm`: chat models for LLM, Agent and Categorize;
+ * - `tools`: knowledge bases and tool endpoints;
+ * - `http`: Invoke's network policy (see components/http/service.ts).
+ */
+export interface CanvasflowServices {
+  llm?: LlmProvider;
+  tools?: ToolServices;
+}
