@@ -52,7 +52,7 @@ export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "histo
 export class InvocationContext implements ComponentContext<Params> {
   readonly recordedInputs: Record<string, unknown> = {};
   private controller: AbortController | undefined;
-  private readonly stateAccess: ComponentState;
+  private stateAccess: ComponentState | undefined;
 
   constructor(
     private readonly scope: RunScope,
@@ -60,16 +60,7 @@ export class InvocationContext implements ComponentContext<Params> {
     readonly canvas: CanvasAccess,
     private readonly runSignal: AbortSignal,
     readonly inputs: Record<string, unknown> | undefined,
-  ) {
-    const store = scope.componentState;
-    const id = node.id;
-    this.stateAccess = {
-      get: <T>() => store[id] as T | undefined,
-      set: (value: unknown) => {
-        store[id] = value;
-      },
-    };
-  }
+  ) {}
 
   get id(): string {
     return this.node.id;
@@ -86,7 +77,17 @@ export class InvocationContext implements ComponentContext<Params> {
   get parentId(): string | undefined {
     return this.node.parentId;
   }
+  /** Made on first use: only container start nodes keep state. */
   get state(): ComponentState {
+    if (this.stateAccess) return this.stateAccess;
+    const store = this.scope.componentState;
+    const id = this.node.id;
+    this.stateAccess = {
+      get: <T>() => store[id] as T | undefined,
+      set: (value: unknown) => {
+        store[id] = value;
+      },
+    };
     return this.stateAccess;
   }
   get services(): RuntimeServices {

@@ -60,6 +60,13 @@ export interface RunRequest {
 
 export const DEFAULT_MAX_STEPS = 10_000;
 
+/** What settling a component means for the batch: a failure ends the run, an exit drops a container's body. */
+interface Outcome {
+  failure?: string;
+  exited?: string;
+}
+const NO_OUTCOME: Outcome = Object.freeze({});
+
 export async function* executeRun(
   session: CanvasSession,
   request: RunRequest,
@@ -162,7 +169,7 @@ class Run {
       // A component that reads a streamed output (other than a message sink, which streams it on)
       // gets the finished text: the stream is drained before it runs.
       beforeInvoke: (node) => this.drainDependencies(node),
-      beforeRetry: (node) => this.pool.replaceOutputs(node.id, {}),
+      beforeRetry: (node) => this.pool.resetOutputs(node.id),
     };
     const external = request.signal;
     if (external) {
@@ -233,17 +240,26 @@ class Run {
       const nodes = ready.map((id) => this.graph.nodes.get(id)!);
       const contexts = nodes.map((node) => this.contextFor(node));
       for (const node of nodes) {
-        this.pool.replaceOutputs(node.id, {});
+        this.pool.resetOutputs(node.id);
         yield this.nodeStarted(node);
       }
-      const results = await this.runner.runBatch(contexts, nodes, this.hooks, signal);
+      const batch = this.runner.runBatch(contexts, nodes, this.hooks, signal);
+      const results = batch instanceof Promise ? await batch : batch;
       for (const node of nodes) this.inputReceivers.delete(node.id);
 
       let frontier = deferred.slice();
       const members = new Set(frontier);
       const exited: string[] = [];
+      const out: CanvasEvent[] = [];
       for (const result of results) {
-        const outcome = yield* this.postProcess(result, frontier, members);
+        let outcome: Outcome;
+        if (result.error === undefined && result.node.def.capabilities?.emitsMessages) {
+          outcome = yield* this.postProcessMessage(result, frontier, members);
+        } else {
+          outcome = this.settle(result, result.error, frontier, members, out);
+          for (const event of out) yield event;
+          out.length = 0;
+        }
         if (outcome.failure !== undefined && failure === undefined) failure = outcome.failure;
         if (outcome.exited) exited.push(outcome.exited);
       }
@@ -382,7 +398,9 @@ class Run {
     const node = result.node;
     return this.events.make("node_finished", {
       inputs: result.ctx.recordedInputs,
-      outputs: { ...(this.pool.outputsOf(node.id) ?? {}) },
+      // The record itself, not a copy: writes through references replace a component's record,
+      // so what this event shows never changes afterwards.
+      outputs: this.pool.outputsOf(node.id) ?? {},
       component_id: node.id,
       component_name: node.displayName,
       component_type: node.componentName,
@@ -397,7 +415,7 @@ class Run {
     const startedAt = this.session.openContainers[containerId] ?? Date.now() / 1000;
     delete this.session.openContainers[containerId];
     if (node.startChildId) delete this.session.componentState[node.startChildId];
-    const outputs = { ...(this.pool.outputsOf(containerId) ?? {}) };
+    const outputs = this.pool.outputsOf(containerId) ?? {};
     this.lastOutputs = outputs;
     return this.events.make("node_finished", {
       inputs: {},
@@ -413,24 +431,30 @@ class Run {
 
   // ---- post-processing ----
 
-  private async *postProcess(
-    result: NodeResult,
-    frontier: string[],
-    members: Set<string>,
-  ): AsyncGenerator<CanvasEvent, { failure?: string; exited?: string }, undefined> {
+  /** A message sink streams its content first (asynchronously); then it settles like any component. */
+  private async *postProcessMessage(result: NodeResult, frontier: string[], members: Set<string>): AsyncGenerator<CanvasEvent, Outcome, undefined> {
+    let error: string | undefined;
+    try {
+      yield* this.streamMessages(result.node);
+    } catch (streamError) {
+      error = errorMessage(streamError);
+    }
+    const out: CanvasEvent[] = [];
+    this.flushPartials(out);
+    const outcome = this.settle(result, error, frontier, members, out);
+    yield* out;
+    return outcome;
+  }
+
+  /**
+   * What happens after a component ran, without waiting: error handling, node_finished and the
+   * path extension. Events go to `out` (the caller yields them), so the common step needs no
+   * extra async generator hop.
+   */
+  private settle(result: NodeResult, error: string | undefined, frontier: string[], members: Set<string>, out: CanvasEvent[]): Outcome {
     const node = result.node;
     const caps = node.def.capabilities ?? {};
     const params = node.params;
-    let error = result.error;
-
-    if (error === undefined && caps.emitsMessages) {
-      try {
-        yield* this.streamMessages(node);
-      } catch (streamError) {
-        error = errorMessage(streamError);
-      }
-      yield* this.flushPartials();
-    }
 
     let gotoTargets: string[] | undefined;
     let failure: string | undefined;
@@ -443,7 +467,7 @@ class Run {
         this.pool.setOutput(node.id, "_ERROR", error);
         gotoTargets = gotoList;
       } else if (method === "comment") {
-        yield* this.applyDefaultValue(node);
+        this.applyDefaultValue(node, out);
       } else {
         this.pool.setOutput(node.id, "_ERROR", error);
         failure = `${node.displayName} (${node.id}): ${error}`;
@@ -459,7 +483,7 @@ class Run {
     } else {
       const finished = this.nodeFinished(result, error);
       this.lastOutputs = (finished.data as { outputs: Outputs }).outputs;
-      yield finished;
+      out.push(finished);
     }
     if (failure !== undefined || this.controller.signal.aborted) return { failure };
 
@@ -469,9 +493,9 @@ class Run {
       if (start) delete this.session.componentState[start];
     }
     if (extension.round) this.beginRound(extension.round, node.id);
-    for (const containerId of extension.finished) yield this.containerFinished(containerId);
+    for (const containerId of extension.finished) out.push(this.containerFinished(containerId));
     appendUnique(frontier, members, extension.append);
-    return { exited: extension.exited };
+    return extension.exited ? { exited: extension.exited } : NO_OUTCOME;
   }
 
   /** A new round of a fresh-rounds container: the body's outputs from the last round are gone. */
@@ -482,7 +506,7 @@ class Run {
   }
 
   /** `exception_method: comment`: the default value replaces the output and the run goes on. */
-  private async *applyDefaultValue(node: ComponentNode): AsyncGenerator<CanvasEvent, void, undefined> {
+  private applyDefaultValue(node: ComponentNode, out: CanvasEvent[]): void {
     const value = node.params.exception_default_value ?? "";
     const primary = node.def.primaryOutput ?? "result";
     this.pool.setOutput(node.id, primary, value);
@@ -491,16 +515,19 @@ class Run {
       const text = stringifyValue(value);
       if (text.length > 0) {
         this.session.reply.push(text);
-        yield this.events.make("message", { content: text });
+        out.push(this.events.make("message", { content: text }));
       }
-      yield this.events.make("message_end", {});
+      out.push(this.events.make("message_end", {}));
     }
   }
 
   private holdsStream(id: string): boolean {
     const outputs = this.pool.outputsOf(id);
     if (!outputs) return false;
-    for (const value of Object.values(outputs)) if (isTextStream(value) && !value.done) return true;
+    for (const key in outputs) {
+      const value = outputs[key];
+      if (isTextStream(value) && !value.done) return true;
+    }
     return false;
   }
 
@@ -550,10 +577,10 @@ class Run {
   }
 
   /** node_finished of producers whose stream has been consumed, in the order they finished. */
-  private *flushPartials(): Generator<CanvasEvent, void, undefined> {
+  private flushPartials(out: CanvasEvent[]): void {
     while (this.partials.length > 0 && !this.holdsStream(this.partials[0].node.id)) {
       const result = this.partials.shift()!;
-      yield this.nodeFinished(result, undefined);
+      out.push(this.nodeFinished(result, undefined));
     }
   }
 

@@ -95,31 +95,65 @@ export class BatchRunner {
     this.queue = new PQueue({ concurrency: Math.max(1, Math.floor(options.concurrency)) });
   }
 
-  /** Run every prepared invocation; results come back in the given order. */
-  async runBatch(
+  /**
+   * Run every prepared invocation; results come back in the given order. A lone component whose
+   * invoke returns synchronously and succeeds is answered without a promise: most steps of a
+   * long chain or loop are like that, and the event loop hop would be their main cost.
+   */
+  runBatch(
     contexts: readonly InvocationContext[],
     nodes: readonly ComponentNode[],
     hooks: RunnerHooks,
     signal: AbortSignal,
-  ): Promise<NodeResult[]> {
-    if (nodes.length === 1) return [await this.invoke(nodes[0], contexts[0], hooks, signal)];
+  ): NodeResult[] | Promise<NodeResult[]> {
+    if (nodes.length === 1) {
+      const result = this.start(nodes[0], contexts[0], hooks, signal);
+      return result instanceof Promise ? result.then((r) => [r]) : [result];
+    }
     return Promise.all(
-      nodes.map((node, i) => this.queue.add(() => this.invoke(node, contexts[i], hooks, signal)) as Promise<NodeResult>),
+      nodes.map((node, i) => this.queue.add(() => this.start(node, contexts[i], hooks, signal)) as Promise<NodeResult>),
     );
   }
 
-  private async invoke(node: ComponentNode, ctx: InvocationContext, hooks: RunnerHooks, signal: AbortSignal): Promise<NodeResult> {
-    const createdAt = Date.now() / 1000;
-    const started = performance.now();
+  /** The first attempt, synchronously when possible; anything that must wait continues in `finish`. */
+  private start(node: ComponentNode, ctx: InvocationContext, hooks: RunnerHooks, signal: AbortSignal): NodeResult | Promise<NodeResult> {
+    const clock = { createdAt: Date.now() / 1000, started: performance.now() };
+    let pending: Promise<void> | undefined;
+    try {
+      pending = hooks.beforeInvoke(node);
+    } catch (caught) {
+      return this.finish(node, ctx, hooks, signal, clock, { error: caught });
+    }
+    if (pending || signal.aborted) return this.finish(node, ctx, hooks, signal, clock, { pending });
+    let first: InvokeControl | void | Promise<InvokeControl | void>;
+    try {
+      first = node.def.invoke(ctx);
+    } catch (caught) {
+      return this.finish(node, ctx, hooks, signal, clock, { error: caught });
+    }
+    if (first instanceof Promise) return this.finish(node, ctx, hooks, signal, clock, { running: this.guard(node, ctx, signal, first) as Promise<InvokeControl | void> });
+    ctx.dispose();
+    return { node, ctx, control: first, error: undefined, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
+  }
+
+  /** Everything after a first attempt that could not finish synchronously: waits, timeouts, retries. */
+  private async finish(
+    node: ComponentNode,
+    ctx: InvocationContext,
+    hooks: RunnerHooks,
+    signal: AbortSignal,
+    clock: { createdAt: number; started: number },
+    first: { pending?: Promise<void>; running?: Promise<InvokeControl | void>; error?: unknown },
+  ): Promise<NodeResult> {
     const { attempts, delayMs } = retryPolicy(node);
     let control: InvokeControl | void = undefined;
     let error: string | undefined;
     try {
-      const pending = hooks.beforeInvoke(node);
-      if (pending) await pending;
+      if (first.pending) await first.pending;
       for (let attempt = 1; ; attempt++) {
         try {
-          control = await this.attempt(node, ctx, signal);
+          if (attempt === 1 && "error" in first) throw first.error;
+          control = attempt === 1 && first.running ? await first.running : await this.attempt(node, ctx, signal);
           error = undefined;
           break;
         } catch (caught) {
@@ -137,13 +171,22 @@ export class BatchRunner {
       ctx.dispose();
     }
     if (signal.aborted && error !== undefined) error = "cancelled";
-    return { node, ctx, control, error, createdAt, elapsed: (performance.now() - started) / 1000 };
+    return { node, ctx, control, error, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
   }
 
   // One attempt. A synchronous result needs no timer: only a pending promise can time out.
   private attempt(node: ComponentNode, ctx: InvocationContext, signal: AbortSignal): InvokeControl | void | Promise<InvokeControl | void> {
     if (signal.aborted) throw new CancelledError();
-    const result = node.def.invoke(ctx);
+    return this.guard(node, ctx, signal, node.def.invoke(ctx));
+  }
+
+  /** A pending result races the component's timeout and the run's cancellation. */
+  private guard(
+    node: ComponentNode,
+    ctx: InvocationContext,
+    signal: AbortSignal,
+    result: InvokeControl | void | Promise<InvokeControl | void>,
+  ): InvokeControl | void | Promise<InvokeControl | void> {
     if (!(result instanceof Promise)) return result;
     const timeoutMs = timeoutFor(node, this.options);
     return new Promise<InvokeControl | void>((resolve, reject) => {

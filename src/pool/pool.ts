@@ -60,6 +60,11 @@ export class VariablePool {
     this.outputs.set(componentId, { ...outputs });
   }
 
+  /** A fresh, empty record for a component about to run (earlier records stay untouched). */
+  resetOutputs(componentId: string): void {
+    this.outputs.set(componentId, {});
+  }
+
   clearOutputs(componentId: string): void {
     this.outputs.delete(componentId);
   }
@@ -116,7 +121,10 @@ export class VariablePool {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
         const next = ref.path.length === 0 ? value : this.writePath(ref, this.output(ref.componentId, ref.variable), ref.path, value);
-        this.setOutput(ref.componentId, ref.variable, next);
+        assertSafeKey(ref.variable, [ref.variable]);
+        // A new record rather than a change in place: events and snapshots that already hold the
+        // component's outputs keep what they showed.
+        this.outputs.set(ref.componentId, { ...(this.outputs.get(ref.componentId) ?? {}), [ref.variable]: next });
         return;
       }
       case "global":
