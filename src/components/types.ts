@@ -177,6 +177,8 @@ export interface ComponentContext<P = Params> {
 
   /** Resolve a bare selector (`cpn@var.path`, `sys.x`, `env.x`) or a parsed reference. */
   get(selector: string | Reference): unknown;
+  /** Like `get`, without recording the value under `node_finished.inputs`. */
+  peek(selector: string | Reference): unknown;
   /**
    * Split a template into literal text and references (iteration aliases included when this
    * component may use them). Resolve the references with `get` to stream them one by one.
@@ -198,6 +200,8 @@ export interface ComponentContext<P = Params> {
   addUsage(usage: UsageReport): void;
   /** Record retrieved chunks and documents: they reach the next `message_end` as `reference`. */
   addReferences(chunks: readonly ReferenceChunk[], documents?: readonly ReferenceDocument[]): void;
+  /** The references gathered since the last message_end (e.g. to decide whether to ask for citations). */
+  references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] };
 }
 
 /** A component type. Register one with `registerComponent()`. */

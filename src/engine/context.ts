@@ -34,6 +34,7 @@ export interface RunScope {
 export interface RunLedger {
   addUsage(usage: UsageReport): void;
   addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[]): void;
+  references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] };
 }
 
 export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "history">): CanvasAccess {
@@ -145,6 +146,12 @@ export class InvocationContext implements ComponentContext<Params> {
     return value;
   }
 
+  peek(selector: string | Reference): unknown {
+    const ref = typeof selector === "string" ? parseSelector(selector) : selector;
+    if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
+    return this.scope.pool.resolve(ref, this.node);
+  }
+
   compile(template: string): CompiledTemplate {
     return compileTemplate(typeof template === "string" ? template : stringifyValue(template), this.node.aliasTarget !== undefined);
   }
@@ -188,5 +195,9 @@ export class InvocationContext implements ComponentContext<Params> {
 
   addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[] = []): void {
     this.scope.ledger.addReferences(chunks, documents);
+  }
+
+  references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] } {
+    return this.scope.ledger.references();
   }
 }

@@ -162,6 +162,7 @@ class Run {
       ledger: {
         addUsage: (usage) => addUsage(this.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
+        references: () => this.session.references,
       },
     };
     this.access = makeCanvasAccess(this.scope);
@@ -476,11 +477,14 @@ class Run {
 
     // node_finished: containers report when their last round ends; stream producers once consumed.
     if (caps.container && error === undefined) {
+      result.ctx.dispose();
       this.session.openContainers[node.id] = result.createdAt;
     } else if (error === undefined && this.holdsStream(node.id)) {
+      // Its context (and so its abort signal) stays open until the stream has been read.
       this.wireStreams(node.id);
       this.partials.push(result);
     } else {
+      result.ctx.dispose();
       const finished = this.nodeFinished(result, error);
       this.lastOutputs = (finished.data as { outputs: Outputs }).outputs;
       out.push(finished);
@@ -580,6 +584,7 @@ class Run {
   private flushPartials(out: CanvasEvent[]): void {
     while (this.partials.length > 0 && !this.holdsStream(this.partials[0].node.id)) {
       const result = this.partials.shift()!;
+      result.ctx.dispose();
       out.push(this.nodeFinished(result, undefined));
     }
   }
@@ -599,6 +604,7 @@ class Run {
         }
       }
       if (error !== undefined) this.pool.setOutput(result.node.id, "_ERROR", error);
+      result.ctx.dispose();
       yield this.nodeFinished(result, error);
     }
   }

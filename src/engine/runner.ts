@@ -132,7 +132,6 @@ export class BatchRunner {
       return this.finish(node, ctx, hooks, signal, clock, { error: caught });
     }
     if (first instanceof Promise) return this.finish(node, ctx, hooks, signal, clock, { running: this.guard(node, ctx, signal, first) as Promise<InvokeControl | void> });
-    ctx.dispose();
     return { node, ctx, control: first, error: undefined, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
   }
 
@@ -167,8 +166,6 @@ export class BatchRunner {
       }
     } catch (caught) {
       error = errorMessage(caught);
-    } finally {
-      ctx.dispose();
     }
     if (signal.aborted && error !== undefined) error = "cancelled";
     return { node, ctx, control, error, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };

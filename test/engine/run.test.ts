@@ -495,3 +495,56 @@ describe("usage and references", () => {
     expect(lastEvent(events).data).toMatchObject({ usage: { prompt_tokens: 13, completion_tokens: 7, total_tokens: 21, calls: 2 } });
   });
 });
+
+describe("streams keep their component's signal", () => {
+  it("a stream still being read sees the run's cancellation", async () => {
+    let sawAbort = false;
+    const Endless: ComponentDefinition = {
+      name: "Endless",
+      invoke(ctx) {
+        const signal = ctx.signal;
+        ctx.setOutput(
+          "content",
+          new TextStream(
+            (async function* () {
+              yield "start ";
+              if (!signal.aborted) await new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }));
+              sawAbort = true;
+              throw new Error("stopped");
+            })(),
+          ),
+        );
+      },
+    };
+    const canvas = await loadCanvas(
+      canvasDsl({
+        begin: node("Begin", {}, ["Endless:E"]),
+        "Endless:E": node("Endless", {}, ["Message:M"]),
+        "Message:M": node("Message", { content: ["{Endless:E@content}"] }),
+      }),
+      { registry: registry(Endless) },
+    );
+    const controller = new AbortController();
+    const events: CanvasEvent[] = [];
+    for await (const event of canvas.run({ signal: controller.signal })) {
+      events.push(event);
+      if (event.event === "message") controller.abort();
+    }
+    expect(sawAbort).toBe(true);
+    expect(trace(events).at(-1)).toBe("workflow_finished!cancelled");
+  });
+
+  it("peek reads without recording an input", async () => {
+    const Peeker: ComponentDefinition = {
+      name: "Peeker",
+      invoke(ctx) {
+        ctx.setOutput("result", `${String(ctx.peek("sys.query"))}/${String(ctx.get("sys.conversation_turns"))}`);
+      },
+    };
+    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ["Peeker:P"]), "Peeker:P": node("Peeker") }), { registry: registry(Peeker) });
+    const events = await canvas.runToEnd({ query: "q" });
+    const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Peeker:P");
+    expect(finished?.data).toMatchObject({ inputs: { "sys.conversation_turns": 1 }, outputs: { result: "q/1" } });
+    expect(Object.keys((finished?.data as { inputs: object }).inputs)).toEqual(["sys.conversation_turns"]);
+  });
+});
