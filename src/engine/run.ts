@@ -469,6 +469,11 @@ class Run {
         gotoTargets = gotoList;
       } else if (method === "comment") {
         this.applyDefaultValue(node, out);
+      } else if (result.unavailable) {
+        // Not the canvas's fault (no key, no network, nothing configured): record it and go on.
+        this.pool.setOutput(node.id, "_ERROR", error);
+        const primary = node.def.primaryOutput ?? "result";
+        if (this.pool.output(node.id, primary) === undefined) this.pool.setOutput(node.id, primary, error);
       } else {
         this.pool.setOutput(node.id, "_ERROR", error);
         failure = `${node.displayName} (${node.id}): ${error}`;

@@ -5,6 +5,7 @@
 import PQueue from "p-queue";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { InvokeControl } from "../components/types.js";
+import { isUnavailable } from "../components/unavailable.js";
 import { finiteNumber } from "../util/values.js";
 import type { ComponentNode } from "./graph.js";
 import type { InvocationContext } from "./context.js";
@@ -25,6 +26,8 @@ export interface NodeResult {
   readonly ctx: InvocationContext;
   readonly control: InvokeControl | void;
   readonly error: string | undefined;
+  /** The error is an UnavailableError: recorded, but the run goes on. */
+  readonly unavailable?: boolean;
   /** Epoch seconds. */
   readonly createdAt: number;
   /** Seconds. */
@@ -147,6 +150,7 @@ export class BatchRunner {
     const { attempts, delayMs } = retryPolicy(node);
     let control: InvokeControl | void = undefined;
     let error: string | undefined;
+    let unavailable = false;
     try {
       if (first.pending) await first.pending;
       for (let attempt = 1; ; attempt++) {
@@ -157,7 +161,9 @@ export class BatchRunner {
           break;
         } catch (caught) {
           error = errorMessage(caught);
-          if (signal.aborted || attempt >= attempts) break;
+          unavailable = isUnavailable(caught);
+          // Retrying cannot bring a missing key or network back.
+          if (signal.aborted || unavailable || attempt >= attempts) break;
           await sleep(delayMs, undefined, { signal }).catch(() => undefined);
           if (signal.aborted) break;
           hooks.beforeRetry(node);
@@ -167,8 +173,11 @@ export class BatchRunner {
     } catch (caught) {
       error = errorMessage(caught);
     }
-    if (signal.aborted && error !== undefined) error = "cancelled";
-    return { node, ctx, control, error, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
+    if (signal.aborted && error !== undefined) {
+      error = "cancelled";
+      unavailable = false;
+    }
+    return { node, ctx, control, error, ...(unavailable && error !== undefined ? { unavailable } : {}), createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
   }
 
   // One attempt. A synchronous result needs no timer: only a pending promise can time out.

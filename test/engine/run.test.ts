@@ -2,8 +2,9 @@
  * End-to-end engine behaviour through the public API, with exact event sequences.
  */
 import { describe, expect, it } from "vitest";
-import { builtinRegistry, canvasFromSource, loadCanvas, TextStream, THINK_END, THINK_START, type ComponentDefinition, type ComponentRegistry } from "../../src/index.js";
+import { builtinRegistry, canvasFromSource, loadCanvas, TextStream, THINK_END, THINK_START, type CanvasEvent, type ComponentDefinition, type ComponentRegistry } from "../../src/index.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { UnavailableError } from "../../src/components/unavailable.js";
 
 /** Echo: outputs `result` = its rendered `text` param. */
 const Echo: ComponentDefinition = {
@@ -546,5 +547,47 @@ describe("streams keep their component's signal", () => {
     const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Peeker:P");
     expect(finished?.data).toMatchObject({ inputs: { "sys.conversation_turns": 1 }, outputs: { result: "q/1" } });
     expect(Object.keys((finished?.data as { inputs: object }).inputs)).toEqual(["sys.conversation_turns"]);
+  });
+});
+
+describe("a component that is unavailable here (no key, no network, nothing configured)", () => {
+  let calls = 0;
+  const Offline: ComponentDefinition = {
+    name: "Offline",
+    primaryOutput: "formalized_content",
+    invoke() {
+      calls++;
+      throw new UnavailableError("Offline has no API key: set api_key");
+    },
+  };
+
+  it("is recorded and the run goes on downstream, without retries", async () => {
+    calls = 0;
+    const canvas = await loadCanvas(
+      canvasDsl({
+        begin: node("Begin", {}, ["Offline:O"]),
+        "Offline:O": node("Offline", { max_retries: 3, delay_after_error: 0.001 }, ["Message:M"]),
+        "Message:M": node("Message", { content: ["got: {Offline:O@formalized_content} / {Offline:O@_ERROR}"] }),
+      }),
+      { registry: registry(Offline) },
+    );
+    const events = await canvas.runToEnd({});
+    expect(calls).toBe(1);
+    expect(trace(events)).toContain("node_finished:Offline:O!Offline has no API key: set api_key");
+    expect(messageText(events)).toBe("got: Offline has no API key: set api_key / Offline has no API key: set api_key");
+    expect((lastEvent(events).data as { error?: string }).error).toBeUndefined();
+  });
+
+  it("still follows exception_method goto", async () => {
+    const canvas = await loadCanvas(
+      canvasDsl({
+        begin: node("Begin", {}, ["Offline:O"]),
+        "Offline:O": node("Offline", { exception_method: "goto", exception_goto: ["Message:H"] }, ["Message:M"]),
+        "Message:M": node("Message", { content: ["normal"] }),
+        "Message:H": node("Message", { content: ["handled"] }),
+      }),
+      { registry: registry(Offline) },
+    );
+    expect(messageText(await canvas.runToEnd({}))).toBe("handled");
   });
 });
