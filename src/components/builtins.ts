@@ -18,6 +18,7 @@ import { ListOperations } from "./list-operations.js";
 import { DataOperations } from "./data-operations.js";
 import { LLM_COMPONENTS } from "./llm/index.js";
 import { TOOL_COMPONENTS } from "../tools/index.js";
+import { Unsupported } from "./unsupported.js";
 // builtin-imports (keep this marker: one import line per module above it)
 
 export const BUILTIN_COMPONENTS: readonly ComponentDefinition[] = [
@@ -38,6 +39,7 @@ export const BUILTIN_COMPONENTS: readonly ComponentDefinition[] = [
   DataOperations,
   ...LLM_COMPONENTS,
   ...TOOL_COMPONENTS,
+  Unsupported,
   // builtin-list (keep this marker: one entry per definition above it)
 ];
 
