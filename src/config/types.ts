@@ -3,6 +3,7 @@
  * it turns into. A canvas DSL says *which* model, dataset or tool it uses; this says *where* they
  * are and which keys to use, so the same DSL runs against OpenAI, Ollama, vLLM or a mock.
  */
+import type { HttpServiceOptions } from "../components/http/service.js";
 import type { LlmProvider } from "../llm/types.js";
 
 export interface ProviderConfig {
@@ -17,8 +18,11 @@ export interface ProviderConfig {
 export interface ModelRoute {
   /** A key of `providers`. */
   provider: string;
-  /** The model name the provider knows, e.g. "gpt-4o-mini" or "qwen2.5:7b". */
-  model: string;
+  /**
+   * The model name the provider knows, e.g. "gpt-4o-mini" or "qwen2.5:7b". Left out, it is the
+   * llm_id's model part ("deepseek-chat" for "deepseek-chat@DeepSeek").
+   */
+  model?: string;
 }
 
 /** A knowledge base a Retrieval reads, keyed by RAGFlow kb_id / dataset_id. */
@@ -61,4 +65,5 @@ export interface ToolServices {
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
+  http?: HttpServiceOptions;
 }

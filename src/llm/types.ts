@@ -67,6 +67,11 @@ export interface ChatResult {
   content: string;
   toolCalls: ChatToolCall[];
   usage: ChatUsage;
+  /**
+   * False when the server sent no usage: the counts are then zeros, never estimates. Absent is
+   * the same as true (models that always know their usage need not set it).
+   */
+  usageReported?: boolean;
   finishReason: string | null;
 }
 

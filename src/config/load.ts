@@ -1,0 +1,111 @@
+/**
+ * Reading `canvasflow.config.json` (from the working folder, or `--config FILE`), checking it
+ * against `schemas/config.schema.json` and the rules a schema cannot state, and turning it into
+ * the services a run gets (`buildServices`).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "../util/json-schema.js";
+import { jsonPointer } from "../util/values.js";
+import type { CanvasflowConfig } from "./types.js";
+
+export { buildServices, type BuildServicesOptions } from "./services.js";
+
+export const CONFIG_FILE_NAME = "canvasflow.config.json";
+export const CONFIG_SCHEMA = "config.schema.json";
+
+/** A config that cannot be used: every problem, each with its JSON pointer. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly issues: SchemaIssue[],
+  ) {
+    super(`invalid configuration:\n${formatSchemaIssues(file, issues)}`);
+    this.name = "ConfigError";
+  }
+}
+
+export interface LoadedConfig {
+  config: CanvasflowConfig;
+  /** The file it came from; undefined when there was none (an empty config). */
+  file: string | undefined;
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** What the schema cannot say: routes name existing providers, URLs are http(s). */
+function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  const providers = config.providers ?? {};
+  const known = Object.keys(providers);
+  const checkRoute = (pointer: string, provider: string) => {
+    if (!Object.hasOwn(providers, provider)) {
+      issues.push({ pointer: `${pointer}/provider`, message: `names the provider "${provider}", which is not in "providers" (${known.length > 0 ? `it has ${known.join(", ")}` : "there are none"})` });
+    }
+  };
+  for (const [name, provider] of Object.entries(providers)) {
+    if (!isHttpUrl(provider.baseURL)) issues.push({ pointer: jsonPointer("providers", name, "baseURL"), message: `must be an http:// or https:// URL, got "${provider.baseURL}"` });
+  }
+  for (const [llmId, route] of Object.entries(config.models ?? {})) checkRoute(jsonPointer("models", llmId), route.provider);
+  if (config.defaultModel) checkRoute("/defaultModel", config.defaultModel.provider);
+  for (const [id, kb] of Object.entries(config.knowledgeBases ?? {})) {
+    if (kb.type === "ragflow" && !isHttpUrl(kb.baseURL)) issues.push({ pointer: jsonPointer("knowledgeBases", id, "baseURL"), message: `must be an http:// or https:// URL, got "${kb.baseURL}"` });
+  }
+  for (const [name, tool] of Object.entries(config.tools ?? {})) {
+    if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
+  }
+  return issues;
+}
+
+/**
+ * Check a parsed config. `file` names it in errors; relative knowledge-base folders are resolved
+ * against `baseDir` (the config file's folder). Returns a copy; the input is not changed.
+ */
+export function validateConfig(value: unknown, file: string, baseDir = dirname(resolve(file))): CanvasflowConfig {
+  const issues = schemaIssues(CONFIG_SCHEMA, value);
+  if (issues.length > 0) throw new ConfigError(file, issues);
+  const config = structuredClone(value) as CanvasflowConfig;
+  const semantic = semanticIssues(config);
+  if (semantic.length > 0) throw new ConfigError(file, semantic);
+  for (const kb of Object.values(config.knowledgeBases ?? {})) {
+    if (kb.type === "local" && !isAbsolute(kb.dir)) kb.dir = resolve(baseDir, kb.dir);
+  }
+  return config;
+}
+
+/** Read and check one config file. */
+export async function loadConfigFile(file: string): Promise<LoadedConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new ConfigError(file, [{ pointer: "", message: `cannot be read: ${(error as Error).message}` }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(file, [{ pointer: "", message: `is not valid JSON: ${(error as Error).message}` }]);
+  }
+  return { config: validateConfig(value, file), file };
+}
+
+/**
+ * The config a command uses: `configFile` when given (it must exist), else
+ * `canvasflow.config.json` in `cwd` when present, else an empty config.
+ */
+export async function loadConfig(options: { configFile?: string; cwd?: string } = {}): Promise<LoadedConfig> {
+  const cwd = options.cwd ?? process.cwd();
+  if (options.configFile !== undefined) return loadConfigFile(resolve(cwd, options.configFile));
+  const found = join(cwd, CONFIG_FILE_NAME);
+  if (existsSync(found)) return loadConfigFile(found);
+  return { config: {}, file: undefined };
+}

@@ -1,0 +1,31 @@
+/**
+ * From a configuration to the services a run's components find in `ctx.services`:
+ * `llm` (chat models by llm_id), `tools` (knowledge bases, tool endpoints, the environment for
+ * API keys) and `http` (Invoke's network policy).
+ */
+import type { HttpServiceOptions } from "../components/http/service.js";
+import { createLlmProvider } from "../llm/provider.js";
+import type { LlmProvider } from "../llm/types.js";
+import type { CanvasflowConfig, CanvasflowServices } from "./types.js";
+
+export interface BuildServicesOptions {
+  /** Where API keys are read from (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** `services.http` as given (e.g. `{ allowPrivateNetwork: true }` from the CLI). */
+  http?: HttpServiceOptions;
+  /** Use this provider instead of one made from the config (e.g. everything to the mock). */
+  llm?: LlmProvider;
+}
+
+export function buildServices(config: CanvasflowConfig, options: BuildServicesOptions = {}): CanvasflowServices {
+  const env = options.env ?? process.env;
+  return {
+    llm: options.llm ?? createLlmProvider(config, env),
+    tools: {
+      knowledgeBases: { ...(config.knowledgeBases ?? {}) },
+      endpoints: { ...(config.tools ?? {}) },
+      env,
+    },
+    http: { ...(options.http ?? {}) },
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * Scripts for the mock LLM server: ordered rules that say how to answer requests whose messages
+ * match a regex (`schemas/mock-llm-script.schema.json` describes every key).
+ */
+import { readFile } from "node:fs/promises";
+import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "../util/json-schema.js";
+
+export type MockMatchTarget = "last_user" | "system" | "any" | "tool";
+
+export interface MockToolCall {
+  name: string;
+  /** An object (sent as JSON) or the exact JSON text. Default {}. */
+  arguments?: Record<string, unknown> | string;
+}
+
+export interface MockLlmRule {
+  /** JavaScript regex source, searched for in the text `on` selects. */
+  match: string;
+  /** Regex flags; default "i". */
+  flags?: string;
+  on?: MockMatchTarget;
+  reply?: string;
+  /** Sent before the reply as `<think>…</think>`. */
+  think?: string;
+  tool_calls?: MockToolCall[];
+  /** Answer with this HTTP error status instead. */
+  status?: number;
+  /** The error message sent with `status`. */
+  message?: string;
+  /** Answer at most this many requests, then pass the rule over. */
+  times?: number;
+  delay_ms?: number;
+  chunk_delay_ms?: number;
+  /** false: send no usage. */
+  usage?: boolean;
+}
+
+export interface MockLlmScript {
+  rules: MockLlmRule[];
+}
+
+export const MOCK_SCRIPT_SCHEMA = "mock-llm-script.schema.json";
+
+export class MockScriptError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: SchemaIssue[],
+  ) {
+    super(`invalid mock LLM script:\n${formatSchemaIssues(source, issues)}`);
+    this.name = "MockScriptError";
+  }
+}
+
+/** Check a script (already parsed JSON) against the schema, and each regex by compiling it. */
+export function parseMockLlmScript(value: unknown, source = "mock LLM script"): MockLlmScript {
+  const issues = schemaIssues(MOCK_SCRIPT_SCHEMA, value);
+  if (issues.length === 0) {
+    (value as MockLlmScript).rules.forEach((rule, i) => {
+      try {
+        new RegExp(rule.match, rule.flags ?? "i");
+      } catch (error) {
+        issues.push({ pointer: `/rules/${i}/match`, message: `is not a valid regular expression: ${(error as Error).message}` });
+      }
+    });
+  }
+  if (issues.length > 0) throw new MockScriptError(source, issues);
+  return value as MockLlmScript;
+}
+
+/** Read and check a script file. */
+export async function loadMockLlmScript(file: string): Promise<MockLlmScript> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new MockScriptError(file, [{ pointer: "", message: `cannot be read: ${(error as Error).message}` }]);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new MockScriptError(file, [{ pointer: "", message: `is not valid JSON: ${(error as Error).message}` }]);
+  }
+  return parseMockLlmScript(value, file);
+}
