@@ -9,10 +9,11 @@ import { componentSchema } from "../../dsl/schemas.js";
 import { paramsWithDefaults } from "../params.js";
 import type { Reference } from "../../refs/grammar.js";
 import { isPlainObject, jsonPointer } from "../../util/values.js";
-import { needsProvider } from "../needs-provider.js";
 import { nestedProblems, nonNegativeInteger } from "../param-checks.js";
 import type { CheckInfo, ComponentDefinition, ParamProblem, Params } from "../types.js";
+import { agentAnswer } from "./agent-answer.js";
 import { checkLlmParams, LLM_DEFAULTS, LLM_THOUGHTS, promptReferences } from "./llm-params.js";
+import { checkStructuredSchema } from "./structured.js";
 
 const AGENT_DEFAULTS: Readonly<Params> = {
   ...LLM_DEFAULTS,
@@ -94,7 +95,7 @@ function checkTools(tools: unknown, info: CheckInfo, at: ToolsLocation): ParamPr
 
 /** Agent problems with the nested pointers of its sub-agents' problems already applied. */
 function checkAgent(params: Params, info: CheckInfo, tools: ToolsLocation): ParamProblem[] {
-  return [...checkLlmParams(params), ...nonNegativeInteger(params, "max_rounds"), ...checkTools(params.tools, info, tools)];
+  return [...checkLlmParams(params), ...checkStructuredSchema(params), ...nonNegativeInteger(params, "max_rounds"), ...checkTools(params.tools, info, tools)];
 }
 
 /** Prompt references of an Agent and of its sub-agents: their prompts are rendered from the same canvas. */
@@ -122,5 +123,9 @@ export const Agent: ComponentDefinition = {
   thoughts: () => LLM_THOUGHTS,
   references: agentReferences,
   check: (params, info) => checkAgent(params, info, { pointer: jsonPointer("tools"), label: "tools" }),
-  invoke: needsProvider("llm"),
+  async invoke(ctx) {
+    const answer = await agentAnswer(ctx, ctx.params, { topLevel: true, label: ctx.id, signal: ctx.signal, agentDefaults: AGENT_DEFAULTS });
+    ctx.setOutput("content", answer.content);
+    if (answer.structured !== undefined) ctx.setOutput("structured", answer.structured);
+  },
 };

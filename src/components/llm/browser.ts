@@ -5,7 +5,7 @@
  */
 import { componentSchema } from "../../dsl/schemas.js";
 import { templateReferencesInParams } from "../params.js";
-import { needsProvider } from "../needs-provider.js";
+import { llmProvider } from "./model-call.js";
 import { positiveInteger } from "../param-checks.js";
 import type { ComponentDefinition } from "../types.js";
 import { checkLlmId, checkPrompts, checkSampling, LLM_DEFAULTS } from "./llm-params.js";
@@ -30,5 +30,9 @@ export const Browser: ComponentDefinition = {
   // RAGFlow reads references from the task text and the upload sources only.
   references: (params) => templateReferencesInParams({ prompts: params.prompts, upload_sources: params.upload_sources }),
   check: (params) => [...checkLlmId(params), ...checkSampling(params), ...checkPrompts(params), ...positiveInteger(params, "max_steps")],
-  invoke: needsProvider("llm"),
+  invoke(ctx) {
+    // Without a model the LLM provider is what is missing; with one, the browser still is.
+    llmProvider(ctx);
+    throw new Error("Browser needs a browser automation provider, which canvasflow does not have");
+  },
 };

@@ -7,10 +7,14 @@ import { componentSchema } from "../../dsl/schemas.js";
 import { findReferences, parseSelector, type Reference } from "../../refs/grammar.js";
 import { isPlainObject, jsonPointer } from "../../util/values.js";
 import { checkBranchTargets, targetIds } from "../branch-targets.js";
-import { needsProvider } from "../needs-provider.js";
 import { positiveInteger } from "../param-checks.js";
-import type { CheckInfo, ComponentDefinition, ParamProblem, Params } from "../types.js";
+import { stringifyValue } from "../../refs/template.js";
+import type { ChatMessage } from "../../llm/types.js";
+import type { CheckInfo, ComponentContext, ComponentDefinition, InvokeResult, ParamProblem, Params } from "../types.js";
+import { categorizeSystemPrompt, categorizeUserPrompt, categorySpecs, pickCategory } from "./categorize-prompt.js";
 import { checkLlmId, checkSampling, LLM_DEFAULTS } from "./llm-params.js";
+import { chatModelFor, completeChat, requestBase } from "./model-call.js";
+import { historyWindow } from "./prompt.js";
 
 interface Category {
   description?: unknown;
@@ -80,5 +84,41 @@ export const Categorize: ComponentDefinition = {
     ...checkQuery(params),
     ...checkCategories(params, info),
   ],
-  invoke: needsProvider("llm"),
+  invoke: categorize,
 };
+
+/** The text to classify: a bare selector is read, a template (older DSLs) is rendered. */
+function queryValue(ctx: ComponentContext, query: string): string {
+  const value = parseSelector(query) ? ctx.get(query) : ctx.render(query);
+  return stringifyValue(value);
+}
+
+/**
+ * The last turns of the conversation with the newest message replaced by the text to classify
+ * (RAGFlow: `msg[-1]["content"] = query value`).
+ */
+function conversation(ctx: ComponentContext, text: string): ChatMessage[] {
+  const messages: ChatMessage[] = ctx.canvas
+    .history(historyWindow(ctx.params, 1))
+    .map(([role, content]) => ({ role: role === "assistant" ? "assistant" : "user", content: stringifyValue(content) }));
+  if (messages.length === 0) messages.push({ role: "user", content: "" });
+  messages[messages.length - 1] = { ...messages[messages.length - 1], content: text };
+  return messages;
+}
+
+async function categorize(ctx: ComponentContext): Promise<InvokeResult> {
+  const params = ctx.params;
+  const specs = categorySpecs(params.category_description);
+  if (specs.length === 0) throw new Error("category_description lists no category");
+  const model = chatModelFor(ctx, params);
+  const text = queryValue(ctx, queryOf(params));
+  const messages: ChatMessage[] = [
+    { role: "system", content: categorizeSystemPrompt(specs) },
+    { role: "user", content: categorizeUserPrompt(conversation(ctx, text)) },
+  ];
+  const result = await completeChat(model, { ...requestBase(params, ctx.signal), messages }, (usage) => ctx.addUsage(usage));
+  const chosen = pickCategory(result.content, specs);
+  ctx.setOutput("category_name", chosen.name);
+  ctx.setOutput("_next", [...chosen.to]);
+  return { next: [...chosen.to] };
+}
