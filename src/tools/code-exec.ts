@@ -1,41 +1,24 @@
 /**
  * CodeExec (agent/tools/code_exec.py): runs `script` (a `main` function in Python or JavaScript)
- * in a sandbox with `arguments` read from the canvas. Its `outputs` declare exactly one business
- * output (typed String, Number, Boolean, Object, Null, Any or Array<T>) that receives the result.
+ * with `arguments` read from the canvas: JavaScript in a worker thread's `vm` context
+ * (code/javascript.ts), Python in a `python3` subprocess (code/python.ts). Its `outputs` declare
+ * exactly one business output (typed String, Number, Boolean, Object, Null, Any or Array<T>) that
+ * receives the result (code/contract.ts).
  */
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import type { ParamProblem, Params } from "../components/types.js";
-import { isPlainObject, jsonPointer } from "../util/values.js";
+import { isBlank, isPlainObject, jsonPointer, showValue } from "../util/values.js";
+import { businessOutput, buildContract, canonicalContent, ContractError, inferActualType, isContractType, SYSTEM_OUTPUTS } from "./code/contract.js";
+import { runJavaScript } from "./code/javascript.js";
+import { sandboxLimits } from "./code/options.js";
+import { runPython } from "./code/python.js";
 import { defineTool } from "./define-tool.js";
+import { ToolFailure, type ToolContext, type ToolOutput } from "./types.js";
 
-/** Outputs CodeExec sets itself; none of them can be the business output. */
-const SYSTEM_OUTPUTS: ReadonlySet<string> = new Set([
-  "content", "actual_type", "attachments", "_ERROR", "_ARTIFACTS", "_ATTACHMENT_CONTENT", "raw_result", "_created_time", "_elapsed_time",
-]);
-
-const SIMPLE_TYPES: ReadonlySet<string> = new Set(["string", "number", "boolean", "object", "null", "any"]);
-
-/** Whether a declared output type is one the result can be checked against (code_exec_contract). */
-export function isContractType(type: string): boolean {
-  const t = type.trim().toLowerCase();
-  if (t === "" || SIMPLE_TYPES.has(t)) return true;
-  return t.startsWith("array<") && t.endsWith(">") && isContractType(t.slice(6, -1)) && t.slice(6, -1).trim() !== "";
-}
+export { businessOutput, isContractType } from "./code/contract.js";
 
 function record(value: unknown): Record<string, unknown> {
   return isPlainObject(value) ? value : {};
-}
-
-/** The name of the one business output, or the problem that prevents choosing it. */
-export function businessOutput(outputs: Record<string, unknown>): { name: string } | { problem: string } {
-  const names = Object.keys(outputs);
-  const candidates = names.length === 1 ? names : names.filter((name) => !SYSTEM_OUTPUTS.has(name));
-  if (candidates.length !== 1) return { problem: `outputs must declare exactly one business output besides ${[...SYSTEM_OUTPUTS].slice(0, 3).join(", ")}…, found ${candidates.length}` };
-  const name = candidates[0];
-  if (name.trim() === "") return { problem: "the business output name is empty" };
-  if (SYSTEM_OUTPUTS.has(name)) return { problem: `"${name}" is reserved and cannot be the business output` };
-  if (name.includes(".")) return { problem: `the business output name "${name}" must not contain "."` };
-  return { name };
 }
 
 function checkOutputs(params: Params): ParamProblem[] {
@@ -64,11 +47,92 @@ function argumentReferences(params: Params): Reference[] {
   });
 }
 
+/** "python" or "javascript" for the spellings RAGFlow accepts. */
+export function normalizeLanguage(lang: unknown): "python" | "javascript" {
+  const low = typeof lang === "string" ? lang.trim().toLowerCase() : "";
+  if (low === "python" || low === "python3") return "python";
+  if (low === "javascript" || low === "nodejs") return "javascript";
+  throw new Error(`lang must be "python" or "javascript", not ${showValue(lang)}`);
+}
+
+/** A value as main receives it: JSON data (nothing becomes null). */
+function jsonValue(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value) ?? "null");
+}
+
+/**
+ * main's arguments: what the caller passed under an argument's name (an Agent's call), else the
+ * value of the argument's reference, else null (RAGFlow's rule).
+ */
+function scriptArguments(params: Params, args: Record<string, unknown>, ctx: ToolContext): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const [name, ref] of Object.entries(record(params.arguments))) {
+    if (!isBlank(args[name])) values[name] = jsonValue(args[name]);
+    else if (typeof ref !== "string" || ref.trim() === "") values[name] = null;
+    else if (!ctx.get) throw new Error(`argument "${name}" refers to ${ref}, which can only be read when CodeExec runs inside a canvas`);
+    else values[name] = jsonValue(ctx.get(ref));
+  }
+  return values;
+}
+
+/** The declared outputs; with no business output declared at all, one `result` of any type. */
+function declaredOutputs(params: Params): Record<string, unknown> {
+  const outputs = record(params.outputs);
+  return Object.keys(outputs).some((name) => !SYSTEM_OUTPUTS.has(name)) ? outputs : { ...outputs, result: { type: "Any" } };
+}
+
+async function execute(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+  const params = ctx.params;
+  const lang = normalizeLanguage(args.lang ?? params.lang);
+  const script = typeof args.script === "string" ? args.script : params.script;
+  if (typeof script !== "string" || script.trim() === "") throw new Error("script is empty: CodeExec needs a script that defines main");
+  const values = scriptArguments(params, args, ctx);
+  const limits = sandboxLimits(ctx.services.codeExec);
+  const result = lang === "python" ? await runPython(script, values, limits, ctx.signal) : await runJavaScript(script, values, limits, ctx.signal);
+
+  const outputs = declaredOutputs(params);
+  let contract;
+  try {
+    contract = buildContract(outputs, result);
+  } catch (error) {
+    if (!(error instanceof ContractError)) throw error;
+    const cleared = Object.fromEntries(Object.keys(outputs).filter((name) => !SYSTEM_OUTPUTS.has(name)).map((name) => [name, null]));
+    throw new ToolFailure(error.message, { ...cleared, raw_result: result, actual_type: inferActualType(result), content: canonicalContent(result) });
+  }
+  return {
+    [contract.businessOutput]: contract.value,
+    content: contract.content,
+    actual_type: contract.actualType,
+    raw_result: result,
+    attachments: [],
+    formalized_content: contract.content,
+  };
+}
+
 export const CodeExec = defineTool({
   name: "CodeExec",
+  functionName: "execute_code",
+  description: [
+    "This tool has a sandbox that can execute code written in 'Python'/'Javascript'. It receives a piece of code and returns the result of its `main` function as JSON.",
+    "",
+    "Python (`main` MUST be defined; it receives the arguments as keyword arguments):",
+    "def main() -> dict:",
+    "    return {\"result\": sum(range(10))}",
+    "",
+    "JavaScript (`main` MUST be defined; it receives the arguments as one object and may be async). There is no require, no I/O and no network:",
+    "function main(args) {",
+    "  return { result: [1, 2, 3].map((n) => n * 2) };",
+    "}",
+  ].join("\n"),
   meta: {
-    lang: { default: "python", textOnly: true },
-    script: { default: 'def main(arg1: str, arg2: str) -> dict: return {"result": arg1 + arg2}', textOnly: true },
+    lang: { default: "python", textOnly: true, type: "string", description: "The programming language of this piece of code.", enum: ["python", "javascript"], required: true },
+    script: {
+      default: 'def main(arg1: str, arg2: str) -> dict: return {"result": arg1 + arg2}',
+      textOnly: true,
+      type: "string",
+      description: "A piece of code in right format. There MUST be main function.",
+      required: true,
+    },
   },
   defaults: {
     arguments: {},
@@ -76,6 +140,8 @@ export const CodeExec = defineTool({
   },
   timeoutSeconds: 600,
   primaryOutput: "result",
+  thoughts: () => "Running a short script to process data.",
+  run: execute,
   references: argumentReferences,
   check: (params) => {
     const problems: ParamProblem[] = [];

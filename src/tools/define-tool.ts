@@ -14,7 +14,7 @@ import { findReferences, parseSelector, type Reference } from "../refs/grammar.j
 import { ProviderMissingError } from "../components/needs-provider.js";
 import type { CheckInfo, ComponentContext, ComponentDefinition, InvokeResult, JsonSchema, ParamProblem, Params } from "../components/types.js";
 import type { FunctionTool } from "../llm/types.js";
-import type { AgentToolBinding, ToolContext, ToolRun } from "./types.js";
+import { ToolFailure, type AgentToolBinding, type ToolContext, type ToolOutput, type ToolRun } from "./types.js";
 
 export interface MetaParam {
   /** RAGFlow's default (many tools default their query to the template "{sys.query}"). */
@@ -114,6 +114,7 @@ function toolContext(ctx: ComponentContext): ToolContext {
     label: ctx.id,
     addReferences: (chunks, documents) => ctx.addReferences(chunks, documents),
     addUsage: (usage) => ctx.addUsage(usage),
+    get: (selector) => ctx.get(selector),
   };
 }
 
@@ -148,7 +149,13 @@ export function defineTool(spec: ToolSpec): ComponentDefinition {
         args[key] = resolveMetaValue(ctx, ctx.params[key], meta.textOnly === true);
         ctx.setInput(key, args[key]);
       }
-      const output = await run(args, toolContext(ctx));
+      let output: ToolOutput;
+      try {
+        output = await run(args, toolContext(ctx));
+      } catch (error) {
+        if (error instanceof ToolFailure) for (const [key, value] of Object.entries(error.outputs)) ctx.setOutput(key, value);
+        throw error;
+      }
       for (const [key, value] of Object.entries(output)) ctx.setOutput(key, value);
     },
   };

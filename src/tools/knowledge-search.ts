@@ -5,15 +5,27 @@
 import { oneOfCodes, positiveInteger } from "../components/param-checks.js";
 import { WIKIPEDIA_LANGUAGES } from "./codes.js";
 import { defineTool } from "./define-tool.js";
+import { runWikipedia, WIKIPEDIA_TIMEOUT_S } from "./web/wikipedia.js";
 
 const QUERY = { query: { default: "{sys.query}" } };
 
 export const Wikipedia = defineTool({
   name: "Wikipedia",
-  meta: QUERY,
+  functionName: "wikipedia_search",
+  description:
+    "A wide range of how-to and information pages are made available in wikipedia. Since 2001, it has grown rapidly to become the world's largest reference website. From Wikipedia, the free encyclopedia.",
+  meta: {
+    query: {
+      default: "{sys.query}",
+      type: "string",
+      description: "The search keyword to execute with wikipedia. The keyword MUST be a specific subject that can match the title.",
+      required: true,
+    },
+  },
   defaults: { top_n: 10, language: "en" },
-  timeoutSeconds: 60,
+  timeoutSeconds: WIKIPEDIA_TIMEOUT_S,
   check: (params) => [...positiveInteger(params, "top_n"), ...oneOfCodes(params, "language", WIKIPEDIA_LANGUAGES, "Wikipedia language")],
+  run: runWikipedia,
 });
 
 export const PubMed = defineTool({

@@ -1,13 +1,22 @@
 /**
  * Retrieval (agent/tools/retrieval.py): searches the chosen datasets (or memories) for `query` and
  * returns the chunks as `formalized_content` (prompt text) and `json`. As a canvas node its query
- * is a bare reference or a template; dataset entries holding "@" are references to dataset
- * names or ids computed by the canvas.
+ * is a bare reference or a template; dataset entries holding "@" are references to dataset ids
+ * computed by the canvas. Where each dataset lives (a local folder, a RAGFlow server) comes from
+ * the configured knowledge bases (`services.tools.knowledgeBases`).
  */
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import { positiveNumber, unitInterval } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
+import type { CanvasflowServices } from "../config/types.js";
+import { finiteNumber } from "../util/values.js";
+import { UnavailableError } from "../components/unavailable.js";
 import { defineTool } from "./define-tool.js";
+import { datasetIds, knowledgeBasesFor } from "./retrieval/datasets.js";
+import { formatChunks } from "./retrieval/kb-prompt.js";
+import { searchKnowledgeBases } from "./retrieval/search.js";
+import type { SearchOptions } from "./retrieval/types.js";
+import type { ToolContext, ToolOutput } from "./types.js";
 
 /** The dataset lists: dataset_ids (current), kb_ids (older name of the same list), kb_vars (older variable list). */
 const DATASET_KEYS = ["dataset_ids", "kb_ids", "kb_vars"] as const;
@@ -34,12 +43,64 @@ function checkSources(params: Params): ParamProblem[] {
     return strings(params.memory_ids).length > 0 ? [] : [{ pointer: "/memory_ids", severity: "warning", message: "memory_ids is empty: no memory is chosen to search" }];
   }
   if (DATASET_KEYS.some((key) => strings(params[key]).length > 0)) return [];
-  return [{ pointer: "/kb_ids", severity: "warning", message: "no dataset is chosen (dataset_ids and kb_ids are empty): the retrieval will fail" }];
+  return [{ pointer: "/kb_ids", severity: "warning", message: "no dataset is chosen (dataset_ids and kb_ids are empty): the retrieval fails unless a knowledge base is configured for any id (\"*\")" }];
+}
+
+function queryText(value: unknown): string {
+  if (value === undefined || value === null) return "";
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  // As RAGFlow: a query copied from a transcript may start with "user:".
+  return text.replace(/^user[:：\s]*/i, "").trim();
+}
+
+function numberParam(params: Params, key: string, fallback: number): number {
+  return finiteNumber(params[key]) ?? fallback;
+}
+
+function searchOptions(query: string, params: Params, signal: AbortSignal): SearchOptions {
+  return {
+    query,
+    topN: Math.max(1, Math.floor(numberParam(params, "top_n", 8))),
+    topK: Math.max(1, Math.floor(numberParam(params, "top_k", 1024))),
+    similarityThreshold: numberParam(params, "similarity_threshold", 0.2),
+    keywordsWeight: Math.min(1, Math.max(0, numberParam(params, "keywords_similarity_weight", 0.5))),
+    rerankId: typeof params.rerank_id === "string" ? params.rerank_id : "",
+    useKg: params.use_kg === true,
+    tocEnhance: params.toc_enhance === true,
+    crossLanguages: Array.isArray(params.cross_languages) ? params.cross_languages.filter((l): l is string => typeof l === "string" && l !== "") : [],
+    signal,
+  };
+}
+
+async function retrieve(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+  const params = ctx.params;
+  if (params.retrieval_from === "memory") throw new UnavailableError('retrieval_from is "memory": searching memories is not supported; search datasets instead');
+  const query = queryText(args.query);
+  if (query === "") return { formalized_content: "", json: [] };
+  const services = ctx.services as CanvasflowServices;
+  const get = ctx.get ? (selector: string) => ctx.get!(selector) : undefined;
+  const choices = knowledgeBasesFor(datasetIds(params, get), services.tools?.knowledgeBases ?? {});
+  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal), services.tools?.env ?? process.env);
+  if (chunks.length === 0) {
+    const empty = typeof params.empty_response === "string" && params.empty_response.trim() !== "" ? params.empty_response : `Nothing relevant to "${query}" was found in the knowledge base.`;
+    return { formalized_content: empty, json: [] };
+  }
+  ctx.addReferences(chunks, documents);
+  return { formalized_content: formatChunks(chunks), json: chunks };
 }
 
 export const Retrieval = defineTool({
   name: "Retrieval",
-  meta: { query: { default: "" } },
+  functionName: "search_my_dateset",
+  description: "This tool can be utilized for relevant content searching in the datasets.",
+  meta: {
+    query: {
+      default: "",
+      type: "string",
+      description: "The keywords to search the dataset. The keywords should be the most important words/terms(includes synonyms) from the original request.",
+      required: true,
+    },
+  },
   defaults: {
     similarity_threshold: 0.2,
     keywords_similarity_weight: 0.5,
@@ -58,7 +119,9 @@ export const Retrieval = defineTool({
     retrieval_from: "dataset",
   },
   timeoutSeconds: 12,
+  thoughts: () => "Looking for the most relevant articles.",
   references: datasetReferences,
+  run: retrieve,
   check: (params) => [
     ...unitInterval(params, "similarity_threshold"),
     ...unitInterval(params, "keywords_similarity_weight"),

@@ -15,6 +15,26 @@ export interface ToolContext {
   readonly label: string;
   addReferences(chunks: readonly ReferenceChunk[], documents?: readonly ReferenceDocument[]): void;
   addUsage(usage: UsageReport): void;
+  /**
+   * Reads a canvas reference (`cpn@var.path`, `sys.x`, `env.x`), as RAGFlow tools read the canvas
+   * (Retrieval's dataset variables, CodeExec's arguments). Present when the tool runs inside a
+   * canvas, as a node or as an Agent's tool; absent when it runs on its own.
+   */
+  get?(selector: string): unknown;
+}
+
+/**
+ * A tool failure that still produced outputs (CodeExec's raw_result and actual_type when the result
+ * breaks its declared type). As a canvas node the outputs are set before the error path runs.
+ */
+export class ToolFailure extends Error {
+  constructor(
+    message: string,
+    readonly outputs: Readonly<Record<string, unknown>>,
+  ) {
+    super(message);
+    this.name = "ToolFailure";
+  }
 }
 
 /** A tool's result. `formalized_content` is the text a model reads. */

@@ -7,12 +7,47 @@ import type { ParamProblem, Params } from "../components/types.js";
 import { finiteNumber, isNothing, jsonPointer } from "../util/values.js";
 import { GOOGLE_COUNTRIES, GOOGLE_LANGUAGES } from "./codes.js";
 import { defineTool } from "./define-tool.js";
+import { DUCKDUCKGO_TIMEOUT_S, runDuckDuckGo } from "./web/duckduckgo.js";
+import { GOOGLE_TIMEOUT_S, runGoogle } from "./web/google.js";
+import { runTavilyExtract, runTavilySearch, TAVILY_EXTRACT_TIMEOUT_S, TAVILY_SEARCH_TIMEOUT_S } from "./web/tavily.js";
 
 const QUERY = { query: { default: "{sys.query}" } };
 
+/** A search tool's query as RAGFlow's meta describes it to the model. */
+function searchQuery(engine: string) {
+  return {
+    default: "{sys.query}",
+    type: "string",
+    description: `The search keywords to execute with ${engine}. The keywords should be the most important words/terms(includes synonyms) from the original request.`,
+    required: true,
+  } as const;
+}
+
+/** Tavily's topic and DuckDuckGo's channel share RAGFlow's wording. */
+const CATEGORY_DESCRIPTION =
+  "default:general. The category of the search.news is useful for retrieving real-time updates, particularly about politics, sports, and major current events covered by mainstream media sources. general is for broader, more general-purpose searches that may include a wide range of sources.";
+
+function domainList(description: string, item: string) {
+  return { default: [], type: "array", description, items: { type: "string", description: item } } as const;
+}
+
 export const TavilySearch = defineTool({
   name: "TavilySearch",
-  meta: { ...QUERY, topic: { default: "general" }, include_domains: { default: [] }, exclude_domains: { default: [] } },
+  functionName: "tavily_search",
+  description: [
+    "Tavily is a search engine optimized for LLMs, aimed at efficient, quick and persistent search results.",
+    "When searching:",
+    "   - Start with specific query which should focus on just a single aspect.",
+    "   - Number of keywords in query should be less than 5.",
+    "   - Broaden search terms if needed",
+    "   - Cross-reference information from multiple sources",
+  ].join("\n"),
+  meta: {
+    query: searchQuery("Tavily"),
+    topic: { default: "general", type: "string", description: CATEGORY_DESCRIPTION, enum: ["general", "news"] },
+    include_domains: domainList("default:[]. A list of domains only from which the search results can be included.", "Domain name that must be included, e.g. www.yahoo.com"),
+    exclude_domains: domainList("default:[]. A list of domains from which the search results can not be included", "Domain name that must be excluded, e.g. www.yahoo.com"),
+  },
   defaults: {
     api_key: "",
     search_depth: "basic",
@@ -23,24 +58,66 @@ export const TavilySearch = defineTool({
     include_images: false,
     include_image_descriptions: false,
   },
-  timeoutSeconds: 12,
+  timeoutSeconds: TAVILY_SEARCH_TIMEOUT_S,
   check: (params) => [...credential(params, "api_key", "the Tavily API key"), ...positiveInteger(params, "max_results"), ...positiveInteger(params, "days")],
+  run: runTavilySearch,
 });
 
 export const TavilyExtract = defineTool({
   name: "TavilyExtract",
+  functionName: "tavily_extract",
+  description: "Extract web page content from one or more specified URLs using Tavily Extract.",
   // urls: a list, or one comma-separated string.
-  meta: { urls: { default: "" }, extract_depth: { default: "basic" }, format: { default: "markdown" } },
+  meta: {
+    urls: {
+      default: "",
+      type: "array",
+      description: "The URLs to extract content from.",
+      items: { type: "string", description: "The URL to extract content from, e.g. www.yahoo.com" },
+      required: true,
+    },
+    extract_depth: {
+      default: "basic",
+      type: "string",
+      description:
+        "The depth of the extraction process. advanced extraction retrieves more data, including tables and embedded content, with higher success but may increase latency.basic extraction costs 1 credit per 5 successful URL extractions, while advanced extraction costs 2 credits per 5 successful URL extractions.",
+      enum: ["basic", "advanced"],
+    },
+    format: {
+      default: "markdown",
+      type: "string",
+      description: "The format of the extracted web page content. markdown returns content in markdown format. text returns plain text and may increase latency.",
+      enum: ["markdown", "text"],
+    },
+  },
   defaults: { api_key: "", include_images: false },
-  timeoutSeconds: 600,
+  timeoutSeconds: TAVILY_EXTRACT_TIMEOUT_S,
   check: (params) => credential(params, "api_key", "the Tavily API key"),
+  run: runTavilyExtract,
 });
 
 export const Google = defineTool({
   name: "Google",
-  meta: { q: { default: "{sys.query}" }, start: { default: 0 }, num: { default: 6 } },
+  functionName: "google_search",
+  description:
+    "Search the world's information, including webpages, images, videos and more. Google has many special features to help you find exactly what you're looking ...",
+  meta: {
+    q: searchQuery("Google"),
+    start: {
+      default: 0,
+      type: "integer",
+      description:
+        "Parameter defines the result offset. It skips the given number of results. It's used for pagination. (e.g., 0 (default) is the first page of results, 10 is the 2nd page of results, 20 is the 3rd page of results, etc.). Google Local Results only accepts multiples of 20(e.g. 20 for the second page results, 40 for the third page results, etc.) as the `start` value.",
+    },
+    num: {
+      default: 6,
+      type: "integer",
+      description:
+        "Parameter defines the maximum number of results to return. (e.g., 10 (default) returns 10 results, 40 returns 40 results, and 100 returns 100 results). The use of num may introduce latency, and/or prevent the inclusion of specialized result types. It is better to omit this parameter unless it is strictly necessary to increase the number of results per page. Results are not guaranteed to have the number of results specified in num.",
+    },
+  },
   defaults: { api_key: "", country: "cn", language: "en" },
-  timeoutSeconds: 12,
+  timeoutSeconds: GOOGLE_TIMEOUT_S,
   check: (params) => [
     ...credential(params, "api_key", "the SerpApi API key"),
     ...oneOfCodes(params, "country", GOOGLE_COUNTRIES, "Google country code"),
@@ -48,15 +125,29 @@ export const Google = defineTool({
     ...nonNegativeInteger(params, "start"),
     ...positiveInteger(params, "num"),
   ],
+  run: runGoogle,
 });
 
 export const DuckDuckGo = defineTool({
   name: "DuckDuckGo",
+  functionName: "duckduckgo_search",
+  description:
+    "DuckDuckGo is a search engine focused on privacy. It offers search capabilities for web pages, images, and provides translation services. DuckDuckGo also features a private AI chat interface, providing users with an AI assistant that prioritizes data protection.",
   // RAGFlow's meta offers channel general/news while its check wants text/news: both spellings are accepted.
-  meta: { ...QUERY, channel: { default: "text" } },
+  meta: {
+    query: searchQuery("DuckDuckGo"),
+    channel: {
+      default: "text",
+      type: "string",
+      description:
+        "default:general. The category of the search. `news` is useful for retrieving real-time updates, particularly about politics, sports, and major current events covered by mainstream media sources. `general` is for broader, more general-purpose searches that may include a wide range of sources.",
+      enum: ["general", "news"],
+    },
+  },
   defaults: { top_n: 10 },
-  timeoutSeconds: 12,
+  timeoutSeconds: DUCKDUCKGO_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
+  run: runDuckDuckGo,
 });
 
 export const SearXNG = defineTool({

@@ -1,0 +1,49 @@
+/**
+ * What a knowledge base search takes and gives back, whatever the backend (a local folder or a
+ * RAGFlow server).
+ */
+import type { ReferenceChunk, ReferenceDocument } from "../../components/types.js";
+
+/** A retrieved chunk in the shape of RAGFlow's retrieval API (and of message_end references). */
+export interface RetrievedChunk extends ReferenceChunk {
+  document_id: string;
+  document_name: string;
+  dataset_id: string;
+  /** In [0, 1]: what similarity_threshold filters and results are ordered by. */
+  similarity: number;
+  /** In [0, 1]: the share of the query's terms found in the chunk. */
+  term_similarity?: number;
+}
+
+export interface SearchResult {
+  chunks: RetrievedChunk[];
+  documents: ReferenceDocument[];
+}
+
+/** The Retrieval params a search needs, already read as numbers. */
+export interface SearchOptions {
+  query: string;
+  /** Chunks returned. */
+  topN: number;
+  /** Candidate chunks considered before the threshold and top_n apply. */
+  topK: number;
+  similarityThreshold: number;
+  /** Weight of keyword (term) similarity; the rest goes to ranking similarity. */
+  keywordsWeight: number;
+  rerankId: string;
+  useKg: boolean;
+  tocEnhance: boolean;
+  crossLanguages: string[];
+  signal: AbortSignal;
+}
+
+/** Documents of a chunk list, counted (RAGFlow doc_aggs), in order of first appearance. */
+export function documentAggregates(chunks: readonly RetrievedChunk[]): ReferenceDocument[] {
+  const byId = new Map<string, ReferenceDocument>();
+  for (const chunk of chunks) {
+    const doc = byId.get(chunk.document_id);
+    if (doc) doc.count += 1;
+    else byId.set(chunk.document_id, { doc_id: chunk.document_id, doc_name: chunk.document_name, count: 1, ...(chunk.url ? { url: chunk.url } : {}) });
+  }
+  return [...byId.values()];
+}

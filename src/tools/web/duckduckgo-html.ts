@@ -1,0 +1,102 @@
+/**
+ * Reading DuckDuckGo's HTML results page (html.duckduckgo.com/html/), the keyless endpoint the
+ * duckduckgo_search package's "html" backend reads: one `div.result` per hit with a
+ * `a.result__a` title link and a `.result__snippet`, and a "Next" form holding the fields that
+ * ask for the following page.
+ */
+import { DomUtils, parseDocument } from "htmlparser2";
+
+type Element = ReturnType<typeof DomUtils.findAll>[number];
+
+/** One hit, in the duckduckgo_search shape RAGFlow passes on as `json`. */
+export interface DuckDuckGoTextHit {
+  title: string;
+  href: string;
+  body: string;
+}
+
+export interface DuckDuckGoHtmlPage {
+  hits: DuckDuckGoTextHit[];
+  /** The form fields of the "Next" button, when there is a next page. */
+  next?: Record<string, string>;
+  /** DuckDuckGo answered with its bot check instead of results. */
+  blocked: boolean;
+}
+
+function classes(element: Element): string[] {
+  return (DomUtils.getAttributeValue(element, "class") ?? "").split(/\s+/).filter((c) => c !== "");
+}
+
+function hasClass(element: Element, name: string): boolean {
+  return classes(element).includes(name);
+}
+
+function cleanText(element: Element | undefined | null): string {
+  return element ? DomUtils.textContent(element).replace(/\s+/g, " ").trim() : "";
+}
+
+/**
+ * The target of a result link. DuckDuckGo wraps it in a redirect ("//duckduckgo.com/l/?uddg=
+ * <encoded url>&rut=…"); the real URL is the `uddg` parameter.
+ */
+export function resultUrl(href: string): string {
+  const absolute = href.startsWith("//") ? `https:${href}` : href;
+  try {
+    const url = new URL(absolute, "https://duckduckgo.com");
+    const target = url.searchParams.get("uddg");
+    if (target) return target;
+    return url.href;
+  } catch {
+    return href;
+  }
+}
+
+/** Ads link to DuckDuckGo's ad redirect (y.js) or are marked result--ad. */
+function isAd(result: Element, href: string): boolean {
+  return hasClass(result, "result--ad") || resultUrl(href).startsWith("https://duckduckgo.com/y.js");
+}
+
+function nextPageFields(document: ReturnType<typeof parseDocument>): Record<string, string> | undefined {
+  for (const form of DomUtils.findAll((el) => el.name === "form", document.children)) {
+    const inputs = DomUtils.findAll((el) => el.name === "input", form.children);
+    const isNext = inputs.some((input) => DomUtils.getAttributeValue(input, "type") === "submit" && /next/i.test(DomUtils.getAttributeValue(input, "value") ?? ""));
+    if (!isNext) continue;
+    const fields: Record<string, string> = {};
+    for (const input of inputs) {
+      const name = DomUtils.getAttributeValue(input, "name");
+      if (name && DomUtils.getAttributeValue(input, "type") === "hidden") fields[name] = DomUtils.getAttributeValue(input, "value") ?? "";
+    }
+    return fields;
+  }
+  return undefined;
+}
+
+export function parseDuckDuckGoHtml(html: string): DuckDuckGoHtmlPage {
+  const document = parseDocument(html);
+  const blocked = DomUtils.findOne((el) => hasClass(el, "anomaly-modal__title") || hasClass(el, "anomaly-modal__modal"), document.children) !== null;
+  const hits: DuckDuckGoTextHit[] = [];
+  for (const result of DomUtils.findAll((el) => el.name === "div" && hasClass(el, "result"), document.children)) {
+    const link = DomUtils.findOne((el) => el.name === "a" && hasClass(el, "result__a"), result.children);
+    if (!link) continue;
+    const href = DomUtils.getAttributeValue(link, "href") ?? "";
+    if (href === "" || isAd(result, href)) continue;
+    const snippet = DomUtils.findOne((el) => hasClass(el, "result__snippet"), result.children);
+    hits.push({ title: cleanText(link), href: resultUrl(href), body: cleanText(snippet) });
+  }
+  const next = nextPageFields(document);
+  return { hits, blocked, ...(next ? { next } : {}) };
+}
+
+/** Text of an HTML fragment (news excerpts carry <b> tags and entities). */
+export function htmlFragmentText(fragment: string): string {
+  return DomUtils.textContent(parseDocument(fragment)).replace(/\s+/g, " ").trim();
+}
+
+/**
+ * The search token (vqd) DuckDuckGo's JSON endpoints need, from its search page: it appears as
+ * vqd="…", vqd='…' or vqd=…&.
+ */
+export function extractVqd(html: string): string | undefined {
+  const match = /vqd=["']([^"']+)["']/.exec(html) ?? /vqd=([\d-]+)&/.exec(html);
+  return match?.[1];
+}
