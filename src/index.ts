@@ -71,3 +71,21 @@ export {
   type VariableDeclaration,
 } from "./pool/index.js";
 export * from "./stores/index.js";
+export {
+  migrateDsl,
+  needsMigration,
+  DSL_MIGRATIONS,
+  MigrationError,
+  formatMigrationReport,
+  migrationReport,
+  type MigrationNote,
+  type MigrationResult,
+  type MigrationStep,
+  type MigrationReport,
+  type UnsupportedPart,
+} from "./migrate/index.js";
+export { Unsupported, UNSUPPORTED_COMPONENT } from "./components/unsupported.js";
+export { UnavailableError, isUnavailable } from "./components/unavailable.js";
+export * from "./llm/index.js";
+export { loadConfig, loadConfigFile, validateConfig, buildServices, ConfigError, CONFIG_FILE_NAME, type LoadedConfig, type BuildServicesOptions } from "./config/load.js";
+export type * from "./config/types.js";

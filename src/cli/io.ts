@@ -5,6 +5,11 @@ export interface CliIO {
   isTTY: boolean;
   /** ANSI colours in pretty output (a terminal, unless NO_COLOR is set). */
   color?: boolean;
+  /**
+   * Ends long-running commands (`mock-llm`) when it fires. Without it they stop on SIGINT or
+   * SIGTERM; tests pass their own.
+   */
+  shutdown?: AbortSignal;
 }
 
 /** Wrong flags or arguments: printed with the usage hint, exit code 2. */

@@ -6,6 +6,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { packageRoot } from "../dsl/schemas.js";
 import { processIO, UsageError, type CliIO } from "./io.js";
+import { mockLlmCommand } from "./mock-llm-command.js";
+import { migrateCommand } from "./migrate-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -15,10 +17,14 @@ Usage:
   canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
                       [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty]
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--allow-private-network]
+                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
   canvasflow validate FILE... [--json]
+  canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
+  canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage.
+migrate exit codes: 0 migrated or already current, 1 unsupported components remain, 2 unreadable input or usage.
 `;
 
 function version(): string {
@@ -51,6 +57,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           concurrency: { type: "string" },
           timeout: { type: "string" },
           "allow-private-network": { type: "boolean" },
+          config: { type: "string" },
+          kb: { type: "string", multiple: true },
+          "mock-llm": { type: "boolean" },
+          "mock-llm-script": { type: "string" },
         },
       });
       if (positionals.length !== 1) throw new UsageError(`run expects exactly one FILE, got ${positionals.length}`);
@@ -66,9 +76,28 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           concurrency: values.concurrency,
           timeout: values.timeout,
           allowPrivateNetwork: values["allow-private-network"] ?? false,
+          config: values.config,
+          kb: values.kb ?? [],
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
         },
         io,
       );
+    }
+    if (command === "mock-llm") {
+      const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { port: { type: "string", short: "p" }, script: { type: "string" } } });
+      if (positionals.length > 0) throw new UsageError(`mock-llm takes no arguments, got "${positionals[0]}"`);
+      return await mockLlmCommand({ port: values.port, script: values.script }, io);
+    }
+    if (command === "migrate") {
+      const { values, positionals } = parseArgs({
+        args: [...rest],
+        allowPositionals: true,
+        strict: true,
+        options: { output: { type: "string", short: "o" }, "dry-run": { type: "boolean" }, report: { type: "string" } },
+      });
+      if (positionals.length !== 1) throw new UsageError(`migrate expects exactly one IN file, got ${positionals.length}`);
+      return await migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
     }
     if (command === "validate") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { json: { type: "boolean" } } });

@@ -1,6 +1,8 @@
 /**
  * `canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
- *                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty] [--max-steps N]`
+ *                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty] [--max-steps N]
+ *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]`
+ * (the services those last flags make are in services.ts)
  *
  * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage.
  */
@@ -15,11 +17,13 @@ import { openSnapshotStore, SnapshotCorruptError, SnapshotKeyError, SnapshotStor
 import { isPlainObject } from "../util/values.js";
 import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
+import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
+import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
 export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3 } as const;
 
-export interface RunArgs {
+export interface RunArgs extends ServiceFlags {
   file: string;
   query?: string;
   input: string[];
@@ -85,8 +89,9 @@ interface Loaded {
   sessionVersion: string | null;
 }
 
-async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore | undefined): Promise<Loaded> {
-  const fileSource = await readSource(args.file);
+async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore | undefined, services: RunServices["services"]): Promise<Loaded> {
+  // An old DSL (RAGFlow v0.19, graph-only…) runs as its migrated form.
+  const fileSource = migrateInMemory(await readSource(args.file), args.file, io);
   let source = fileSource;
   let sessionVersion: string | null = null;
   const stored = session ? await session.store.load(session.key) : undefined;
@@ -113,7 +118,7 @@ async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore
     ...(maxSteps ? { maxSteps } : {}),
     ...(concurrency ? { concurrency } : {}),
     ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
-    services: { http: { allowPrivateNetwork: args.allowPrivateNetwork } },
+    services: { ...services },
   }, report);
   return { canvas, sessionVersion };
 }
@@ -124,12 +129,25 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const format = args.events ?? (io.isTTY ? "pretty" : "ndjson");
   if (format !== "ndjson" && format !== "pretty") throw new UsageError(`--events must be ndjson or pretty, got "${format}"`);
   const inputs = parseInputs(args.inputs, args.input);
-  const session = args.session === undefined ? undefined : openSession(args.session);
+  let services: RunServices;
   try {
-    return await runTurn(args, io, format, inputs, session);
+    services = await openRunServices(args, io);
+  } catch (error) {
+    if (!isSetupError(error)) throw error;
+    io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
+  try {
+    const session = args.session === undefined ? undefined : openSession(args.session);
+    try {
+      return await runTurn(args, io, format, inputs, session, services.services);
+    } finally {
+      // A Redis connection left open would keep the process alive.
+      await session?.store.close();
+    }
   } finally {
-    // A Redis connection left open would keep the process alive.
-    await session?.store.close();
+    // So would the in-process mock LLM.
+    await services.close();
   }
 }
 
@@ -148,11 +166,12 @@ async function runTurn(
   format: "ndjson" | "pretty",
   inputs: Record<string, unknown> | undefined,
   session: OpenedSnapshotStore | undefined,
+  services: RunServices["services"],
 ): Promise<number> {
   let canvas: Canvas;
   let sessionVersion: string | null;
   try {
-    ({ canvas, sessionVersion } = await loadForRun(args, io, session));
+    ({ canvas, sessionVersion } = await loadForRun(args, io, session, services));
   } catch (error) {
     if (error instanceof InvalidCanvas) return EXIT.usage;
     if (error instanceof DslReadError || error instanceof SnapshotCorruptError || error instanceof SnapshotKeyError) {

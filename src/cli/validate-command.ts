@@ -5,6 +5,7 @@ import { defaultRegistry, readSource } from "../api.js";
 import { DslReadError } from "../dsl/source.js";
 import { validateSource, type ValidationReport } from "../dsl/validate.js";
 import { formatReport } from "./report.js";
+import { migrateInMemory } from "./migrate-in-memory.js";
 import type { CliIO } from "./io.js";
 
 export async function validateCommand(files: readonly string[], json: boolean, io: CliIO): Promise<number> {
@@ -12,7 +13,7 @@ export async function validateCommand(files: readonly string[], json: boolean, i
   for (const file of files) {
     let report: ValidationReport;
     try {
-      report = validateSource(await readSource(file), { registry: defaultRegistry });
+      report = validateSource(migrateInMemory(await readSource(file), file, io), { registry: defaultRegistry });
     } catch (error) {
       if (!(error instanceof DslReadError)) throw error;
       report = {

@@ -1,0 +1,79 @@
+/**
+ * `canvasflow mock-llm [--port N] [--script FILE]`: the mock OpenAI-compatible server on
+ * 127.0.0.1 until Ctrl+C. Prints the base URL and how to point canvasflow (or any OpenAI client)
+ * at it; logs one line per request on stderr.
+ */
+import { startMockLlmServer } from "../llm/mock-server.js";
+import { MockScriptError, loadMockLlmScript } from "../llm/mock-script.js";
+import { UsageError, type CliIO } from "./io.js";
+import { EXIT } from "./run-command.js";
+
+export interface MockLlmArgs {
+  port?: string;
+  script?: string;
+}
+
+function portNumber(value: string | undefined): number {
+  if (value === undefined) return 0;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
+  return n;
+}
+
+/** Resolves when the command should stop: io.shutdown, or SIGINT/SIGTERM. */
+function stopRequested(io: CliIO): Promise<void> {
+  return new Promise((resolve) => {
+    if (io.shutdown) {
+      if (io.shutdown.aborted) resolve();
+      else io.shutdown.addEventListener("abort", () => resolve(), { once: true });
+      return;
+    }
+    const stop = () => {
+      process.removeListener("SIGINT", stop);
+      process.removeListener("SIGTERM", stop);
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}
+
+export async function mockLlmCommand(args: MockLlmArgs, io: CliIO): Promise<number> {
+  const port = portNumber(args.port);
+  let script;
+  try {
+    script = args.script === undefined ? undefined : await loadMockLlmScript(args.script);
+  } catch (error) {
+    if (!(error instanceof MockScriptError)) throw error;
+    io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
+  let server;
+  try {
+    server = await startMockLlmServer({ port, ...(script ? { script } : {}), log: (line) => io.err(`${line}\n`) });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    io.err(`canvasflow: cannot start the mock LLM on 127.0.0.1:${port}: ${code === "EADDRINUSE" ? "the port is in use" : (error as Error).message}\n`);
+    return EXIT.failed;
+  }
+  const replies = script
+    ? `replies from ${args.script} (${script.rules.length} rule${script.rules.length === 1 ? "" : "s"}), else as without a script`
+    : "an echo of the last user message; when tools are offered, first one call to the first tool";
+  io.stdout.write(
+    [
+      `mock LLM (OpenAI-compatible) listening at ${server.url}`,
+      `  replies: ${replies}`,
+      "  use it from canvasflow, either with environment variables:",
+      `    OPENAI_BASE_URL=${server.url} OPENAI_API_KEY=mock canvasflow run FILE`,
+      "  or in canvasflow.config.json:",
+      `    {"providers": {"mock": {"baseURL": "${server.url}"}}, "defaultModel": {"provider": "mock"}}`,
+      "  (canvasflow run FILE --mock-llm starts a mock of its own)",
+      "Ctrl+C stops it.",
+      "",
+    ].join("\n"),
+  );
+  await stopRequested(io);
+  await server.close();
+  io.err("mock LLM stopped\n");
+  return 0;
+}

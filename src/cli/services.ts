@@ -1,0 +1,88 @@
+/**
+ * The services `canvasflow run` gives a canvas, from its flags and the config:
+ * `--config FILE` (else `canvasflow.config.json` in the working folder), `--kb ID=DIR`, and
+ * `--mock-llm` / `--mock-llm-script FILE`, which start the mock LLM in this process and send
+ * every llm_id to it. `close()` stops the mock, so the process can exit.
+ */
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { buildServices } from "../config/services.js";
+import { ConfigError, loadConfig } from "../config/load.js";
+import type { CanvasflowConfig, CanvasflowServices } from "../config/types.js";
+import { createLlmProvider } from "../llm/provider.js";
+import { startMockLlmServer, type MockLlmServer } from "../llm/mock-server.js";
+import { MockScriptError } from "../llm/mock-script.js";
+import { UsageError, type CliIO } from "./io.js";
+
+export interface ServiceFlags {
+  config?: string;
+  /** `--kb ID=DIR`, repeatable. */
+  kb?: readonly string[];
+  mockLlm?: boolean;
+  /** Implies mockLlm. */
+  mockLlmScript?: string;
+  allowPrivateNetwork?: boolean;
+}
+
+export interface RunServices {
+  services: CanvasflowServices;
+  /** The in-process mock LLM, when `--mock-llm` started one. */
+  mock: MockLlmServer | undefined;
+  close(): Promise<void>;
+}
+
+/** The provider name the mock gets in the config it is routed through. */
+export const MOCK_PROVIDER = "mock-llm";
+
+/** `--kb ID=DIR` → the id and the folder (resolved against cwd; it must exist). */
+export function parseKbFlag(value: string, cwd: string): { id: string; dir: string } {
+  const eq = value.indexOf("=");
+  if (eq <= 0 || eq === value.length - 1) throw new UsageError(`--kb expects ID=DIR, got "${value}"`);
+  const id = value.slice(0, eq);
+  const dir = resolve(cwd, value.slice(eq + 1));
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    // reported below
+  }
+  if (!isDir) throw new UsageError(`--kb ${id}=${value.slice(eq + 1)}: ${dir} is not a folder`);
+  return { id, dir };
+}
+
+/** A config that sends every llm_id to the mock (under its model part; the empty llm_id as the mock's own model). */
+export function mockLlmConfig(baseURL: string): CanvasflowConfig {
+  return {
+    providers: { [MOCK_PROVIDER]: { baseURL } },
+    models: { "": { provider: MOCK_PROVIDER, model: "canvasflow-mock" } },
+    defaultModel: { provider: MOCK_PROVIDER },
+  };
+}
+
+/** Config and script problems: shown as they are (with their pointers), exit code 2. */
+export function isSetupError(error: unknown): error is ConfigError | MockScriptError {
+  return error instanceof ConfigError || error instanceof MockScriptError;
+}
+
+export async function openRunServices(
+  flags: ServiceFlags,
+  io: CliIO,
+  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<RunServices> {
+  const cwd = options.cwd ?? process.cwd();
+  const env = options.env ?? process.env;
+  const { config } = await loadConfig({ configFile: flags.config, cwd });
+  for (const value of flags.kb ?? []) {
+    const { id, dir } = parseKbFlag(value, cwd);
+    config.knowledgeBases = { ...(config.knowledgeBases ?? {}), [id]: { type: "local", dir } };
+  }
+  const http = { allowPrivateNetwork: flags.allowPrivateNetwork ?? false };
+  if (!flags.mockLlm && flags.mockLlmScript === undefined) {
+    return { services: buildServices(config, { env, http }), mock: undefined, close: async () => undefined };
+  }
+  const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
+  io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
+  // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
+  const llm = createLlmProvider(mockLlmConfig(mock.url), {});
+  return { services: buildServices(config, { env, http, llm }), mock, close: () => mock.close() };
+}
