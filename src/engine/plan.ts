@@ -22,22 +22,42 @@ export interface Batch {
  * container's start node waits while other nodes of that container's body are pending, so a
  * round never starts before every branch of the previous one finished. If everything would
  * wait (a reference cycle), everything runs: a cycle must not stall the run.
+ *
+ * `open` holds the containers whose body is running: a component outside a container that reads
+ * it (an Iteration's collected lists, a Loop's variables) waits until the container finishes.
  */
-export function selectBatch(frontier: readonly string[], graph: CanvasGraph): Batch {
-  if (frontier.length <= 1) return { ready: [...frontier], deferred: [] };
+export function selectBatch(frontier: readonly string[], graph: CanvasGraph, open: Readonly<Record<string, unknown>> = {}): Batch {
+  if (frontier.length === 0) return { ready: [], deferred: [] };
+  if (frontier.length === 1 && !readsOpenContainer(graph.nodes.get(frontier[0]), open)) return { ready: [...frontier], deferred: [] };
   const pending = new Set(frontier);
   const ready: string[] = [];
   const deferred: string[] = [];
   for (const id of frontier) {
     const node = graph.nodes.get(id);
-    if (node && mustWait(node, pending, frontier, graph)) deferred.push(id);
+    if (node && mustWait(node, pending, frontier, graph, open)) deferred.push(id);
     else ready.push(id);
   }
   return ready.length === 0 ? { ready: deferred, deferred: [] } : { ready, deferred };
 }
 
-function mustWait(node: ComponentNode, pending: ReadonlySet<string>, frontier: readonly string[], graph: CanvasGraph): boolean {
+/** Reads a container that is still running its body (and that does not enclose the reader). */
+function readsOpenContainer(node: ComponentNode | undefined, open: Readonly<Record<string, unknown>>): boolean {
+  if (!node) return false;
+  for (const dependency of node.waitsFor) {
+    if (Object.hasOwn(open, dependency) && !node.ancestors.includes(dependency)) return true;
+  }
+  return false;
+}
+
+function mustWait(
+  node: ComponentNode,
+  pending: ReadonlySet<string>,
+  frontier: readonly string[],
+  graph: CanvasGraph,
+  open: Readonly<Record<string, unknown>>,
+): boolean {
   for (const dependency of node.waitsFor) if (pending.has(dependency)) return true;
+  if (readsOpenContainer(node, open)) return true;
   if (node.def.capabilities?.containerStart && node.parentId) {
     const container = node.parentId;
     for (const other of frontier) {

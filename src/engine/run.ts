@@ -213,7 +213,7 @@ class Run {
     while (session.frontier.length > 0) {
       if (signal.aborted) break;
 
-      const { ready, deferred } = selectBatch(session.frontier, this.graph);
+      const { ready, deferred } = selectBatch(session.frontier, this.graph, session.openContainers);
       // Only a pauser that could run now may pause the run: one still waiting for a reference
       // would show tips built from values that are not there yet.
       const asked = this.inputRequest(ready);

@@ -121,6 +121,23 @@ describe("Iteration", () => {
     ]);
   });
 
+  it("a component outside the Iteration that reads its lists waits until the Iteration finished", async () => {
+    seen.length = 0;
+    const dsl = canvasDsl(
+      {
+        begin: node("Begin", {}, ["Iteration:1", "Probe:Reader"]),
+        "Iteration:1": node("Iteration", { items_ref: "env.items", outputs: { lines: { ref: "Probe:1@result", type: "Array<string>" } } }),
+        "IterationItem:1": node("IterationItem", {}, ["Probe:1"], { parent_id: "Iteration:1" }),
+        "Probe:1": node("Probe", { text: "{item}" }, [], { parent_id: "Iteration:1" }),
+        "Probe:Reader": node("Probe", { text: "lines={Iteration:1@lines}" }),
+      },
+      { variables: { items: { name: "items", type: "array<string>", value: ["a", "b"] } } },
+    );
+    const canvas = await loadCanvas(dsl, { registry: registry() });
+    await canvas.runToEnd({});
+    expect(canvas.outputs("Probe:Reader")).toEqual({ result: 'lines=["a","b"]' });
+  });
+
   it("items that are not a list fail the Iteration with a clear error", async () => {
     const canvas = await loadCanvas({ ...iterationDsl, variables: { items: { name: "items", type: "string", value: "abc" } } }, { registry: registry() });
     const events = await canvas.runToEnd({});
