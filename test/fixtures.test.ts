@@ -54,7 +54,7 @@ describe("fixtures/", () => {
 
   it("switch.json asks for its required score", async () => {
     const events = await run("switch.json", {});
-    expect(trace(events)).toEqual(["workflow_started", "user_inputs"]);
+    expect(trace(events)).toEqual(["workflow_started", "message:Please fill in the required inputs.", "message_end", "user_inputs"]);
   });
 
   it("iteration.json numbers each word (default input)", async () => {

@@ -18,6 +18,9 @@ function formatElapsed(seconds: number): string {
 export class PrettyPrinter {
   private atLineStart = true;
   private inMessage = false;
+  /** The text of the message being shown, and of the last one completed. */
+  private messageText = "";
+  private lastMessage = "";
 
   constructor(
     private readonly out: NodeJS.WritableStream,
@@ -68,9 +71,14 @@ export class PrettyPrinter {
         }
         if (event.data.start_to_think) this.text(this.paint("2", "<think>"));
         else if (event.data.end_to_think) this.text(this.paint("2", "</think>"));
-        else this.text(event.data.content);
+        else {
+          this.text(event.data.content);
+          this.messageText += event.data.content;
+        }
         break;
       case "message_end":
+        this.lastMessage = this.messageText;
+        this.messageText = "";
         if (this.inMessage) {
           if (!this.atLineStart) this.out.write("\n");
           this.out.write("\n");
@@ -81,7 +89,8 @@ export class PrettyPrinter {
       case "user_inputs": {
         const { inputs, tips } = event.data;
         this.line(this.paint("33", "⏸ waiting for input"));
-        if (tips) this.line(`  ${tips}`);
+        // The tips were usually just shown as a message; do not repeat them.
+        if (tips && tips !== this.lastMessage) this.line(`  ${tips}`);
         for (const [key, field] of Object.entries(inputs)) {
           const label = field.name && field.name !== key ? ` (${field.name})` : "";
           const options = Array.isArray(field.options) && field.options.length > 0 ? ` one of: ${field.options.join(", ")}` : "";

@@ -226,6 +226,13 @@ class Run {
         session.status = "paused";
         session.pending = pause;
         yield* this.drainPartials();
+        // The question is shown like any reply, so a chat client that renders only message
+        // events still shows it; user_inputs then carries the form (and the same tips).
+        if (pause.tips) {
+          session.reply.push(pause.tips);
+          yield this.events.make("message", { content: pause.tips });
+          yield this.events.make("message_end", {});
+        }
         yield this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips });
         return;
       }

@@ -73,7 +73,7 @@ describe("canvasflow run", () => {
     const session = join(dir, "s.json");
     const first = await cli(["run", file, "--session", session, "--query", "hi"]);
     expect(first.code).toBe(3);
-    expect(events(first.stdout).map((e) => e.event)).toEqual(["workflow_started", "node_started", "node_finished", "user_inputs"]);
+    expect(events(first.stdout).map((e) => e.event)).toEqual(["workflow_started", "node_started", "node_finished", "message", "message_end", "user_inputs"]);
     const saved = JSON.parse(readFileSync(session, "utf8"));
     expect(saved.canvasflow).toMatchObject({ status: "paused", pending: { components: ["UserFillUp:Ask"] } });
 

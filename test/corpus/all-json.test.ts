@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCanvas, type CanvasEvent } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
-import { lastEvent, messageText, trace } from "../helpers/dsl.js";
+import { lastEvent, messages, messageText, trace } from "../helpers/dsl.js";
 
 const ALL = corpusPath("ragflow/head/fixtures/internal-agent-dsl-testdata", "all.json");
 
@@ -44,7 +44,7 @@ describe("all.json", () => {
   it("opens with the menu form", async () => {
     const session = new Session();
     const events = await session.send({ query: "start" });
-    expect(trace(events)).toEqual(["workflow_started", "node_started:begin", "node_finished:begin", "user_inputs"]);
+    expect(trace(events)).toEqual(["workflow_started", "node_started:begin", "node_finished:begin", "message:请选择要演示的模块：", "message_end", "user_inputs"]);
     const pause = lastEvent(events);
     expect(pause.event === "user_inputs" && pause.data.inputs.demo).toMatchObject({ name: "演示模块", type: "options", value: null });
   });
@@ -53,10 +53,11 @@ describe("all.json", () => {
     const session = new Session();
     expect(pausedFor(await session.pick("loop"))).toEqual(["value"]);
     const round1 = await session.send({ inputs: { value: "5" } });
-    expect(messageText(round1)).toBe("继续循环中，你输入的是：5");
+    // Each round shows the reply, then asks again (the tips are shown as a message too).
+    expect(messages(round1)).toEqual(["继续循环中，你输入的是：5", "请输入任意内容，输入 `1` 则退出循环："]);
     expect(pausedFor(round1)).toEqual(["value"]);
     const round2 = await session.send({ inputs: { value: "hello" } });
-    expect(messageText(round2)).toBe("继续循环中，你输入的是：hello");
+    expect(messages(round2)).toEqual(["继续循环中，你输入的是：hello", "请输入任意内容，输入 `1` 则退出循环："]);
     const exit = await session.send({ inputs: { value: "1" } });
     expect(messageText(exit)).toBe("循环结束。你最后一次输入为：1");
     expect(trace(exit)).toEqual([

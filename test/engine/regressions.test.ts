@@ -277,7 +277,7 @@ describe("review: text shown before a pause reaches the history", () => {
     await resumed.runToEnd({ inputs: { name: "Ada" } });
     expect(resumed.history).toEqual([
       ["user", "hello"],
-      ["assistant", "Before pause\n\nHi Ada"],
+      ["assistant", "Before pause\n\nPlease fill up the form\n\nHi Ada"],
     ]);
   });
 });

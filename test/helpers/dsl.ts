@@ -37,3 +37,17 @@ export function lastEvent(events: readonly CanvasEvent[]): CanvasEvent {
   if (!last) throw new Error("no events");
   return last;
 }
+
+/** The text of each message, one string per message_end. */
+export function messages(events: readonly CanvasEvent[]): string[] {
+  const out: string[] = [];
+  let current = "";
+  for (const e of events) {
+    if (e.event === "message") current += e.data.content;
+    if (e.event === "message_end") {
+      out.push(current);
+      current = "";
+    }
+  }
+  return out;
+}
