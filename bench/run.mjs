@@ -6,7 +6,7 @@
  * warm-up and timed repetitions. Reports min / median / max and the LangGraph/canvasflow ratio
  * of the medians, checks the targets, and writes the figures as JSON with --json.
  */
-import { execFileSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import { dirname, join } from "node:path";
@@ -30,15 +30,25 @@ function parseArgs(argv) {
   return args;
 }
 
+/** Warnings a side prints (LangGraph's 100-wide fan-outs print one per step), counted rather than echoed. */
+const warningCounts = new Map();
+
 function runSide(workload, side) {
-  const out = execFileSync(process.execPath, ["--expose-gc", join(here, "worker.mjs"), workload, side], {
+  const result = spawnSync(process.execPath, ["--expose-gc", join(here, "worker.mjs"), workload, side], {
     cwd: root,
     encoding: "utf8",
     maxBuffer: 64 * 1024 * 1024,
-    stdio: ["ignore", "pipe", "inherit"],
   });
-  const line = out.trim().split("\n").at(-1);
-  return JSON.parse(line);
+  const noise = (result.stderr ?? "").split("\n").filter((line) => line.trim() !== "");
+  const warnings = noise.filter((line) => /Warning:/.test(line));
+  if (warnings.length > 0) {
+    const key = `${side} ${workload}`;
+    warningCounts.set(key, (warningCounts.get(key) ?? 0) + warnings.length);
+  }
+  if (result.status !== 0) {
+    throw new Error(`${workload} (${side}) failed with status ${result.status}:\n${noise.filter((l) => !/Warning|--trace-warnings/.test(l)).join("\n")}`);
+  }
+  return JSON.parse(result.stdout.trim().split("\n").at(-1));
 }
 
 const median = (xs) => {
@@ -127,5 +137,6 @@ for (const name of args.only) {
   );
 }
 if (args.json) writeFileSync(args.json, `${JSON.stringify(records, null, 2)}\n`);
+for (const [key, count] of warningCounts) console.log(`note: ${key} printed ${count} warning line(s) (e.g. MaxListenersExceededWarning)`);
 const missed = records.filter((r) => !r.target_met).map((r) => r.name);
 console.log(`\n${records.length} workloads in ${((Date.now() - started) / 1000).toFixed(0)} s; targets ${missed.length ? `missed: ${missed.join(", ")}` : "all met"}${args.json ? `; figures in ${args.json}` : ""}`);

@@ -5,6 +5,7 @@
  * finished component in path order (messages, errors, node_finished, path extension). Every
  * outcome, including bugs, ends as an event: nothing is thrown out of the iterator.
  */
+import { setMaxListeners } from "node:events";
 import { nanoid } from "nanoid";
 import { isTextStream, THINK_END, THINK_START, type TextStream } from "../components/text-stream.js";
 import type { CanvasAccess, InputField, InputRequest, Outputs, RuntimeServices } from "../components/types.js";
@@ -150,6 +151,9 @@ class Run {
     private readonly options: EngineOptions,
     private readonly events: EventFactory,
   ) {
+    // Every component in flight listens to the run's signal (and stops listening when it
+    // settles); a wide batch legitimately has more than Node's default of ten listeners.
+    setMaxListeners(Math.max(10, options.concurrency * 2 + 10), this.controller.signal);
     this.runner = new BatchRunner(options);
     this.inputs = request.inputs ?? {};
     this.scope = {

@@ -592,3 +592,22 @@ describe("a component that is unavailable here (no key, no network, nothing conf
     expect(messageText(await canvas.runToEnd({}))).toBe("handled");
   });
 });
+
+describe("wide batches", () => {
+  it("100 components in flight at once raise no MaxListenersExceededWarning", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const ids = Array.from({ length: 100 }, (_, i) => `Slow:${i}`);
+      const components = Object.fromEntries(ids.map((id) => [id, node("Slow", { ms: 5 })]));
+      const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ids), ...components }), { registry: registry(Slow), concurrency: 100 });
+      const events = await canvas.runToEnd({});
+      expect(trace(events).at(-1)).toBe("workflow_finished");
+      await new Promise((r) => setImmediate(r));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
+});
