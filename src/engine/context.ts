@@ -81,14 +81,7 @@ export class InvocationContext implements ComponentContext<Params> {
   /** Made on first use: only container start nodes keep state. */
   get state(): ComponentState {
     if (this.stateAccess) return this.stateAccess;
-    const store = this.scope.componentState;
-    const id = this.node.id;
-    this.stateAccess = {
-      get: <T>() => store[id] as T | undefined,
-      set: (value: unknown) => {
-        store[id] = value;
-      },
-    };
+    this.stateAccess = new StateSlot(this.scope.componentState, this.node.id);
     return this.stateAccess;
   }
   get services(): RuntimeServices {
@@ -199,5 +192,21 @@ export class InvocationContext implements ComponentContext<Params> {
 
   references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] } {
     return this.scope.ledger.references();
+  }
+}
+
+/** One component's entry in the run's component state. */
+class StateSlot implements ComponentState {
+  constructor(
+    private readonly store: Record<string, unknown>,
+    private readonly id: string,
+  ) {}
+
+  get<T>(): T | undefined {
+    return this.store[this.id] as T | undefined;
+  }
+
+  set(value: unknown): void {
+    this.store[this.id] = value;
   }
 }

@@ -67,6 +67,7 @@ interface Outcome {
   exited?: string;
 }
 const NO_OUTCOME: Outcome = Object.freeze({});
+const NOTHING_TO_ASK: { pending: undefined } = Object.freeze({ pending: undefined });
 
 export async function* executeRun(
   session: CanvasSession,
@@ -141,6 +142,8 @@ class Run {
   /** Producers whose `node_finished` waits until their streamed output has been consumed. */
   private readonly partials: NodeResult[] = [];
   private lastOutputs: Outputs = {};
+  /** Events of the component being settled, yielded right after (reused, so a step allocates no list). */
+  private readonly pendingEvents: CanvasEvent[] = [];
   private readonly unlinkSignal: (() => void) | undefined;
   private readonly access: CanvasAccess;
   private readonly hooks: RunnerHooks;
@@ -261,8 +264,8 @@ class Run {
 
       let frontier = deferred.slice();
       const members = new Set(frontier);
-      const exited: string[] = [];
-      const out: CanvasEvent[] = [];
+      let exited: string[] | undefined;
+      const out = this.pendingEvents;
       for (const result of results) {
         let outcome: Outcome;
         if (result.error === undefined && result.node.def.capabilities?.emitsMessages) {
@@ -273,11 +276,11 @@ class Run {
           out.length = 0;
         }
         if (outcome.failure !== undefined && failure === undefined) failure = outcome.failure;
-        if (outcome.exited) exited.push(outcome.exited);
+        if (outcome.exited) (exited ??= []).push(outcome.exited);
       }
       // A container left through an exit node takes its pending body with it, including what
       // siblings of the exit node appended in the same batch.
-      for (const containerId of exited) frontier = withoutDescendants(frontier, containerId, this.graph);
+      for (const containerId of exited ?? []) frontier = withoutDescendants(frontier, containerId, this.graph);
       session.frontier = frontier;
       if (failure !== undefined) break;
     }
@@ -372,7 +375,7 @@ class Run {
       fields = { ...(fields ?? {}), ...request.fields };
       if (request.tips) tips = request.tips;
     }
-    return { pending: fields ? { components, inputs: fields, tips } : undefined };
+    return fields ? { pending: { components, inputs: fields, tips } } : NOTHING_TO_ASK;
   }
 
   // ---- running ----
