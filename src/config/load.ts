@@ -4,7 +4,7 @@
  * the services a run gets (`buildServices`).
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readJsonFile } from "../util/json-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "../util/json-schema.js";
 import { jsonPointer } from "../util/values.js";
@@ -83,19 +83,9 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
 
 /** Read and check one config file. */
 export async function loadConfigFile(file: string): Promise<LoadedConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new ConfigError(file, [{ pointer: "", message: `cannot be read: ${(error as Error).message}` }]);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new ConfigError(file, [{ pointer: "", message: `is not valid JSON: ${(error as Error).message}` }]);
-  }
-  return { config: validateConfig(value, file), file };
+  const read = await readJsonFile(file);
+  if (!read.ok) throw new ConfigError(file, [{ pointer: "", message: read.problem }]);
+  return { config: validateConfig(read.value, file), file };
 }
 
 /**

@@ -30,6 +30,7 @@ export const LEGACY_COMPONENTS: ReadonlySet<string> = new Set([
   "Template",
   "Baidu",
   "BaiduFanyi",
+  "Bing",
   "Jin10",
   "TuShare",
   "Code",

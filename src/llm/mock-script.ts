@@ -2,7 +2,7 @@
  * Scripts for the mock LLM server: ordered rules that say how to answer requests whose messages
  * match a regex (`schemas/mock-llm-script.schema.json` describes every key).
  */
-import { readFile } from "node:fs/promises";
+import { readJsonFile } from "../util/json-file.js";
 import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "../util/json-schema.js";
 
 export type MockMatchTarget = "last_user" | "system" | "any" | "tool";
@@ -69,17 +69,7 @@ export function parseMockLlmScript(value: unknown, source = "mock LLM script"): 
 
 /** Read and check a script file. */
 export async function loadMockLlmScript(file: string): Promise<MockLlmScript> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new MockScriptError(file, [{ pointer: "", message: `cannot be read: ${(error as Error).message}` }]);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new MockScriptError(file, [{ pointer: "", message: `is not valid JSON: ${(error as Error).message}` }]);
-  }
-  return parseMockLlmScript(value, file);
+  const read = await readJsonFile(file);
+  if (!read.ok) throw new MockScriptError(file, [{ pointer: "", message: read.problem }]);
+  return parseMockLlmScript(read.value, file);
 }

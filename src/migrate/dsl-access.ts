@@ -4,6 +4,7 @@
  */
 import { isPlainObject } from "../util/values.js";
 import type { LooseDsl } from "./types.js";
+import type { GraphEdge } from "../dsl/types.js";
 
 /** A component entry as old and new DSLs store it. */
 export interface LooseEntry {
@@ -23,14 +24,8 @@ export interface LooseNode {
   [key: string]: unknown;
 }
 
-export interface LooseEdge {
-  id?: string;
-  source: string;
-  target: string;
-  sourceHandle?: string | null;
-  targetHandle?: string | null;
-  [key: string]: unknown;
-}
+/** Edges are read as the editor writes them. */
+export type LooseEdge = GraphEdge;
 
 /** The components map, or undefined when the DSL has none (graph-only, or not a canvas). */
 export function componentsOf(dsl: LooseDsl): Record<string, Record<string, unknown>> | undefined {

@@ -16,23 +16,7 @@ import { convertCode, convertExeSql, convertInvoke, convertRetrieval, convertToo
 import { LegacyModel, targetList } from "./model.js";
 import { convertTurns } from "./turns.js";
 import { Workspace, type WorkEntry } from "./workspace.js";
-
-/** Components that exist only in RAGFlow ≤ v0.19 (one of them marks a DSL as legacy). */
-export const LEGACY_ONLY = new Set([
-  "Answer",
-  "Generate",
-  "Relevant",
-  "RewriteQuestion",
-  "KeywordExtract",
-  "Concentrator",
-  "Template",
-  "Baidu",
-  "BaiduFanyi",
-  "Bing",
-  "Jin10",
-  "TuShare",
-  "Code",
-]);
+import { LEGACY_COMPONENTS } from "../../dsl/kind.js";
 
 /** Components of the current format that a v0.19 DSL may hold unchanged. */
 const CURRENT_AS_IS = new Set([
@@ -84,7 +68,7 @@ export function isLegacyDsl(dsl: LooseDsl): boolean {
   if (!components) return false;
   for (const entry of Object.values(components)) {
     const name = isPlainObject(entry) && isPlainObject(entry.obj) ? entry.obj.component_name : undefined;
-    if (typeof name === "string" && LEGACY_ONLY.has(name)) return true;
+    if (typeof name === "string" && LEGACY_COMPONENTS.has(name)) return true;
   }
   if (Array.isArray(dsl.path) && dsl.path.some(Array.isArray)) return true;
   return dsl.canvasflow === undefined && ("answer" in dsl || "reference" in dsl) && !("globals" in dsl);
