@@ -2,22 +2,15 @@
  * Our own example canvases in fixtures/ (the README's examples): each validates and produces
  * exactly the text it promises.
  */
-import { createServer, type Server } from "node:http";
 import { readdirSync } from "node:fs";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadCanvas, validateCanvas, type CanvasEvent } from "../src/index.js";
-import { lastEvent, messageText, trace } from "./helpers/dsl.js";
+import { expectFinished, lastEvent, messageText, trace } from "./helpers/dsl.js";
+import { sendJson, startLoopbackServer, type LoopbackServer } from "./helpers/http.js";
 
 async function run(file: string, request: { query?: string; inputs?: Record<string, unknown> } = {}, options = {}): Promise<CanvasEvent[]> {
   const canvas = await loadCanvas(`fixtures/${file}`, options);
   return canvas.runToEnd(request);
-}
-
-function expectFinished(events: CanvasEvent[]): void {
-  const last = lastEvent(events);
-  expect(last.event).toBe("workflow_finished");
-  expect((last.data as { error?: string }).error).toBeUndefined();
 }
 
 describe("fixtures/", () => {
@@ -90,21 +83,19 @@ describe("fixtures/", () => {
   });
 
   describe("invoke.json", () => {
-    let server: Server;
+    let server: LoopbackServer;
     let base: string;
     beforeAll(async () => {
-      server = createServer((req, res) => {
-        const url = new URL(req.url ?? "/", "http://x");
-        if (url.pathname !== "/weather") {
+      server = await startLoopbackServer((request, res) => {
+        if (request.path !== "/weather") {
           res.writeHead(404).end("no such path");
           return;
         }
-        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ city: url.searchParams.get("city"), sky: "clear" }));
+        sendJson(res, 200, { city: request.query.city ?? null, sky: "clear" });
       });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      base = server.base;
     });
-    afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    afterAll(() => server.close());
 
     const options = { services: { http: { allowPrivateNetwork: true } } };
 

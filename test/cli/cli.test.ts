@@ -1,48 +1,14 @@
 /**
  * The CLI contract: exit codes, ndjson/pretty output, sessions that pause and resume.
  */
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
-import type { CanvasEvent } from "../../src/index.js";
+import { cli, events } from "../helpers/cli.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
+import { scratchDir } from "../helpers/scratch.js";
 
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[], isTTY = false): Promise<Captured> {
-  let stdout = "";
-  let stderr = "";
-  const out = new Writable({
-    write(chunk, _enc, done) {
-      stdout += chunk.toString();
-      done();
-    },
-  });
-  const code = await main(args, { stdout: out, err: (t) => (stderr += t), isTTY });
-  return { code, stdout, stderr };
-}
-
-function events(stdout: string): CanvasEvent[] {
-  return stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as CanvasEvent);
-}
-
-const dir = mkdtempSync(join(tmpdir(), "canvasflow-cli-"));
-function write(name: string, value: unknown): string {
-  const file = join(dir, name);
-  writeFileSync(file, JSON.stringify(value));
-  return file;
-}
+const { dir, write } = scratchDir("canvasflow-cli-");
 
 const askDsl = canvasDsl({
   begin: node("Begin", {}, ["UserFillUp:Ask"]),

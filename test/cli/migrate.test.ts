@@ -3,52 +3,18 @@
  * acceptance check of issue 4: every v0.19 template and graph-only fixture migrates, validates
  * and runs under the mock LLM with at least one message.
  */
-import { mkdtempSync, readFileSync, writeFileSync, existsSync, copyFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
-import { TOOL_COMPONENTS, type CanvasEvent } from "../../src/index.js";
+import { TOOL_COMPONENTS } from "../../src/index.js";
+import { cli, events, type CliRun } from "../helpers/cli.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
+import { scratchDir } from "../helpers/scratch.js";
 
-interface Captured {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function cli(args: string[]): Promise<Captured> {
-  let stdout = "";
-  let stderr = "";
-  const out = new Writable({
-    write(chunk, _enc, done) {
-      stdout += chunk.toString();
-      done();
-    },
-  });
-  const code = await main(args, { stdout: out, err: (t) => (stderr += t), isTTY: false });
-  return { code, stdout, stderr };
-}
-
-function events(stdout: string): CanvasEvent[] {
-  return stdout
-    .trim()
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as CanvasEvent);
-}
-
-const dir = mkdtempSync(join(tmpdir(), "canvasflow-migrate-"));
+const { dir, copy } = scratchDir("canvasflow-migrate-");
 const LEGACY = "ragflow/legacy-v0.19.1";
 const customerService = corpusPath(LEGACY, "customer_service.json");
 const GRAPH_ONLY = ["dfx_picture_parser", "questions_category", "subaget", "switch"].map((n) => corpusPath("ragflow/head/fixtures", `internal-agent-dsl-testdata/${n}.json`));
-
-function copy(source: string, name: string): string {
-  const file = join(dir, name);
-  copyFileSync(source, file);
-  return file;
-}
 
 const jin10 = {
   components: {
@@ -164,7 +130,7 @@ describe("run and validate migrate old DSLs in memory", () => {
     const saved = { base: process.env.OPENAI_BASE_URL, key: process.env.OPENAI_API_KEY };
     delete process.env.OPENAI_BASE_URL;
     delete process.env.OPENAI_API_KEY;
-    let r: Captured;
+    let r: CliRun;
     try {
       r = await cli(["run", customerService, "--query", "hello", "--events", "ndjson", "--config", empty]);
     } finally {

@@ -2,48 +2,20 @@
  * `canvasflow mock-llm`, and `canvasflow run` with --mock-llm, --mock-llm-script, --config and
  * --kb. Everything runs in this process through main(); no server is left behind.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { registerComponent, type CanvasEvent } from "../../src/index.js";
 import { main } from "../../src/cli/main.js";
-import type { CliIO } from "../../src/cli/io.js";
 import { mockLlmConfig, parseKbFlag } from "../../src/cli/services.js";
 import type { ToolServices } from "../../src/config/types.js";
 import type { LlmProvider } from "../../src/llm/types.js";
 import { startMockLlmServer } from "../../src/llm/index.js";
+import { cli, liveIO } from "../helpers/cli.js";
 import { canvasDsl, messageText, node } from "../helpers/dsl.js";
-
-interface Live {
-  io: CliIO;
-  stdout(): string;
-  stderr(): string;
-  stop(): void;
-}
-
-function liveIO(): Live {
-  let out = "";
-  let err = "";
-  const shutdown = new AbortController();
-  const stdout = new Writable({
-    write(chunk, _enc, done) {
-      out += chunk.toString();
-      done();
-    },
-  });
-  return { io: { stdout, err: (t) => (err += t), isTTY: false, shutdown: shutdown.signal }, stdout: () => out, stderr: () => err, stop: () => shutdown.abort() };
-}
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string; events: CanvasEvent[] }> {
-  const live = liveIO();
-  const code = await main(args, live.io);
-  const stdout = live.stdout();
-  const events = stdout.trim().startsWith("{") ? stdout.trim().split("\n").map((l) => JSON.parse(l) as CanvasEvent) : [];
-  return { code, stdout, stderr: live.stderr(), events };
-}
+import { closedPort } from "../helpers/http.js";
+import { scratchDir } from "../helpers/scratch.js";
 
 async function until<T>(probe: () => T | undefined): Promise<T> {
   for (;;) {
@@ -53,12 +25,7 @@ async function until<T>(probe: () => T | undefined): Promise<T> {
   }
 }
 
-const dir = mkdtempSync(join(tmpdir(), "canvasflow-mockllm-cli-"));
-function write(name: string, value: unknown): string {
-  const file = join(dir, name);
-  writeFileSync(file, typeof value === "string" ? value : JSON.stringify(value));
-  return file;
-}
+const { dir, write } = scratchDir("canvasflow-mockllm-cli-");
 
 // A probe component that asks the run's LLM provider for its llm_id and reports the knowledge bases it was given.
 registerComponent({
@@ -100,9 +67,7 @@ describe("canvasflow mock-llm", () => {
   });
 
   it("serves a script given with --script on the --port asked for", async () => {
-    const probe = await startMockLlmServer();
-    const port = probe.port;
-    await probe.close();
+    const port = await closedPort();
     const script = write("greet.json", { rules: [{ match: "hello", reply: "Hi from the script" }] });
     const live = liveIO();
     const running = main(["mock-llm", "--port", String(port), "--script", script], live.io);

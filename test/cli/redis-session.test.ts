@@ -2,34 +2,14 @@
  * `--session redis://…`: a session that pauses and resumes through a real Redis on 127.0.0.1:6379.
  */
 import { randomBytes } from "node:crypto";
-import { writeFileSync, mkdtempSync } from "node:fs";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { Writable } from "node:stream";
 import type { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { main } from "../../src/cli/main.js";
-import { RedisSnapshotStore, type CanvasEvent } from "../../src/index.js";
-import { canvasDsl, node } from "../helpers/dsl.js";
+import { RedisSnapshotStore } from "../../src/index.js";
+import { cli, events } from "../helpers/cli.js";
+import { canvasDsl, messageText, node } from "../helpers/dsl.js";
+import { standIn } from "../helpers/http.js";
 import { sharedTestRedis, TEST_REDIS_URL } from "../helpers/redis.js";
-
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const out = new Writable({
-    write(chunk, _enc, done) {
-      stdout += chunk.toString();
-      done();
-    },
-  });
-  const code = await main(args, { stdout: out, err: (t) => (stderr += t), isTTY: false });
-  return { code, stdout, stderr };
-}
-
-const events = (stdout: string) => stdout.trim().split("\n").filter(Boolean).map((line) => JSON.parse(line) as CanvasEvent);
-const text = (evs: CanvasEvent[]) => evs.flatMap((e) => (e.event === "message" ? [e.data.content] : [])).join("");
+import { scratchDir } from "../helpers/scratch.js";
 
 const redis = sharedTestRedis();
 let admin: Redis;
@@ -73,7 +53,7 @@ describe("canvasflow run --session redis://…", () => {
     const evs = events(second.stdout);
     expect(evs.map((e) => e.event)).not.toContain("workflow_started");
     expect(evs[0]).toMatchObject({ event: "node_started", data: { component_id: "UserFillUp:Details" } });
-    expect(text(evs)).toBe("[blue] Ada VIP");
+    expect(messageText(evs)).toBe("[blue] Ada VIP");
     expect(await admin.hget(redisKey, "version")).toBe("2");
     expect(JSON.parse((await admin.hget(redisKey, "snapshot"))!).canvasflow.status).toBe("idle");
     expect(await cliConnectionOpen()).toBe(false);
@@ -83,25 +63,22 @@ describe("canvasflow run --session redis://…", () => {
     const key = `${sessionKey}-race`;
     const other = new RedisSnapshotStore({ url: TEST_REDIS_URL });
     // The canvas calls this server mid-run; it answers only after another worker saved the session.
-    const server = createServer((_req, res) => {
+    const server = await standIn((_request, res) => {
       void other.save(key, canvasDsl({ begin: node("Begin") }, { note: "the other worker" })).then(() => res.end("pong"));
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    const file = join(mkdtempSync(join(tmpdir(), "canvasflow-cli-redis-")), "race.json");
-    writeFileSync(file, JSON.stringify(canvasDsl({
+    const url = `${server.base}/`;
+    const file = scratchDir("canvasflow-cli-redis-").write("race.json", canvasDsl({
       begin: node("Begin", {}, ["Invoke:Ping"]),
       "Invoke:Ping": node("Invoke", { url, method: "get" }, ["Message:Done"]),
       "Message:Done": node("Message", { content: ["{Invoke:Ping@result}"] }),
-    })));
+    }));
     try {
       const r = await cli(["run", file, "--session", `redis://127.0.0.1:6379/0#${key}`, "--allow-private-network", "-q", "go"]);
-      expect(text(events(r.stdout))).toBe("pong");
+      expect(messageText(events(r.stdout))).toBe("pong");
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(`canvasflow: session "${key}" already exists (version 1); it was expected to be new; this turn was not saved\n`);
       expect(JSON.parse((await admin.hget(`canvasflow:session:${key}`, "snapshot"))!).note).toBe("the other worker");
     } finally {
-      server.close();
       await other.delete(key);
       await other.close();
     }

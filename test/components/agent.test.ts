@@ -1,13 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { builtinRegistry, defineTool, loadCanvas, type CanvasEvent, type ComponentRegistry } from "../../src/index.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { builtinRegistry, defineTool, loadCanvas, type ComponentRegistry } from "../../src/index.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { finish, roundsExhaustedNotice, runToolCall, toolLoop, type AgentFunction } from "../../src/components/llm/agent-loop.js";
 import { functionName, subAgentTask } from "../../src/components/llm/agent-tools.js";
 import { CITATION_INSTRUCTIONS } from "../../src/components/llm/citations.js";
 import type { ChatModel, ChatRequest, ChatResult } from "../../src/llm/types.js";
-import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { canvasDsl, finished, messageText, node, trace } from "../helpers/dsl.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
+import { registryWith } from "../helpers/registry.js";
 
 interface ToolCallRecord {
   args: Record<string, unknown>;
@@ -31,12 +32,6 @@ function searchTool(calls: ToolCallRecord[], answer: (args: Record<string, unkno
   });
 }
 
-function registryWith(...tools: ReturnType<typeof defineTool>[]): ComponentRegistry {
-  const registry = builtinRegistry();
-  for (const tool of tools) registry.register(tool, { replace: true });
-  return registry;
-}
-
 const WIKI = { component_name: "Wikipedia", name: "Wikipedia", params: { top_n: 3 } };
 
 function agentCanvas(agentParams: Record<string, unknown>, id = "Agent:A") {
@@ -47,17 +42,7 @@ function agentCanvas(agentParams: Record<string, unknown>, id = "Agent:A") {
   });
 }
 
-function finishedData(events: readonly CanvasEvent[]) {
-  const end = lastEvent(events);
-  if (end.event !== "workflow_finished") throw new Error(`the run ended with ${end.event}`);
-  return end.data;
-}
-
 let mock: MockLlm | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
 
 async function run(script: MockLlmScript | undefined, dsl: object, registry: ComponentRegistry, query: string) {
   mock = await startMockLlm(script);
@@ -118,7 +103,7 @@ describe("Agent with tools, end to end through the mock server", () => {
     ]);
     // Mock tokens are words: call 1 reads 6 and writes 2 (`wikipedia_search_0 {"query":"Paris"}`);
     // call 2 reads 11 (the same 6, the call's 2, the result's 3) and writes 5.
-    expect(finishedData(events).usage).toEqual({ prompt_tokens: 17, completion_tokens: 7, total_tokens: 24, calls: 2 });
+    expect(finished(events).usage).toEqual({ prompt_tokens: 17, completion_tokens: 7, total_tokens: 24, calls: 2 });
     const agentDone = events.find((e) => e.event === "node_finished" && e.data.component_id === "Agent:A");
     expect(agentDone?.event === "node_finished" && agentDone.data.outputs.content).toBe("It is sunny in Paris.");
   });
@@ -145,7 +130,7 @@ describe("Agent with tools, end to end through the mock server", () => {
     };
     const events = await run(script, agentCanvas({ tools: [WIKI, { component_name: "PubMed", name: "PubMed", params: {} }] }), registryWith(failing, unimplemented), "find papers");
 
-    expect(finishedData(events).error).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(messageText(events)).toBe("Sorry, the tools failed.");
     const toolMessages = mock!.chatRequests()[1].messages.filter((m) => m.role === "tool");
     expect(toolMessages.map((m) => m.content)).toEqual([
@@ -180,7 +165,7 @@ describe("Agent with tools, end to end through the mock server", () => {
     expect(requests[1].messages[0].role).toBe("user");
     expect(requests[2].messages.at(-1)).toMatchObject({ role: "tool", content: "more to search" });
     const answer = "[mock reply] You said: loop forever | tool wikipedia_search_0 returned: more to search | tool wikipedia_search_0 returned: more to search";
-    expect(finishedData(events)).toMatchObject({ outputs: { content: answer } });
+    expect(finished(events)).toMatchObject({ outputs: { content: answer } });
     expect(trace(events)).toEqual(["workflow_started", "node_started:begin", "node_finished:begin", "node_started:Agent:A", "node_finished:Agent:A", "workflow_finished"]);
   });
 
@@ -202,7 +187,7 @@ describe("Agent with tools, end to end through the mock server", () => {
     };
     const events = await run(script, agentCanvas({ sys_prompt: "You lead.", tools: [researcher], max_rounds: 2 }, "Agent:Lead"), registry, "capital of France?");
 
-    expect(finishedData(events).error).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(messageText(events)).toBe("Final: Paris.");
     expect(calls).toEqual([{ args: { query: "capital of France" }, label: "Agent:Lead → Researcher → Wikipedia", params: { query: "{sys.query}", top_n: 3, language: "en" } }]);
     const requests = mock!.chatRequests();
@@ -227,7 +212,7 @@ describe("Agent with tools, end to end through the mock server", () => {
     ]);
     expect(requests[1].stream).toBe(false);
     expect(requests[3].messages.at(-1)).toEqual({ role: "tool", tool_call_id: "call_mock_1_0", content: "The capital is Paris." });
-    expect(finishedData(events).usage.calls).toBe(4);
+    expect(finished(events).usage.calls).toBe(4);
   });
 
   it("with cite on, adds citation instructions once a tool retrieved chunks, and the references reach message_end", async () => {

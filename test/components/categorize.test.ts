@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { loadCanvas } from "../../src/index.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import { categorizeSystemPrompt, categorizeUserPrompt, categorySpecs, pickCategory } from "../../src/components/llm/categorize-prompt.js";
-import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { canvasDsl, lastEvent, messageText, node, nodeFinished, trace } from "../helpers/dsl.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
 
 const CATEGORIES = {
@@ -72,10 +72,6 @@ describe("Categorize prompts and choice", () => {
 
 describe("Categorize end to end", () => {
   let mock: MockLlm | undefined;
-  afterEach(async () => {
-    await mock?.close();
-    mock = undefined;
-  });
 
   const dsl = (params: Record<string, unknown> = {}) =>
     canvasDsl({
@@ -87,12 +83,6 @@ describe("Categorize end to end", () => {
     });
 
   const script: MockLlmScript = { rules: [{ match: "printer", reply: "Technical" }, { match: "refund", reply: "billing" }] };
-
-  function finishedOf(events: readonly CanvasEvent[], id: string) {
-    const event = events.find((e) => e.event === "node_finished" && e.data.component_id === id);
-    if (event?.event !== "node_finished") throw new Error(`${id} did not finish`);
-    return event.data;
-  }
 
   it("routes to the chosen category's targets and outputs its name", async () => {
     mock = await startMockLlm(script);
@@ -110,7 +100,7 @@ describe("Categorize end to end", () => {
       "node_finished:Message:Tech",
       "workflow_finished",
     ]);
-    expect(finishedOf(events, "Categorize:C")).toMatchObject({ inputs: { "sys.query": "my printer is broken" }, outputs: { category_name: "Technical", _next: ["Message:Tech"] } });
+    expect(nodeFinished(events, "Categorize:C")).toMatchObject({ inputs: { "sys.query": "my printer is broken" }, outputs: { category_name: "Technical", _next: ["Message:Tech"] } });
     const [request] = mock.chatRequests();
     expect(request.messages).toEqual([
       { role: "system", content: categorizeSystemPrompt(categorySpecs(CATEGORIES)) },
@@ -129,11 +119,11 @@ describe("Categorize end to end", () => {
     mock = await startMockLlm(script);
     const dslWithEnv = { ...dsl({ query: "env.ticket" }), variables: { ticket: { name: "ticket", type: "string", value: "printer on fire" } } };
     const events = await (await loadCanvas(dslWithEnv, { services: { llm: mock.provider } })).runToEnd({ query: "hello" });
-    expect(finishedOf(events, "Categorize:C").outputs).toMatchObject({ category_name: "Technical" });
+    expect(nodeFinished(events, "Categorize:C").outputs).toMatchObject({ category_name: "Technical" });
     expect(mock.chatRequests()[0].messages[1].content).toBe('---- Real Data ----\nUSER: "printer on fire" →');
 
     const unsure = await (await loadCanvas(dsl(), { services: { llm: mock.provider } })).runToEnd({ query: "what time is it?" });
-    expect(finishedOf(unsure, "Categorize:C").outputs).toMatchObject({ category_name: "Other", _next: ["Message:Other"] });
+    expect(nodeFinished(unsure, "Categorize:C").outputs).toMatchObject({ category_name: "Other", _next: ["Message:Other"] });
     expect(messageText(unsure)).toBe("Someone will answer.");
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/index.js";
 import {
   appendOrUpdate,
   combine,
@@ -14,37 +14,13 @@ import {
   selectKeys,
 } from "../../src/components/data-operations.js";
 import { looksLikeLiteral, parseLiteral, type LiteralValue } from "../../src/components/literal-eval.js";
-
-type Components = Record<string, { obj: { component_name: string; params: Record<string, unknown> }; downstream: string[]; upstream: string[] }>;
-
-function component(name: string, params: Record<string, unknown>, downstream: string[] = []) {
-  return { obj: { component_name: name, params }, downstream, upstream: [] as string[] };
-}
-
-function canvas(components: Components, variables: Record<string, unknown> = {}) {
-  const typeOf = (value: unknown) => (Array.isArray(value) ? "array<object>" : typeof value);
-  const declared = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, { name, type: typeOf(value), value }]));
-  const globals = Object.fromEntries(Object.entries(variables).map(([name, value]) => [`env.${name}`, value]));
-  return { components, globals, variables: declared, history: [], path: [], retrieval: [] };
-}
-
-function outputsOf(events: CanvasEvent[], id: string): Record<string, unknown> {
-  const last = events.filter((e) => e.event === "node_finished" && e.data.component_id === id).at(-1);
-  if (!last || last.event !== "node_finished") throw new Error(`${id} did not finish`);
-  return last.data.outputs;
-}
-
-function runError(events: CanvasEvent[]): string | undefined {
-  const last = events.at(-1)!;
-  if (last.event !== "workflow_finished") throw new Error(`the run ended with ${last.event}`);
-  return last.data.error;
-}
+import { canvasWithEnv, finished, node, outputsOf } from "../helpers/dsl.js";
 
 /** Run one DataOperations (id DataOperations:D) over env variables. */
 async function runData(params: Record<string, unknown>, variables: Record<string, unknown>, query = "") {
-  const dsl = canvas({ begin: component("Begin", {}, ["DataOperations:D"]), "DataOperations:D": component("DataOperations", params) }, variables);
+  const dsl = canvasWithEnv({ begin: node("Begin", {}, ["DataOperations:D"]), "DataOperations:D": node("DataOperations", params) }, variables);
   const events = await (await loadCanvas(dsl)).runToEnd({ query });
-  const error = runError(events);
+  const error = finished(events).error;
   return error ? { error } : { result: outputsOf(events, "DataOperations:D").result, events };
 }
 
@@ -421,11 +397,11 @@ describe("DataOperations in a canvas", () => {
   });
 
   it("renames and removes keys without changing the upstream value", async () => {
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["DataOperations:Rename"]),
-        "DataOperations:Rename": component("DataOperations", { query: ["env.one"], operations: "rename_keys", rename_keys: [{ old_key: "score", new_key: "points" }] }, ["DataOperations:Remove"]),
-        "DataOperations:Remove": component("DataOperations", { query: ["env.one"], operations: "remove_keys", remove_keys: [{ name: "id" }] }),
+        begin: node("Begin", {}, ["DataOperations:Rename"]),
+        "DataOperations:Rename": node("DataOperations", { query: ["env.one"], operations: "rename_keys", rename_keys: [{ old_key: "score", new_key: "points" }] }, ["DataOperations:Remove"]),
+        "DataOperations:Remove": node("DataOperations", { query: ["env.one"], operations: "remove_keys", remove_keys: [{ name: "id" }] }),
       },
       variables,
     );
@@ -445,9 +421,9 @@ describe("DataOperations in a canvas", () => {
   });
 
   it("refuses to load an update that would write a prototype key", async () => {
-    const dsl = canvas({
-      begin: component("Begin", {}, ["DataOperations:D"]),
-      "DataOperations:D": component("DataOperations", { query: ["sys.files"], operations: "append_or_update", updates: [{ key: "__proto__", value: "x" }] }),
+    const dsl = canvasWithEnv({
+      begin: node("Begin", {}, ["DataOperations:D"]),
+      "DataOperations:D": node("DataOperations", { query: ["sys.files"], operations: "append_or_update", updates: [{ key: "__proto__", value: "x" }] }),
     });
     await expect(loadCanvas(dsl)).rejects.toThrow('the key "__proto__" is not allowed');
   });

@@ -1,8 +1,7 @@
 /**
  * Invoke (HTTP request): pure helpers, then end-to-end runs against real loopback servers.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { loadCanvas, validateDsl, type CanvasEvent, type LoadOptions } from "../../src/index.js";
@@ -21,59 +20,15 @@ import {
   renderHeaderValue,
   timeoutSeconds,
 } from "../../src/components/invoke.js";
-import { parseExpression } from "../../src/refs/grammar.js";
-import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { canvasDsl, finished, lastEvent, messageText, node, nodeFinished, trace } from "../helpers/dsl.js";
+import { closedPort, listenForTest, sendJson, standIn, type RequestHandler } from "../helpers/http.js";
 
 // ---------------------------------------------------------------------------------------------
 // Loopback servers
 // ---------------------------------------------------------------------------------------------
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingMessage["headers"];
-  body: string;
-}
-
-interface TestServer {
-  origin: string;
-  port: number;
-  requests: Recorded[];
-  close(): Promise<void>;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, recorded: Recorded) => void;
-
-const servers: Server[] = [];
-
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return (server.address() as AddressInfo).port;
-}
-
-async function startServer(handler: Handler): Promise<TestServer> {
-  const requests: Recorded[] = [];
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const recorded = { method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") };
-      requests.push(recorded);
-      handler(req, res, recorded);
-    });
-  });
-  const port = await listen(server);
-  return { origin: `http://127.0.0.1:${port}`, port, requests, close: () => closeServer(server) };
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
-}
-
 /** A plain forwarding proxy for http:// targets: records the absolute-URI request line and relays it. */
-async function startProxy(): Promise<{ origin: string; seen: string[] }> {
+async function startProxy(): Promise<{ base: string; seen: string[] }> {
   const seen: string[] = [];
   const server = createServer((req, res) => {
     seen.push(`${req.method} ${req.url}`);
@@ -88,25 +43,19 @@ async function startProxy(): Promise<{ origin: string; seen: string[] }> {
     upstream.on("error", () => res.writeHead(502).end());
     req.pipe(upstream);
   });
-  const port = await listen(server);
-  return { origin: `http://127.0.0.1:${port}`, seen };
+  const port = await listenForTest(server);
+  return { base: `http://127.0.0.1:${port}`, seen };
 }
 
-const json = (res: ServerResponse, status: number, value: unknown) => {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(value));
-};
-
 /** Echoes what it received as JSON. */
-const echo: Handler = (_req, res, recorded) => json(res, 200, { method: recorded.method, url: recorded.url, body: recorded.body });
+const echo: RequestHandler = (recorded, res) => sendJson(res, 200, { method: recorded.method, url: recorded.url, body: recorded.body });
 
 beforeEach(() => {
   vi.stubEnv("CANVASFLOW_ALLOW_PRIVATE_NETWORK", "");
 });
 
-afterEach(async () => {
+afterEach(() => {
   vi.unstubAllEnvs();
-  await Promise.all(servers.splice(0).map(closeServer));
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -131,17 +80,6 @@ function invokeCanvas(params: Record<string, unknown>, extra: Record<string, Ret
 async function run(dsl: object, options: LoadOptions = ALLOW, request: { query?: string; inputs?: Record<string, unknown> } = {}): Promise<CanvasEvent[]> {
   const canvas = await loadCanvas(dsl, options);
   return canvas.runToEnd(request);
-}
-
-function finishedOf(events: CanvasEvent[], id: string) {
-  const found = events.find((e) => e.event === "node_finished" && e.data.component_id === id);
-  if (!found || found.event !== "node_finished") throw new Error(`no node_finished for ${id}`);
-  return found.data;
-}
-
-function workflowError(events: CanvasEvent[]): string | undefined {
-  const last = lastEvent(events);
-  return last.event === "workflow_finished" ? last.data.error : undefined;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -402,10 +340,10 @@ describe("Invoke validation", () => {
 
 describe("Invoke requests", () => {
   it("GETs with query arguments from references, templated values and fallbacks", async () => {
-    const server = await startServer((_req, res) => json(res, 200, { temp: 21 }));
+    const server = await standIn((_request, res) => sendJson(res, 200, { temp: 21 }));
     const events = await run(
       invokeCanvas({
-        url: `${server.origin}/weather?lang=en`,
+        url: `${server.base}/weather?lang=en`,
         method: "get",
         variables: [
           { key: "city", ref: "begin@city", value: "" },
@@ -418,15 +356,15 @@ describe("Invoke requests", () => {
       ALLOW,
       { query: "rain", inputs: { city: "Paris" } },
     );
-    expect(workflowError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(["GET /weather?lang=en&city=Paris&who=anonymous&q=about+rain&units=metric"]);
     expect(messageText(events)).toBe('{"temp":21}');
-    expect(finishedOf(events, "Invoke:Fetch").outputs).toEqual({ result: '{"temp":21}', status_code: 200 });
-    expect(finishedOf(events, "Invoke:Fetch").inputs).toMatchObject({ "begin@city": "Paris", "begin@user": null, "sys.query": "rain" });
+    expect(nodeFinished(events, "Invoke:Fetch").outputs).toEqual({ result: '{"temp":21}', status_code: 200 });
+    expect(nodeFinished(events, "Invoke:Fetch").inputs).toMatchObject({ "begin@city": "Paris", "begin@user": null, "sys.query": "rain" });
   });
 
   it("renders references in the url and adds http:// when there is no scheme", async () => {
-    const server = await startServer((_req, res) => res.end("pong"));
+    const server = await standIn((_request, res) => res.end("pong"));
     const events = await run(
       invokeCanvas({ url: `127.0.0.1:${server.port}/{begin@city}/ping` }),
       ALLOW,
@@ -437,11 +375,11 @@ describe("Invoke requests", () => {
   });
 
   it("POSTs JSON: JSON-looking text becomes JSON, other values keep their type", async () => {
-    const server = await startServer(echo);
+    const server = await standIn(echo);
     await run(
       invokeCanvas(
         {
-          url: `${server.origin}/items`,
+          url: `${server.base}/items`,
           method: "POST",
           headers: '{"Accept": "application/json", "Connection": "keep-alive"}',
           variables: [
@@ -466,10 +404,10 @@ describe("Invoke requests", () => {
   });
 
   it("POSTs formdata as a urlencoded body, and keeps a Content-Type the user set", async () => {
-    const server = await startServer(echo);
+    const server = await standIn(echo);
     await run(
       invokeCanvas({
-        url: `${server.origin}/form`,
+        url: `${server.base}/form`,
         method: "post",
         datatype: "FormData",
         variables: [
@@ -484,28 +422,28 @@ describe("Invoke requests", () => {
     expect(server.requests[0].headers["content-type"]).toBe("application/x-www-form-urlencoded");
     expect(server.requests[0].body).toBe("city=S%C3%A3o+Paulo&count=5&note=a%26b%3Dc");
 
-    const custom = await startServer(echo);
-    await run(invokeCanvas({ url: custom.origin, method: "post", datatype: "json", headers: { "content-type": "application/vnd.api+json" }, variables: [{ key: "a", value: "1" }] }));
+    const custom = await standIn(echo);
+    await run(invokeCanvas({ url: custom.base, method: "post", datatype: "json", headers: { "content-type": "application/vnd.api+json" }, variables: [{ key: "a", value: "1" }] }));
     expect(custom.requests[0].headers["content-type"]).toBe("application/vnd.api+json");
     expect(custom.requests[0].body).toBe('{"a":1}');
   });
 
   it("PUTs JSON", async () => {
-    const server = await startServer(echo);
-    const events = await run(invokeCanvas({ url: `${server.origin}/items/7`, method: "put", variables: [{ key: "done", value: "true" }] }));
+    const server = await standIn(echo);
+    const events = await run(invokeCanvas({ url: `${server.base}/items/7`, method: "put", variables: [{ key: "done", value: "true" }] }));
     expect(server.requests.map((r) => [r.method, r.url, r.body])).toEqual([["PUT", "/items/7", '{"done":true}']]);
     expect(JSON.parse(messageText(events))).toEqual({ method: "PUT", url: "/items/7", body: '{"done":true}' });
   });
 
   it("interpolates header tokens: env, component outputs (ids with ':'), sys, and blanks the rest", async () => {
-    const tokens = await startServer((_req, res) => res.end("tok-from-upstream"));
-    const server = await startServer(echo);
+    const tokens = await standIn((_request, res) => res.end("tok-from-upstream"));
+    const server = await standIn(echo);
     const dsl = canvasDsl(
       {
         begin: node("Begin", { inputs: { user: { name: "User", type: "line" } } }, ["Invoke:Token"]),
-        "Invoke:Token": node("Invoke", { url: `${tokens.origin}/token` }, ["Invoke:Fetch"]),
+        "Invoke:Token": node("Invoke", { url: `${tokens.base}/token` }, ["Invoke:Fetch"]),
         "Invoke:Fetch": node("Invoke", {
-          url: `${server.origin}/me`,
+          url: `${server.base}/me`,
           headers: JSON.stringify({
             Authorization: "Bearer {env.token}",
             "X-User": "{begin@user}",
@@ -520,7 +458,7 @@ describe("Invoke requests", () => {
       { variables: [{ name: "token", type: "string", value: "s3cret" }] },
     );
     const events = await run(dsl, ALLOW, { query: "hello", inputs: { user: "ada" } });
-    expect(workflowError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(server.requests[0].headers).toMatchObject({
       authorization: "Bearer s3cret",
       "x-user": "ada",
@@ -533,81 +471,79 @@ describe("Invoke requests", () => {
   });
 
   it("converts an HTML response to text with clean_html", async () => {
-    const server = await startServer((_req, res) => {
+    const server = await standIn((_request, res) => {
       res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
       res.end("<html><body><script>alert(1)</script><h2>Hello</h2><p>world &amp; more</p></body></html>");
     });
-    const events = await run(invokeCanvas({ url: server.origin, clean_html: true }));
+    const events = await run(invokeCanvas({ url: server.base, clean_html: true }));
     expect(messageText(events)).toBe("Hello\n\nworld & more");
   });
 });
 
 describe("Invoke failures", () => {
   it("fails on a non-2xx status, naming the status and the request (without its query)", async () => {
-    const server = await startServer((_req, res) => json(res, 404, { detail: "no such city" }));
-    const events = await run(invokeCanvas({ url: `${server.origin}/cities?key=secret`, variables: [{ key: "city", value: "Atlantis" }] }));
-    const message = `HTTP 404 Not Found from GET ${server.origin}/cities: {"detail":"no such city"}`;
-    expect(workflowError(events)).toBe(`Invoke:Fetch (Invoke:Fetch): ${message}`);
-    expect(finishedOf(events, "Invoke:Fetch")).toMatchObject({ error: message, outputs: { status_code: 404, _ERROR: message } });
+    const server = await standIn((_request, res) => sendJson(res, 404, { detail: "no such city" }));
+    const events = await run(invokeCanvas({ url: `${server.base}/cities?key=secret`, variables: [{ key: "city", value: "Atlantis" }] }));
+    const message = `HTTP 404 Not Found from GET ${server.base}/cities: {"detail":"no such city"}`;
+    expect(finished(events).error).toBe(`Invoke:Fetch (Invoke:Fetch): ${message}`);
+    expect(nodeFinished(events, "Invoke:Fetch")).toMatchObject({ error: message, outputs: { status_code: 404, _ERROR: message } });
     expect(trace(events)).not.toContain("node_started:Message:Show");
   });
 
   it("does not follow redirects", async () => {
-    const server = await startServer((req, res) => {
-      if (req.url === "/old") res.writeHead(302, { location: "/new" }).end();
+    const server = await standIn((request, res) => {
+      if (request.url === "/old") res.writeHead(302, { location: "/new" }).end();
       else res.end("moved here");
     });
-    const events = await run(invokeCanvas({ url: `${server.origin}/old` }));
-    expect(workflowError(events)).toBe(`Invoke:Fetch (Invoke:Fetch): HTTP 302 Found from GET ${server.origin}/old (redirects are not followed; Location: /new)`);
+    const events = await run(invokeCanvas({ url: `${server.base}/old` }));
+    expect(finished(events).error).toBe(`Invoke:Fetch (Invoke:Fetch): HTTP 302 Found from GET ${server.base}/old (redirects are not followed; Location: /new)`);
     expect(server.requests.map((r) => r.url)).toEqual(["/old"]);
   });
 
   it("times out on its own timeout, with a clear error, well before the engine's", async () => {
-    const server = await startServer(() => {
+    const server = await standIn(() => {
       /* never answers */
     });
     const started = performance.now();
-    const events = await run(invokeCanvas({ url: `${server.origin}/slow`, timeout: 0.3 }));
+    const events = await run(invokeCanvas({ url: `${server.base}/slow`, timeout: 0.3 }));
     const elapsed = performance.now() - started;
-    expect(workflowError(events)).toBe(`Invoke:Fetch (Invoke:Fetch): GET ${server.origin}/slow timed out after 0.3s (the timeout param)`);
+    expect(finished(events).error).toBe(`Invoke:Fetch (Invoke:Fetch): GET ${server.base}/slow timed out after 0.3s (the timeout param)`);
     expect(elapsed).toBeGreaterThanOrEqual(290);
     expect(elapsed).toBeLessThan(3000);
   });
 
   it("reports a refused connection", async () => {
-    const server = await startServer(echo);
-    const port = server.port;
-    await server.close();
+    const port = await closedPort();
     const events = await run(invokeCanvas({ url: `http://127.0.0.1:${port}/x` }));
-    expect(workflowError(events)).toMatch(new RegExp(`^Invoke:Fetch \\(Invoke:Fetch\\): GET http://127\\.0\\.0\\.1:${port}/x failed: .*ECONNREFUSED`));
+    expect(finished(events).error).toMatch(new RegExp(`^Invoke:Fetch \\(Invoke:Fetch\\): GET http://127\\.0\\.0\\.1:${port}/x failed: .*ECONNREFUSED`));
   });
 
   it("is retried by the engine (max_retries), not internally", async () => {
-    const server = await startServer((_req, res) => json(res, 503, { busy: true }));
-    await run(invokeCanvas({ url: server.origin }));
+    const server = await standIn((_request, res) => sendJson(res, 503, { busy: true }));
+    await run(invokeCanvas({ url: server.base }));
     expect(server.requests).toHaveLength(1);
     server.requests.length = 0;
-    const events = await run(invokeCanvas({ url: server.origin, max_retries: 2, delay_after_error: 0 }));
+    const events = await run(invokeCanvas({ url: server.base, max_retries: 2, delay_after_error: 0 }));
     expect(server.requests).toHaveLength(3);
-    expect(workflowError(events)).toMatch(/HTTP 503 Service Unavailable/);
+    expect(finished(events).error).toMatch(/HTTP 503 Service Unavailable/);
   });
 
   it("exception_method comment: the default value stands in for the result", async () => {
-    const server = await startServer((_req, res) => res.writeHead(500).end("boom"));
-    const events = await run(invokeCanvas({ url: server.origin, exception_method: "comment", exception_default_value: "weather unavailable" }));
-    expect(workflowError(events)).toBeUndefined();
+    const server = await standIn((_request, res) => res.writeHead(500).end("boom"));
+    const events = await run(invokeCanvas({ url: server.base, exception_method: "comment", exception_default_value: "weather unavailable" }));
+    expect(finished(events).error).toBeUndefined();
     expect(messageText(events)).toBe("weather unavailable");
   });
 
   it("exception_method goto: the error path runs and can read the error and the status", async () => {
-    const server = await startServer((_req, res) => res.writeHead(500).end("boom"));
+    const server = await standIn((_request, res) => res.writeHead(500).end("boom"));
     const dsl = invokeCanvas(
-      { url: `${server.origin}/api`, exception_method: "goto", exception_goto: ["Message:Failed"] },
+      { url: `${server.base}/api`, exception_method: "goto", exception_goto: ["Message:Failed"] },
       { "Message:Failed": node("Message", { content: ["Failed ({Invoke:Fetch@status_code}): {Invoke:Fetch@_ERROR}"] }) },
     );
     const events = await run(dsl);
-    expect(workflowError(events)).toBeUndefined();
-    const error = `HTTP 500 Internal Server Error from GET ${server.origin}/api: boom`;
+    expect(finished(events).error).toBeUndefined();
+    const error = `HTTP 500 Internal Server Error from GET ${server.base}/api: boom`;
     expect(trace(events).filter((t) => !t.startsWith("message:"))).toEqual([
       "workflow_started",
       "node_started:begin",
@@ -627,9 +563,9 @@ describe("Invoke SSRF guard", () => {
   const hint = "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
 
   it("blocks loopback targets unless allowed, before connecting", async () => {
-    const server = await startServer(echo);
-    const events = await run(invokeCanvas({ url: `${server.origin}/admin` }), {});
-    expect(workflowError(events)).toBe(
+    const server = await standIn(echo);
+    const events = await run(invokeCanvas({ url: `${server.base}/admin` }), {});
+    expect(finished(events).error).toBe(
       `Invoke:Fetch (Invoke:Fetch): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
     );
     expect(server.requests).toEqual([]);
@@ -637,29 +573,29 @@ describe("Invoke SSRF guard", () => {
 
   it("blocks cloud metadata and names that resolve to loopback", async () => {
     const metadata = await run(invokeCanvas({ url: "http://169.254.169.254/latest/meta-data/" }), {});
-    expect(workflowError(metadata)).toMatch(/url host "169\.254\.169\.254" is 169\.254\.169\.254, a non-public address \(link-local \(this includes cloud metadata/);
+    expect(finished(metadata).error).toMatch(/url host "169\.254\.169\.254" is 169\.254\.169\.254, a non-public address \(link-local \(this includes cloud metadata/);
     const local = await run(invokeCanvas({ url: "localhost:9/x" }), {});
-    expect(workflowError(local)).toMatch(/url host "localhost" resolves to (127\.0\.0\.1|::1), a non-public address \(loopback\)/);
+    expect(finished(local).error).toMatch(/url host "localhost" resolves to (127\.0\.0\.1|::1), a non-public address \(loopback\)/);
   });
 
   it("can be allowed by the environment, and an explicit false in services wins over it", async () => {
-    const server = await startServer((_req, res) => res.end("ok"));
+    const server = await standIn((_request, res) => res.end("ok"));
     vi.stubEnv("CANVASFLOW_ALLOW_PRIVATE_NETWORK", "1");
-    expect(messageText(await run(invokeCanvas({ url: server.origin }), {}))).toBe("ok");
-    const denied = await run(invokeCanvas({ url: server.origin }), { services: { http: { allowPrivateNetwork: false } } });
-    expect(workflowError(denied)).toMatch(/a non-public address \(loopback\)/);
+    expect(messageText(await run(invokeCanvas({ url: server.base }), {}))).toBe("ok");
+    const denied = await run(invokeCanvas({ url: server.base }), { services: { http: { allowPrivateNetwork: false } } });
+    expect(finished(denied).error).toMatch(/a non-public address \(loopback\)/);
     expect(server.requests).toHaveLength(1);
   });
 
   it("resolves a name once and connects to the checked address (DNS pinning)", async () => {
-    const server = await startServer(echo);
+    const server = await standIn(echo);
     const asked: string[] = [];
     const lookup: HostResolver = async (hostname) => {
       asked.push(hostname);
       return [{ address: "127.0.0.1", family: 4 }];
     };
     const events = await run(invokeCanvas({ url: `http://api.example.test:${server.port}/v1` }), { services: { http: { allowPrivateNetwork: true, lookup } } });
-    expect(workflowError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(asked).toEqual(["api.example.test"]);
     expect(server.requests.map((r) => [r.url, r.headers.host])).toEqual([["/v1", `api.example.test:${server.port}`]]);
   });
@@ -670,7 +606,7 @@ describe("Invoke SSRF guard", () => {
       { address: "127.0.0.1", family: 4 },
     ];
     const events = await run(invokeCanvas({ url: "http://api.example.test/v1" }), { services: { http: { lookup } } });
-    expect(workflowError(events)).toBe(
+    expect(finished(events).error).toBe(
       `Invoke:Fetch (Invoke:Fetch): url host "api.example.test" resolves to 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
     );
   });
@@ -678,7 +614,7 @@ describe("Invoke SSRF guard", () => {
   it("checks the proxy's address too", async () => {
     const lookup: HostResolver = async () => [{ address: "93.184.216.34", family: 4 }];
     const events = await run(invokeCanvas({ url: "http://api.example.test/v1", proxy: "http://127.0.0.1:3128" }), { services: { http: { lookup } } });
-    expect(workflowError(events)).toBe(
+    expect(finished(events).error).toBe(
       `Invoke:Fetch (Invoke:Fetch): proxy host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
     );
   });
@@ -686,27 +622,27 @@ describe("Invoke SSRF guard", () => {
 
 describe("Invoke proxy and cancellation", () => {
   it("sends http:// requests through the proxy", async () => {
-    const server = await startServer((_req, res, recorded) => res.end(`via=${recorded.headers.via}`));
+    const server = await standIn((recorded, res) => res.end(`via=${recorded.headers.via}`));
     const proxy = await startProxy();
-    const events = await run(invokeCanvas({ url: `${server.origin}/data`, proxy: proxy.origin, variables: [{ key: "q", value: "1" }] }));
-    expect(workflowError(events)).toBeUndefined();
-    expect(proxy.seen).toEqual([`GET ${server.origin}/data?q=1`]);
+    const events = await run(invokeCanvas({ url: `${server.base}/data`, proxy: proxy.base, variables: [{ key: "q", value: "1" }] }));
+    expect(finished(events).error).toBeUndefined();
+    expect(proxy.seen).toEqual([`GET ${server.base}/data?q=1`]);
     expect(messageText(events)).toBe("via=test-proxy");
   });
 
   it("aborts the request when the run is cancelled", async () => {
     const controller = new AbortController();
     let closed!: Promise<void>;
-    const server = await startServer((req) => {
+    const server = await standIn((_request, _res, req) => {
       closed = new Promise((resolve) => req.socket.once("close", () => resolve()));
       controller.abort();
     });
-    const canvas = await loadCanvas(invokeCanvas({ url: `${server.origin}/long`, timeout: 30 }), ALLOW);
+    const canvas = await loadCanvas(invokeCanvas({ url: `${server.base}/long`, timeout: 30 }), ALLOW);
     const started = performance.now();
     const events: CanvasEvent[] = [];
     for await (const event of canvas.run({ signal: controller.signal })) events.push(event);
     expect(lastEvent(events)).toMatchObject({ event: "workflow_finished", data: { error: "cancelled" } });
-    expect(finishedOf(events, "Invoke:Fetch").error).toBe("cancelled");
+    expect(nodeFinished(events, "Invoke:Fetch").error).toBe("cancelled");
     await closed;
     expect(performance.now() - started).toBeLessThan(5000);
     expect(canvas.status).toBe("cancelled");

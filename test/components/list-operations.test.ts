@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import lodash from "lodash";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/index.js";
 import {
   compareValues,
   countOf,
@@ -16,37 +16,12 @@ import {
   sortKeys,
   tail,
 } from "../../src/components/list-operations.js";
-
-type Components = Record<string, { obj: { component_name: string; params: Record<string, unknown> }; downstream: string[]; upstream: string[] }>;
-
-function component(name: string, params: Record<string, unknown>, downstream: string[] = []) {
-  return { obj: { component_name: name, params }, downstream, upstream: [] as string[] };
-}
-
-function canvas(components: Components, variables: Record<string, unknown> = {}) {
-  const typeOf = (value: unknown) => (Array.isArray(value) ? "array<object>" : typeof value);
-  const declared = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, { name, type: typeOf(value), value }]));
-  const globals = Object.fromEntries(Object.entries(variables).map(([name, value]) => [`env.${name}`, value]));
-  return { components, globals, variables: declared, history: [], path: [], retrieval: [] };
-}
-
-function outputsOf(events: CanvasEvent[], id: string): Record<string, unknown> {
-  const done = events.filter((e) => e.event === "node_finished" && e.data.component_id === id);
-  const last = done.at(-1);
-  if (!last || last.event !== "node_finished") throw new Error(`${id} did not finish`);
-  return last.data.outputs;
-}
-
-function finished(events: CanvasEvent[]) {
-  const last = events.at(-1)!;
-  if (last.event !== "workflow_finished") throw new Error(`the run ended with ${last.event}`);
-  return last.data;
-}
+import { canvasWithEnv, finished, node, outputsOf } from "../helpers/dsl.js";
 
 /** Run one ListOperations over env.items and return its outputs (or the run's error). */
 async function runList(items: unknown, params: Record<string, unknown>): Promise<{ outputs?: Record<string, unknown>; error?: string }> {
-  const dsl = canvas(
-    { begin: component("Begin", {}, ["ListOperations:L"]), "ListOperations:L": component("ListOperations", { query: "env.items", ...params }) },
+  const dsl = canvasWithEnv(
+    { begin: node("Begin", {}, ["ListOperations:L"]), "ListOperations:L": node("ListOperations", { query: "env.items", ...params }) },
     { items },
   );
   const events = await (await loadCanvas(dsl)).runToEnd({});
@@ -283,20 +258,20 @@ describe("ListOperations in a canvas", () => {
 
   it("runs all.json's DataOperations → sort by score desc → head 2 chain", async () => {
     // The params are all.json's (internal-agent-dsl-testdata), unchanged; env.sample_rows too.
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["DataOperations:UpdateSample"]),
-        "DataOperations:UpdateSample": component(
+        begin: node("Begin", {}, ["DataOperations:UpdateSample"]),
+        "DataOperations:UpdateSample": node(
           "DataOperations",
           { operations: "append_or_update", outputs: { result: { type: "Array<Object>" } }, query: ["env.sample_rows"], updates: [{ key: "tag", value: "demo" }] },
           ["ListOperations:Sort"],
         ),
-        "ListOperations:Sort": component(
+        "ListOperations:Sort": node(
           "ListOperations",
           { filter: { operator: "contains", value: "" }, operations: "sort", outputs: { result: { type: "Array<Object>" } }, query: "DataOperations:UpdateSample@result", sort_by: "score", sort_method: "desc" },
           ["ListOperations:Head2"],
         ),
-        "ListOperations:Head2": component(
+        "ListOperations:Head2": node(
           "ListOperations",
           {
             filter: { operator: "contains", value: "" },
@@ -308,7 +283,7 @@ describe("ListOperations in a canvas", () => {
           },
           ["Message:DataListDone"],
         ),
-        "Message:DataListDone": component("Message", {
+        "Message:DataListDone": node("Message", {
           content: [
             "DataOperations 输出: {DataOperations:UpdateSample@result}\n\nListOperations Sort desc: {ListOperations:Sort@result}\n\nListOperations Head2: {ListOperations:Head2@result}\n\nfirst={ListOperations:Head2@first}\n\nlast={ListOperations:Head2@last}",
           ],

@@ -1,8 +1,8 @@
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
-import { loadCanvas, THINK_END, THINK_START, type CanvasEvent, type RunRequest } from "../../src/index.js";
+import { describe, expect, it } from "vitest";
+import { loadCanvas, THINK_END, THINK_START, type RunRequest } from "../../src/index.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
-import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { canvasDsl, finished, messageText, node, trace } from "../helpers/dsl.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
 import { splitThinkTags, withoutThinking } from "../../src/components/llm/think-tags.js";
 import { jsonText, readStructured, structuredAnswer, structuredSchema, checkStructuredSchema } from "../../src/components/llm/structured.js";
@@ -197,10 +197,6 @@ describe("gen_conf and retries", () => {
 
 describe("LLM end to end", () => {
   let mock: MockLlm | undefined;
-  afterEach(async () => {
-    await mock?.close();
-    mock = undefined;
-  });
 
   async function runLlm(script: MockLlmScript | undefined, dsl: object, request: RunRequest) {
     mock = await startMockLlm(script);
@@ -210,12 +206,6 @@ describe("LLM end to end", () => {
 
   const llm = (params: Record<string, unknown>, downstream: string[]) =>
     node("LLM", { llm_id: "deepseek-chat@DeepSeek", sys_prompt: "Be brief.", prompts: [{ role: "user", content: "{sys.query}" }], ...params }, downstream);
-
-  function finished(events: readonly CanvasEvent[]) {
-    const end = lastEvent(events);
-    if (end.event !== "workflow_finished") throw new Error(`the run ended with ${end.event}`);
-    return end.data;
-  }
 
   it("streams into a downstream Message; the LLM's node_finished follows message_end (RAGFlow's order)", async () => {
     const dsl = canvasDsl({

@@ -2,15 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  BUILTIN_COMPONENTS,
-  loadCanvas,
-  validateDsl,
-  type CanvasEvent,
-  type ComponentDefinition,
-  type ComponentEntry,
-  type ValidationIssue,
-} from "../../src/index.js";
+import { loadCanvas, validateDsl, type ComponentEntry } from "../../src/index.js";
 import { LLM_COMPONENTS } from "../../src/components/llm/index.js";
 import { checkSampling, promptReferences } from "../../src/components/llm/llm-params.js";
 import { unitInterval } from "../../src/components/param-checks.js";
@@ -18,52 +10,22 @@ import { finiteNumber } from "../../src/util/values.js";
 import { ProviderMissingError } from "../../src/components/needs-provider.js";
 import { TOOL_COMPONENTS } from "../../src/tools/index.js";
 import { businessOutput, isContractType } from "../../src/tools/code-exec.js";
+import { corpusRoot } from "../helpers/corpus.js";
+import { errors, finished, messages, node } from "../helpers/dsl.js";
+import { builtinDefinition } from "../helpers/registry.js";
 
-const HEAD = "/work/shared/dsl-corpus/ragflow/head";
+const HEAD = join(corpusRoot(), "ragflow/head");
 
-function entry(componentName: string, params: Record<string, unknown>, downstream: string[] = []): ComponentEntry {
-  return { obj: { component_name: componentName, params }, downstream, upstream: [] };
-}
-
-/** begin → <node> → (downstream of the node), plus extra components. */
-function canvas(node: { id: string; name: string; params: Record<string, unknown>; downstream?: string[] }, extra: Record<string, ComponentEntry> = {}) {
+/** begin → <tested> → (downstream of the tested node), plus extra components. */
+function canvas(tested: { id: string; name: string; params: Record<string, unknown>; downstream?: string[] }, extra: Record<string, ComponentEntry> = {}) {
   return {
     components: {
-      begin: entry("Begin", { prologue: "" }, [node.id]),
-      [node.id]: entry(node.name, node.params, node.downstream ?? []),
+      begin: node("Begin", { prologue: "" }, [tested.id]),
+      [tested.id]: node(tested.name, tested.params, tested.downstream ?? []),
       ...extra,
     },
     globals: {},
   };
-}
-
-function messages(events: readonly CanvasEvent[]): string[] {
-  const out: string[] = [];
-  let current = "";
-  for (const e of events) {
-    if (e.event === "message") current += e.data.content;
-    if (e.event === "message_end") {
-      out.push(current);
-      current = "";
-    }
-  }
-  return out;
-}
-
-function errors(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  return issues.filter((i) => i.severity === "error");
-}
-
-function last(events: readonly CanvasEvent[]) {
-  const event = events.at(-1);
-  if (!event || event.event !== "workflow_finished") throw new Error(`the run did not end with workflow_finished: ${event?.event}`);
-  return event.data;
-}
-
-function def(name: string): ComponentDefinition {
-  const found = BUILTIN_COMPONENTS.find((d) => d.name === name);
-  if (!found) throw new Error(`${name} is not a built-in`);
-  return found;
 }
 
 /**
@@ -108,28 +70,28 @@ describe("running provider components without providers", () => {
         params: { llm_id: "deepseek-chat@DeepSeek", max_retries: 3, delay_after_error: 1, sys_prompt: "Be brief.", prompts: [{ role: "user", content: "{sys.query}" }] },
         downstream: ["Message:Out"],
       },
-      { "Message:Out": entry("Message", { content: ["{Agent:Writer@content}"] }) },
+      { "Message:Out": node("Message", { content: ["{Agent:Writer@content}"] }) },
     );
     const started = Date.now();
     const events = await (await loadCanvas(dsl)).runToEnd({ query: "hello" });
     expect(Date.now() - started).toBeLessThan(900);
-    const end = last(events);
+    const end = finished(events);
     expect(end.error).toContain("needs an LLM provider");
     expect(end.error).toContain("component Agent:Writer (Agent) needs an LLM provider");
     const agentStarts = events.filter((e) => e.event === "node_started" && e.data.component_id === "Agent:Writer");
     expect(agentStarts).toHaveLength(1);
     expect(agentStarts[0].event === "node_started" && agentStarts[0].data.thoughts).toBe("⌛Give me a moment—I’ll figure out our best next move.");
-    const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Agent:Writer");
-    expect(finished?.event === "node_finished" && finished.data.error).toBe("component Agent:Writer (Agent) needs an LLM provider");
+    const done = events.find((e) => e.event === "node_finished" && e.data.component_id === "Agent:Writer");
+    expect(done?.event === "node_finished" && done.data.error).toBe("component Agent:Writer (Agent) needs an LLM provider");
     expect(events.some((e) => e.event === "node_started" && e.data.component_id === "Message:Out")).toBe(false);
   });
 
   it("a Retrieval canvas node without its knowledge base is recorded as unavailable, naming the kb id and how to configure it", async () => {
     const dsl = canvas({ id: "Retrieval:Docs", name: "Retrieval", params: { query: "{sys.query}", kb_ids: ["kb-1"] } });
     const events = await (await loadCanvas(dsl)).runToEnd({ query: "what is RAG?" });
-    expect(last(events).error).toBeUndefined();
-    const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Retrieval:Docs");
-    expect(finished?.event === "node_finished" && finished.data.error).toBe('knowledge base "kb-1" is not configured: add it with --kb kb-1=DIR or under knowledgeBases in canvasflow.config.json');
+    expect(finished(events).error).toBeUndefined();
+    const done = events.find((e) => e.event === "node_finished" && e.data.component_id === "Retrieval:Docs");
+    expect(done?.event === "node_finished" && done.data.error).toBe('knowledge base "kb-1" is not configured: add it with --kb kb-1=DIR or under knowledgeBases in canvasflow.config.json');
   });
 
   // The web API tools run against their public APIs with no provider configured; Retrieval, CodeExec
@@ -139,11 +101,11 @@ describe("running provider components without providers", () => {
     const params: Record<string, unknown> = {};
     if (name === "Categorize") params.category_description = { Only: { description: "everything", to: ["Message:Out"] } };
     if (name === "DocGenerator") params.content = "# Report\n{sys.query}";
-    const dsl = canvas({ id: `${name}:Node`, name, params }, { "Message:Out": entry("Message", { content: ["done"] }) });
+    const dsl = canvas({ id: `${name}:Node`, name, params }, { "Message:Out": node("Message", { content: ["done"] }) });
     const events = await (await loadCanvas(dsl)).runToEnd({ query: "q" });
     const provider = definition.capabilities?.provider;
     expect(provider === "llm" || provider === "tool").toBe(true);
-    expect(last(events).error).toContain(`component ${name}:Node (${name}) needs ${provider === "llm" ? "an LLM provider" : "a tool provider"}`);
+    expect(finished(events).error).toContain(`component ${name}:Node (${name}) needs ${provider === "llm" ? "an LLM provider" : "a tool provider"}`);
   });
 
   it("exception_method comment on a tool node continues with the default value", async () => {
@@ -155,17 +117,17 @@ describe("running provider components without providers", () => {
         params: { query: "sys.query", api_key: "", exception_method: "comment", exception_default_value: "no results today" },
         downstream: ["Message:Out"],
       },
-      { "Message:Out": entry("Message", { content: ["Search said: {TavilySearch:Web@formalized_content}"] }) },
+      { "Message:Out": node("Message", { content: ["Search said: {TavilySearch:Web@formalized_content}"] }) },
     );
     const events = await (await loadCanvas(dsl)).runToEnd({ query: "weather" });
-    expect(last(events).error).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(messages(events)).toEqual(["Search said: no results today"]);
-    const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "TavilySearch:Web");
-    expect(finished?.event === "node_finished" && finished.data.outputs.formalized_content).toBe("no results today");
+    const done = events.find((e) => e.event === "node_finished" && e.data.component_id === "TavilySearch:Web");
+    expect(done?.event === "node_finished" && done.data.outputs.formalized_content).toBe("no results today");
   });
 
   it("a tool without an implementation rejects with ProviderMissingError naming who ran it", async () => {
-    const run = () => def("PubMed").tool!.run({}, { label: "PubMed:P" } as never);
+    const run = () => builtinDefinition("PubMed").tool!.run({}, { label: "PubMed:P" } as never);
     await expect(run()).rejects.toThrow(ProviderMissingError);
     await expect(run()).rejects.toThrow("component PubMed:P (PubMed) needs a tool provider");
   });
@@ -174,18 +136,18 @@ describe("running provider components without providers", () => {
 describe("registration", () => {
   it("registers every RAGFlow model and tool component with its provider", () => {
     const tools = ["Retrieval", "CodeExec", "TavilySearch", "TavilyExtract", "Google", "DuckDuckGo", "Wikipedia", "PubMed", "ArXiv", "GoogleScholar", "GitHub", "SearXNG", "KeenableSearch", "QueritSearch", "QueritContents", "BGPT", "Crawler", "DeepL", "QWeather", "AkShare", "WenCai", "YahooFinance", "ExeSQL", "Email"];
-    for (const name of tools) expect(def(name)).toMatchObject({ usableAsTool: true, capabilities: { provider: "tool" } });
-    for (const name of ["DocGenerator", "ExcelProcessor"]) expect(def(name)).toMatchObject({ usableAsTool: false, capabilities: { provider: "tool" } });
-    for (const name of ["LLM", "Categorize", "Browser"]) expect(def(name).capabilities?.provider).toBe("llm");
-    expect(def("Agent")).toMatchObject({ usableAsTool: true, capabilities: { provider: "llm" } });
-    expect(def("Categorize").capabilities?.router).toBe(true);
+    for (const name of tools) expect(builtinDefinition(name)).toMatchObject({ usableAsTool: true, capabilities: { provider: "tool" } });
+    for (const name of ["DocGenerator", "ExcelProcessor"]) expect(builtinDefinition(name)).toMatchObject({ usableAsTool: false, capabilities: { provider: "tool" } });
+    for (const name of ["LLM", "Categorize", "Browser"]) expect(builtinDefinition(name).capabilities?.provider).toBe("llm");
+    expect(builtinDefinition("Agent")).toMatchObject({ usableAsTool: true, capabilities: { provider: "llm" } });
+    expect(builtinDefinition("Categorize").capabilities?.router).toBe(true);
   });
 
   it.each([...LLM_COMPONENTS, ...TOOL_COMPONENTS].map((d) => [d.name, d] as const))("%s: its defaults satisfy its own schema and checks", (name) => {
     const params: Record<string, unknown> = {};
     if (name === "Categorize") params.category_description = { Only: { to: ["Message:Out"] } };
     if (name === "DocGenerator") params.content = "text";
-    const report = validateDsl(canvas({ id: "X:1", name, params }, { "Message:Out": entry("Message", { content: ["done"] }) }));
+    const report = validateDsl(canvas({ id: "X:1", name, params }, { "Message:Out": node("Message", { content: ["done"] }) }));
     expect(errors(report.issues)).toEqual([]);
   });
 });
@@ -231,7 +193,7 @@ describe("Agent tools", () => {
   });
 
   it("reads references from its own and its sub-agents' prompts, not from tool params", () => {
-    const refs = def("Agent").references!({
+    const refs = builtinDefinition("Agent").references!({
       sys_prompt: "Use {begin@style}.",
       prompts: [{ role: "user", content: "{sys.query}" }],
       user_prompt: "",
@@ -309,8 +271,8 @@ describe("LLM params", () => {
 describe("Categorize", () => {
   function categorizeCanvas(params: Record<string, unknown>) {
     return canvas({ id: "Categorize:C", name: "Categorize", params: { llm_id: "m@F", ...params }, downstream: ["Message:A", "Message:B"] }, {
-      "Message:A": entry("Message", { content: ["A"] }),
-      "Message:B": entry("Message", { content: ["B"] }),
+      "Message:A": node("Message", { content: ["A"] }),
+      "Message:B": node("Message", { content: ["B"] }),
     });
   }
   const issuesOf = (params: Record<string, unknown>) =>
@@ -344,7 +306,7 @@ describe("Categorize", () => {
   });
 
   it("reads its query selector (default sys.query) and reports a missing component", () => {
-    const references = def("Categorize").references!;
+    const references = builtinDefinition("Categorize").references!;
     expect(references({ query: "sys.query" }).map((r) => r.expr)).toEqual(["sys.query"]);
     expect(references({ query: "{begin@review}" }).map((r) => r.expr)).toEqual(["begin@review"]);
     expect(references({ query: "" }).map((r) => r.expr)).toEqual(["sys.query"]);
@@ -353,7 +315,7 @@ describe("Categorize", () => {
   });
 
   it("lists the categories in its thoughts", () => {
-    expect(def("Categorize").thoughts!({ category_description: { Positive: {}, Negative: {} } })).toBe("Which should it falls into `Positive`,`Negative`? ...");
+    expect(builtinDefinition("Categorize").thoughts!({ category_description: { Positive: {}, Negative: {} } })).toBe("Which should it falls into `Positive`,`Negative`? ...");
   });
 });
 
@@ -366,13 +328,13 @@ describe("tool params", () => {
     expect(issuesOf("Retrieval", { query: "Question: {sys.query} ({Gone:X@topic})", kb_ids: ["kb"] })).toEqual([
       ["error", "unknown-reference", "/query", 'reference {Gone:X@topic}: no component "Gone:X" in this canvas'],
     ]);
-    const refs = def("Retrieval").references!({ query: "Agent:Plan@content", kb_ids: ["plain-id", "begin@kb"], dataset_ids: [] });
+    const refs = builtinDefinition("Retrieval").references!({ query: "Agent:Plan@content", kb_ids: ["plain-id", "begin@kb"], dataset_ids: [] });
     expect(refs.map((r) => r.expr)).toEqual(["Agent:Plan@content", "begin@kb"]);
   });
 
   it("reads meta params as references, but never e-mail addresses", () => {
-    expect(def("TavilySearch").references!({ query: "sys.query", include_domains: ["{env.site}"] }).map((r) => r.expr)).toEqual(["sys.query", "env.site"]);
-    expect(def("Email").references!({ to_email: "ops@example.com", subject: "Report {sys.date}", content: "" }).map((r) => r.expr)).toEqual(["sys.date"]);
+    expect(builtinDefinition("TavilySearch").references!({ query: "sys.query", include_domains: ["{env.site}"] }).map((r) => r.expr)).toEqual(["sys.query", "env.site"]);
+    expect(builtinDefinition("Email").references!({ to_email: "ops@example.com", subject: "Report {sys.date}", content: "" }).map((r) => r.expr)).toEqual(["sys.date"]);
     expect(issuesOf("Email", { to_email: "ops@example.com", smtp_server: "smtp.example.com", email: "me@example.com", password: "p", sender_name: "Me" })).toEqual([]);
   });
 

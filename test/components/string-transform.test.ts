@@ -1,38 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { builtinRegistry, loadCanvas, TextStream, type CanvasEvent } from "../../src/index.js";
+import { builtinRegistry, loadCanvas, TextStream } from "../../src/index.js";
 import { mergeText, splitByDelimiters, StringTransform } from "../../src/components/string-transform.js";
-
-type Components = Record<string, { obj: { component_name: string; params: Record<string, unknown> }; downstream: string[]; upstream: string[]; parent_id?: string }>;
-
-function component(name: string, params: Record<string, unknown>, downstream: string[] = [], extra: { parent_id?: string } = {}) {
-  return { obj: { component_name: name, params }, downstream, upstream: [] as string[], ...extra };
-}
-
-/** A canvas whose conversation variables hold the test data (env.<name>). */
-function canvas(components: Components, variables: Record<string, unknown> = {}) {
-  const typeOf = (value: unknown) => (Array.isArray(value) ? "array<object>" : value === null ? "string" : typeof value);
-  const declared = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, { name, type: typeOf(value), value }]));
-  const globals = Object.fromEntries(Object.entries(variables).map(([name, value]) => [`env.${name}`, value]));
-  return { components, globals, variables: declared, history: [], path: [], retrieval: [] };
-}
-
-function outputsOf(events: CanvasEvent[], id: string): Record<string, unknown> {
-  const done = events.filter((e) => e.event === "node_finished" && e.data.component_id === id);
-  if (done.length === 0) throw new Error(`${id} did not finish`);
-  const last = done.at(-1)!;
-  return last.event === "node_finished" ? last.data.outputs : {};
-}
-
-function messages(events: CanvasEvent[]): string {
-  return events.flatMap((e) => (e.event === "message" ? [e.data.content] : [])).join("");
-}
-
-function finished(events: CanvasEvent[]) {
-  const last = events.at(-1)!;
-  if (last.event !== "workflow_finished") throw new Error(`the run ended with ${last.event}`);
-  return last.data;
-}
+import { canvasWithEnv, finished, messageText, node, outputsOf } from "../helpers/dsl.js";
 
 describe("splitByDelimiters", () => {
   const table: Array<[string, string[], string[]]> = [
@@ -128,45 +98,45 @@ describe("StringTransform params", () => {
 describe("StringTransform in a canvas", () => {
   it("splits and merges as all.json's SplitText → JoinText → TextDone does", async () => {
     // The params are all.json's (internal-agent-dsl-testdata), unchanged.
-    const dsl = canvas({
-      begin: component("Begin", {}, ["UserFillUp:TextInput"]),
-      "UserFillUp:TextInput": component("UserFillUp", { enable_tips: true, inputs: { text: { name: "Text", optional: false, options: [], type: "line" } }, tips: "Text:" }, ["StringTransform:SplitText"]),
-      "StringTransform:SplitText": component(
+    const dsl = canvasWithEnv({
+      begin: node("Begin", {}, ["UserFillUp:TextInput"]),
+      "UserFillUp:TextInput": node("UserFillUp", { enable_tips: true, inputs: { text: { name: "Text", optional: false, options: [], type: "line" } }, tips: "Text:" }, ["StringTransform:SplitText"]),
+      "StringTransform:SplitText": node(
         "StringTransform",
         { delimiters: [" "], method: "split", outputs: { result: { type: "Array<string>" } }, script: "", split_ref: "UserFillUp:TextInput@text" },
         ["StringTransform:JoinText"],
       ),
-      "StringTransform:JoinText": component(
+      "StringTransform:JoinText": node(
         "StringTransform",
         { delimiters: ["|"], method: "merge", outputs: { result: { type: "string" } }, script: "{StringTransform:SplitText@result}", split_ref: "" },
         ["Message:TextDone"],
       ),
-      "Message:TextDone": component("Message", { content: ["原始: {UserFillUp:TextInput@text}\nsplit: {StringTransform:SplitText@result}\nmerge: {StringTransform:JoinText@result}"] }),
+      "Message:TextDone": node("Message", { content: ["原始: {UserFillUp:TextInput@text}\nsplit: {StringTransform:SplitText@result}\nmerge: {StringTransform:JoinText@result}"] }),
     });
     const c = await loadCanvas(dsl);
     expect((await c.runToEnd({ query: "go" })).at(-1)?.event).toBe("user_inputs");
     const events = await c.runToEnd({ inputs: { text: "hello world ragflow" } });
     expect(outputsOf(events, "StringTransform:SplitText")).toEqual({ result: ["hello", "world", "ragflow"] });
     expect(outputsOf(events, "StringTransform:JoinText")).toEqual({ result: "hello|world|ragflow" });
-    expect(messages(events)).toBe('原始: hello world ragflow\nsplit: ["hello","world","ragflow"]\nmerge: hello|world|ragflow');
+    expect(messageText(events)).toBe('原始: hello world ragflow\nsplit: ["hello","world","ragflow"]\nmerge: hello|world|ragflow');
     expect(finished(events).error).toBeUndefined();
   });
 
   it("formats each item of an Iteration as all.json's IterateList does", async () => {
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["StringTransform:SplitCSV"]),
-        "StringTransform:SplitCSV": component("StringTransform", { delimiters: [","], method: "split", script: "", split_ref: "env.csv" }, ["Iteration:IterateList"]),
-        "Iteration:IterateList": component("Iteration", { items_ref: "StringTransform:SplitCSV@result", outputs: { lines: { ref: "StringTransform:FmtItem@result", type: "Array<string>" } } }, ["Message:IterDone"]),
-        "IterationItem:IterStart": component("IterationItem", { outputs: { index: { type: "integer" }, item: { type: "unknown" } } }, ["StringTransform:FmtItem"], { parent_id: "Iteration:IterateList" }),
-        "StringTransform:FmtItem": component(
+        begin: node("Begin", {}, ["StringTransform:SplitCSV"]),
+        "StringTransform:SplitCSV": node("StringTransform", { delimiters: [","], method: "split", script: "", split_ref: "env.csv" }, ["Iteration:IterateList"]),
+        "Iteration:IterateList": node("Iteration", { items_ref: "StringTransform:SplitCSV@result", outputs: { lines: { ref: "StringTransform:FmtItem@result", type: "Array<string>" } } }, ["Message:IterDone"]),
+        "IterationItem:IterStart": node("IterationItem", { outputs: { index: { type: "integer" }, item: { type: "unknown" } } }, ["StringTransform:FmtItem"], { parent_id: "Iteration:IterateList" }),
+        "StringTransform:FmtItem": node(
           "StringTransform",
           { delimiters: ["|"], method: "merge", outputs: { result: { type: "string" } }, script: "{IterationItem:IterStart@index}: {IterationItem:IterStart@item}", split_ref: "" },
           [],
           { parent_id: "Iteration:IterateList" },
         ),
-        "StringTransform:Aliased": component("StringTransform", { delimiters: ["|"], method: "merge", script: "#{index}={item}" }, [], { parent_id: "Iteration:IterateList" }),
-        "Message:IterDone": component("Message", { content: ["迭代结束。\n输入数组: {StringTransform:SplitCSV@result}\n格式化输出(lines):{Iteration:IterateList@lines}"] }),
+        "StringTransform:Aliased": node("StringTransform", { delimiters: ["|"], method: "merge", script: "#{index}={item}" }, [], { parent_id: "Iteration:IterateList" }),
+        "Message:IterDone": node("Message", { content: ["迭代结束。\n输入数组: {StringTransform:SplitCSV@result}\n格式化输出(lines):{Iteration:IterateList@lines}"] }),
       },
       { csv: "a,b,c" },
     );
@@ -178,14 +148,14 @@ describe("StringTransform in a canvas", () => {
     };
     const events = await (await loadCanvas(dsl)).runToEnd({ query: "go" });
     expect(outputsOf(events, "Iteration:IterateList")).toMatchObject({ lines: ["0: a", "1: b", "2: c"], aliased: ["#0=a", "#1=b", "#2=c"] });
-    expect(messages(events)).toBe('迭代结束。\n输入数组: ["a","b","c"]\n格式化输出(lines):["0: a","1: b","2: c"]');
+    expect(messageText(events)).toBe('迭代结束。\n输入数组: ["a","b","c"]\n格式化输出(lines):["0: a","1: b","2: c"]');
   });
 
   it("uses split when method is absent (RAGFlow's backend default)", async () => {
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["StringTransform:S"]),
-        "StringTransform:S": component("StringTransform", { split_ref: "{env.text}" }),
+        begin: node("Begin", {}, ["StringTransform:S"]),
+        "StringTransform:S": node("StringTransform", { split_ref: "{env.text}" }),
       },
       { text: "x,y" },
     );
@@ -194,16 +164,16 @@ describe("StringTransform in a canvas", () => {
 
   it("splits nothing as the empty text", async () => {
     // An optional Begin field left empty outputs null.
-    const dsl = canvas({
-      begin: component("Begin", { inputs: { text: { name: "Text", type: "line", optional: true } } }, ["StringTransform:S"]),
-      "StringTransform:S": component("StringTransform", { method: "split", split_ref: "begin@text", delimiters: [","] }),
+    const dsl = canvasWithEnv({
+      begin: node("Begin", { inputs: { text: { name: "Text", type: "line", optional: true } } }, ["StringTransform:S"]),
+      "StringTransform:S": node("StringTransform", { method: "split", split_ref: "begin@text", delimiters: [","] }),
     });
     expect(outputsOf(await (await loadCanvas(dsl)).runToEnd({}), "StringTransform:S")).toEqual({ result: [""] });
   });
 
   it("fails clearly when split_ref is not a text", async () => {
-    const dsl = canvas(
-      { begin: component("Begin", {}, ["StringTransform:S"]), "StringTransform:S": component("StringTransform", { method: "split", split_ref: "env.rows", delimiters: [","] }) },
+    const dsl = canvasWithEnv(
+      { begin: node("Begin", {}, ["StringTransform:S"]), "StringTransform:S": node("StringTransform", { method: "split", split_ref: "env.rows", delimiters: [","] }) },
       { rows: [1, 2] },
     );
     const events = await (await loadCanvas(dsl)).runToEnd({});
@@ -211,10 +181,10 @@ describe("StringTransform in a canvas", () => {
   });
 
   it("joins list values with the first delimiter and shows other values as a Message does", async () => {
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["StringTransform:M"]),
-        "StringTransform:M": component("StringTransform", { method: "merge", delimiters: [", ", "|"], script: "{env.tags} / {env.n} / {env.obj} / {env.empty} / {env.tags}" }),
+        begin: node("Begin", {}, ["StringTransform:M"]),
+        "StringTransform:M": node("StringTransform", { method: "merge", delimiters: [", ", "|"], script: "{env.tags} / {env.n} / {env.obj} / {env.empty} / {env.tags}" }),
       },
       { tags: ["red", "green"], n: 3, obj: { k: "v" }, empty: "" },
     );
@@ -222,10 +192,10 @@ describe("StringTransform in a canvas", () => {
   });
 
   it("renders Jinja scripts, with references inside and outside {{ }}", async () => {
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["StringTransform:J"]),
-        "StringTransform:J": component("StringTransform", {
+        begin: node("Begin", {}, ["StringTransform:J"]),
+        "StringTransform:J": node("StringTransform", {
           method: "merge",
           delimiters: ["+"],
           script: "{% if 1 < 2 %}{{env.tags}}{% endif %} and {env.tags}{{ '!' }}",
@@ -237,10 +207,10 @@ describe("StringTransform in a canvas", () => {
   });
 
   it("never re-reads a value as a template", async () => {
-    const dsl = canvas(
+    const dsl = canvasWithEnv(
       {
-        begin: component("Begin", {}, ["StringTransform:J"]),
-        "StringTransform:J": component("StringTransform", { method: "merge", script: "{env.a}|{% raw %}{{x}}{% endraw %}|{env.b}" }),
+        begin: node("Begin", {}, ["StringTransform:J"]),
+        "StringTransform:J": node("StringTransform", { method: "merge", script: "{env.a}|{% raw %}{{x}}{% endraw %}|{env.b}" }),
       },
       { a: "{% if %}{env.b}", b: "{{ 7 * 6 }}" },
     );
@@ -248,7 +218,7 @@ describe("StringTransform in a canvas", () => {
   });
 
   it("fails clearly when the Jinja script is broken", async () => {
-    const dsl = canvas({ begin: component("Begin", {}, ["StringTransform:J"]), "StringTransform:J": component("StringTransform", { method: "merge", script: "{% if %}x" }) });
+    const dsl = canvasWithEnv({ begin: node("Begin", {}, ["StringTransform:J"]), "StringTransform:J": node("StringTransform", { method: "merge", script: "{% if %}x" }) });
     const events = await (await loadCanvas(dsl)).runToEnd({});
     expect(finished(events).error).toContain("script could not be rendered as a Jinja template");
   });
@@ -261,11 +231,11 @@ describe("StringTransform in a canvas", () => {
         ctx.setOutput("content", new TextStream(["a,", "b", ",c"]));
       },
     });
-    const dsl = canvas({
-      begin: component("Begin", {}, ["Streamer:S"]),
-      "Streamer:S": component("Streamer", {}, ["StringTransform:Split"]),
-      "StringTransform:Split": component("StringTransform", { method: "split", split_ref: "Streamer:S@content", delimiters: [","] }, ["StringTransform:Merge"]),
-      "StringTransform:Merge": component("StringTransform", { method: "merge", script: "<{Streamer:S@content}>" }),
+    const dsl = canvasWithEnv({
+      begin: node("Begin", {}, ["Streamer:S"]),
+      "Streamer:S": node("Streamer", {}, ["StringTransform:Split"]),
+      "StringTransform:Split": node("StringTransform", { method: "split", split_ref: "Streamer:S@content", delimiters: [","] }, ["StringTransform:Merge"]),
+      "StringTransform:Merge": node("StringTransform", { method: "merge", script: "<{Streamer:S@content}>" }),
     });
     const events = await (await loadCanvas(dsl, { registry })).runToEnd({});
     expect(outputsOf(events, "StringTransform:Split")).toEqual({ result: ["a", "b", "c"] });
@@ -273,12 +243,12 @@ describe("StringTransform in a canvas", () => {
   });
 
   it("refuses to load a split without split_ref, naming the default", async () => {
-    const dsl = canvas({ begin: component("Begin", {}, ["StringTransform:S"]), "StringTransform:S": component("StringTransform", { script: "{sys.query}" }) });
+    const dsl = canvasWithEnv({ begin: node("Begin", {}, ["StringTransform:S"]), "StringTransform:S": node("StringTransform", { script: "{sys.query}" }) });
     await expect(loadCanvas(dsl)).rejects.toThrow('split_ref must reference the text to split (cpn@var, sys.x or env.x) (method is absent, so it defaults to "split")');
   });
 
   it("refuses to load a reference to a missing component", async () => {
-    const dsl = canvas({ begin: component("Begin", {}, ["StringTransform:M"]), "StringTransform:M": component("StringTransform", { method: "merge", script: "{Agent:Gone@content}" }) });
+    const dsl = canvasWithEnv({ begin: node("Begin", {}, ["StringTransform:M"]), "StringTransform:M": node("StringTransform", { method: "merge", script: "{Agent:Gone@content}" }) });
     await expect(loadCanvas(dsl)).rejects.toThrow('reference {Agent:Gone@content}: no component "Agent:Gone" in this canvas');
   });
 });

@@ -1,35 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { loadCanvas, validateDsl, type CanvasEvent, type ComponentEntry } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/index.js";
 import { chooseRoute, Switch } from "../../src/components/switch.js";
 import { evaluateSwitchItem, isEmptyValue, SWITCH_OPERATORS, UnknownOperatorError } from "../../src/components/switch-operators.js";
-
-function entry(componentName: string, params: Record<string, unknown>, downstream: string[] = []): ComponentEntry {
-  return { obj: { component_name: componentName, params }, downstream, upstream: [] };
-}
-
-function messages(events: readonly CanvasEvent[]): string[] {
-  const out: string[] = [];
-  let current = "";
-  for (const e of events) {
-    if (e.event === "message") current += e.data.content;
-    if (e.event === "message_end") {
-      out.push(current);
-      current = "";
-    }
-  }
-  return out;
-}
-
-function finished(events: readonly CanvasEvent[], id: string) {
-  const event = events.find((e) => e.event === "node_finished" && e.data.component_id === id);
-  if (!event || event.event !== "node_finished") throw new Error(`no node_finished for ${id}`);
-  return event.data;
-}
-
-function started(events: readonly CanvasEvent[]): string[] {
-  return events.flatMap((e) => (e.event === "node_started" ? [e.data.component_id] : []));
-}
+import { messages, node, nodeFinished, started } from "../helpers/dsl.js";
 
 describe("Switch operators", () => {
   it.each([
@@ -254,8 +228,8 @@ const graphNodes = [
 function yesNoDsl(to: string[] = ["Message:Yes"]) {
   return {
     components: {
-      begin: entry("Begin", {}, ["Switch:Route"]),
-      "Switch:Route": entry(
+      begin: node("Begin", {}, ["Switch:Route"]),
+      "Switch:Route": node(
         "Switch",
         {
           conditions: [{ logical_operator: "and", items: [{ cpn_id: "sys.query", operator: "contains", value: "yes" }], to }],
@@ -263,9 +237,9 @@ function yesNoDsl(to: string[] = ["Message:Yes"]) {
         },
         ["Message:Yes", "Message:No", "Message:Also"],
       ),
-      "Message:Yes": entry("Message", { content: ["Yes: {sys.query}"] }),
-      "Message:No": entry("Message", { content: ["No: {sys.query}"] }),
-      "Message:Also": entry("Message", { content: ["Also"] }),
+      "Message:Yes": node("Message", { content: ["Yes: {sys.query}"] }),
+      "Message:No": node("Message", { content: ["No: {sys.query}"] }),
+      "Message:Also": node("Message", { content: ["Also"] }),
     },
     globals: {},
     graph: { nodes: graphNodes, edges: [] },
@@ -278,7 +252,7 @@ describe("Switch end to end", () => {
     const events = await canvas.runToEnd({ query: "YES please" });
     expect(messages(events)).toEqual(["Yes: YES please"]);
     expect(started(events)).toEqual(["begin", "Switch:Route", "Message:Yes"]);
-    const route = finished(events, "Switch:Route");
+    const route = nodeFinished(events, "Switch:Route");
     expect(route.outputs).toEqual({ _next: ["Message:Yes"], next: ["Say yes"] });
     expect(route.inputs).toEqual({ "sys.query": "YES please" });
     expect(events.at(-1)?.event).toBe("workflow_finished");
@@ -289,7 +263,7 @@ describe("Switch end to end", () => {
     const events = await canvas.runToEnd({ query: "nope" });
     expect(messages(events)).toEqual(["No: nope"]);
     expect(started(events)).toEqual(["begin", "Switch:Route", "Message:No"]);
-    expect(finished(events, "Switch:Route").outputs).toEqual({ _next: ["Message:No"], next: ["Say no"] });
+    expect(nodeFinished(events, "Switch:Route").outputs).toEqual({ _next: ["Message:No"], next: ["Say no"] });
   });
 
   it("fans out to every target of the case; a stale target is skipped", async () => {
@@ -297,7 +271,7 @@ describe("Switch end to end", () => {
     const events = await canvas.runToEnd({ query: "yes" });
     expect(messages(events)).toEqual(["Yes: yes", "Also"]);
     expect(started(events)).toEqual(["begin", "Switch:Route", "Message:Yes", "Message:Also"]);
-    expect(finished(events, "Switch:Route").outputs).toEqual({
+    expect(nodeFinished(events, "Switch:Route").outputs).toEqual({
       _next: ["Message:Yes", "CodeExec:Deleted", "Message:Also"],
       next: ["Say yes", "CodeExec:Deleted", "Message:Also"],
     });
@@ -306,14 +280,14 @@ describe("Switch end to end", () => {
   it("compares a numeric conversation variable numerically", async () => {
     const dsl = {
       components: {
-        begin: entry("Begin", {}, ["Switch:Score"]),
-        "Switch:Score": entry(
+        begin: node("Begin", {}, ["Switch:Score"]),
+        "Switch:Score": node(
           "Switch",
           { conditions: [{ logical_operator: "and", items: [{ cpn_id: "env.score", operator: "≥", value: "10" }], to: ["Message:High"] }], end_cpn_ids: ["Message:Low"] },
           ["Message:High", "Message:Low"],
         ),
-        "Message:High": entry("Message", { content: ["high {env.score}"] }),
-        "Message:Low": entry("Message", { content: ["low {env.score}"] }),
+        "Message:High": node("Message", { content: ["high {env.score}"] }),
+        "Message:Low": node("Message", { content: ["low {env.score}"] }),
       },
       globals: {},
       variables: { score: { name: "score", type: "number", value: 9 } },

@@ -1,33 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadCanvas, validateDsl, type CanvasEvent, type ComponentEntry } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/index.js";
 import { candidateSelectors, isPresent, VariableAggregator } from "../../src/components/variable-aggregator.js";
-
-function entry(componentName: string, params: Record<string, unknown>, downstream: string[] = []): ComponentEntry {
-  return { obj: { component_name: componentName, params }, downstream, upstream: [] };
-}
-
-function messages(events: readonly CanvasEvent[]): string[] {
-  const out: string[] = [];
-  let current = "";
-  for (const e of events) {
-    if (e.event === "message") current += e.data.content;
-    if (e.event === "message_end") {
-      out.push(current);
-      current = "";
-    }
-  }
-  return out;
-}
-
-function finished(events: readonly CanvasEvent[], id: string) {
-  const event = events.find((e) => e.event === "node_finished" && e.data.component_id === id);
-  if (!event || event.event !== "node_finished") throw new Error(`no node_finished for ${id}`);
-  return event.data;
-}
-
-function started(events: readonly CanvasEvent[]): string[] {
-  return events.flatMap((e) => (e.event === "node_started" ? [e.data.component_id] : []));
-}
+import { messages, node, nodeFinished, started } from "../helpers/dsl.js";
 
 describe("VariableAggregator helpers", () => {
   it("a value is present unless it is null, undefined or the empty string", () => {
@@ -61,9 +35,9 @@ const envDeclarations = {
 function envDsl(groups: unknown[], content: string) {
   return {
     components: {
-      begin: entry("Begin", {}, ["VariableAggregator:Pick"]),
-      "VariableAggregator:Pick": entry("VariableAggregator", { groups }, ["Message:Show"]),
-      "Message:Show": entry("Message", { content: [content] }),
+      begin: node("Begin", {}, ["VariableAggregator:Pick"]),
+      "VariableAggregator:Pick": node("VariableAggregator", { groups }, ["Message:Show"]),
+      "Message:Show": node("Message", { content: [content] }),
     },
     globals: {},
     variables: envDeclarations,
@@ -81,7 +55,7 @@ describe("VariableAggregator end to end", () => {
     const canvas = await loadCanvas(envDsl(groups, "{VariableAggregator:Pick@number}|{VariableAggregator:Pick@flag}|{VariableAggregator:Pick@items}|{VariableAggregator:Pick@text}"));
     const events = await canvas.runToEnd({ query: "" });
     expect(messages(events)).toEqual(["0|false|[]|Ada"]);
-    const data = finished(events, "VariableAggregator:Pick");
+    const data = nodeFinished(events, "VariableAggregator:Pick");
     expect(data.outputs).toEqual({ number: 0, flag: false, items: [], text: "Ada" });
     expect(data.inputs).toEqual({
       "number.variables": ["env.empty", "env.zero", "env.name"],
@@ -100,25 +74,25 @@ describe("VariableAggregator end to end", () => {
     const canvas = await loadCanvas(envDsl([{ group_name: "g", variables: [{ value: "env.empty" }] }], "[{VariableAggregator:Pick@g}]"));
     const events = await canvas.runToEnd({ query: "" });
     expect(messages(events)).toEqual(["[]"]);
-    expect(finished(events, "VariableAggregator:Pick").outputs).toEqual({ g: null });
+    expect(nodeFinished(events, "VariableAggregator:Pick").outputs).toEqual({ g: null });
   });
 
   const joinDsl = {
     components: {
-      begin: entry("Begin", {}, ["Switch:Route"]),
-      "Switch:Route": entry(
+      begin: node("Begin", {}, ["Switch:Route"]),
+      "Switch:Route": node(
         "Switch",
         { conditions: [{ logical_operator: "and", items: [{ cpn_id: "sys.query", operator: "start with", value: "y" }], to: ["Message:Yes"] }], end_cpn_ids: ["Message:No"] },
         ["Message:Yes", "Message:No"],
       ),
-      "Message:Yes": entry("Message", { content: ["Glad to hear it"] }, ["VariableAggregator:Join"]),
-      "Message:No": entry("Message", { content: ["Sorry about {sys.query}"] }, ["VariableAggregator:Join"]),
-      "VariableAggregator:Join": entry(
+      "Message:Yes": node("Message", { content: ["Glad to hear it"] }, ["VariableAggregator:Join"]),
+      "Message:No": node("Message", { content: ["Sorry about {sys.query}"] }, ["VariableAggregator:Join"]),
+      "VariableAggregator:Join": node(
         "VariableAggregator",
         { groups: [{ group_name: "reply", type: "string", variables: [{ value: "Message:Yes@content" }, { value: "Message:No@content" }] }], outputs: { reply: { type: "string" } } },
         ["Message:Final"],
       ),
-      "Message:Final": entry("Message", { content: ["You were told: {VariableAggregator:Join@reply}"] }),
+      "Message:Final": node("Message", { content: ["You were told: {VariableAggregator:Join@reply}"] }),
     },
     globals: {},
   };
@@ -128,12 +102,12 @@ describe("VariableAggregator end to end", () => {
     const yes = await canvas.runToEnd({ query: "yes" });
     expect(messages(yes)).toEqual(["Glad to hear it", "You were told: Glad to hear it"]);
     expect(started(yes)).toEqual(["begin", "Switch:Route", "Message:Yes", "VariableAggregator:Join", "Message:Final"]);
-    expect(finished(yes, "VariableAggregator:Join").outputs).toEqual({ reply: "Glad to hear it" });
+    expect(nodeFinished(yes, "VariableAggregator:Join").outputs).toEqual({ reply: "Glad to hear it" });
 
     // Next turn the other branch: last turn's Message:Yes output must not leak in.
     const no = await canvas.runToEnd({ query: "no luck" });
     expect(messages(no)).toEqual(["Sorry about no luck", "You were told: Sorry about no luck"]);
-    expect(finished(no, "VariableAggregator:Join").inputs).toEqual({
+    expect(nodeFinished(no, "VariableAggregator:Join").inputs).toEqual({
       "reply.variables": ["Message:Yes@content", "Message:No@content"],
       "Message:Yes@content": undefined,
       "Message:No@content": "Sorry about no luck",

@@ -1,32 +1,10 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { loadCanvas, validateDsl, type CanvasEvent, type ComponentEntry } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/index.js";
 import { compileTemplate, renderTemplate } from "../../src/refs/template.js";
 import { VariableAssigner } from "../../src/components/variable-assigner.js";
 import { AssignmentError, assignedValue, type AssignOperator, type OperandAccess } from "../../src/components/variable-operations.js";
-
-function entry(componentName: string, params: Record<string, unknown>, downstream: string[] = [], extra: Partial<ComponentEntry> = {}): ComponentEntry {
-  return { obj: { component_name: componentName, params }, downstream, upstream: [], ...extra };
-}
-
-function messages(events: readonly CanvasEvent[]): string[] {
-  const out: string[] = [];
-  let current = "";
-  for (const e of events) {
-    if (e.event === "message") current += e.data.content;
-    if (e.event === "message_end") {
-      out.push(current);
-      current = "";
-    }
-  }
-  return out;
-}
-
-function finished(events: readonly CanvasEvent[], id: string) {
-  const event = events.find((e) => e.event === "node_finished" && e.data.component_id === id);
-  if (!event || event.event !== "node_finished") throw new Error(`no node_finished for ${id}`);
-  return event.data;
-}
+import { messages, node, nodeFinished } from "../helpers/dsl.js";
 
 /** Reads references from a fixed table, and renders templates with the real template grammar. */
 function access(refs: Record<string, unknown> = {}): OperandAccess {
@@ -183,9 +161,9 @@ const declarations = {
 function assignerDsl(rows: unknown[]) {
   return {
     components: {
-      begin: entry("Begin", {}, ["VariableAssigner:Set"]),
-      "VariableAssigner:Set": entry("VariableAssigner", { variables: rows }, ["Message:Show"]),
-      "Message:Show": entry("Message", { content: ["{env.counter}|{env.items}|{env.name}|{env.flag}"] }),
+      begin: node("Begin", {}, ["VariableAssigner:Set"]),
+      "VariableAssigner:Set": node("VariableAssigner", { variables: rows }, ["Message:Show"]),
+      "Message:Show": node("Message", { content: ["{env.counter}|{env.items}|{env.name}|{env.flag}"] }),
     },
     globals: {},
     variables: declarations,
@@ -214,7 +192,7 @@ describe("VariableAssigner end to end", () => {
   it("records the values it read, and the old list in them is left untouched", async () => {
     const canvas = await loadCanvas(assignerDsl(changeAll));
     const events = await canvas.runToEnd({ query: "hi" });
-    const data = finished(events, "VariableAssigner:Set");
+    const data = nodeFinished(events, "VariableAssigner:Set");
     expect(data.error).toBeNull();
     expect(data.inputs).toEqual({ "env.counter": 2, "env.items": ["a"], "sys.query": "hi", "env.name": "", "env.flag": false });
     expect(data.outputs).toEqual({});
@@ -229,7 +207,7 @@ describe("VariableAssigner end to end", () => {
       ]),
     );
     const events = await canvas.runToEnd({ query: "hi" });
-    expect(finished(events, "VariableAssigner:Set").error).toBe("env.name += 1: the variable is not a number (got text)");
+    expect(nodeFinished(events, "VariableAssigner:Set").error).toBe("env.name += 1: the variable is not a number (got text)");
     const last = events.at(-1)!;
     expect(last.event).toBe("workflow_finished");
     expect(last.event === "workflow_finished" && last.data.error).toBe(
@@ -256,8 +234,8 @@ describe("VariableAssigner end to end", () => {
   it("counts a Loop variable up until the termination condition holds", async () => {
     const dsl = {
       components: {
-        begin: entry("Begin", {}, ["Loop:Count"]),
-        "Loop:Count": entry(
+        begin: node("Begin", {}, ["Loop:Count"]),
+        "Loop:Count": node(
           "Loop",
           {
             loop_variables: [{ variable: "n", input_mode: "constant", type: "number", value: 0 }],
@@ -267,9 +245,9 @@ describe("VariableAssigner end to end", () => {
           },
           ["Message:Done"],
         ),
-        "LoopItem:Round": entry("LoopItem", {}, ["VariableAssigner:Inc"], { parent_id: "Loop:Count" }),
-        "VariableAssigner:Inc": entry("VariableAssigner", { variables: [{ variable: "Loop:Count@n", operator: "+=", parameter: 1 }] }, [], { parent_id: "Loop:Count" }),
-        "Message:Done": entry("Message", { content: ["n={Loop:Count@n}"] }),
+        "LoopItem:Round": node("LoopItem", {}, ["VariableAssigner:Inc"], { parent_id: "Loop:Count" }),
+        "VariableAssigner:Inc": node("VariableAssigner", { variables: [{ variable: "Loop:Count@n", operator: "+=", parameter: 1 }] }, [], { parent_id: "Loop:Count" }),
+        "Message:Done": node("Message", { content: ["n={Loop:Count@n}"] }),
       },
       globals: {},
     };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { loadCanvas, type CanvasEvent } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
-import { lastEvent, messages, messageText, trace } from "../helpers/dsl.js";
+import { expectFinished, lastEvent, messages, messageText, trace } from "../helpers/dsl.js";
 
 const ALL = corpusPath("ragflow/head/fixtures/internal-agent-dsl-testdata", "all.json");
 
@@ -32,12 +32,6 @@ class Session {
 function pausedFor(events: CanvasEvent[]): string[] {
   const last = lastEvent(events);
   return last.event === "user_inputs" ? Object.keys(last.data.inputs) : [];
-}
-
-function finishedCleanly(events: CanvasEvent[]): void {
-  const last = lastEvent(events);
-  expect(last.event).toBe("workflow_finished");
-  expect((last.data as { error?: string }).error).toBeUndefined();
 }
 
 describe("all.json", () => {
@@ -75,7 +69,7 @@ describe("all.json", () => {
       "node_finished:Message:LoopDone",
       "workflow_finished",
     ]);
-    finishedCleanly(exit);
+    expectFinished(exit);
   });
 
   it("Iteration: splits the CSV and formats each item", async () => {
@@ -84,7 +78,7 @@ describe("all.json", () => {
     const done = await session.send({ inputs: { csv: "a,b,c" } });
     expect(messageText(done)).toBe('迭代结束。\n输入数组: ["a","b","c"]\n格式化输出(lines):["0: a","1: b","2: c"]');
     expect(trace(done).filter((t) => t === "node_started:StringTransform:FmtItem")).toHaveLength(3);
-    finishedCleanly(done);
+    expectFinished(done);
   });
 
   it("DataOperations → ListOperations: tags, sorts by score descending and keeps the first two", async () => {
@@ -97,7 +91,7 @@ describe("all.json", () => {
       `DataOperations 输出: ${rows}\n\nListOperations Sort desc: ${sorted}\n\nListOperations Head2: ${head}\n\n` +
         'first={"id":1,"score":0.91,"title":"Alpha","tag":"demo"}\n\nlast={"id":2,"score":0.88,"title":"Beta","tag":"demo"}',
     );
-    finishedCleanly(done);
+    expectFinished(done);
   });
 
   it("StringTransform: splits on spaces and merges with |", async () => {
@@ -105,14 +99,14 @@ describe("all.json", () => {
     expect(pausedFor(await session.pick("text"))).toEqual(["text"]);
     const done = await session.send({ inputs: { text: "hello world ragflow" } });
     expect(messageText(done)).toBe('原始: hello world ragflow\nsplit: ["hello","world","ragflow"]\nmerge: hello|world|ragflow');
-    finishedCleanly(done);
+    expectFinished(done);
   });
 
   it("VariableAssigner: overwrite then += on a conversation variable, again on the next turn", async () => {
     const session = new Session();
     const first = await session.pick("var_assigner");
     expect(messageText(first)).toBe("env.counter=1");
-    finishedCleanly(first);
+    expectFinished(first);
     // The next turn starts at the menu again; the counter is overwritten to 0 before += 1.
     expect(pausedFor(await session.send({ query: "again" }))).toEqual(["demo"]);
     expect(messageText(await session.send({ inputs: { demo: "var_assigner" } }))).toBe("env.counter=1");
@@ -122,7 +116,7 @@ describe("all.json", () => {
     const session = new Session();
     const done = await session.pick("var_aggregator");
     expect(messageText(done)).toBe("picked=1 \n(a=1, \nb=2, \nc=c)");
-    finishedCleanly(done);
+    expectFinished(done);
   });
 
   it("Switch: routes yes to IF and anything else to ELSE", async () => {
@@ -146,6 +140,6 @@ describe("all.json", () => {
     await session.send({ query: "start" });
     const done = await session.send({ inputs: { demo: "nothing-like-this" } });
     expect(messageText(done)).toContain("未匹配到分支");
-    finishedCleanly(done);
+    expectFinished(done);
   });
 });

@@ -3,8 +3,9 @@
  * rejected, legacy and graph-only fixtures are reported for migration.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas, PIPELINE_MESSAGE, validateCanvas, type ValidationReport } from "../../src/index.js";
+import { loadCanvas, PIPELINE_MESSAGE, validateCanvas } from "../../src/index.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
+import { errors } from "../helpers/dsl.js";
 
 const HEAD = "ragflow/head";
 
@@ -28,10 +29,6 @@ const BING = "web_search_assistant.json";
 const files = corpusFiles(HEAD);
 const agents = files.filter((f) => ![...PIPELINES, ...LEGACY, ...GRAPH_ONLY].includes(f));
 
-function errors(report: ValidationReport) {
-  return report.issues.filter((i) => i.severity === "error");
-}
-
 describe("the RAGFlow HEAD corpus", () => {
   it("holds the files this test expects", () => {
     expect(files.length).toBe(34);
@@ -43,32 +40,32 @@ describe("the RAGFlow HEAD corpus", () => {
     const report = await validateCanvas(corpusPath(HEAD, file));
     expect(report.kind).toBe("pipeline");
     expect(report.valid).toBe(false);
-    expect(errors(report).map((i) => i.message)).toEqual([expect.stringContaining(PIPELINE_MESSAGE)]);
+    expect(errors(report.issues).map((i) => i.message)).toEqual([expect.stringContaining(PIPELINE_MESSAGE)]);
   });
 
   it.each(LEGACY)("reports the legacy fixture %s for migration", async (file) => {
     const report = await validateCanvas(corpusPath(HEAD, file));
     expect(report.kind).toBe("legacy");
-    expect(errors(report)).toEqual([expect.objectContaining({ code: "legacy-format", message: expect.stringContaining("canvasflow migrate") })]);
+    expect(errors(report.issues)).toEqual([expect.objectContaining({ code: "legacy-format", message: expect.stringContaining("canvasflow migrate") })]);
   });
 
   it.each(GRAPH_ONLY)("reports the graph-only fixture %s for migration", async (file) => {
     const report = await validateCanvas(corpusPath(HEAD, file));
     expect(report.kind).toBe("graph-only");
-    expect(errors(report)).toEqual([expect.objectContaining({ code: "graph-only", message: expect.stringContaining("canvasflow migrate") })]);
+    expect(errors(report.issues)).toEqual([expect.objectContaining({ code: "graph-only", message: expect.stringContaining("canvasflow migrate") })]);
   });
 
   it.each(agents.filter((f) => f !== BING))("validates and loads the agent canvas %s", async (file) => {
     const report = await validateCanvas(corpusPath(HEAD, file));
     expect(report.kind).toBe("agent");
-    expect(errors(report)).toEqual([]);
+    expect(errors(report.issues)).toEqual([]);
     const canvas = await loadCanvas(corpusPath(HEAD, file));
     expect(canvas.status).toBe("idle");
   });
 
   it("rejects web_search_assistant.json only for its Bing tool, which has no class", async () => {
     const report = await validateCanvas(corpusPath(HEAD, BING));
-    expect(errors(report)).toEqual([
+    expect(errors(report.issues)).toEqual([
       expect.objectContaining({
         code: "param",
         componentType: "Agent",

@@ -3,12 +3,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, validateDsl, type ValidationIssue } from "../../src/index.js";
-import { canvasDsl, messageText, node } from "../helpers/dsl.js";
-
-function errors(dsl: object): ValidationIssue[] {
-  return validateDsl(dsl).issues.filter((i) => i.severity === "error");
-}
+import { loadCanvas, validateDsl } from "../../src/index.js";
+import { canvasDsl, messageText, node, validationErrors } from "../helpers/dsl.js";
 
 const graphNames = (names: Record<string, string>) => ({
   graph: { nodes: Object.entries(names).map(([id, name]) => ({ id, data: { name } })), edges: [] },
@@ -29,7 +25,7 @@ describe("validateDsl", () => {
       }),
       ...graphNames({ "Message:M": "Reply" }),
     };
-    expect(errors(dsl)).toEqual([
+    expect(validationErrors(dsl)).toEqual([
       expect.objectContaining({ code: "unknown-target", pointer: "/components/begin/downstream/1", componentId: "begin", message: 'downstream lists "Ghost:1", which is not a component of this canvas' }),
       expect.objectContaining({ code: "parent-not-container", pointer: "/components/Message:M/parent_id", componentName: "Reply", componentType: "Message" }),
       expect.objectContaining({ code: "unknown-reference", pointer: "/components/Message:M/obj/params/content/0", message: 'reference {Nobody@x}: no component "Nobody" in this canvas' }),
@@ -40,11 +36,11 @@ describe("validateDsl", () => {
   });
 
   it("requires a begin, and only one", () => {
-    expect(errors(canvasDsl({ "Message:M": node("Message", { content: ["x"] }) }))).toEqual([
+    expect(validationErrors(canvasDsl({ "Message:M": node("Message", { content: ["x"] }) }))).toEqual([
       expect.objectContaining({ code: "missing-begin", message: 'the canvas has no start component (a Begin with the id "begin")' }),
     ]);
-    expect(errors(canvasDsl({ begin: node("Begin"), "Begin:2": node("Begin") })).map((i) => i.code)).toEqual(["extra-begin"]);
-    expect(errors(canvasDsl({ begin: node("Message", { content: ["x"] }) })).map((i) => i.code)).toEqual(["missing-begin"]);
+    expect(validationErrors(canvasDsl({ begin: node("Begin"), "Begin:2": node("Begin") })).map((i) => i.code)).toEqual(["extra-begin"]);
+    expect(validationErrors(canvasDsl({ begin: node("Message", { content: ["x"] }) })).map((i) => i.code)).toEqual(["missing-begin"]);
   });
 
   it("requires a container's start child and a known parent", () => {
@@ -53,7 +49,7 @@ describe("validateDsl", () => {
       "Iteration:I": node("Iteration", { items_ref: "sys.files" }),
       "Message:M": node("Message", { content: ["x"] }, [], { parent_id: "Nowhere" }),
     });
-    expect(errors(dsl).map((i) => [i.code, i.pointer])).toEqual([
+    expect(validationErrors(dsl).map((i) => [i.code, i.pointer])).toEqual([
       ["missing-start", "/components/Iteration:I"],
       ["unknown-parent", "/components/Message:M/parent_id"],
     ]);
@@ -61,7 +57,7 @@ describe("validateDsl", () => {
 
   it("checks params against the component's schema, with the param's pointer", () => {
     const dsl = canvasDsl({ begin: node("Begin", { mode: "chatty" }), "Message:M": node("Message", { content: "not a list", max_retries: -1 }) });
-    const found = errors(dsl);
+    const found = validationErrors(dsl);
     expect(found).toContainEqual(expect.objectContaining({ pointer: "/components/begin/obj/params/mode", message: 'param "mode" must be one of "conversational", "task", "Webhook"' }));
     expect(found).toContainEqual(expect.objectContaining({ pointer: "/components/Message:M/obj/params/max_retries", message: 'param "max_retries" must be >= 0' }));
     expect(found).toContainEqual(expect.objectContaining({ pointer: "/components/Message:M/obj/params/content", componentType: "Message" }));
@@ -75,7 +71,7 @@ describe("validateDsl", () => {
       },
       { variables: { known: { name: "known", type: "string", value: "" } } },
     );
-    expect(errors(dsl).map((i) => i.message)).toEqual([
+    expect(validationErrors(dsl).map((i) => i.message)).toEqual([
       'reference {env.unknown}: no conversation variable "unknown" is declared',
       "reference {item}: {item} is only defined in a direct child of an Iteration",
     ]);
@@ -97,7 +93,7 @@ describe("validateDsl", () => {
       { begin: node("Begin", {}, ["Message:M"]), "Message:M": node("Message", { content: ["{sys.customer.name}"] }) },
       { globals: { "sys.custom": { name: "Ada" } } },
     );
-    expect(errors(bad).map((i) => i.message)).toEqual([
+    expect(validationErrors(bad).map((i) => i.message)).toEqual([
       'reference {sys.customer.name}: "sys.customer.name" is not a system variable (known: sys.query, sys.user_id, sys.conversation_turns, sys.files, sys.history, sys.date)',
     ]);
   });

@@ -5,8 +5,9 @@
 import { describe, expect, it } from "vitest";
 import { Loop } from "../../src/components/loop.js";
 import type { CheckInfo } from "../../src/components/types.js";
-import { builtinRegistry, canvasFromSource, loadCanvas, validateDsl, type ComponentDefinition } from "../../src/index.js";
+import { canvasFromSource, loadCanvas, validateDsl, type ComponentDefinition } from "../../src/index.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { registryWith } from "../helpers/registry.js";
 
 const seen: string[] = [];
 /** Probe: records its rendered `text` and outputs it as `result`. */
@@ -19,11 +20,7 @@ const Probe: ComponentDefinition = {
   },
 };
 
-function registry() {
-  const r = builtinRegistry();
-  r.register(Probe);
-  return r;
-}
+const registry = () => registryWith(Probe);
 
 const iterationDsl = canvasDsl(
   {

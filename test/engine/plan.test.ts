@@ -2,33 +2,9 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileGraph, type CanvasGraph } from "../../src/engine/graph.js";
 import { appendUnique, nextAfter, planExtension, selectBatch, withoutDescendants, type Extension } from "../../src/engine/plan.js";
-import { ComponentRegistry } from "../../src/components/registry.js";
 import { builtinRegistry } from "../../src/components/builtins.js";
-import type { ComponentDefinition } from "../../src/components/types.js";
 import type { CanvasDsl, ComponentEntry } from "../../src/dsl/types.js";
-
-// ---- a tiny registry: each test component declares one capability ----
-
-const noop = () => undefined;
-const testComponents: ComponentDefinition[] = [
-  { name: "Start", capabilities: { entry: true }, invoke: noop },
-  /** Reads the template references in its string params (the default `references`). */
-  { name: "Plain", invoke: noop },
-  { name: "Pick", capabilities: { router: true }, invoke: noop },
-  /** A container that an exit node may leave early. */
-  { name: "Box", capabilities: { container: { start: "BoxStart", exitable: true } }, invoke: noop },
-  { name: "BoxStart", capabilities: { containerStart: true }, invoke: () => ({ done: false }) },
-  /** A container that cannot be left early. */
-  { name: "Bag", capabilities: { container: { start: "BagStart" } }, invoke: noop },
-  { name: "BagStart", capabilities: { containerStart: true }, invoke: () => ({ done: false }) },
-  { name: "Leave", capabilities: { exitsContainer: true }, invoke: noop },
-];
-
-function testRegistry(): ComponentRegistry {
-  const registry = new ComponentRegistry();
-  for (const def of testComponents) registry.register(def);
-  return registry;
-}
+import { capabilityRegistry } from "../helpers/registry.js";
 
 interface Spec {
   type: string;
@@ -38,7 +14,7 @@ interface Spec {
 }
 
 /** Build and compile a canvas from `{id: {type, down, parent, params}}`; "begin" is added when absent. */
-function graphOf(specs: Record<string, Spec>, registry = testRegistry()): CanvasGraph {
+function graphOf(specs: Record<string, Spec>, registry = capabilityRegistry()): CanvasGraph {
   const all: Record<string, Spec> = { begin: { type: registry.has("Start") ? "Start" : "Begin" }, ...specs };
   const components: Record<string, ComponentEntry> = {};
   for (const [id, spec] of Object.entries(all)) {

@@ -9,23 +9,16 @@ import { loadCanvas, type CanvasEvent } from "../../src/index.js";
 import { compileGraph, type CanvasGraph } from "../../src/engine/graph.js";
 import { planExtension, selectBatch } from "../../src/engine/plan.js";
 import { builtinRegistry } from "../../src/components/builtins.js";
-import { ComponentRegistry } from "../../src/components/registry.js";
-import type { ComponentDefinition } from "../../src/components/types.js";
-import type { CanvasDsl, ComponentEntry } from "../../src/dsl/types.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
 import { PathWriteError, UnsafePathError, setByPath } from "../../src/pool/path.js";
 import { VariablePool } from "../../src/pool/pool.js";
 import { freshSessionGlobals, normalizeDeclarations } from "../../src/pool/variables.js";
 import { parseSelector } from "../../src/refs/grammar.js";
-
-const entry = (name: string, params: Record<string, unknown>, downstream: string[] = [], parent?: string): ComponentEntry => ({
-  obj: { component_name: name, params },
-  downstream,
-  upstream: [],
-  ...(parent ? { parent_id: parent } : {}),
-});
+import { caught } from "../helpers/caught.js";
+import { finished, node } from "../helpers/dsl.js";
+import { capabilityRegistry } from "../helpers/registry.js";
 
 const messages = (events: CanvasEvent[]) => events.filter((e) => e.event === "message").map((e) => (e.data as { content: string }).content);
-const finishedError = (events: CanvasEvent[]) => (events.at(-1)?.data as { error?: string }).error;
 
 describe("bug 1: a body node that reads its container's start node deadlocks with it", () => {
   // IterationItem → [A, X]; X reads A and the IterationItem. After A loops back, the frontier is
@@ -33,11 +26,11 @@ describe("bug 1: a body node that reads its container's start node deadlocks wit
   // cycle fallback runs both at once.
   const dsl: CanvasDsl = {
     components: {
-      begin: entry("Begin", {}, ["iter"]),
-      iter: entry("Iteration", { items_ref: "env.items" }),
-      item: entry("IterationItem", {}, ["A", "X"], "iter"),
-      A: entry("Message", { content: ["a"], stream: false }, [], "iter"),
-      X: entry("Message", { content: ["{A@content}|{item@item}"], stream: false }, [], "iter"),
+      begin: node("Begin", {}, ["iter"]),
+      iter: node("Iteration", { items_ref: "env.items" }),
+      item: node("IterationItem", {}, ["A", "X"], { parent_id: "iter" }),
+      A: node("Message", { content: ["a"], stream: false }, [], { parent_id: "iter" }),
+      X: node("Message", { content: ["{A@content}|{item@item}"], stream: false }, [], { parent_id: "iter" }),
     },
     globals: {},
     variables: { items: { name: "items", type: "array<string>", value: ["p", "q"] } },
@@ -51,7 +44,7 @@ describe("bug 1: a body node that reads its container's start node deadlocks wit
   it("the iteration renders each item once and ends", async () => {
     const canvas = await loadCanvas(dsl, { maxSteps: 100 });
     const events = await canvas.runToEnd({ query: "go" });
-    expect(finishedError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(messages(events)).toEqual(["a", "a|p", "a", "a|q"]);
   });
 });
@@ -62,12 +55,12 @@ describe("bug 2: a sibling of ExitLoop in the same batch re-enters the exited Lo
   // was just reset: the Loop starts over, forever.
   const dsl: CanvasDsl = {
     components: {
-      begin: entry("Begin", {}, ["loop"]),
-      loop: entry("Loop", { maximum_loop_count: 3 }, ["Final"]),
-      loopItem: entry("LoopItem", {}, ["Exit", "M"], "loop"),
-      Exit: entry("ExitLoop", {}, [], "loop"),
-      M: entry("Message", { content: ["round {loopItem@index}"], stream: false }, [], "loop"),
-      Final: entry("Message", { content: ["final"], stream: false }),
+      begin: node("Begin", {}, ["loop"]),
+      loop: node("Loop", { maximum_loop_count: 3 }, ["Final"]),
+      loopItem: node("LoopItem", {}, ["Exit", "M"], { parent_id: "loop" }),
+      Exit: node("ExitLoop", {}, [], { parent_id: "loop" }),
+      M: node("Message", { content: ["round {loopItem@index}"], stream: false }, [], { parent_id: "loop" }),
+      Final: node("Message", { content: ["final"], stream: false }),
     },
     globals: {},
   };
@@ -75,7 +68,7 @@ describe("bug 2: a sibling of ExitLoop in the same batch re-enters the exited Lo
   it("the loop runs one round and continues after it once", async () => {
     const canvas = await loadCanvas(dsl, { maxSteps: 100 });
     const events = await canvas.runToEnd({ query: "go" });
-    expect(finishedError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(messages(events)).toEqual(["round 0", "final"]);
   });
 });
@@ -136,30 +129,19 @@ describe("bug 6: parseSelector accepts global keys holding spaces or braces", ()
 });
 
 describe("bug 7: an exit through an intermediate container does not report it finished", () => {
-  const noop = () => undefined;
-  const defs: ComponentDefinition[] = [
-    { name: "Start", capabilities: { entry: true }, invoke: noop },
-    { name: "Box", capabilities: { container: { start: "BoxStart", exitable: true } }, invoke: noop },
-    { name: "BoxStart", capabilities: { containerStart: true }, invoke: noop },
-    { name: "Bag", capabilities: { container: { start: "BagStart" } }, invoke: noop },
-    { name: "BagStart", capabilities: { containerStart: true }, invoke: noop },
-    { name: "Leave", capabilities: { exitsContainer: true }, invoke: noop },
-  ];
-  const registry = new ComponentRegistry();
-  for (const def of defs) registry.register(def);
   const graph: CanvasGraph = compileGraph(
     {
       components: {
-        begin: entry("Start", {}, ["box"]),
-        box: entry("Box", {}, ["after"]),
-        boxStart: entry("BoxStart", {}, ["bag"], "box"),
-        bag: entry("Bag", {}, [], "box"),
-        bagStart: entry("BagStart", {}, ["leave"], "bag"),
-        leave: entry("Leave", {}, [], "bag"),
-        after: entry("Start", {}),
+        begin: node("Start", {}, ["box"]),
+        box: node("Box", {}, ["after"]),
+        boxStart: node("BoxStart", {}, ["bag"], { parent_id: "box" }),
+        bag: node("Bag", {}, [], { parent_id: "box" }),
+        bagStart: node("BagStart", {}, ["leave"], { parent_id: "bag" }),
+        leave: node("Leave", {}, [], { parent_id: "bag" }),
+        after: node("Start", {}),
       },
     },
-    registry,
+    capabilityRegistry(),
   );
 
   it("lists every container it leaves, innermost first", () => {
@@ -169,20 +151,11 @@ describe("bug 7: an exit through an intermediate container does not report it fi
 });
 
 describe("bug 8: write errors name only the rest of the path, not the whole path or the reference", () => {
-  const errorOf = (fn: () => unknown): Error => {
-    try {
-      fn();
-    } catch (error) {
-      return error as Error;
-    }
-    throw new Error("expected an error");
-  };
-
   it("setByPath names the whole path", () => {
-    const past = errorOf(() => setByPath({ l: ["a", "b"] }, ["l", "3"], "x"));
+    const past = caught(() => setByPath({ l: ["a", "b"] }, ["l", "3"], "x"));
     expect(past).toBeInstanceOf(PathWriteError);
     expect(past.message).toBe('path "l.3": index 3 is outside the list (length 2)');
-    const unsafe = errorOf(() => setByPath({ a: {} }, ["a", "__proto__", "x"], 1));
+    const unsafe = caught(() => setByPath({ a: {} }, ["a", "__proto__", "x"], 1));
     expect(unsafe).toBeInstanceOf(UnsafePathError);
     expect(unsafe.message).toBe('path "a.__proto__.x" uses the forbidden key "__proto__"');
   });
@@ -190,7 +163,7 @@ describe("bug 8: write errors name only the rest of the path, not the whole path
   it("a pool write names the reference it wrote through", () => {
     const pool = new VariablePool((id) => id === "cpn", {});
     pool.setOutput("cpn", "v", { l: ["a", "b"] });
-    const error = errorOf(() => pool.set({ kind: "component", expr: "cpn@v.l.3", componentId: "cpn", variable: "v", path: ["l", "3"] }, 1));
+    const error = caught(() => pool.set({ kind: "component", expr: "cpn@v.l.3", componentId: "cpn", variable: "v", path: ["l", "3"] }, 1));
     expect(error.message).toContain("cpn@v.l.3");
   });
 });
@@ -199,7 +172,7 @@ describe("bug 8: write errors name only the rest of the path, not the whole path
 
 describe("review: run() never throws and never stays locked", () => {
   it("an unusable signal ends the run with an error event, and the canvas can run again", async () => {
-    const canvas = await loadCanvas({ components: { begin: entry("Begin", {}, []) }, globals: {} });
+    const canvas = await loadCanvas({ components: { begin: node("Begin", {}, []) }, globals: {} });
     const events: CanvasEvent[] = [];
     for await (const e of canvas.run({ signal: {} as AbortSignal })) events.push(e);
     expect(events.at(-1)).toMatchObject({ event: "workflow_finished", data: { error: expect.stringMatching(/^internal error: /) } });
@@ -210,7 +183,7 @@ describe("review: run() never throws and never stays locked", () => {
   });
 
   it("rejects a concurrency that is not a positive integer at load", async () => {
-    await expect(loadCanvas({ components: { begin: entry("Begin", {}, []) } }, { concurrency: Number.NaN })).rejects.toThrow(/concurrency/);
+    await expect(loadCanvas({ components: { begin: node("Begin", {}, []) } }, { concurrency: Number.NaN })).rejects.toThrow(/concurrency/);
   });
 });
 
@@ -228,11 +201,11 @@ describe("review: a retry after a timeout gets a fresh signal", () => {
       },
     });
     const canvas = await loadCanvas(
-      { components: { begin: entry("Begin", {}, ["Flaky:1"]), "Flaky:1": entry("Flaky", { exec_timeout: 0.03, max_retries: 1, delay_after_error: 0.001 }) } },
+      { components: { begin: node("Begin", {}, ["Flaky:1"]), "Flaky:1": node("Flaky", { exec_timeout: 0.03, max_retries: 1, delay_after_error: 0.001 }) } },
       { registry },
     );
     const events = await canvas.runToEnd({});
-    expect(finishedError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(canvas.outputs("Flaky:1")).toEqual({ result: "fresh" });
   });
 });
@@ -250,9 +223,9 @@ describe("review: a pauser waits for what its tips read before it pauses", () =>
     const canvas = await loadCanvas(
       {
         components: {
-          begin: entry("Begin", {}, ["Later:A", "UserFillUp:Ask"]),
-          "Later:A": entry("Later", {}),
-          "UserFillUp:Ask": entry("UserFillUp", { tips: "got {Later:A@result}", inputs: { x: { name: "x", type: "line" } } }),
+          begin: node("Begin", {}, ["Later:A", "UserFillUp:Ask"]),
+          "Later:A": node("Later", {}),
+          "UserFillUp:Ask": node("UserFillUp", { tips: "got {Later:A@result}", inputs: { x: { name: "x", type: "line" } } }),
         },
       },
       { registry },
@@ -266,10 +239,10 @@ describe("review: text shown before a pause reaches the history", () => {
   it("the assistant entry holds the messages of both halves of the turn, across a snapshot", async () => {
     const canvas = await loadCanvas({
       components: {
-        begin: entry("Begin", {}, ["Message:Before"]),
-        "Message:Before": entry("Message", { content: ["Before pause"] }, ["UserFillUp:Ask"]),
-        "UserFillUp:Ask": entry("UserFillUp", { inputs: { name: { name: "n", type: "line" } } }, ["Message:After"]),
-        "Message:After": entry("Message", { content: ["Hi {UserFillUp:Ask@name}"] }),
+        begin: node("Begin", {}, ["Message:Before"]),
+        "Message:Before": node("Message", { content: ["Before pause"] }, ["UserFillUp:Ask"]),
+        "UserFillUp:Ask": node("UserFillUp", { inputs: { name: { name: "n", type: "line" } } }, ["Message:After"]),
+        "Message:After": node("Message", { content: ["Hi {UserFillUp:Ask@name}"] }),
       },
     });
     await canvas.runToEnd({ query: "hello" });
@@ -285,7 +258,7 @@ describe("review: text shown before a pause reaches the history", () => {
 describe("review: a snapshot with a forbidden output key is a validation error", () => {
   it("reports it instead of throwing from deep inside", async () => {
     const snapshot = {
-      components: { begin: entry("Begin", {}, []) },
+      components: { begin: node("Begin", {}, []) },
       globals: {},
       canvasflow: JSON.parse('{"version":1,"status":"idle","outputs":{"begin":{"__proto__":{"x":1}}},"component_state":{},"open_containers":{},"steps":0}'),
     };
@@ -297,21 +270,21 @@ describe("review: an ExitLoop nested in an Iteration inside a Loop", () => {
   it("validates and leaves both containers", async () => {
     const canvas = await loadCanvas({
       components: {
-        begin: entry("Begin", {}, ["Loop:L"]),
-        "Loop:L": entry("Loop", { maximum_loop_count: 5 }, ["Message:Done"]),
-        "LoopItem:S": entry("LoopItem", {}, ["Iteration:I"], "Loop:L"),
-        "Iteration:I": entry("Iteration", { items_ref: "env.items" }, [], "Loop:L"),
-        "IterationItem:S": entry("IterationItem", {}, ["ExitLoop:X"], "Iteration:I"),
-        "ExitLoop:X": entry("ExitLoop", {}, [], "Iteration:I"),
-        "Message:Done": entry("Message", { content: ["out"] }),
+        begin: node("Begin", {}, ["Loop:L"]),
+        "Loop:L": node("Loop", { maximum_loop_count: 5 }, ["Message:Done"]),
+        "LoopItem:S": node("LoopItem", {}, ["Iteration:I"], { parent_id: "Loop:L" }),
+        "Iteration:I": node("Iteration", { items_ref: "env.items" }, [], { parent_id: "Loop:L" }),
+        "IterationItem:S": node("IterationItem", {}, ["ExitLoop:X"], { parent_id: "Iteration:I" }),
+        "ExitLoop:X": node("ExitLoop", {}, [], { parent_id: "Iteration:I" }),
+        "Message:Done": node("Message", { content: ["out"] }),
       },
       globals: {},
       variables: { items: { name: "items", type: "array<string>", value: ["a", "b"] } },
     });
     const events = await canvas.runToEnd({});
-    expect(finishedError(events)).toBeUndefined();
+    expect(finished(events).error).toBeUndefined();
     expect(messages(events)).toEqual(["out"]);
-    const finished = events.filter((e) => e.event === "node_finished").map((e) => (e.data as { component_id: string }).component_id);
-    expect(finished.slice(-4)).toEqual(["ExitLoop:X", "Iteration:I", "Loop:L", "Message:Done"]);
+    const finishedIds = events.filter((e) => e.event === "node_finished").map((e) => (e.data as { component_id: string }).component_id);
+    expect(finishedIds.slice(-4)).toEqual(["ExitLoop:X", "Iteration:I", "Loop:L", "Message:Done"]);
   });
 });

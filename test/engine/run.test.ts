@@ -2,8 +2,9 @@
  * End-to-end engine behaviour through the public API, with exact event sequences.
  */
 import { describe, expect, it } from "vitest";
-import { builtinRegistry, canvasFromSource, loadCanvas, TextStream, THINK_END, THINK_START, type CanvasEvent, type ComponentDefinition, type ComponentRegistry } from "../../src/index.js";
+import { canvasFromSource, loadCanvas, TextStream, THINK_END, THINK_START, type CanvasEvent, type ComponentDefinition } from "../../src/index.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
+import { registryWith } from "../helpers/registry.js";
 import { UnavailableError } from "../../src/components/unavailable.js";
 
 /** Echo: outputs `result` = its rendered `text` param. */
@@ -62,12 +63,6 @@ const Streamer: ComponentDefinition = {
   },
 };
 
-function registry(...defs: ComponentDefinition[]): ComponentRegistry {
-  const r = builtinRegistry();
-  for (const def of defs) r.register(def);
-  return r;
-}
-
 describe("a linear canvas", () => {
   it("emits the RAGFlow event sequence and streams the message by segments", async () => {
     const canvas = await loadCanvas(
@@ -107,7 +102,7 @@ describe("a linear canvas", () => {
         begin: node("Begin", {}, ["Echo:1"]),
         "Echo:1": node("Echo", { text: "<{sys.query}>" }),
       }),
-      { registry: registry(Echo) },
+      { registry: registryWith(Echo) },
     );
     const events = await canvas.runToEnd({ query: "q" });
     const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Echo:1");
@@ -190,7 +185,7 @@ describe("readiness and fan-in", () => {
         "Echo:B": node("Echo", { text: "b" }, ["Echo:M"]),
         "Echo:M": node("Echo", { text: "{Slow:C@result}+{Echo:B@result}" }),
       }),
-      { registry: registry(Echo, Slow) },
+      { registry: registryWith(Echo, Slow) },
     );
     const events = await canvas.runToEnd({});
     const order = trace(events).filter((t) => t.startsWith("node_started"));
@@ -207,7 +202,7 @@ describe("readiness and fan-in", () => {
         "Echo:C": node("Echo", { text: "c" }, ["Echo:J", "Echo:J"]),
         "Echo:J": node("Echo", { text: "j" }),
       }),
-      { registry: registry(Echo) },
+      { registry: registryWith(Echo) },
     );
     const events = await canvas.runToEnd({});
     expect(trace(events).filter((t) => t === "node_started:Echo:J")).toHaveLength(1);
@@ -227,7 +222,7 @@ describe("readiness and fan-in", () => {
     };
     const ids = Array.from({ length: 8 }, (_, i) => `Tracked:${i}`);
     const components = Object.fromEntries(ids.map((id) => [id, node("Tracked")]));
-    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ids), ...components }), { registry: registry(Tracked), concurrency: 3 });
+    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ids), ...components }), { registry: registryWith(Tracked), concurrency: 3 });
     const started = performance.now();
     await canvas.runToEnd({});
     expect(peak).toBe(3);
@@ -245,7 +240,7 @@ describe("errors", () => {
         "Message:Normal": node("Message", { content: ["normal"] }),
         "Message:Handler": node("Message", { content: ["handled: {Fail:X@_ERROR}"] }),
       }),
-      { registry: registry(failing(attempts)) },
+      { registry: registryWith(failing(attempts)) },
     );
     const events = await canvas.runToEnd({});
     expect(trace(events)).toContain("node_finished:Fail:X!boom 1");
@@ -261,7 +256,7 @@ describe("errors", () => {
         begin: node("Begin", {}, ["Fail:X"]),
         "Fail:X": node("Fail", { exception_method: "comment", exception_default_value: "sorry, no answer" }),
       }),
-      { registry: registry(failing(new Map())) },
+      { registry: registryWith(failing(new Map())) },
     );
     const events = await canvas.runToEnd({});
     expect(trace(events)).toEqual([
@@ -284,7 +279,7 @@ describe("errors", () => {
         "Fail:X": node("Fail", { exception_method: "comment", exception_default_value: "fallback" }, ["Message:M"]),
         "Message:M": node("Message", { content: ["got {Fail:X@content}"] }),
       }),
-      { registry: registry(failing(new Map())) },
+      { registry: registryWith(failing(new Map())) },
     );
     expect(messageText(await canvas.runToEnd({}))).toBe("got fallback");
   });
@@ -292,7 +287,7 @@ describe("errors", () => {
   it("no handler: the run ends with workflow_finished carrying the error", async () => {
     const canvas = await loadCanvas(
       canvasDsl({ begin: node("Begin", {}, ["Fail:X"]), "Fail:X": node("Fail", {}, ["Message:M"]), "Message:M": node("Message", { content: ["never"] }) }),
-      { registry: registry(failing(new Map())) },
+      { registry: registryWith(failing(new Map())) },
     );
     const events = await canvas.runToEnd({});
     expect(trace(events).at(-1)).toBe("workflow_finished!Fail:X (Fail:X): boom 1");
@@ -304,7 +299,7 @@ describe("errors", () => {
     const attempts = new Map<string, number>();
     const canvas = await loadCanvas(
       canvasDsl({ begin: node("Begin", {}, ["Fail:X"]), "Fail:X": node("Fail", { times: 2, max_retries: 2, delay_after_error: 0.001 }) }),
-      { registry: registry(failing(attempts)) },
+      { registry: registryWith(failing(attempts)) },
     );
     const events = await canvas.runToEnd({});
     expect(attempts.get("Fail:X")).toBe(3);
@@ -317,7 +312,7 @@ describe("errors", () => {
     const run = async (params: Record<string, unknown>) => {
       const attempts = new Map<string, number>();
       const dsl = canvasDsl({ begin: node("Begin", {}, ["Fail:X"]), "Fail:X": node("Fail", { times: 2, ...params }) });
-      const canvas = canvasFromSource({ dsl }, registry(failing(attempts)), {}, { kind: "agent", valid: true, issues: [] });
+      const canvas = canvasFromSource({ dsl }, registryWith(failing(attempts)), {}, { kind: "agent", valid: true, issues: [] });
       await canvas.runToEnd({});
       return attempts.get("Fail:X");
     };
@@ -330,7 +325,7 @@ describe("errors", () => {
   it("enforces the per-component timeout (exec_timeout)", async () => {
     const canvas = await loadCanvas(
       canvasDsl({ begin: node("Begin", {}, ["Slow:X"]), "Slow:X": node("Slow", { ms: 5000, exec_timeout: 0.05 }) }),
-      { registry: registry(Slow) },
+      { registry: registryWith(Slow) },
     );
     const events = await canvas.runToEnd({});
     expect(trace(events).at(-1)).toBe("workflow_finished!Slow:X (Slow:X): timed out after 0.050s");
@@ -338,7 +333,7 @@ describe("errors", () => {
 
   it("enforces the default timeout from the load options", async () => {
     const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ["Slow:X"]), "Slow:X": node("Slow", { ms: 5000 }) }), {
-      registry: registry(Slow),
+      registry: registryWith(Slow),
       timeoutMs: 30,
     });
     expect(trace(await canvas.runToEnd({})).at(-1)).toBe("workflow_finished!Slow:X (Slow:X): timed out after 0.030s");
@@ -351,7 +346,7 @@ describe("errors", () => {
         throw { reason: "odd" };
       },
     };
-    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ["Weird:X"]), "Weird:X": node("Weird") }), { registry: registry(Weird) });
+    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ["Weird:X"]), "Weird:X": node("Weird") }), { registry: registryWith(Weird) });
     expect(trace(await canvas.runToEnd({})).at(-1)).toBe('workflow_finished!Weird:X (Weird:X): {"reason":"odd"}');
   });
 });
@@ -360,7 +355,7 @@ describe("cancellation and runaway loops", () => {
   it("a cancelled run ends with workflow_finished error 'cancelled'", async () => {
     const canvas = await loadCanvas(
       canvasDsl({ begin: node("Begin", {}, ["Slow:X"]), "Slow:X": node("Slow", { ms: 5000 }, ["Message:M"]), "Message:M": node("Message", { content: ["never"] }) }),
-      { registry: registry(Slow) },
+      { registry: registryWith(Slow) },
     );
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
@@ -382,7 +377,7 @@ describe("cancellation and runaway loops", () => {
         "Echo:A": node("Echo", { text: "a" }, ["Echo:B"]),
         "Echo:B": node("Echo", { text: "b" }, ["Echo:A"]),
       }),
-      { registry: registry(Echo), maxSteps: 25 },
+      { registry: registryWith(Echo), maxSteps: 25 },
     );
     const events = await canvas.runToEnd({});
     const finished = lastEvent(events);
@@ -400,7 +395,7 @@ describe("streaming", () => {
         "Streamer:S": node("Streamer", { chunks: ["Hel", "lo", THINK_START, "hmm", THINK_END, "!"] }, ["Message:M"]),
         "Message:M": node("Message", { content: ["[{Streamer:S@content}]"] }),
       }),
-      { registry: registry(Streamer) },
+      { registry: registryWith(Streamer) },
     );
     const events = await canvas.runToEnd({});
     expect(trace(events)).toEqual([
@@ -438,7 +433,7 @@ describe("streaming", () => {
         "Streamer:S": node("Streamer", { chunks: ["a", "b"] }, ["Echo:E"]),
         "Echo:E": node("Echo", { text: "<{Streamer:S@content}>" }),
       }),
-      { registry: registry(Streamer, Echo) },
+      { registry: registryWith(Streamer, Echo) },
     );
     const events = await canvas.runToEnd({});
     expect(canvas.outputs("Echo:E")).toEqual({ result: "<ab>" });
@@ -478,7 +473,7 @@ describe("usage and references", () => {
         "Message:A": node("Message", { content: ["{Model:M@content}"] }, ["Message:B"]),
         "Message:B": node("Message", { content: ["more"] }),
       }),
-      { registry: registry(Model, Retriever) },
+      { registry: registryWith(Model, Retriever) },
     );
     const events = await canvas.runToEnd({});
     const ends = events.filter((e) => e.event === "message_end").map((e) => e.data);
@@ -524,7 +519,7 @@ describe("streams keep their component's signal", () => {
         "Endless:E": node("Endless", {}, ["Message:M"]),
         "Message:M": node("Message", { content: ["{Endless:E@content}"] }),
       }),
-      { registry: registry(Endless) },
+      { registry: registryWith(Endless) },
     );
     const controller = new AbortController();
     const events: CanvasEvent[] = [];
@@ -543,7 +538,7 @@ describe("streams keep their component's signal", () => {
         ctx.setOutput("result", `${String(ctx.peek("sys.query"))}/${String(ctx.get("sys.conversation_turns"))}`);
       },
     };
-    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ["Peeker:P"]), "Peeker:P": node("Peeker") }), { registry: registry(Peeker) });
+    const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ["Peeker:P"]), "Peeker:P": node("Peeker") }), { registry: registryWith(Peeker) });
     const events = await canvas.runToEnd({ query: "q" });
     const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Peeker:P");
     expect(finished?.data).toMatchObject({ inputs: { "sys.conversation_turns": 1 }, outputs: { result: "q/1" } });
@@ -570,7 +565,7 @@ describe("a component that is unavailable here (no key, no network, nothing conf
         "Offline:O": node("Offline", { max_retries: 3, delay_after_error: 0.001 }, ["Message:M"]),
         "Message:M": node("Message", { content: ["got: {Offline:O@formalized_content} / {Offline:O@_ERROR}"] }),
       }),
-      { registry: registry(Offline) },
+      { registry: registryWith(Offline) },
     );
     const events = await canvas.runToEnd({});
     expect(calls).toBe(1);
@@ -587,7 +582,7 @@ describe("a component that is unavailable here (no key, no network, nothing conf
         "Message:M": node("Message", { content: ["normal"] }),
         "Message:H": node("Message", { content: ["handled"] }),
       }),
-      { registry: registry(Offline) },
+      { registry: registryWith(Offline) },
     );
     expect(messageText(await canvas.runToEnd({}))).toBe("handled");
   });
@@ -601,7 +596,7 @@ describe("wide batches", () => {
     try {
       const ids = Array.from({ length: 100 }, (_, i) => `Slow:${i}`);
       const components = Object.fromEntries(ids.map((id) => [id, node("Slow", { ms: 5 })]));
-      const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ids), ...components }), { registry: registry(Slow), concurrency: 100 });
+      const canvas = await loadCanvas(canvasDsl({ begin: node("Begin", {}, ids), ...components }), { registry: registryWith(Slow), concurrency: 100 });
       const events = await canvas.runToEnd({});
       expect(trace(events).at(-1)).toBe("workflow_finished");
       await new Promise((r) => setImmediate(r));

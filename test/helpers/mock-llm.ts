@@ -1,4 +1,8 @@
-/** The mock OpenAI-compatible server on loopback, and an LLM provider that sends every llm_id to it. */
+/**
+ * The mock OpenAI-compatible server on loopback, and an LLM provider that sends every llm_id to
+ * it. Each mock is closed after the test that started it.
+ */
+import { afterEach } from "vitest";
 import { createLlmProvider, startMockLlmServer, type MockLlmScript, type MockLlmServer } from "../../src/llm/index.js";
 import type { LlmProvider } from "../../src/llm/types.js";
 
@@ -10,14 +14,22 @@ export interface MockLlm {
   close(): Promise<void>;
 }
 
+const closedAfterTest: MockLlm[] = [];
+
+afterEach(async () => {
+  await Promise.all(closedAfterTest.splice(0).map((mock) => mock.close()));
+});
+
 export async function startMockLlm(script?: MockLlmScript): Promise<MockLlm> {
   const server = await startMockLlmServer(script ? { script } : {});
   // An empty environment: OPENAI_* variables of the machine must not change where requests go.
   const provider = createLlmProvider({ providers: { mock: { baseURL: server.url } }, defaultModel: { provider: "mock", model: "mock" } }, {});
-  return {
+  const mock: MockLlm = {
     server,
     provider,
     chatRequests: () => server.requests.filter((r) => r.path === "/v1/chat/completions").map((r) => r.body as ReturnType<MockLlm["chatRequests"]>[number]),
     close: () => server.close(),
   };
+  closedAfterTest.push(mock);
+  return mock;
 }

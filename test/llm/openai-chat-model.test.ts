@@ -2,10 +2,9 @@
  * The ChatModel on the real `openai` client, against the mock server over loopback: text and
  * tool calls, streamed and not, usage, think tags, retries, aborts and timeouts.
  */
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLlmProvider, LlmRequestError, startMockLlmServer, type ChatDelta, type ChatModel, type ChatRequest, type FunctionTool, type MockLlmScript, type MockLlmServer } from "../../src/llm/index.js";
+import { closedPort, sendJson, startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
 
 const who = { id: "Agent:Test", type: "Agent" };
 
@@ -336,10 +335,7 @@ describe("OpenAIChatModel against the mock, with a script", () => {
 
 describe("OpenAIChatModel against other servers", () => {
   it("names the unreachable server", async () => {
-    const server = createServer();
-    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-    const { port } = server.address() as AddressInfo;
-    await new Promise((r) => server.close(r));
+    const port = await closedPort();
     const provider = createLlmProvider({ providers: { gone: { baseURL: `http://127.0.0.1:${port}/v1` } }, defaultModel: { provider: "gone", model: "m" } }, {});
     const error = await failure(provider.chatModel("x", who).complete({ messages: [user("hi")], retry: { maxRetries: 3, delayMs: 1 } }));
     expect(error.kind).toBe("connection");
@@ -348,39 +344,33 @@ describe("OpenAIChatModel against other servers", () => {
   });
 
   describe("a server that sends reasoning apart from the answer", () => {
-    let server: Server;
+    let server: LoopbackServer;
     let url: string;
     beforeAll(async () => {
       // DeepSeek/vLLM style `reasoning_content`, Ollama style `reasoning`; no usage, no tool-call index.
-      server = createServer((req, res) => {
-        let body = "";
-        req.on("data", (c) => (body += c));
-        req.on("end", () => {
-          const request = JSON.parse(body) as { stream?: boolean };
-          const base = { id: "x", object: "chat.completion.chunk", created: 0, model: "r1" };
-          if (!request.stream) {
-            res.writeHead(200, { "content-type": "application/json" });
-            res.end(JSON.stringify({ ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Yes.", reasoning_content: "Hmm." }, finish_reason: "stop" }] }));
-            return;
-          }
-          res.writeHead(200, { "content-type": "text/event-stream" });
-          const deltas = [
-            { role: "assistant", reasoning_content: "First, " },
-            { reasoning: "second." },
-            { content: "Done" },
-            { content: "." },
-            { tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: '{"a":' } }] },
-            { tool_calls: [{ function: { arguments: "1}" } }] },
-          ];
-          for (const delta of deltas) res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
-          res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] })}\n\n`);
-          res.end("data: [DONE]\n\n");
-        });
+      server = await startLoopbackServer((recorded, res) => {
+        const request = JSON.parse(recorded.body) as { stream?: boolean };
+        const base = { id: "x", object: "chat.completion.chunk", created: 0, model: "r1" };
+        if (!request.stream) {
+          sendJson(res, 200, { ...base, object: "chat.completion", choices: [{ index: 0, message: { role: "assistant", content: "Yes.", reasoning_content: "Hmm." }, finish_reason: "stop" }] });
+          return;
+        }
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        const deltas = [
+          { role: "assistant", reasoning_content: "First, " },
+          { reasoning: "second." },
+          { content: "Done" },
+          { content: "." },
+          { tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: '{"a":' } }] },
+          { tool_calls: [{ function: { arguments: "1}" } }] },
+        ];
+        for (const delta of deltas) res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: null }] })}\n\n`);
+        res.write(`data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta: {}, finish_reason: "tool_calls" }] })}\n\n`);
+        res.end("data: [DONE]\n\n");
       });
-      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-      url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+      url = `${server.base}/v1`;
     });
-    afterAll(() => new Promise((r) => server.close(r)));
+    afterAll(() => server.close());
 
     it("turns streamed reasoning into <think>…</think> text and assembles index-less tool calls", async () => {
       const model = createLlmProvider({ providers: { r: { baseURL: url } }, defaultModel: { provider: "r" } }, {}).chatModel("r1@DeepSeek", who);

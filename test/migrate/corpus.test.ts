@@ -6,8 +6,9 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, migrateDsl, validateDsl, type CanvasEvent, type ValidationIssue } from "../../src/index.js";
+import { loadCanvas, migrateDsl, validateDsl, type CanvasEvent } from "../../src/index.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
+import { errors } from "../helpers/dsl.js";
 import { fakeProviderRegistry } from "../helpers/fake-providers.js";
 
 const LEGACY = "ragflow/legacy-v0.19.1";
@@ -41,10 +42,6 @@ const EXPECTED_ERRORS: Record<string, string> = {
 
 function read(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
-}
-
-function errors(issues: readonly ValidationIssue[]): ValidationIssue[] {
-  return issues.filter((i) => i.severity === "error");
 }
 
 function bare(dsl: Record<string, unknown>): Record<string, unknown> {

@@ -5,8 +5,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { legacyV019 } from "../../migrations-dsl/003-legacy-v019.js";
-import { loadCanvas, migrateDsl, validateDsl, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas, migrateDsl, type CanvasEvent } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
+import { node, validationErrors } from "../helpers/dsl.js";
 import { fakeProviderRegistry } from "../helpers/fake-providers.js";
 
 type Params = Record<string, unknown>;
@@ -17,8 +18,6 @@ interface Entry {
   parent_id?: string;
 }
 
-const l = (name: string, params: Params = {}, downstream: string[] = [], extra: Record<string, unknown> = {}) => ({ obj: { component_name: name, params }, downstream, upstream: [], ...extra });
-
 function legacy(components: Record<string, unknown>, extra: Record<string, unknown> = {}) {
   return { components, history: [], messages: [], path: [], reference: [], answer: [], ...extra };
 }
@@ -28,15 +27,11 @@ function migrate(input: Record<string, unknown>) {
   return { ...result, c: result.dsl.components as Record<string, Entry> };
 }
 
-function errors(dsl: object) {
-  return validateDsl(dsl).issues.filter((i) => i.severity === "error");
-}
-
 /** begin → answer → ...chain → answer: the usual v0.19 chat loop. */
 function chat(chain: Record<string, unknown>, first: string, last: string[]) {
   return legacy({
-    begin: l("Begin", { prologue: "Hi!" }, ["answer:0"]),
-    "answer:0": l("Answer", {}, [first]),
+    begin: node("Begin", { prologue: "Hi!" }, ["answer:0"]),
+    "answer:0": node("Answer", {}, [first]),
     ...chain,
     ...Object.fromEntries(last.map((id) => [id, { ...(chain[id] as object), downstream: ["answer:0"] }])),
   });
@@ -44,10 +39,10 @@ function chat(chain: Record<string, unknown>, first: string, last: string[]) {
 
 describe("detection", () => {
   it("recognizes v0.19 components, a path of lists, or the answer/reference keys without globals", () => {
-    expect(legacyV019.detect(legacy({ begin: l("Begin"), "answer:0": l("Answer") }))).toBe(true);
-    expect(legacyV019.detect({ components: { begin: l("Begin") }, path: [["begin"]], globals: {} })).toBe(true);
-    expect(legacyV019.detect({ components: { begin: l("Begin") }, answer: [] })).toBe(true);
-    expect(legacyV019.detect({ components: { begin: l("Begin"), "Message:M": l("Message", { content: ["x"] }) }, globals: {}, path: [] })).toBe(false);
+    expect(legacyV019.detect(legacy({ begin: node("Begin"), "answer:0": node("Answer") }))).toBe(true);
+    expect(legacyV019.detect({ components: { begin: node("Begin") }, path: [["begin"]], globals: {} })).toBe(true);
+    expect(legacyV019.detect({ components: { begin: node("Begin") }, answer: [] })).toBe(true);
+    expect(legacyV019.detect({ components: { begin: node("Begin"), "Message:M": node("Message", { content: ["x"] }) }, globals: {}, path: [] })).toBe(false);
     expect(legacyV019.detect({ graph: { nodes: [{ id: "begin" }] } })).toBe(false);
   });
 });
@@ -55,10 +50,10 @@ describe("detection", () => {
 describe("Generate", () => {
   const input = () =>
     legacy({
-      begin: l("Begin", { prologue: "", query: [{ key: "lang", name: "Language", type: "line", optional: false }] }, ["answer:0"]),
-      "answer:0": l("Answer", {}, ["retrieval:0"]),
-      "retrieval:0": l("Retrieval", { kb_ids: ["kb1"] }, ["generate:0"]),
-      "generate:0": l(
+      begin: node("Begin", { prologue: "", query: [{ key: "lang", name: "Language", type: "line", optional: false }] }, ["answer:0"]),
+      "answer:0": node("Answer", {}, ["retrieval:0"]),
+      "retrieval:0": node("Retrieval", { kb_ids: ["kb1"] }, ["generate:0"]),
+      "generate:0": node(
         "Generate",
         {
           llm_id: "deepseek-chat@DeepSeek",
@@ -118,9 +113,9 @@ describe("Generate", () => {
     const { c } = migrate(
       chat(
         {
-          "rewrite:0": l("RewriteQuestion", { llm_id: "m", language: "French" }, ["retrieval:0"]),
-          "retrieval:0": l("Retrieval", { kb_ids: ["kb"] }, ["generate:0"]),
-          "generate:0": l("Generate", { llm_id: "m", prompt: "Use {input}" }),
+          "rewrite:0": node("RewriteQuestion", { llm_id: "m", language: "French" }, ["retrieval:0"]),
+          "retrieval:0": node("Retrieval", { kb_ids: ["kb"] }, ["generate:0"]),
+          "generate:0": node("Generate", { llm_id: "m", prompt: "Use {input}" }),
         },
         "rewrite:0",
         ["generate:0"],
@@ -137,12 +132,12 @@ describe("KeywordExtract and the web tools", () => {
   const input = () =>
     chat(
       {
-        "keyword:0": l("KeywordExtract", { llm_id: "m", top_n: 3 }, ["baidu:0", "bing:0", "google:0", "wiki:0"]),
-        "baidu:0": l("Baidu", { top_n: 5 }, ["generate:0"]),
-        "bing:0": l("Bing", { api_key: "k", channel: "News", top_n: 4 }, ["generate:0"]),
-        "google:0": l("Google", { api_key: "g", country: "us", language: "en", top_n: 7 }, ["generate:0"]),
-        "wiki:0": l("Wikipedia", { top_n: 2, language: "en", query: [{ component_id: "answer:0", type: "reference" }] }, ["generate:0"]),
-        "generate:0": l("Generate", { llm_id: "m", prompt: "{baidu:0} {wiki:0}" }),
+        "keyword:0": node("KeywordExtract", { llm_id: "m", top_n: 3 }, ["baidu:0", "bing:0", "google:0", "wiki:0"]),
+        "baidu:0": node("Baidu", { top_n: 5 }, ["generate:0"]),
+        "bing:0": node("Bing", { api_key: "k", channel: "News", top_n: 4 }, ["generate:0"]),
+        "google:0": node("Google", { api_key: "g", country: "us", language: "en", top_n: 7 }, ["generate:0"]),
+        "wiki:0": node("Wikipedia", { top_n: 2, language: "en", query: [{ component_id: "answer:0", type: "reference" }] }, ["generate:0"]),
+        "generate:0": node("Generate", { llm_id: "m", prompt: "{baidu:0} {wiki:0}" }),
       },
       "keyword:0",
       ["generate:0"],
@@ -168,7 +163,7 @@ describe("KeywordExtract and the web tools", () => {
     expect(c["wiki:0"].obj.params.query).toBe("{sys.query}");
     expect(c["generate:0"].obj.params.sys_prompt).toBe("{baidu:0@formalized_content} {wiki:0@formalized_content}");
     expect(notes.find((n) => n.component === "bing:0")?.reason).toContain("api_key, country and language dropped");
-    expect(errors(migrate(input()).dsl)).toEqual([]);
+    expect(validationErrors(migrate(input()).dsl)).toEqual([]);
   });
 });
 
@@ -177,10 +172,10 @@ describe("Relevant", () => {
     const { c } = migrate(
       chat(
         {
-          "retrieval:0": l("Retrieval", { kb_ids: ["kb"] }, ["relevant:0"]),
-          "relevant:0": l("Relevant", { llm_id: "m", yes: "generate:0", no: "message:0" }),
-          "generate:0": l("Generate", { llm_id: "m", prompt: "{input}" }),
-          "message:0": l("Message", { messages: ["Sorry"] }),
+          "retrieval:0": node("Retrieval", { kb_ids: ["kb"] }, ["relevant:0"]),
+          "relevant:0": node("Relevant", { llm_id: "m", yes: "generate:0", no: "message:0" }),
+          "generate:0": node("Generate", { llm_id: "m", prompt: "{input}" }),
+          "message:0": node("Message", { messages: ["Sorry"] }),
         },
         "retrieval:0",
         ["generate:0", "message:0"],
@@ -204,7 +199,7 @@ describe("Categorize, Switch, Message, Concentrator", () => {
   const input = () =>
     chat(
       {
-        "categorize:0": l("Categorize", {
+        "categorize:0": node("Categorize", {
           llm_id: "m",
           message_history_window_size: 8,
           category_description: {
@@ -212,17 +207,17 @@ describe("Categorize, Switch, Message, Concentrator", () => {
             other: { description: "Anything else", to: "message:0" },
           },
         }),
-        "concentrator:0": l("Concentrator", {}, ["generate:0", "generate:1"]),
-        "generate:0": l("Generate", { llm_id: "m", prompt: "a" }, ["switch:0"]),
-        "generate:1": l("Generate", { llm_id: "m", prompt: "b" }),
-        "switch:0": l("Switch", {
+        "concentrator:0": node("Concentrator", {}, ["generate:0", "generate:1"]),
+        "generate:0": node("Generate", { llm_id: "m", prompt: "a" }, ["switch:0"]),
+        "generate:1": node("Generate", { llm_id: "m", prompt: "b" }),
+        "switch:0": node("Switch", {
           conditions: [{ logical_operator: "", items: [{ cpn_id: "generate:0", operator: "contains", value: "yes" }, { cpn_id: "begin@x", operator: "empty" }], to: "message:1" }],
           end_cpn_id: "answer:0",
           output_var_name: "output",
           query: [],
         }),
-        "message:0": l("Message", { messages: ["One", "Two", 3] }),
-        "message:1": l("Message", { messages: ["Yes!"] }),
+        "message:0": node("Message", { messages: ["One", "Two", 3] }),
+        "message:1": node("Message", { messages: ["Yes!"] }),
       },
       "categorize:0",
       ["message:0", "message:1", "generate:1"],
@@ -266,7 +261,7 @@ describe("Categorize, Switch, Message, Concentrator", () => {
     // switch:0's else branch reached the Answer, which showed what came before the Switch.
     expect(c["answer:0"].obj).toEqual({ component_name: "Message", params: { content: ["{generate:1@content}{generate:0@content}"] } });
     expect(c["message:0"].downstream).toEqual([]);
-    expect(errors(migrate(input()).dsl)).toEqual([]);
+    expect(validationErrors(migrate(input()).dsl)).toEqual([]);
   });
 });
 
@@ -274,14 +269,14 @@ describe("Template, Iteration, Code, ExeSQL, Invoke, Begin", () => {
   it("Template → StringTransform merge; Iteration → a split and an Iteration collecting its body's output", () => {
     const { c, dsl } = migrate(
       legacy({
-        begin: l("Begin", { query: [{ key: "title", name: "Title", type: "line", optional: true, value: "T" }] }, ["generate:0"]),
-        "generate:0": l("Generate", { llm_id: "m", prompt: "list" }, ["iteration:0"]),
-        "iteration:0": l("Iteration", { delimiter: "lineBreak", query: [{ component_id: "generate:0", type: "reference" }] }, ["template:0"]),
-        "IterationItem:S": l("IterationItem", { output_var_name: "output" }, ["baidu:0"], { parent_id: "iteration:0" }),
-        "baidu:0": l("Baidu", {}, ["generate:1"], { parent_id: "iteration:0" }),
-        "generate:1": l("Generate", { llm_id: "m", prompt: "Write about {IterationItem:S} from {baidu:0}" }, [], { parent_id: "iteration:0" }),
-        "template:0": l("Template", { content: "<h1>{begin@title}</h1>{iteration:0}" }, ["answer:0"]),
-        "answer:0": l("Answer", {}),
+        begin: node("Begin", { query: [{ key: "title", name: "Title", type: "line", optional: true, value: "T" }] }, ["generate:0"]),
+        "generate:0": node("Generate", { llm_id: "m", prompt: "list" }, ["iteration:0"]),
+        "iteration:0": node("Iteration", { delimiter: "lineBreak", query: [{ component_id: "generate:0", type: "reference" }] }, ["template:0"]),
+        "IterationItem:S": node("IterationItem", { output_var_name: "output" }, ["baidu:0"], { parent_id: "iteration:0" }),
+        "baidu:0": node("Baidu", {}, ["generate:1"], { parent_id: "iteration:0" }),
+        "generate:1": node("Generate", { llm_id: "m", prompt: "Write about {IterationItem:S} from {baidu:0}" }, [], { parent_id: "iteration:0" }),
+        "template:0": node("Template", { content: "<h1>{begin@title}</h1>{iteration:0}" }, ["answer:0"]),
+        "answer:0": node("Answer", {}),
       }),
     );
     expect(c["StringTransform:iteration_0_items"]).toEqual({
@@ -300,17 +295,17 @@ describe("Template, Iteration, Code, ExeSQL, Invoke, Begin", () => {
     });
     expect(c["answer:0"].obj.params.content).toEqual(["{template:0@result}"]);
     expect(c.begin.obj.params).toEqual({ mode: "conversational", prologue: "", enablePrologue: false, inputs: { title: { name: "Title", type: "line", value: "T", optional: true } }, outputs: {} });
-    expect(errors(dsl)).toEqual([]);
+    expect(validationErrors(dsl)).toEqual([]);
   });
 
   it("Code → CodeExec, ExeSQL reads the SQL from before it, Invoke variables read references", () => {
     const { c, dsl } = migrate(
       chat(
         {
-          "generate:0": l("Generate", { llm_id: "m", prompt: "write SQL" }, ["exesql:0"]),
-          "exesql:0": l("ExeSQL", { db_type: "postgresql", database: "d", username: "u", host: "h", port: 5432, password: "p", top_n: 30, loop: 3, llm_id: "m" }, ["code:0"]),
-          "code:0": l("Code", { lang: "nodejs", script: "function main(a) { return a }", arguments: [{ name: "a", component_id: "exesql:0" }, { name: "q", component_id: "answer:0" }, { name: "t", component_id: "begin@topic" }] }, ["invoke:0"]),
-          "invoke:0": l("Invoke", { url: "http://example.com", method: "post", variables: [{ key: "x", component_id: "code:0" }, { key: "y", value: "1" }] }),
+          "generate:0": node("Generate", { llm_id: "m", prompt: "write SQL" }, ["exesql:0"]),
+          "exesql:0": node("ExeSQL", { db_type: "postgresql", database: "d", username: "u", host: "h", port: 5432, password: "p", top_n: 30, loop: 3, llm_id: "m" }, ["code:0"]),
+          "code:0": node("Code", { lang: "nodejs", script: "function main(a) { return a }", arguments: [{ name: "a", component_id: "exesql:0" }, { name: "q", component_id: "answer:0" }, { name: "t", component_id: "begin@topic" }] }, ["invoke:0"]),
+          "invoke:0": node("Invoke", { url: "http://example.com", method: "post", variables: [{ key: "x", component_id: "code:0" }, { key: "y", value: "1" }] }),
         },
         "generate:0",
         ["invoke:0"],
@@ -334,11 +329,11 @@ describe("Template, Iteration, Code, ExeSQL, Invoke, Begin", () => {
     });
     expect(c["invoke:0"].obj.params).toEqual({ url: "http://example.com", method: "post", variables: [{ key: "x", ref: "code:0@result" }, { key: "y", value: "1" }] });
     expect(c["answer:0"].obj.params.content).toEqual(["{invoke:0@result}"]);
-    expect(errors(dsl)).toEqual([]);
+    expect(validationErrors(dsl)).toEqual([]);
   });
 
   it("Begin: the form moves to inputs, every field optional (v0.19 never asked), the prologue stays", () => {
-    const { c, notes } = migrate(legacy({ begin: l("Begin", { prologue: "Hello", query: [{ key: "a", name: "A", type: "paragraph", optional: false }, { key: "b", name: "B", type: "file", optional: true }, { bad: 1 }] }, ["answer:0"]), "answer:0": l("Answer") }));
+    const { c, notes } = migrate(legacy({ begin: node("Begin", { prologue: "Hello", query: [{ key: "a", name: "A", type: "paragraph", optional: false }, { key: "b", name: "B", type: "file", optional: true }, { bad: 1 }] }, ["answer:0"]), "answer:0": node("Answer") }));
     expect(c.begin.obj.params).toEqual({
       mode: "conversational",
       prologue: "Hello",
@@ -354,10 +349,10 @@ describe("components already in the current shape", () => {
   it("keep their explicit inputs: a query string, a selector, a Begin form keyed by field", () => {
     const { c } = migrate(
       legacy({
-        begin: l("Begin", { inputs: { q: { name: "Question", type: "line", optional: false } } }, ["answer:0"]),
-        "answer:0": l("Answer", {}, ["categorize:0"]),
-        "categorize:0": l("Categorize", { llm_id: "m", query: "begin@q", category_description: { a: { to: ["retrieval:0"] } } }),
-        "retrieval:0": l("Retrieval", { dataset_ids: ["d"], query: "{begin@q} please" }, ["answer:0"]),
+        begin: node("Begin", { inputs: { q: { name: "Question", type: "line", optional: false } } }, ["answer:0"]),
+        "answer:0": node("Answer", {}, ["categorize:0"]),
+        "categorize:0": node("Categorize", { llm_id: "m", query: "begin@q", category_description: { a: { to: ["retrieval:0"] } } }),
+        "retrieval:0": node("Retrieval", { dataset_ids: ["d"], query: "{begin@q} please" }, ["answer:0"]),
       }),
     );
     expect(c["categorize:0"].obj.params.query).toBe("begin@q");
@@ -368,12 +363,12 @@ describe("components already in the current shape", () => {
 
 describe("unconvertible components", () => {
   it("are kept as Unsupported with the original inside, reported, and fail validation naming the original", () => {
-    const input = chat({ "jin10:0": l("Jin10", { type: "flash", secret_key: "s" }, []) }, "jin10:0", []);
+    const input = chat({ "jin10:0": node("Jin10", { type: "flash", secret_key: "s" }, []) }, "jin10:0", []);
     const result = migrateDsl(input);
     const c = result.dsl.components as Record<string, Entry>;
     expect(c["jin10:0"].obj).toEqual({ component_name: "Unsupported", params: { component_name: "Jin10", params: { type: "flash", secret_key: "s" }, reason: expect.stringContaining("no runnable Jin10") } });
     expect(result.unsupported).toEqual([{ component: "jin10:0", componentType: "Jin10", reason: expect.stringContaining("Jin10") }]);
-    expect(errors(result.dsl)).toEqual([
+    expect(validationErrors(result.dsl)).toEqual([
       expect.objectContaining({ componentId: "jin10:0", componentType: "Unsupported", pointer: "/components/jin10:0/obj/params/component_name", message: expect.stringMatching(/^"Jin10" could not be migrated: .*replace this component/) }),
     ]);
     // Idempotent: a second migration finds nothing to do, but still reports what is unsupported.
@@ -383,14 +378,14 @@ describe("unconvertible components", () => {
   });
 
   it("a name no RAGFlow version has is kept the same way", () => {
-    const { c } = migrate(chat({ "x:0": l("Teleporter", { a: 1 }) }, "x:0", []));
+    const { c } = migrate(chat({ "x:0": node("Teleporter", { a: 1 }) }, "x:0", []));
     expect(c["x:0"].obj.params).toEqual({ component_name: "Teleporter", params: { a: 1 }, reason: 'no RAGFlow component, old or current, is called "Teleporter"' });
   });
 });
 
 describe("conversation turns", () => {
   it("an Answer after Begin: the run starts past it; the Answer that ends the loop shows the reply", () => {
-    const { c, notes } = migrate(chat({ "generate:0": l("Generate", { llm_id: "m", prompt: "p" }) }, "generate:0", ["generate:0"]));
+    const { c, notes } = migrate(chat({ "generate:0": node("Generate", { llm_id: "m", prompt: "p" }) }, "generate:0", ["generate:0"]));
     expect(c.begin.downstream).toEqual(["generate:0"]);
     expect(c["generate:0"].downstream).toEqual(["answer:0"]);
     expect(c["answer:0"]).toMatchObject({ obj: { component_name: "Message", params: { content: ["{generate:0@content}"] } }, downstream: [], upstream: ["generate:0"] });
@@ -398,7 +393,7 @@ describe("conversation turns", () => {
   });
 
   it("post_answers become alternative endings of the reply", () => {
-    const input = chat({ "generate:0": l("Generate", { llm_id: "m", prompt: "p" }) }, "generate:0", ["generate:0"]);
+    const input = chat({ "generate:0": node("Generate", { llm_id: "m", prompt: "p" }) }, "generate:0", ["generate:0"]);
     (input.components["answer:0"] as { obj: { params: Params } }).obj.params.post_answers = [" Bye.", " See you."];
     expect(migrate(input).c["answer:0"].obj.params.content).toEqual(["{generate:0@content} Bye.", "{generate:0@content} See you."]);
   });
@@ -407,9 +402,9 @@ describe("conversation turns", () => {
     const { c } = migrate(
       chat(
         {
-          "categorize:0": l("Categorize", { llm_id: "m", category_description: { a: { to: "message:0" }, b: { to: "message:1" } } }),
-          "message:0": l("Message", { messages: ["A"] }),
-          "message:1": l("Message", { messages: ["B"] }),
+          "categorize:0": node("Categorize", { llm_id: "m", category_description: { a: { to: "message:0" }, b: { to: "message:1" } } }),
+          "message:0": node("Message", { messages: ["A"] }),
+          "message:1": node("Message", { messages: ["B"] }),
         },
         "categorize:0",
         ["message:0", "message:1"],
@@ -431,7 +426,7 @@ describe("conversation turns", () => {
     expect(c["message:reject"].downstream).toEqual(["VariableAssigner:answer_0_resume"]);
     expect(c["VariableAssigner:answer_0_resume"].obj.params).toEqual({ variables: [{ variable: "env.resume_at", operator: "set", parameter: "" }] });
     expect(dsl).toMatchObject({ globals: { "env.resume_at": "" }, variables: { resume_at: { name: "resume_at", type: "string", value: "" } } });
-    expect(errors(dsl)).toEqual([]);
+    expect(validationErrors(dsl)).toEqual([]);
   });
 
   it("runs the headhunter conversation turn by turn, continuing where v0.19 would", async () => {
@@ -462,10 +457,10 @@ describe("conversation turns", () => {
 
   it("an Answer that continues where every turn starts needs no Switch", () => {
     const input = legacy({
-      begin: l("Begin", {}, ["answer:0"]),
-      "answer:0": l("Answer", {}, ["generate:0"]),
-      "generate:0": l("Generate", { llm_id: "m", prompt: "p" }, ["answer:1"]),
-      "answer:1": l("Answer", {}, ["generate:0"]),
+      begin: node("Begin", {}, ["answer:0"]),
+      "answer:0": node("Answer", {}, ["generate:0"]),
+      "generate:0": node("Generate", { llm_id: "m", prompt: "p" }, ["answer:1"]),
+      "answer:1": node("Answer", {}, ["generate:0"]),
     });
     const { c, dsl } = migrate(input);
     // answer:0 only waited for the user (nothing came before it but Begin): gone.
@@ -479,7 +474,7 @@ describe("conversation turns", () => {
 describe("top-level keys and the graph", () => {
   it("drops v0.19's keys, empties the path of lists, and adds what the current format expects", () => {
     const { dsl, notes } = migrate({
-      ...chat({ "generate:0": l("Generate", { llm_id: "m", prompt: "p" }) }, "generate:0", ["generate:0"]),
+      ...chat({ "generate:0": node("Generate", { llm_id: "m", prompt: "p" }) }, "generate:0", ["generate:0"]),
       path: [["begin"], ["answer:0"]],
       history: [["user", "hi"], ["assistant", "hello"], "junk"],
       embed_id: "e",
@@ -500,7 +495,7 @@ describe("top-level keys and the graph", () => {
   });
 
   it("drops downstream ids that name no component, with a note", () => {
-    const { c, notes } = migrate(chat({ "generate:0": l("Generate", { llm_id: "m", prompt: "p" }, ["ghost:1"]) }, "generate:0", []));
+    const { c, notes } = migrate(chat({ "generate:0": node("Generate", { llm_id: "m", prompt: "p" }, ["ghost:1"]) }, "generate:0", []));
     expect(c["generate:0"].downstream).toEqual([]);
     expect(notes).toContainEqual(expect.objectContaining({ component: "generate:0", change: "dropped the downstream ghost:1", reason: expect.stringContaining("editor leftover") }));
   });
@@ -509,9 +504,9 @@ describe("top-level keys and the graph", () => {
     const input = {
       ...chat(
         {
-          "categorize:0": l("Categorize", { llm_id: "m", category_description: { a: { to: "generate:0" }, b: { to: "switch:0" } } }),
-          "generate:0": l("Generate", { llm_id: "m", prompt: "p" }),
-          "switch:0": l("Switch", { conditions: [{ logical_operator: "and", items: [{ cpn_id: "answer:0", operator: "empty" }], to: "generate:0" }], end_cpn_id: "generate:0" }),
+          "categorize:0": node("Categorize", { llm_id: "m", category_description: { a: { to: "generate:0" }, b: { to: "switch:0" } } }),
+          "generate:0": node("Generate", { llm_id: "m", prompt: "p" }),
+          "switch:0": node("Switch", { conditions: [{ logical_operator: "and", items: [{ cpn_id: "answer:0", operator: "empty" }], to: "generate:0" }], end_cpn_id: "generate:0" }),
         },
         "categorize:0",
         ["generate:0"],

@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { MissingReferenceError, VariablePool } from "../../src/pool/pool.js";
 import { PathWriteError, UnsafePathError } from "../../src/pool/path.js";
 import { parseSelector, type Reference } from "../../src/refs/grammar.js";
+import { caught } from "../helpers/caught.js";
 
 /** A pool over a canvas with the given component ids. */
 function poolOf(ids: string[], globals: Record<string, unknown> = {}): VariablePool {
@@ -14,15 +15,6 @@ function ref(selector: string): Reference {
   const parsed = parseSelector(selector);
   if (!parsed) throw new Error(`test setup: ${selector} is not a selector`);
   return parsed;
-}
-
-function caught(fn: () => unknown): Error {
-  try {
-    fn();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected an error");
 }
 
 describe("VariablePool: component outputs", () => {

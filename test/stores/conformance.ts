@@ -29,7 +29,8 @@ export async function pausedSnapshot(): Promise<CanvasDsl> {
   return canvas.toJSON();
 }
 
-function tinySnapshot(note: string): CanvasDsl {
+/** A stand-in snapshot: no components, only a note to tell it apart. */
+export function tinySnapshot(note: string): CanvasDsl {
   return { components: {}, note } as CanvasDsl;
 }
 

@@ -5,8 +5,8 @@ import { hostname, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileSnapshotStore, openSnapshotStore, SnapshotKeyError, type CanvasDsl } from "../../src/index.js";
-import { describeSnapshotStore, pausedSnapshot } from "./conformance.js";
+import { FileSnapshotStore, openSnapshotStore, SnapshotKeyError } from "../../src/index.js";
+import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const root = mkdtempSync(join(tmpdir(), "canvasflow-file-store-"));
 const sessions = join(root, "sessions");
@@ -22,8 +22,6 @@ describeSnapshotStore("FileSnapshotStore", {
     writeFileSync(join(sessions, `${key}.json`), kind === "invalid-json" ? '{"components": ' : "[1, 2]");
   },
 });
-
-const tiny = (note: string) => ({ components: {}, note }) as CanvasDsl;
 
 describe("FileSnapshotStore", () => {
   it("keeps exactly the snapshot JSON in <directory>/<key>.json, creating the directory, leaving no temp or lock file", async () => {
@@ -57,18 +55,18 @@ describe("FileSnapshotStore", () => {
 
   it("without a directory, a key is the session file's path; a hand-written file's version is its content", async () => {
     const file = join(root, "by-path.json");
-    writeFileSync(file, JSON.stringify(tiny("by hand"), null, 2));
+    writeFileSync(file, JSON.stringify(tinySnapshot("by hand"), null, 2));
     const { store, key, location } = openSnapshotStore(file);
     expect(store).toBeInstanceOf(FileSnapshotStore);
     expect({ key, location }).toEqual({ key: file, location: file });
     const loaded = await store.load(key);
-    expect(loaded?.snapshot).toEqual(tiny("by hand"));
+    expect(loaded?.snapshot).toEqual(tinySnapshot("by hand"));
     expect((await store.load(key))?.version).toBe(loaded?.version);
-    await store.save(key, tiny("by store"), { expectedVersion: loaded!.version });
-    expect(readFileSync(file, "utf8")).toBe(JSON.stringify(tiny("by store")));
+    await store.save(key, tinySnapshot("by store"), { expectedVersion: loaded!.version });
+    expect(readFileSync(file, "utf8")).toBe(JSON.stringify(tinySnapshot("by store")));
     // A session file changed by hand in the meantime is a conflict.
-    writeFileSync(file, JSON.stringify(tiny("edited")));
-    await expect(store.save(key, tiny("stale"), { expectedVersion: loaded!.version })).rejects.toThrow(/was changed by another writer/);
+    writeFileSync(file, JSON.stringify(tinySnapshot("edited")));
+    await expect(store.save(key, tinySnapshot("stale"), { expectedVersion: loaded!.version })).rejects.toThrow(/was changed by another writer/);
     await store.close();
   });
 
@@ -78,26 +76,26 @@ describe("FileSnapshotStore", () => {
     const nowhere = join(root, "no-such-dir", "s.json");
     expect(await store.load(nowhere)).toBeUndefined();
     expect(await store.delete(nowhere)).toBe(false);
-    await expect(store.save(nowhere, tiny("x"))).rejects.toThrow(`session file ${nowhere}: cannot write it: ENOENT`);
+    await expect(store.save(nowhere, tinySnapshot("x"))).rejects.toThrow(`session file ${nowhere}: cannot write it: ENOENT`);
   });
 
   it("waits for another writer's lock, then reports the lock file to delete", async () => {
     const directory = join(root, "locked");
     const store = new FileSnapshotStore({ directory, lockTimeoutMs: 200 });
-    await store.save("s", tiny("before"));
+    await store.save("s", tinySnapshot("before"));
     const lock = join(directory, ".s.json.lock");
     writeFileSync(lock, `${process.pid} ${hostname()}`); // a live holder: this process
     const started = Date.now();
-    await expect(store.save("s", tiny("blocked"))).rejects.toThrow(
+    await expect(store.save("s", tinySnapshot("blocked"))).rejects.toThrow(
       `${lock} is held by another writer (process ${process.pid} on ${hostname()}) for more than 200 ms; if no process is saving this session, delete the lock file`,
     );
     expect(Date.now() - started).toBeGreaterThanOrEqual(200);
-    expect((await store.load("s"))?.snapshot).toEqual(tiny("before")); // reading needs no lock
+    expect((await store.load("s"))?.snapshot).toEqual(tinySnapshot("before")); // reading needs no lock
     // The holder lets go while a save waits: the save goes through.
-    const waiting = new FileSnapshotStore({ directory, lockTimeoutMs: 5_000 }).save("s", tiny("after"));
+    const waiting = new FileSnapshotStore({ directory, lockTimeoutMs: 5_000 }).save("s", tinySnapshot("after"));
     setTimeout(() => unlinkSync(lock), 100);
     await waiting;
-    expect((await store.load("s"))?.snapshot).toEqual(tiny("after"));
+    expect((await store.load("s"))?.snapshot).toEqual(tinySnapshot("after"));
     expect(existsSync(lock)).toBe(false);
   });
 
@@ -107,8 +105,8 @@ describe("FileSnapshotStore", () => {
     const dead = spawnSync(process.execPath, ["-e", ""]).pid;
     mkdirSync(directory, { recursive: true });
     writeFileSync(join(directory, ".s.json.lock"), `${dead} ${hostname()}`);
-    await store.save("s", tiny("saved"));
-    expect((await store.load("s"))?.snapshot).toEqual(tiny("saved"));
+    await store.save("s", tinySnapshot("saved"));
+    expect((await store.load("s"))?.snapshot).toEqual(tinySnapshot("saved"));
     expect(readdirSync(directory)).toEqual(["s.json"]);
   });
 });

@@ -10,10 +10,9 @@ import {
   SnapshotConflictError,
   SnapshotCorruptError,
   SnapshotKeyError,
-  type CanvasDsl,
 } from "../../src/index.js";
 import { connectTestRedis, deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
-import { describeSnapshotStore, pausedSnapshot } from "./conformance.js";
+import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const prefix = uniqueTestPrefix();
 const redis = sharedTestRedis();
@@ -36,8 +35,6 @@ describeSnapshotStore("RedisSnapshotStore", {
     await admin.hset(prefix + key, { snapshot: kind === "invalid-json" ? '{"components": ' : "[1, 2]", version: "1" });
   },
 });
-
-const tiny = (note: string) => ({ components: {}, note }) as CanvasDsl;
 
 describe("RedisSnapshotStore", () => {
   const stores: RedisSnapshotStore[] = [];
@@ -63,17 +60,17 @@ describe("RedisSnapshotStore", () => {
 
   it("sets the expiry on each save: its own ttlSeconds, else the store's default, else none", async () => {
     const s = store();
-    await s.save("ttl", tiny("a"), { ttlSeconds: 60 });
+    await s.save("ttl", tinySnapshot("a"), { ttlSeconds: 60 });
     const pttl = await admin.pttl(`${prefix}ttl`);
     expect(pttl).toBeGreaterThan(58_000);
     expect(pttl).toBeLessThanOrEqual(60_000);
-    await s.save("ttl", tiny("b"));
+    await s.save("ttl", tinySnapshot("b"));
     expect(await admin.pttl(`${prefix}ttl`)).toBe(-1);
 
     const withDefault = store({ ttlSeconds: 30 });
-    await withDefault.save("ttl", tiny("c"));
+    await withDefault.save("ttl", tinySnapshot("c"));
     expect(await admin.pttl(`${prefix}ttl`)).toBeGreaterThan(28_000);
-    await withDefault.save("ttl", tiny("d"), { ttlSeconds: 600 });
+    await withDefault.save("ttl", tinySnapshot("d"), { ttlSeconds: 600 });
     expect(await admin.pttl(`${prefix}ttl`)).toBeGreaterThan(590_000);
     expect(() => store({ ttlSeconds: 0 })).toThrow("ttlSeconds must be a positive number of seconds, got 0");
   });
@@ -83,32 +80,32 @@ describe("RedisSnapshotStore", () => {
     await admin.set(`${prefix}string`, "someone else's value");
     const where = `session "string" (redis key ${prefix}string)`;
     await expect(s.load("string")).rejects.toThrow(new SnapshotCorruptError(`${where} is corrupt: it is not a hash (a session is a hash with snapshot and version fields)`, "string").message);
-    await expect(s.save("string", tiny("x"))).rejects.toBeInstanceOf(SnapshotCorruptError);
+    await expect(s.save("string", tinySnapshot("x"))).rejects.toBeInstanceOf(SnapshotCorruptError);
     expect(await admin.get(`${prefix}string`)).toBe("someone else's value");
 
     await admin.hset(`${prefix}badversion`, { snapshot: "{}", version: "abc" });
-    await expect(s.save("badversion", tiny("x"))).rejects.toThrow(`session "badversion" (redis key ${prefix}badversion) is corrupt: its version field is not a counter: abc`);
+    await expect(s.save("badversion", tinySnapshot("x"))).rejects.toThrow(`session "badversion" (redis key ${prefix}badversion) is corrupt: its version field is not a counter: abc`);
     await admin.hset(`${prefix}noversion`, { snapshot: "{}" });
     await expect(s.load("noversion")).rejects.toThrow("is corrupt: the hash has no version field");
-    await expect(s.save("noversion", tiny("x"))).rejects.toThrow("is corrupt: the hash has no version field");
+    await expect(s.save("noversion", tinySnapshot("x"))).rejects.toThrow("is corrupt: the hash has no version field");
     await admin.hset(`${prefix}other`, { field: "1" });
     await expect(s.load("other")).rejects.toThrow("is corrupt: the hash has neither a snapshot nor a version field");
   });
 
   it("lets exactly one of twenty workers on separate connections save over the same version", async () => {
     const first = store();
-    const v1 = await first.save("race", tiny("start"));
+    const v1 = await first.save("race", tinySnapshot("start"));
     const workers = Array.from({ length: 20 }, () => store());
-    const results = await Promise.allSettled(workers.map((w, i) => w.save("race", tiny(`worker ${i}`), { expectedVersion: v1 })));
+    const results = await Promise.allSettled(workers.map((w, i) => w.save("race", tinySnapshot(`worker ${i}`), { expectedVersion: v1 })));
     const winners = results.flatMap((r, i) => (r.status === "fulfilled" ? [i] : []));
     expect(winners).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(SnapshotConflictError);
-    expect(await first.load("race")).toEqual({ snapshot: tiny(`worker ${winners[0]}`), version: "2" });
+    expect(await first.load("race")).toEqual({ snapshot: tinySnapshot(`worker ${winners[0]}`), version: "2" });
   });
 
   it("leaves a client it was given open on close()", async () => {
     const borrowed = new RedisSnapshotStore({ client: admin, keyPrefix: prefix });
-    await borrowed.save("borrowed", tiny("x"));
+    await borrowed.save("borrowed", tinySnapshot("x"));
     await borrowed.close();
     await expect(borrowed.load("borrowed")).rejects.toThrow("the Redis snapshot store is closed");
     expect(await admin.ping()).toBe("PONG");
@@ -119,7 +116,7 @@ describe("RedisSnapshotStore", () => {
     const s = new RedisSnapshotStore({ url: "redis://127.0.0.1:1/0" });
     const started = Date.now();
     await expect(s.load("x")).rejects.toThrow("cannot reach Redis at 127.0.0.1:1/0: connect ECONNREFUSED 127.0.0.1:1");
-    await expect(s.save("x", tiny("x"))).rejects.toThrow("cannot reach Redis at 127.0.0.1:1/0");
+    await expect(s.save("x", tinySnapshot("x"))).rejects.toThrow("cannot reach Redis at 127.0.0.1:1/0");
     expect(Date.now() - started).toBeLessThan(5_000);
     await s.close();
   });
@@ -133,7 +130,7 @@ describe("openSnapshotStore", () => {
       expect(store).toBeInstanceOf(RedisSnapshotStore);
       expect(opened).toBe(key);
       expect(location).toBe(`redis://127.0.0.1:6379/2#${encodeURIComponent(key)}`);
-      await store.save(opened, tiny("db 2"));
+      await store.save(opened, tinySnapshot("db 2"));
       const db2 = await connectTestRedis("redis://127.0.0.1:6379/2");
       try {
         expect(await db2.hget(`canvasflow:session:${key}`, "version")).toBe("1");

@@ -3,23 +3,14 @@
  * (POST /html/, form fields, "Next" form) and the news JSON (vqd token from POST /, then
  * GET /news.js).
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_COMPONENTS, type ComponentDefinition } from "../../src/index.js";
 import { extractVqd, parseDuckDuckGoHtml, resultUrl } from "../../src/tools/web/duckduckgo-html.js";
-import { closedPort, finished, messageEnd, runToolCanvas, sendHtml, sendJson, shownMessages, standIn, toolCanvas, toolContext, unavailableError } from "./web-stand-in.js";
+import { finished, messageEnd, messages } from "../helpers/dsl.js";
+import { closedPort, sendHtml, sendJson, standIn } from "../helpers/http.js";
+import { builtinDefinition } from "../helpers/registry.js";
+import { idOf, runToolCanvas, toolCanvas, toolContext, unavailableError } from "../helpers/tools.js";
 
-function def(name: string): ComponentDefinition {
-  const found = BUILTIN_COMPONENTS.find((d) => d.name === name);
-  if (!found) throw new Error(`${name} is not registered`);
-  return found;
-}
-
-const duckduckgo = def("DuckDuckGo").tool!;
-
-function idOf(url: string): string {
-  return String(BigInt(`0x${createHash("sha1").update(url).digest("hex")}`) % 100_000_000n);
-}
+const duckduckgo = builtinDefinition("DuckDuckGo").tool!;
 
 function result(title: string, url: string, snippet: string, extraClass = ""): string {
   const href = `//duckduckgo.com/l/?uddg=${encodeURIComponent(url)}&amp;rut=abc123`;
@@ -216,7 +207,7 @@ describe("DuckDuckGo as a canvas node", () => {
     const api = await ddg();
     const events = await runToolCanvas(dsl, { endpoints: { DuckDuckGo: { baseURL: api.base } } }, "python");
     expect(finished(events).error).toBeUndefined();
-    expect(shownMessages(events)[0]).toContain("├── Title: Welcome to Python.org");
+    expect(messages(events)[0]).toContain("├── Title: Welcome to Python.org");
     const reference = messageEnd(events).reference as { chunks: Array<{ url: string }> };
     expect(reference.chunks.map((c) => c.url)).toEqual([PYTHON_ORG, WIKI]);
   });

@@ -5,7 +5,6 @@
  * not reachable fails the tests with a message saying so.
  */
 import { randomBytes } from "node:crypto";
-import { createServer } from "node:net";
 import fc from "fast-check";
 import mysql from "mysql2/promise";
 import pg from "pg";
@@ -18,20 +17,16 @@ import { markdownTable } from "../../src/tools/sql/markdown-table.js";
 import { cleanSql, leadingKeyword, splitStatements } from "../../src/tools/sql/split.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { canvasDsl, lastEvent, messageText, node } from "../helpers/dsl.js";
+import { closedPort } from "../helpers/http.js";
+import { toolContext as toolContextWith } from "../helpers/tools.js";
 
 const SUFFIX = randomBytes(4).toString("hex");
 const PG = { db_type: "postgres", host: "127.0.0.1", port: 5432, database: "test", username: "postgres", password: "" };
 const MARIA = { db_type: "mariadb", host: "127.0.0.1", port: 3306, database: "test", username: "root", password: "" };
 
+/** The context an Agent gives ExeSQL: its configured params with defaults, no tool services. */
 function toolContext(params: Record<string, unknown>, signal = new AbortController().signal): ToolContext {
-  return {
-    signal,
-    services: {},
-    params: paramsWithDefaults(ExeSQL, params),
-    label: "Agent:A → execute_sql",
-    addReferences: () => undefined,
-    addUsage: () => undefined,
-  };
+  return toolContextWith({ params: paramsWithDefaults(ExeSQL, params), signal, noToolServices: true, label: "Agent:A → execute_sql" }).ctx;
 }
 
 const run = (sql: string, params: Record<string, unknown>) => ExeSQL.tool!.run({ sql }, toolContext(params));
@@ -95,10 +90,7 @@ describe("ExeSQL settings", () => {
   });
 
   it("names host, port, database and user when it cannot connect", async () => {
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as { port: number }).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
     await expect(run("SELECT 1", { ...PG, port })).rejects.toThrow(`cannot connect to the postgres database "test" at 127.0.0.1:${port} as user "postgres": connect ECONNREFUSED 127.0.0.1:${port}`);
     await expect(run("SELECT 1", { ...MARIA, port })).rejects.toThrow(`cannot connect to the mariadb database "test" at 127.0.0.1:${port} as user "root": connect ECONNREFUSED 127.0.0.1:${port}`);
     await expect(run("SELECT 1", { ...PG, database: `no_such_db_${SUFFIX}` })).rejects.toThrow(`cannot connect to the postgres database "no_such_db_${SUFFIX}" at 127.0.0.1:5432 as user "postgres": database "no_such_db_${SUFFIX}" does not exist`);

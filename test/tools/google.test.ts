@@ -2,16 +2,12 @@
  * Google through a loopback stand-in of SerpApi (GET /search.json?engine=google&q=…&api_key=…).
  */
 import { describe, expect, it } from "vitest";
-import { BUILTIN_COMPONENTS, type ComponentDefinition } from "../../src/index.js";
-import { closedPort, finished, nodeFinished, runToolCanvas, sendJson, shownMessages, standIn, toolCanvas, toolContext, unavailableError } from "./web-stand-in.js";
+import { finished, messages, nodeFinished } from "../helpers/dsl.js";
+import { closedPort, sendJson, standIn } from "../helpers/http.js";
+import { builtinDefinition } from "../helpers/registry.js";
+import { runToolCanvas, toolCanvas, toolContext, unavailableError } from "../helpers/tools.js";
 
-function def(name: string): ComponentDefinition {
-  const found = BUILTIN_COMPONENTS.find((d) => d.name === name);
-  if (!found) throw new Error(`${name} is not registered`);
-  return found;
-}
-
-const google = def("Google").tool!;
+const google = builtinDefinition("Google").tool!;
 
 const ORGANIC = [
   {
@@ -44,7 +40,7 @@ async function serpApi() {
 describe("Google run", () => {
   it("asks SerpApi with RAGFlow's parameters plus start and num, and lists the organic results", async () => {
     const api = await serpApi();
-    const { ctx, references } = toolContext({ params: { ...def("Google").defaults, api_key: "serp-key", country: "us" }, endpoints: { Google: { baseURL: api.base } } });
+    const { ctx, references } = toolContext({ params: { ...builtinDefinition("Google").defaults, api_key: "serp-key", country: "us" }, endpoints: { Google: { baseURL: api.base } } });
     const output = await google.run({ q: "ragflow", start: "10", num: 3 }, ctx);
     expect(api.requests[0].method).toBe("GET");
     expect(api.requests[0].query).toEqual({
@@ -109,7 +105,7 @@ describe("Google as a canvas node", () => {
     const api = await serpApi();
     const events = await runToolCanvas(dsl({}), { endpoints: { Google: { baseURL: api.base, apiKeyEnv: "SERPAPI_KEY" } }, env: { SERPAPI_KEY: "serp-key" } }, "ragflow");
     expect(finished(events).error).toBeUndefined();
-    expect(shownMessages(events)).toEqual([EXPECTED]);
+    expect(messages(events)).toEqual([EXPECTED]);
     expect(nodeFinished(events, "Google:Search").inputs).toMatchObject({ q: "ragflow" });
   });
 
@@ -118,7 +114,7 @@ describe("Google as a canvas node", () => {
     expect(unavailableError(failed, "Google:Search")).toContain("Google has no API key: set api_key on the component or tools.Google.apiKeyEnv in canvasflow.config.json");
     const commented = await runToolCanvas(dsl({ exception_method: "comment", exception_default_value: "no search" }), {}, "ragflow");
     expect(finished(commented).error).toBeUndefined();
-    expect(shownMessages(commented)).toEqual(["no search"]);
+    expect(messages(commented)).toEqual(["no search"]);
   });
 
   it("a refused connection names the host", async () => {

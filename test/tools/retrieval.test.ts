@@ -3,15 +3,13 @@
  * RAGFlow HTTP backend (against a loopback stand-in), and both uses of the tool: as a canvas node
  * (references reach message_end) and as an Agent's tool through `run`.
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { cp, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent, type ReferenceChunk, type ReferenceDocument } from "../../src/index.js";
+import { loadCanvas, type ReferenceChunk } from "../../src/index.js";
 import type { KnowledgeBaseConfig } from "../../src/config/types.js";
 import { paramsWithDefaults } from "../../src/components/params.js";
 import { UnavailableError } from "../../src/components/unavailable.js";
@@ -21,26 +19,19 @@ import { citationId, formatChunks } from "../../src/tools/retrieval/kb-prompt.js
 import { localIndex } from "../../src/tools/retrieval/local-index.js";
 import { queryTerms, tokenize } from "../../src/tools/retrieval/tokenize.js";
 import type { ToolContext } from "../../src/tools/types.js";
-import { canvasDsl, lastEvent, messageText, node } from "../helpers/dsl.js";
+import { canvasDsl, lastEvent, messageEnd, messageText, node } from "../helpers/dsl.js";
+import { closedPort, sendJson, startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
+import { toolContext as toolContextWith } from "../helpers/tools.js";
 
 const KB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/kb");
 
-function services(knowledgeBases: Record<string, KnowledgeBaseConfig>, env: Record<string, string> = {}) {
-  return { tools: { knowledgeBases, endpoints: {}, env } };
+function services(knowledgeBases: Record<string, KnowledgeBaseConfig>) {
+  return { tools: { knowledgeBases, endpoints: {}, env: {} } };
 }
 
 /** A ToolContext as an Agent builds one: the tool's configured params with defaults, no canvas. */
 function toolContext(params: Record<string, unknown>, knowledgeBases: Record<string, KnowledgeBaseConfig>, env: Record<string, string> = {}) {
-  const references: Array<{ chunks: readonly ReferenceChunk[]; documents: readonly ReferenceDocument[] | undefined }> = [];
-  const ctx: ToolContext = {
-    signal: new AbortController().signal,
-    services: services(knowledgeBases, env),
-    params: paramsWithDefaults(Retrieval, params),
-    label: "Agent:A → search_my_dateset",
-    addReferences: (chunks, documents) => references.push({ chunks, documents }),
-    addUsage: () => undefined,
-  };
-  return { ctx, references };
+  return toolContextWith({ params: paramsWithDefaults(Retrieval, params), knowledgeBases, env, label: "Agent:A → search_my_dateset" });
 }
 
 const run = (args: Record<string, unknown>, ctx: ToolContext) => Retrieval.tool!.run(args, ctx);
@@ -255,28 +246,19 @@ describe("the Retrieval tool", () => {
 });
 
 describe("the RAGFlow backend", () => {
-  let server: Server;
+  let server: LoopbackServer;
   let baseURL: string;
   const requests: Array<{ url: string | undefined; auth: string | undefined; body: Record<string, unknown> }> = [];
   let reply: { status: number; body: unknown } = { status: 200, body: {} };
 
-  const read = (req: IncomingMessage) =>
-    new Promise<string>((resolve) => {
-      let data = "";
-      req.on("data", (c) => (data += c));
-      req.on("end", () => resolve(data));
-    });
-
   beforeAll(async () => {
-    server = createServer(async (req, res) => {
-      requests.push({ url: req.url, auth: req.headers.authorization, body: JSON.parse(await read(req)) });
-      res.writeHead(reply.status, { "Content-Type": "application/json" });
-      res.end(JSON.stringify(reply.body));
+    server = await startLoopbackServer((request, res) => {
+      requests.push({ url: request.url, auth: request.headers.authorization, body: JSON.parse(request.body) });
+      sendJson(res, reply.status, reply.body);
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    baseURL = server.base;
   });
-  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  afterAll(() => server.close());
 
   const chunk = (id: string, similarity: number) => ({
     content: `content ${id}`,
@@ -363,10 +345,7 @@ describe("the RAGFlow backend", () => {
     await expect(run({ query: "q" }, toolContext({ kb_ids: ["support"] }, keyed).ctx)).rejects.toThrow(
       'RAGFlow knowledge base "support" reads its API key from the environment variable NO_SUCH_KEY, which is not set',
     );
-    const closed = createServer();
-    await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
-    const port = (closed.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    const port = await closedPort();
     const down = { support: { type: "ragflow" as const, baseURL: `http://127.0.0.1:${port}` } };
     await expect(run({ query: "q" }, toolContext({ kb_ids: ["support"] }, down).ctx)).rejects.toThrow(`RAGFlow knowledge base "support" (http://127.0.0.1:${port}/api/v1/retrieval): the request failed: ECONNREFUSED`);
     await expect(run({ query: "q" }, toolContext({ kb_ids: ["support"] }, down).ctx)).rejects.toBeInstanceOf(UnavailableError);
@@ -380,11 +359,6 @@ describe("Retrieval on a canvas", () => {
       "Retrieval:Docs": node("Retrieval", { query: "sys.query", ...params }, ["Message:Out"]),
       "Message:Out": node("Message", { content: ["Found:{Retrieval:Docs@formalized_content}"] }),
     });
-  }
-
-  function messageEnd(events: readonly CanvasEvent[]) {
-    const end = events.find((e) => e.event === "message_end");
-    return end?.event === "message_end" ? end.data : undefined;
   }
 
   it("begin → Retrieval → Message: the chunks reach the message and message_end's reference", async () => {

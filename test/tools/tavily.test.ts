@@ -3,17 +3,13 @@
  * POST /extract, JSON bodies, Bearer key), through `run` and as canvas nodes.
  */
 import { describe, expect, it } from "vitest";
-import { BUILTIN_COMPONENTS, type ComponentDefinition } from "../../src/index.js";
-import { closedPort, finished, messageEnd, nodeFinished, runToolCanvas, sendJson, shownMessages, standIn, toolCanvas, toolContext, unavailableError } from "./web-stand-in.js";
+import { finished, messageEnd, messages, nodeFinished } from "../helpers/dsl.js";
+import { closedPort, sendJson, standIn } from "../helpers/http.js";
+import { builtinDefinition } from "../helpers/registry.js";
+import { runToolCanvas, toolCanvas, toolContext, unavailableError } from "../helpers/tools.js";
 
-function def(name: string): ComponentDefinition {
-  const found = BUILTIN_COMPONENTS.find((d) => d.name === name);
-  if (!found) throw new Error(`${name} is not registered`);
-  return found;
-}
-
-const search = def("TavilySearch").tool!;
-const extract = def("TavilyExtract").tool!;
+const search = builtinDefinition("TavilySearch").tool!;
+const extract = builtinDefinition("TavilyExtract").tool!;
 
 /** Tavily's answer for two pages, the second with raw content (which wins over the snippet). */
 const RESULTS = [
@@ -47,7 +43,7 @@ async function tavily() {
 describe("TavilySearch run", () => {
   it("posts the search as tavily-python does and lists the hits as chunks", async () => {
     const api = await tavily();
-    const { ctx, references } = toolContext({ params: { ...def("TavilySearch").defaults, api_key: "tvly-key" }, endpoints: { TavilySearch: { baseURL: api.base } } });
+    const { ctx, references } = toolContext({ params: { ...builtinDefinition("TavilySearch").defaults, api_key: "tvly-key" }, endpoints: { TavilySearch: { baseURL: api.base } } });
     const output = await search.run({ query: "ragflow agents", topic: "news", include_domains: ["example.com"] }, ctx);
 
     expect(api.requests).toHaveLength(1);
@@ -144,7 +140,7 @@ describe("TavilySearch run", () => {
   });
 
   it("offers RAGFlow's function schema to a model", () => {
-    const schema = search.schema(def("TavilySearch").defaults ?? {});
+    const schema = search.schema(builtinDefinition("TavilySearch").defaults ?? {});
     expect(schema.function.name).toBe("tavily_search");
     expect(schema.function.description?.startsWith("Tavily is a search engine optimized for LLMs")).toBe(true);
     expect(schema.function.parameters).toEqual({
@@ -185,7 +181,7 @@ describe("TavilySearch as a canvas node", () => {
     const events = await runToolCanvas(dsl({}), { endpoints: { TavilySearch: { baseURL: api.base, apiKeyEnv: "TAVILY_API_KEY" } }, env: { TAVILY_API_KEY: "tvly-key" } }, "what is ragflow?");
     expect(finished(events).error).toBeUndefined();
     expect(JSON.parse(api.requests[0].body).query).toBe("what is ragflow?");
-    expect(shownMessages(events)).toEqual([`Found:${EXPECTED_PROMPT}`]);
+    expect(messages(events)).toEqual([`Found:${EXPECTED_PROMPT}`]);
     expect(nodeFinished(events, "TavilySearch:Web").outputs.json).toEqual(RESULTS);
     const reference = messageEnd(events).reference as { chunks: Array<{ id: string }>; doc_aggs: Array<{ doc_id: string }> };
     expect(reference.chunks.map((c) => c.id)).toEqual([ID_A, ID_B]);
@@ -201,13 +197,13 @@ describe("TavilySearch as a canvas node", () => {
       "TavilySearch has no API key: set api_key on the component or tools.TavilySearch.apiKeyEnv in canvasflow.config.json",
     );
     // The Message downstream shows what the tool reported.
-    expect(shownMessages(events)).toEqual(["Found:TavilySearch has no API key: set api_key on the component or tools.TavilySearch.apiKeyEnv in canvasflow.config.json"]);
+    expect(messages(events)).toEqual(["Found:TavilySearch has no API key: set api_key on the component or tools.TavilySearch.apiKeyEnv in canvasflow.config.json"]);
   });
 
   it("without a key and with exception_method comment, the default value flows on", async () => {
     const events = await runToolCanvas(dsl({ api_key: "", exception_method: "comment", exception_default_value: "search is offline" }), {}, "q");
     expect(finished(events).error).toBeUndefined();
-    expect(shownMessages(events)).toEqual(["Found:search is offline"]);
+    expect(messages(events)).toEqual(["Found:search is offline"]);
   });
 
   it("with no network the run goes on and the tool reports an error naming the host", async () => {
@@ -249,7 +245,7 @@ describe("TavilyExtract", () => {
     const events = await runToolCanvas(dsl, { endpoints: { TavilyExtract: { baseURL: api.base } } }, "https://example.com/a");
     expect(finished(events).error).toBeUndefined();
     expect(JSON.parse(api.requests[0].body).urls).toEqual(["https://example.com/a"]);
-    expect(shownMessages(events)[0]).toContain("└── Content:\n# A\n\nThe whole page.");
+    expect(messages(events)[0]).toContain("└── Content:\n# A\n\nThe whole page.");
   });
 
   it("offers RAGFlow's function schema with urls required", () => {

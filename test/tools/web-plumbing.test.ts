@@ -9,7 +9,8 @@ import { choice, flag, listArgument, textArgument, toolTimeoutMs, wholeNumber } 
 import { chunksPrompt, hashStr2Int, MAX_CHUNK_CHARS, webChunks } from "../../src/tools/web/chunks.js";
 import { apiUrl, requireApiKey, toolBaseUrl } from "../../src/tools/web/endpoint.js";
 import { ApiClient, apiErrorMessage } from "../../src/tools/web/http-json.js";
-import { sendJson, standIn, toolContext } from "./web-stand-in.js";
+import { sendJson, standIn } from "../helpers/http.js";
+import { toolContext } from "../helpers/tools.js";
 
 afterEach(() => {
   vi.unstubAllGlobals();

@@ -3,17 +3,13 @@
  * model with its error as the tool result, the run goes on, and a working tool's chunks reach
  * message_end.
  */
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/index.js";
-import { canvasDsl, node } from "../helpers/dsl.js";
+import { canvasDsl, finished, messageEnd, messages, node } from "../helpers/dsl.js";
+import { sendJson, standIn } from "../helpers/http.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
-import { finished, messageEnd, sendJson, shownMessages, standIn } from "./web-stand-in.js";
 
 let mock: MockLlm | undefined;
-afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
-});
 
 async function wiki() {
   return standIn((request, res) => {
@@ -65,7 +61,7 @@ describe("web tools in an Agent", () => {
     const events = await canvas.runToEnd({ query: "tell me about mercury" });
 
     expect(finished(events).error).toBeUndefined();
-    expect(shownMessages(events)).toEqual(["Tavily is not set up; Wikipedia says Mercury is the first planet."]);
+    expect(messages(events)).toEqual(["Tavily is not set up; Wikipedia says Mercury is the first planet."]);
     const offered = mock.chatRequests()[0].tools?.map((t) => t.function.name);
     expect(offered).toEqual(["tavily_search_0", "wikipedia_search_1"]);
     const toolMessages = mock.chatRequests()[1].messages.filter((m) => m.role === "tool").map((m) => String(m.content));

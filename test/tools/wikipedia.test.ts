@@ -2,22 +2,13 @@
  * Wikipedia against a loopback stand-in of the MediaWiki action API (/w/api.php): list=search,
  * then prop=extracts|info|pageprops for the titles found, twenty per request.
  */
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { BUILTIN_COMPONENTS, type ComponentDefinition } from "../../src/index.js";
-import { closedPort, finished, runToolCanvas, sendJson, shownMessages, standIn, toolCanvas, toolContext, type Recorded, unavailableError } from "./web-stand-in.js";
+import { finished, messages } from "../helpers/dsl.js";
+import { closedPort, type RecordedRequest, sendJson, standIn } from "../helpers/http.js";
+import { builtinDefinition } from "../helpers/registry.js";
+import { idOf, runToolCanvas, toolCanvas, toolContext, unavailableError } from "../helpers/tools.js";
 
-function def(name: string): ComponentDefinition {
-  const found = BUILTIN_COMPONENTS.find((d) => d.name === name);
-  if (!found) throw new Error(`${name} is not registered`);
-  return found;
-}
-
-const wikipedia = def("Wikipedia").tool!;
-
-function idOf(url: string): string {
-  return String(BigInt(`0x${createHash("sha1").update(url).digest("hex")}`) % 100_000_000n);
-}
+const wikipedia = builtinDefinition("Wikipedia").tool!;
 
 /** A small wiki: pages by title; "Mercury" is a disambiguation page, "Gone" is missing. */
 const PAGES: Record<string, { extract: string; disambiguation?: boolean }> = {
@@ -40,7 +31,7 @@ function wikiPage(title: string) {
   };
 }
 
-function mediaWiki(request: Recorded, hits: readonly string[]) {
+function mediaWiki(request: RecordedRequest, hits: readonly string[]) {
   const q = request.query;
   if (q.list === "search") return { batchcomplete: true, query: { searchinfo: { totalhits: hits.length }, search: hits.slice(0, Number(q.srlimit)).map((title) => ({ ns: 0, title })) } };
   if (q.prop === "extracts|info|pageprops") return { batchcomplete: true, query: { pages: q.titles.split("|").map(wikiPage) } };
@@ -155,7 +146,7 @@ describe("Wikipedia as a canvas node", () => {
     const api = await wiki();
     const events = await runToolCanvas(dsl, { endpoints: { Wikipedia: { baseURL: api.base } } }, "mercury");
     expect(finished(events).error).toBeUndefined();
-    expect(shownMessages(events)).toEqual([EXPECTED]);
+    expect(messages(events)).toEqual([EXPECTED]);
   });
 
   it("with no network the run goes on and the tool reports an error naming the host", async () => {

@@ -3,19 +3,16 @@
  * (symbols and news), chart (quote summary and daily prices) and the fundamentals timeseries.
  */
 import { describe, expect, it } from "vitest";
-import { BUILTIN_COMPONENTS, validateDsl, type ComponentDefinition } from "../../src/index.js";
+import { validateDsl } from "../../src/index.js";
 import { pickSymbol } from "../../src/tools/web/yahoo-finance.js";
 import { formatNumber, lineLabel, markdownTable, statementSection } from "../../src/tools/web/yahoo-report.js";
-import { closedPort, finished, nodeFinished, runToolCanvas, sendJson, shownMessages, standIn, toolCanvas, toolContext, type Recorded, unavailableError } from "./web-stand-in.js";
+import { finished, messages, nodeFinished } from "../helpers/dsl.js";
+import { closedPort, type RecordedRequest, sendJson, standIn } from "../helpers/http.js";
+import { builtinDefinition } from "../helpers/registry.js";
+import { runToolCanvas, toolCanvas, toolContext, unavailableError } from "../helpers/tools.js";
 
-function def(name: string): ComponentDefinition {
-  const found = BUILTIN_COMPONENTS.find((d) => d.name === name);
-  if (!found) throw new Error(`${name} is not registered`);
-  return found;
-}
-
-const yahoo = def("YahooFinance").tool!;
-const DEFAULTS = def("YahooFinance").defaults ?? {};
+const yahoo = builtinDefinition("YahooFinance").tool!;
+const DEFAULTS = builtinDefinition("YahooFinance").defaults ?? {};
 
 const CHART = {
   chart: {
@@ -76,7 +73,7 @@ const SEARCH_NEWS = [
   { uuid: "n1", title: "Apple | WWDC preview", publisher: "Example Wire", link: "https://news.example/wwdc", providerPublishTime: 1717160000, type: "STORY" },
 ];
 
-function yahooApi(handler?: (request: Recorded) => unknown) {
+function yahooApi(handler?: (request: RecordedRequest) => unknown) {
   return standIn((request, res) => {
     const custom = handler?.(request);
     if (custom !== undefined) return sendJson(res, 200, custom);
@@ -241,7 +238,7 @@ describe("YahooFinance as a canvas node", () => {
     const api = await yahooApi();
     const events = await runToolCanvas(dsl({ news: false }), { endpoints: { YahooFinance: { baseURL: api.base } } }, "AAPL");
     expect(finished(events).error).toBeUndefined();
-    expect(shownMessages(events)).toEqual([INFO]);
+    expect(messages(events)).toEqual([INFO]);
     expect(nodeFinished(events, "YahooFinance:Stock").outputs.report).toBe(INFO);
   });
 
@@ -252,7 +249,7 @@ describe("YahooFinance as a canvas node", () => {
     expect(unavailableError(failed, "YahooFinance:Stock")).toContain(`YahooFinance could not reach 127.0.0.1:${port}: the connection was refused (ECONNREFUSED)`);
     const commented = await runToolCanvas(dsl({ exception_method: "comment", exception_default_value: "no market data" }), { endpoints }, "AAPL");
     expect(finished(commented).error).toBeUndefined();
-    expect(shownMessages(commented)).toEqual(["no market data"]);
+    expect(messages(commented)).toEqual(["no market data"]);
   });
 
   it("warns at validation that the calendar is not available", () => {
