@@ -2,6 +2,7 @@
 import { processIO } from "./io.js";
 import { EXIT } from "./run-command.js";
 import { main } from "./main.js";
+import { exitWhenSettled } from "./exit-guard.js";
 
 // A reader that goes away early (`canvasflow run … | head`) is not an error.
 process.stdout.on("error", (error: NodeJS.ErrnoException) => {
@@ -9,12 +10,4 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   throw error;
 });
 
-main(process.argv.slice(2), processIO()).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(`canvasflow: ${(error as Error)?.stack ?? String(error)}\n`);
-    process.exitCode = EXIT.failed;
-  },
-);
+exitWhenSettled(main(process.argv.slice(2), processIO()), process.stderr, EXIT.failed);

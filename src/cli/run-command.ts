@@ -230,7 +230,8 @@ async function runTurn(
     }
   }
   if (last?.event === "user_inputs") return EXIT.paused;
-  if (last?.event === "workflow_finished" && !last.data.error) return EXIT.finished;
+  if (last?.event === "workflow_finished") return last.data.error ? EXIT.failed : EXIT.finished;
+  io.err(`canvasflow: the run ended without workflow_finished or user_inputs (last event: ${last?.event ?? "none"})\n`);
   return EXIT.failed;
 }
 

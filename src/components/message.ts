@@ -70,6 +70,8 @@ async function* streamTemplate(ctx: ComponentContext<Params>, template: Compiled
     }
     const value = ctx.get(segment.ref);
     if (isTextStream(value)) {
+      // Its own stream (a canvas loaded without validation): waiting for it would never end.
+      if (value === ctx.output("content")) throw new Error(`reference {${key}}: a message cannot show its own content`);
       for await (const chunk of value) yield chunk;
       ctx.setInput(key, value.text);
       cache.set(key, value.text);

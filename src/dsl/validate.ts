@@ -11,6 +11,7 @@ import { SYSTEM_GLOBALS, globalPrefix, normalizeDeclarations } from "../pool/var
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import { isPlainObject, jsonPointer } from "../util/values.js";
 import { locateStrings } from "./locate.js";
+import { referenceCycles } from "./reference-cycles.js";
 import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
@@ -197,6 +198,45 @@ class ComponentChecker {
       this.issue("error", "missing-begin", this.at("begin", "obj", "component_name"), "begin", `the component "begin" must be a Begin, not ${begin.obj?.component_name}`);
     }
     for (const id of Object.keys(this.components)) this.checkComponent(id);
+    this.checkReferenceCycles();
+  }
+
+  /**
+   * Components that read each other (not counting a container and its own body, which read
+   * each other by design: a Loop's variables, an Iteration's collected outputs).
+   */
+  private checkReferenceCycles(): void {
+    const readsFrom = new Map<string, string[]>();
+    for (const [id, entry] of Object.entries(this.components)) {
+      const def = this.def(id);
+      if (!def) continue;
+      const related = (other: string) => this.encloses(id, other) || this.encloses(other, id);
+      const deps = referencesOf(def, paramsWithDefaults(def, entry.obj.params)).flatMap((ref) =>
+        ref.kind === "component" && ref.componentId !== id && !related(ref.componentId) ? [ref.componentId] : [],
+      );
+      readsFrom.set(id, [...new Set(deps)]);
+    }
+    for (const group of referenceCycles([...readsFrom.keys()], (id) => readsFrom.get(id) ?? [])) {
+      const first = group[0];
+      const names = group.map((id) => this.names.get(id) ?? id).join(", ");
+      this.issue(
+        "warning",
+        "reference-cycle",
+        this.at(first),
+        first,
+        `${names} read each other's outputs: they run one at a time in path order, and the first to run reads the others' values from before (nothing in a turn's first round)`,
+      );
+    }
+  }
+
+  /** True when `containerId` is an ancestor of `id`. */
+  private encloses(containerId: string, id: string): boolean {
+    let current = this.components[id]?.parent_id;
+    for (let guard = 0; typeof current === "string" && current.length > 0 && guard < 64; guard++) {
+      if (current === containerId) return true;
+      current = this.components[current]?.parent_id;
+    }
+    return false;
   }
 
   private def(id: string): ComponentDefinition | undefined {
@@ -314,7 +354,8 @@ class ComponentChecker {
       if (!problem) continue;
       const base = this.at(id, "obj", "params");
       for (const where of referenceLocations(params, ref)) {
-        this.issue("error", "unknown-reference", `${base}${where}`, id, `reference {${ref.expr}}: ${problem}`);
+        const code = ref.kind === "component" && ref.componentId === id ? "self-reference" : "unknown-reference";
+        this.issue("error", code, `${base}${where}`, id, `reference {${ref.expr}}: ${problem}`);
       }
     }
   }
@@ -322,6 +363,11 @@ class ComponentChecker {
   private referenceProblem(id: string, ref: Reference): string | undefined {
     switch (ref.kind) {
       case "component":
+        if (ref.componentId === id) {
+          // Its outputs are reset when it starts, so it would read nothing; a streamed message
+          // reading itself would wait for its own end forever.
+          return "a component cannot read its own output";
+        }
         return this.components[ref.componentId] ? undefined : `no component "${ref.componentId}" in this canvas`;
       case "global": {
         if (Object.hasOwn(this.globals, ref.key)) return undefined;

@@ -21,7 +21,9 @@ export interface Batch {
  * only checks that the reference appears earlier in the path, so such siblings race). A
  * container's start node waits while other nodes of that container's body are pending, so a
  * round never starts before every branch of the previous one finished. If everything would
- * wait (a reference cycle), everything runs: a cycle must not stall the run.
+ * wait (a reference cycle), the first in path order runs alone: a cycle must not stall the run,
+ * and running its members together would let each stream read the other's unfinished stream
+ * (a Message reading a Message that reads it back never ends).
  *
  * `open` holds the containers whose body is running: a component outside a container that reads
  * it (an Iteration's collected lists, a Loop's variables) waits until the container finishes.
@@ -37,7 +39,7 @@ export function selectBatch(frontier: readonly string[], graph: CanvasGraph, ope
     if (node && mustWait(node, pending, frontier, graph, open)) deferred.push(id);
     else ready.push(id);
   }
-  return ready.length === 0 ? { ready: deferred, deferred: [] } : { ready, deferred };
+  return ready.length === 0 ? { ready: deferred.slice(0, 1), deferred: deferred.slice(1) } : { ready, deferred };
 }
 
 /** Reads a container that is still running its body (and that does not enclose the reader). */

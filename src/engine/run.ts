@@ -18,7 +18,8 @@ import { EventFactory, emptyUsage, type CanvasEvent, type TokenUsage } from "./e
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import { appendUnique, planExtension, selectBatch, withoutDescendants } from "./plan.js";
 import { addReferences, addUsage, emptyReferences, type ReferenceBucket } from "./ledger.js";
-import { BatchRunner, errorMessage, type NodeResult, type RunnerHooks, type RunnerOptions } from "./runner.js";
+import { BatchRunner, errorMessage, timeoutFor, type NodeResult, type RunnerHooks, type RunnerOptions } from "./runner.js";
+import { deadlineAfter, iterateWithin, within, type Deadline } from "./waits.js";
 import type { PendingInput, RunStatus } from "./state.js";
 
 /** The mutable state of a canvas between runs (serialized by `Canvas.toJSON()`). */
@@ -155,8 +156,9 @@ class Run {
     private readonly events: EventFactory,
   ) {
     // Every component in flight listens to the run's signal (and stops listening when it
-    // settles); a wide batch legitimately has more than Node's default of ten listeners.
-    setMaxListeners(Math.max(10, options.concurrency * 2 + 10), this.controller.signal);
+    // settles), and so does each producer whose stream is still unread, at most one per
+    // component: a wide batch legitimately has more than Node's default of ten listeners.
+    setMaxListeners(options.concurrency * 2 + session.graph.nodes.size + 10, this.controller.signal);
     this.runner = new BatchRunner(options);
     this.inputs = request.inputs ?? {};
     this.scope = {
@@ -232,7 +234,7 @@ class Run {
       if (pause) {
         session.status = "paused";
         session.pending = pause;
-        yield* this.drainPartials();
+        yield* this.drainPartials(undefined);
         // The question is shown like any reply, so a chat client that renders only message
         // events still shows it; user_inputs then carries the form (and the same tips).
         if (pause.tips) {
@@ -253,6 +255,9 @@ class Run {
       session.steps += ready.length;
 
       const nodes = ready.map((id) => this.graph.nodes.get(id)!);
+      // A producer about to run again first finishes its last run: nobody can read that stream
+      // once its outputs are reset, and its node_finished belongs before the new node_started.
+      if (this.partials.length > 0) yield* this.drainPartials(ready);
       const contexts = nodes.map((node) => this.contextFor(node));
       for (const node of nodes) {
         this.pool.resetOutputs(node.id);
@@ -285,7 +290,8 @@ class Run {
       if (failure !== undefined) break;
     }
 
-    yield* this.drainPartials();
+    if (failure === undefined) yield* this.drainPartials(undefined);
+    else yield* this.stopPartials();
     session.frontier = [];
     session.openContainers = {};
     if (signal.aborted) {
@@ -450,7 +456,7 @@ class Run {
   private async *postProcessMessage(result: NodeResult, frontier: string[], members: Set<string>): AsyncGenerator<CanvasEvent, Outcome, undefined> {
     let error: string | undefined;
     try {
-      yield* this.streamMessages(result.node);
+      yield* this.streamMessages(result);
     } catch (streamError) {
       error = errorMessage(streamError);
     }
@@ -563,14 +569,20 @@ class Run {
     }
   }
 
+  /** When a component's time is up; reading its streams counts against its timeout. */
+  private deadlineOf(result: NodeResult): Deadline {
+    return deadlineAfter(result.startedMs, timeoutFor(result.node, this.options));
+  }
+
   /** Emit a message sink's `content` as `message` events, then `message_end`. */
-  private async *streamMessages(node: ComponentNode): AsyncGenerator<CanvasEvent, void, undefined> {
+  private async *streamMessages(result: NodeResult): AsyncGenerator<CanvasEvent, void, undefined> {
+    const node = result.node;
     const content = this.pool.output(node.id, "content");
     let text = "";
     if (isTextStream(content)) {
       let thinking = false;
-      for await (const chunk of content as TextStream) {
-        if (this.controller.signal.aborted) throw new Error("cancelled");
+      const chunks = iterateWithin(content as TextStream, this.controller.signal, this.deadlineOf(result), (timeout) => result.ctx.abort(timeout));
+      for await (const chunk of chunks) {
         if (chunk === THINK_START) {
           thinking = true;
           yield this.events.make("message", { content: "", start_to_think: true });
@@ -608,16 +620,36 @@ class Run {
     }
   }
 
-  /** At the end of a run (or a pause) nobody else will read pending streams: finish them here. */
-  private async *drainPartials(): AsyncGenerator<CanvasEvent, void, undefined> {
-    while (this.partials.length > 0) {
-      const result = this.partials.shift()!;
+  /** The run failed: streams nobody has read are stopped, not waited for. */
+  private *stopPartials(): Generator<CanvasEvent, void, undefined> {
+    const reason = "stopped: the run failed before this output was read";
+    for (const result of this.partials.splice(0)) {
+      result.ctx.abort(new Error(reason));
+      this.pool.setOutput(result.node.id, "_ERROR", reason);
+      result.ctx.dispose();
+      yield this.nodeFinished(result, reason);
+    }
+  }
+
+  /**
+   * Finish producers whose stream nobody else will read: all of them at the end of a run (or a
+   * pause), or those of `only` before they run again. Each read is bounded by the producer's
+   * own timeout and the run's signal.
+   */
+  private async *drainPartials(only: readonly string[] | undefined): AsyncGenerator<CanvasEvent, void, undefined> {
+    for (let i = 0; i < this.partials.length; ) {
+      const result = this.partials[i];
+      if (only && !only.includes(result.node.id)) {
+        i++;
+        continue;
+      }
+      this.partials.splice(i, 1);
       let error: string | undefined;
       const outputs = this.pool.outputsOf(result.node.id) ?? {};
       for (const value of Object.values(outputs)) {
         if (!isTextStream(value)) continue;
         try {
-          await value.readAll();
+          await within(value.readAll(), this.controller.signal, this.deadlineOf(result), (timeout) => result.ctx.abort(timeout));
         } catch (streamError) {
           error = errorMessage(streamError);
         }

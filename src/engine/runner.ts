@@ -9,6 +9,9 @@ import { isUnavailable } from "../components/unavailable.js";
 import { finiteNumber } from "../util/values.js";
 import type { ComponentNode } from "./graph.js";
 import type { InvocationContext } from "./context.js";
+import { CancelledError, ComponentTimeoutError, deadlineAfter, within } from "./waits.js";
+
+export { CancelledError, ComponentTimeoutError };
 
 export const DEFAULT_CONCURRENCY = 5;
 /** RAGFlow's COMPONENT_EXEC_TIMEOUT default (600 s). */
@@ -32,6 +35,8 @@ export interface NodeResult {
   readonly createdAt: number;
   /** Seconds. */
   readonly elapsed: number;
+  /** `performance.now()` when it started: its timeout also bounds the reading of its streams. */
+  readonly startedMs: number;
 }
 
 export interface RunnerHooks {
@@ -39,24 +44,6 @@ export interface RunnerHooks {
   beforeInvoke(node: ComponentNode): Promise<void> | undefined;
   /** Called before a failed component is retried (its partial outputs are cleared). */
   beforeRetry(node: ComponentNode): void;
-}
-
-export class ComponentTimeoutError extends Error {
-  constructor(readonly seconds: number) {
-    super(`timed out after ${formatSeconds(seconds)}`);
-    this.name = "ComponentTimeoutError";
-  }
-}
-
-export class CancelledError extends Error {
-  constructor() {
-    super("cancelled");
-    this.name = "CancelledError";
-  }
-}
-
-function formatSeconds(seconds: number): string {
-  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(3)}s`;
 }
 
 /** The timeout of one component: `exec_timeout` param (s), then run options, then its type's default. */
@@ -135,7 +122,7 @@ export class BatchRunner {
       return this.finish(node, ctx, hooks, signal, clock, { error: caught });
     }
     if (first instanceof Promise) return this.finish(node, ctx, hooks, signal, clock, { running: this.guard(node, ctx, signal, first) as Promise<InvokeControl | void> });
-    return { node, ctx, control: first, error: undefined, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
+    return { node, ctx, control: first, error: undefined, createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000, startedMs: clock.started };
   }
 
   /** Everything after a first attempt that could not finish synchronously: waits, timeouts, retries. */
@@ -152,7 +139,8 @@ export class BatchRunner {
     let error: string | undefined;
     let unavailable = false;
     try {
-      if (first.pending) await first.pending;
+      // Draining an upstream stream counts against this component's own timeout.
+      if (first.pending) await within(first.pending, signal, deadlineAfter(clock.started, timeoutFor(node, this.options)));
       for (let attempt = 1; ; attempt++) {
         try {
           if (attempt === 1 && "error" in first) throw first.error;
@@ -177,7 +165,16 @@ export class BatchRunner {
       error = "cancelled";
       unavailable = false;
     }
-    return { node, ctx, control, error, ...(unavailable && error !== undefined ? { unavailable } : {}), createdAt: clock.createdAt, elapsed: (performance.now() - clock.started) / 1000 };
+    return {
+      node,
+      ctx,
+      control,
+      error,
+      ...(unavailable && error !== undefined ? { unavailable } : {}),
+      createdAt: clock.createdAt,
+      elapsed: (performance.now() - clock.started) / 1000,
+      startedMs: clock.started,
+    };
   }
 
   // One attempt. A synchronous result needs no timer: only a pending promise can time out.
@@ -194,26 +191,7 @@ export class BatchRunner {
     result: InvokeControl | void | Promise<InvokeControl | void>,
   ): InvokeControl | void | Promise<InvokeControl | void> {
     if (!(result instanceof Promise)) return result;
-    const timeoutMs = timeoutFor(node, this.options);
-    return new Promise<InvokeControl | void>((resolve, reject) => {
-      // Whichever comes first settles the attempt and disarms the others, so neither a timer
-      // nor a listener outlives it (a stuck component must not keep the process alive).
-      const settle = (finish: () => void) => {
-        clearTimeout(timer);
-        signal.removeEventListener("abort", onAbort);
-        finish();
-      };
-      const timer = setTimeout(() => {
-        const timeout = new ComponentTimeoutError(timeoutMs / 1000);
-        ctx.abort(timeout);
-        settle(() => reject(timeout));
-      }, timeoutMs);
-      const onAbort = () => settle(() => reject(new CancelledError()));
-      signal.addEventListener("abort", onAbort, { once: true });
-      result.then(
-        (value) => settle(() => resolve(value)),
-        (reason) => settle(() => reject(reason)),
-      );
-    });
+    // On timeout the component's own signal is aborted, so its I/O stops too.
+    return within(result, signal, deadlineAfter(performance.now(), timeoutFor(node, this.options)), (timeout) => ctx.abort(timeout));
   }
 }

@@ -91,12 +91,13 @@ describe("selectBatch", () => {
     expect(selectBatch(["a", "b", "c"], graph)).toEqual({ ready: ["a", "c"], deferred: ["b"] });
   });
 
-  it("runs everything when every component waits (a reference cycle must not stall the run)", () => {
+  it("runs the first in path order when every component waits (a reference cycle must not stall the run)", () => {
     const graph = graphOf({
       a: { type: "Plain", params: { text: "{b@x}" } },
       b: { type: "Plain", params: { text: "{a@x}" } },
     });
-    expect(selectBatch(["a", "b"], graph)).toEqual({ ready: ["a", "b"], deferred: [] });
+    expect(selectBatch(["a", "b"], graph)).toEqual({ ready: ["a"], deferred: ["b"] });
+    expect(selectBatch(["b", "a"], graph)).toEqual({ ready: ["b"], deferred: ["a"] });
   });
 
   it("lets the rest run when only part of the frontier is in a cycle", () => {

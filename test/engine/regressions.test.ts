@@ -23,7 +23,7 @@ const messages = (events: CanvasEvent[]) => events.filter((e) => e.event === "me
 describe("bug 1: a body node that reads its container's start node deadlocks with it", () => {
   // IterationItem → [A, X]; X reads A and the IterationItem. After A loops back, the frontier is
   // [X, item]: X waits for item (a dependency), item waits for X (container start rule), so the
-  // cycle fallback runs both at once.
+  // cycle fallback ran both at once.
   const dsl: CanvasDsl = {
     components: {
       begin: node("Begin", {}, ["iter"]),
