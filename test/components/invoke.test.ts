@@ -127,7 +127,7 @@ describe("SSRF address classification", () => {
     ];
     await expect(resolveCheckedHost("rebind.example", { role: "url", allowPrivateNetwork: false, resolver })).rejects.toThrow(
       'url host "rebind.example" resolves to 10.0.0.7, a non-public address (private): requests to loopback, private and link-local networks are blocked; ' +
-        "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+        "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
     );
     await expect(resolveCheckedHost("rebind.example", { role: "url", allowPrivateNetwork: true, resolver })).resolves.toHaveLength(2);
     await expect(resolveCheckedHost("[::1]", { role: "proxy", allowPrivateNetwork: false, resolver })).rejects.toThrow('proxy host "::1" is ::1, a non-public address (loopback)');
@@ -149,7 +149,7 @@ describe("SSRF address classification", () => {
     for (const host of ["LOCALHOST.", "localhost.", "127.0.0.1.", "0x7f.1.", "metadata.google.internal.", "api.example.com..", "[::1]."]) {
       await expect(resolveCheckedHost(host, check)).rejects.toThrow(
         `url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ` +
-          "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+          "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
       );
     }
     await expect(resolveCheckedHost("proxy.example.", { ...check, role: "proxy" })).rejects.toThrow('proxy host "proxy.example." ends with a dot');
@@ -594,7 +594,7 @@ describe("Invoke failures", () => {
 });
 
 describe("Invoke SSRF guard", () => {
-  const hint = "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
+  const hint = "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
 
   it("blocks loopback targets unless allowed, before connecting", async () => {
     const server = await standIn(echo);

@@ -80,7 +80,7 @@ export interface AddressCheck {
 }
 
 export const PRIVATE_NETWORK_HINT =
-  "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
+  "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
 
 /**
  * Resolve a host once and check every address it resolves to. Returns the addresses the
