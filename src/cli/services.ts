@@ -76,7 +76,8 @@ export async function openRunServices(
     const { id, dir } = parseKbFlag(value, cwd);
     config.knowledgeBases = { ...(config.knowledgeBases ?? {}), [id]: { type: "local", dir } };
   }
-  const http = { allowPrivateNetwork: flags.allowPrivateNetwork ?? false };
+  // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
+  const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
     return { services: buildServices(config, { env, http }), mock: undefined, close: async () => undefined };
   }

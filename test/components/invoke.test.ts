@@ -9,7 +9,7 @@ import { formBody, jsonArgument, withQuery } from "../../src/components/http/arg
 import { htmlToText } from "../../src/components/http/html-to-text.js";
 import { decodeBody } from "../../src/components/http/request.js";
 import { httpServiceOptions, privateNetworkAllowed } from "../../src/components/http/service.js";
-import { nonPublicKind, pinnedLookup, resolveCheckedHost, type HostResolver } from "../../src/components/http/ssrf.js";
+import { nonPublicKind, pinnedLookup, resolveCheckedHost, type HostResolver, type ResolvedAddress } from "../../src/components/http/ssrf.js";
 import {
   endpointUrl,
   ENGINE_TIMEOUT_MARGIN_MS,
@@ -127,7 +127,7 @@ describe("SSRF address classification", () => {
     ];
     await expect(resolveCheckedHost("rebind.example", { role: "url", allowPrivateNetwork: false, resolver })).rejects.toThrow(
       'url host "rebind.example" resolves to 10.0.0.7, a non-public address (private): requests to loopback, private and link-local networks are blocked; ' +
-        "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+        "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
     );
     await expect(resolveCheckedHost("rebind.example", { role: "url", allowPrivateNetwork: true, resolver })).resolves.toHaveLength(2);
     await expect(resolveCheckedHost("[::1]", { role: "proxy", allowPrivateNetwork: false, resolver })).rejects.toThrow('proxy host "::1" is ::1, a non-public address (loopback)');
@@ -137,6 +137,40 @@ describe("SSRF address classification", () => {
     await expect(resolveCheckedHost("nowhere.invalid", { role: "url", allowPrivateNetwork: false, resolver: failing })).rejects.toThrow(
       'url host "nowhere.invalid" could not be resolved: getaddrinfo ENOTFOUND nowhere.invalid',
     );
+  });
+
+  it("refuses names spelled with a trailing dot, naming the host, without resolving them", async () => {
+    const asked: string[] = [];
+    const publicResolver: HostResolver = async (hostname) => {
+      asked.push(hostname);
+      return [{ address: "93.184.216.34", family: 4 }];
+    };
+    const check = { role: "url", allowPrivateNetwork: false, resolver: publicResolver };
+    for (const host of ["LOCALHOST.", "localhost.", "127.0.0.1.", "0x7f.1.", "metadata.google.internal.", "api.example.com..", "[::1]."]) {
+      await expect(resolveCheckedHost(host, check)).rejects.toThrow(
+        `url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ` +
+          "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+      );
+    }
+    await expect(resolveCheckedHost("proxy.example.", { ...check, role: "proxy" })).rejects.toThrow('proxy host "proxy.example." ends with a dot');
+    expect(asked).toEqual([]);
+    // The private-network switch turns the whole guard off, this rule included.
+    await expect(resolveCheckedHost("api.example.com.", { ...check, allowPrivateNetwork: true })).resolves.toEqual([{ address: "93.184.216.34", family: 4 }]);
+  });
+
+  it("refuses a name when any one of its addresses is not public, whatever the order and the family", async () => {
+    const answers: ResolvedAddress[][] = [
+      [{ address: "93.184.216.34", family: 4 }, { address: "127.0.0.1", family: 4 }],
+      [{ address: "127.0.0.1", family: 4 }, { address: "93.184.216.34", family: 4 }],
+      [{ address: "2606:2800:220:1::1", family: 6 }, { address: "::ffff:169.254.169.254", family: 6 }],
+      [{ address: "2606:2800:220:1::1", family: 6 }, { address: "93.184.216.34", family: 4 }, { address: "fd00::1", family: 6 }],
+    ];
+    for (const answer of answers) {
+      const bad = answer.find((entry) => nonPublicKind(entry.address) !== undefined)!;
+      await expect(resolveCheckedHost("mixed.example", { role: "url", allowPrivateNetwork: false, resolver: async () => answer })).rejects.toThrow(
+        `url host "mixed.example" resolves to ${bad.address}, a non-public address`,
+      );
+    }
   });
 
   it("pins lookups to the checked addresses, whatever name is asked", async () => {
@@ -560,7 +594,7 @@ describe("Invoke failures", () => {
 });
 
 describe("Invoke SSRF guard", () => {
-  const hint = "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
+  const hint = "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
 
   it("blocks loopback targets unless allowed, before connecting", async () => {
     const server = await standIn(echo);
@@ -609,6 +643,27 @@ describe("Invoke SSRF guard", () => {
     expect(finished(events).error).toBe(
       `Invoke:Fetch (Invoke:Fetch): url host "api.example.test" resolves to 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
     );
+  });
+
+  it("refuses trailing-dot names before resolving or connecting", async () => {
+    const server = await standIn(echo);
+    const asked: string[] = [];
+    // Loopback, so that a guard that let the name through could reach nothing but the stand-in.
+    const lookup: HostResolver = async (hostname) => {
+      asked.push(hostname);
+      return [{ address: "127.0.0.1", family: 4 }];
+    };
+    for (const url of [`http://LOCALHOST.:${server.port}/admin`, "http://metadata.google.internal./computeMetadata/v1/"]) {
+      const host = new URL(url).hostname;
+      const events = await run(invokeCanvas({ url }), { services: { http: { lookup } } });
+      expect(finished(events).error).toBe(
+        `Invoke:Fetch (Invoke:Fetch): url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ${hint}`,
+      );
+    }
+    const proxied = await run(invokeCanvas({ url: "http://api.example.test/v1", proxy: "http://proxy.example.:3128" }), { services: { http: { lookup } } });
+    expect(finished(proxied).error).toMatch(/proxy host "proxy\.example\." ends with a dot/);
+    expect(asked).toEqual([]);
+    expect(server.requests).toEqual([]);
   });
 
   it("checks the proxy's address too", async () => {

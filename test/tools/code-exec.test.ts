@@ -18,10 +18,21 @@ import { runJavaScript } from "../../src/tools/code/javascript.js";
 import { runPython } from "../../src/tools/code/python.js";
 import { sandboxLimits } from "../../src/tools/code/options.js";
 import type { ToolContext } from "../../src/tools/types.js";
-import { canvasDsl, lastEvent, messageText, node } from "../helpers/dsl.js";
+import { canvasDsl, lastEvent, messageText, node, nodeFinished } from "../helpers/dsl.js";
 
 const JS = { timeoutMs: 20_000, memoryMb: 64 };
-const PY = { timeoutMs: 20_000, python: "python3" };
+const PY = { timeoutMs: 20_000, memoryMb: 256, python: "python3" };
+
+/** Whether a process is gone: it no longer exists, or is a zombie waiting to be reaped. */
+async function processState(pid: number): Promise<"gone" | "running"> {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return "gone";
+  }
+  const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "State: X");
+  return /State:\s+Z/.test(status) ? "gone" : "running";
+}
 
 describe("the output contract", () => {
   it("chooses the one business output besides the system outputs", () => {
@@ -138,18 +149,47 @@ describe("the Python subprocess", () => {
       await expect(runPython(script, { pid_file: pidFile }, { ...PY, timeoutMs: 5000 })).rejects.toThrow("Python main did not finish within 5 s: the process was killed");
       const pid = Number(await readFile(pidFile, "utf8"));
       // The grandchild got SIGKILL with its group: it is gone, or a zombie waiting to be reaped.
-      await expect.poll(async () => {
-        try {
-          process.kill(pid, 0);
-        } catch {
-          return "gone";
-        }
-        const status = await readFile(`/proc/${pid}/status`, "utf8").catch(() => "State: X");
-        return /State:\s+Z/.test(status) ? "gone" : "running";
-      }).toBe("gone");
+      await expect.poll(() => processState(pid)).toBe("gone");
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it("stops a memory bomb at the memory limit, and leaves nothing running", async () => {
+    const limited = { ...PY, memoryMb: 128 };
+    const dir = await mkdtemp(path.join(tmpdir(), "canvasflow-py-"));
+    try {
+      const pidFile = path.join(dir, "bomb.pid");
+      // One huge allocation (about 9.8 GB without a limit).
+      const bomb = "import os\ndef main(pid_file):\n    with open(pid_file, 'w') as f:\n        f.write(str(os.getpid()))\n    return len(' ' * 10**10)";
+      await expect(runPython(bomb, { pid_file: pidFile }, limited)).rejects.toThrow("Python ran out of memory (limit 128 MB): the script was stopped (script.py, line 5)");
+      const pid = Number(await readFile(pidFile, "utf8"));
+      await expect.poll(() => processState(pid)).toBe("gone");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+    // Many small allocations that are all kept.
+    const creeping = "def main():\n    kept = []\n    while True:\n        kept.append(bytearray(1 << 20))";
+    await expect(runPython(creeping, {}, limited)).rejects.toThrow("Python ran out of memory (limit 128 MB): the script was stopped (script.py, line 4)");
+  });
+
+  it("reports the memory limit when the interpreter dies of it before answering", async () => {
+    // The script replaces the runner with an interpreter that inherits the limit and dies of a MemoryError nobody catches.
+    const script = "import os, sys\ndef main():\n    os.execv(sys.executable, [sys.executable, '-c', 'x = bytes(10**10)'])";
+    await expect(runPython(script, {}, { ...PY, memoryMb: 64 })).rejects.toThrow(/^Python ran out of memory \(limit 64 MB\): the script was stopped: .*MemoryError/);
+  });
+
+  it("lets ordinary scripts (imports, threads, tens of MB) run under the memory limit", async () => {
+    const script = [
+      "import asyncio, collections, decimal, json, re, statistics",
+      "from concurrent.futures import ThreadPoolExecutor",
+      "def main():",
+      "    block = bytearray(64 << 20)",
+      "    with ThreadPoolExecutor(4) as pool:",
+      "        sizes = list(pool.map(lambda n: len(bytes(n << 20)), range(1, 9)))",
+      "    return [len(block) >> 20, sum(sizes) >> 20, statistics.mean([1, 2, 3])]",
+    ].join("\n");
+    expect(await runPython(script, {}, { ...PY, memoryMb: 128 })).toEqual([64, 36, 2]);
   });
 
   it("answers when main returns, even while a program it started holds stdout open", async () => {
@@ -213,6 +253,15 @@ describe("CodeExec on a canvas", () => {
     const events = await (await loadCanvas(dsl, { services: { codeExec: { timeoutMs: 200 } } })).runToEnd({ query: "", inputs: { x: { value: "1" } } });
     expect(lastEvent(events).data).toMatchObject({ error: "CodeExec:Double (CodeExec:Double): JavaScript main did not finish within 0.2 s: the script was stopped" });
     expect(sandboxLimits({ timeoutMs: 200, memoryMb: "bad" })).toEqual({ timeoutMs: 200, memoryMb: 256, python: "python3" });
+  });
+
+  it("the codeExec service's memoryMb limits Python too; the failure is a component error like any other", async () => {
+    const dsl = codeCanvas({ lang: "python", script: "def main(x):\n    return len(' ' * 10**10)", exception_method: "comment", exception_default_value: "too big" });
+    const canvas = await loadCanvas(dsl, { services: { codeExec: { memoryMb: 64 } } });
+    const events = await canvas.runToEnd({ query: "", inputs: { x: { value: "1" } } });
+    expect(lastEvent(events).data).not.toHaveProperty("error");
+    expect(messageText(events)).toBe("result=too big type=");
+    expect(nodeFinished(events, "CodeExec:Double").error).toBe("Python ran out of memory (limit 64 MB): the script was stopped (script.py, line 2)");
   });
 
   it("refuses an unknown language", async () => {

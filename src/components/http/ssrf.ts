@@ -1,7 +1,8 @@
 /**
  * SSRF guard for outgoing HTTP: every address a host resolves to must be public, and the
  * connection then goes to those checked addresses only (DNS pinning), so a second lookup
- * cannot rebind the name to an internal address between the check and the connect.
+ * cannot rebind the name to an internal address between the check and the connect. Names
+ * spelled with a trailing dot ("localhost.") are refused.
  * Mirrors RAGFlow's common/ssrf_guard.py (an allowlist: anything that is not globally routable
  * is refused), with the kind of range named in the error.
  */
@@ -79,13 +80,21 @@ export interface AddressCheck {
 }
 
 export const PRIVATE_NETWORK_HINT =
-  "set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
+  "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
 
 /**
  * Resolve a host once and check every address it resolves to. Returns the addresses the
- * connection must use. IP literals are checked as they are, without a lookup.
+ * connection must use. IP literals are checked as they are, without a lookup. While the guard
+ * is on, a name ending with a dot is refused before any lookup.
  */
 export async function resolveCheckedHost(hostname: string, check: AddressCheck): Promise<ResolvedAddress[]> {
+  // Checked on the name as given ("[::1]." too): "localhost." is localhost to a resolver, but
+  // not to any rule, here or in a proxy, that compares names, so the spelling is refused outright.
+  if (!check.allowPrivateNetwork && hostname.endsWith(".")) {
+    throw new BlockedAddressError(
+      `${check.role} host "${hostname}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ${PRIVATE_NETWORK_HINT}`,
+    );
+  }
   const host = bareHost(hostname);
   let addresses: ResolvedAddress[];
   const literal = isIP(host);

@@ -8,7 +8,10 @@ import { finiteNumber, isPlainObject } from "../../util/values.js";
 export interface CodeSandboxOptions {
   /** Wall-clock limit of one script run (default 60 s). */
   timeoutMs?: number;
-  /** JavaScript heap limit in MB (default 256). Python has none. */
+  /**
+   * Memory limit in MB (default 256): JavaScript's heap, and what a Python script may map on top
+   * of the interpreter's own memory (RLIMIT_DATA, enforced on Linux).
+   */
   memoryMb?: number;
   /** The Python interpreter (default "python3" on the PATH). */
   python?: string;

@@ -1,8 +1,10 @@
 /**
  * Runs a CodeExec Python script as a `python3` subprocess (isolated mode: no user site-packages,
- * no PYTHON* variables) in its own process group, which is killed when the time limit passes or
- * the run is cancelled. The process gets only the environment it needs to start (PATH, HOME,
- * locale, pyenv), not this process's API keys. There is no other sandbox: the script can read
+ * no PYTHON* variables) in its own process group, which is killed when the time limit passes, the
+ * run is cancelled or the script has answered. The runner limits the script's memory to
+ * `memoryMb` (RLIMIT_DATA, see python-runner.ts); a script that outgrows it fails with a "ran
+ * out of memory" error, as in JavaScript. The process gets only the environment it needs to
+ * start (PATH, HOME, locale, pyenv), not this process's API keys. There is no other sandbox: the script can read
  * and write files and open connections like any program of this user.
  */
 import { execFile, spawn } from "node:child_process";
@@ -11,11 +13,13 @@ import { UnavailableError } from "../../components/unavailable.js";
 import { PYTHON_RUNNER } from "./python-runner.js";
 import { seconds, type SandboxLimits } from "./options.js";
 
-type RunnerReply = { ok: true; json: string } | { ok: false; error: string };
+type RunnerReply = { ok: true; json: string } | { ok: false; error: string; outOfMemory?: undefined } | { ok: false; outOfMemory: true; where: string };
 
 const KEPT_ENV = /^(PATH|HOME|LANG|LC_[A-Z]+|TMPDIR|TEMP|TMP|SYSTEMROOT|PYENV_[A-Z_]+)$/;
 /** Enough of stderr to explain a crash. */
 const STDERR_KEEP = 4000;
+/** What an interpreter or a native library prints when an allocation fails and it gives up. */
+const OUT_OF_MEMORY_STDERR = /MemoryError|Cannot allocate memory|out of memory|memory allocation .*failed/i;
 
 function childEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PYTHONIOENCODING: "utf-8" };
@@ -45,7 +49,7 @@ function interpreterPath(python: string): Promise<string> {
 }
 
 /** The JSON value main returned. Rejects with a message saying what went wrong in the script. */
-export async function runPython(script: string, args: Record<string, unknown>, limits: Pick<SandboxLimits, "timeoutMs" | "python">, signal?: AbortSignal): Promise<unknown> {
+export async function runPython(script: string, args: Record<string, unknown>, limits: Pick<SandboxLimits, "timeoutMs" | "memoryMb" | "python">, signal?: AbortSignal): Promise<unknown> {
   const python = await interpreterPath(limits.python);
   return new Promise((resolve, reject) => {
     if (signal?.aborted) {
@@ -87,6 +91,7 @@ export async function runPython(script: string, args: Record<string, unknown>, l
     child.stderr?.setEncoding("utf8").on("data", (data: string) => {
       stderr = (stderr + data).slice(-STDERR_KEEP);
     });
+    const outOfMemory = (detail: string) => new Error(`Python ran out of memory (limit ${limits.memoryMb} MB): the script was stopped${detail}`);
     const answer = () => {
       let parsed: RunnerReply;
       try {
@@ -96,6 +101,7 @@ export async function runPython(script: string, args: Record<string, unknown>, l
         return;
       }
       if (parsed.ok) resolve(JSON.parse(parsed.json));
+      else if (parsed.outOfMemory) reject(outOfMemory(parsed.where));
       else reject(new Error(`Python error: ${parsed.error}`));
     };
     // The runner closes its reply pipe once it has answered: that is the answer, even while a
@@ -110,11 +116,14 @@ export async function runPython(script: string, args: Record<string, unknown>, l
     child.on("close", (code, killedBy) =>
       finish(() => {
         if (reply !== "") return answer();
+        const said = stderr.trim() !== "" ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : "";
+        // An allocation failed where Python could not raise MemoryError (in C code, or a native library).
+        if (OUT_OF_MEMORY_STDERR.test(stderr)) return reject(outOfMemory(said));
         const why = killedBy ? `was killed by ${killedBy}` : `exited with code ${code}`;
-        reject(new Error(`Python ${why} before main returned${stderr.trim() !== "" ? `: ${stderr.trim().split("\n").slice(-3).join(" | ")}` : ""}`));
+        reject(new Error(`Python ${why} before main returned${said}`));
       }),
     );
     child.stdin?.on("error", () => undefined);
-    child.stdin?.end(JSON.stringify({ script, args }));
+    child.stdin?.end(JSON.stringify({ script, args, memoryMb: limits.memoryMb }));
   });
 }

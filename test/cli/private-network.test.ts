@@ -1,0 +1,51 @@
+/**
+ * The CLI's private-network switch: the guard is on by default, and `--allow-private-network` or
+ * CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 turns it off, as the block message says.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { cli } from "../helpers/cli.js";
+import { canvasDsl, finished, messageText, node } from "../helpers/dsl.js";
+import { standIn } from "../helpers/http.js";
+import { scratchDir } from "../helpers/scratch.js";
+
+const { write } = scratchDir("canvasflow-cli-private-");
+
+function invokeFile(url: string): string {
+  return write(
+    "invoke.json",
+    canvasDsl({
+      begin: node("Begin", {}, ["Invoke:Local"]),
+      "Invoke:Local": node("Invoke", { url, method: "get", timeout: 5 }, ["Message:Show"]),
+      "Message:Show": node("Message", { content: ["{Invoke:Local@result}"] }),
+    }),
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("canvasflow run and private networks", () => {
+  it("blocks a loopback URL by default, saying how to allow it", async () => {
+    vi.stubEnv("CANVASFLOW_ALLOW_PRIVATE_NETWORK", "");
+    const server = await standIn((_request, res) => res.end("reached"));
+    const r = await cli(["run", invokeFile(`${server.base}/ping`), "-q", "x"]);
+    expect(finished(r.events).error).toBe(
+      'Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ' +
+        "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+    );
+    expect(server.requests).toEqual([]);
+  });
+
+  it.each([
+    ["the flag", ["--allow-private-network"], ""],
+    ["the environment variable", [], "1"],
+  ])("lets %s allow it", async (_how, flags, env) => {
+    vi.stubEnv("CANVASFLOW_ALLOW_PRIVATE_NETWORK", env);
+    const server = await standIn((_request, res) => res.end("reached"));
+    const r = await cli(["run", invokeFile(`${server.base}/ping`), ...flags, "-q", "x"]);
+    expect(finished(r.events).error).toBeUndefined();
+    expect(messageText(r.events)).toBe("reached");
+    expect(server.requests.map((request) => request.path)).toEqual(["/ping"]);
+  });
+});
