@@ -45,8 +45,9 @@ export type IterationAlias = "item" | "index" | "result";
  *
  * This pattern matches only the innermost pair of braces, with spaces or tabs allowed inside it:
  * `{sys.query}`, `{ sys.query }`, `{{ sys.query }}`'s inner part. The Go port reads all of these
- * as the reference; Python reads only the unspaced ones and leaves `{{ sys.query }}` to Jinja,
- * where it renders as nothing. `scanReferences` then widens a match over the extra braces (and
+ * as the reference. Python reads only the unspaced ones and leaves `{{ sys.query }}` to Jinja,
+ * which fails on the undefined `sys` (a Message then shows the text as written; nunjucks would
+ * render nothing). `scanReferences` then widens a match over the extra braces (and
  * the spaces between them) that surround it in pairs, so `{{ x@y }}` and `{ {x@y} }` are replaced
  * whole. Line breaks are not spaces here: a brace alone on its line is code or JSON, not a reference.
  *
