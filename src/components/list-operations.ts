@@ -57,7 +57,7 @@ export function tail<T>(items: readonly T[], n: number, strict: boolean): T[] {
   return n < 1 ? [] : items.slice(-n);
 }
 
-/** Items whose text (null → "", objects as JSON) matches the rule. */
+/** Items whose text (RAGFlow's `str(item)`: null → "", true → "True", lists and dicts as Python writes them) matches the rule. */
 export function filterItems<T>(items: readonly T[], operator: unknown, value: unknown): T[] {
   const op = textOperator(operator);
   if (!op) throw new Error(`filter.operator must be one of ${TEXT_OPERATORS.map((o) => JSON.stringify(o)).join(", ")}, not ${JSON.stringify(operator)}`);

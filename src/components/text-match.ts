@@ -2,7 +2,7 @@
  * The text comparisons of the editor's filter rows (ListOperations `filter`, DataOperations
  * `filter_values`): both sides are compared as text (research/ragflow.md §4.1).
  */
-import { stringifyValue } from "../refs/template.js";
+import { pythonStr } from "./python-text.js";
 
 export type TextOperator = "=" | "≠" | "contains" | "start with" | "end with";
 
@@ -33,9 +33,12 @@ export function textOperator(operator: unknown): TextOperator | undefined {
   return Object.hasOwn(ALIASES, key) ? ALIASES[key] : undefined;
 }
 
-/** How a value is compared: null is "", strings as they are, anything else as JSON. */
+/**
+ * How a value is compared: as RAGFlow's `_norm`, `"" if v is None else str(v)`. So `true` is
+ * "True" and `[1, "a"]` is "[1, 'a']", which is what a user who sees RAGFlow's behaviour types.
+ */
 export function comparableText(value: unknown): string {
-  return stringifyValue(value);
+  return value === null || value === undefined ? "" : pythonStr(value);
 }
 
 export function matchesText(value: string, operator: TextOperator, target: string): boolean {

@@ -228,6 +228,11 @@ export interface ComponentDefinition<P extends Params = Params> {
    * Default: every template reference in its string params and every selector-valued param.
    */
   references?(params: P): Reference[];
+  /**
+   * The references this component writes (VariableAssigner's targets). A `sys.*` global named
+   * here may be created by the run, so validation accepts reads of it anywhere in the canvas.
+   */
+  writes?(params: P): Reference[];
   /** `node_started.data.thoughts`. Must not throw. */
   thoughts?(params: P): string;
   /**

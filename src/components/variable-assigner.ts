@@ -1,10 +1,18 @@
 /**
- * VariableAssigner: changes conversation variables (`env.x`) and component outputs (`cpn@var`,
- * e.g. Loop variables) with one operator per row (research/ragflow.md §4.1). Rows apply in
- * order, each seeing the previous rows' results. If a row fails, the rows already applied are
- * undone, so a failed assignment changes nothing (and a retry does not apply a `+=` twice).
+ * VariableAssigner: changes conversation variables (`env.x`), system globals (`sys.x`) and
+ * component outputs (`cpn@var`, e.g. Loop variables) with one operator per row
+ * (research/ragflow.md §4.1). Rows apply in order, each seeing the previous rows' results. If a
+ * row fails, the rows already applied are undone, so a failed assignment changes nothing (and a
+ * retry does not apply a `+=` twice).
+ *
+ * A `sys.x` that does not exist yet is created, as RAGFlow's set_variable_value and its Go port
+ * do; its current value is nothing. An `env.x` must be declared in the DSL's `variables`: that is
+ * where a conversation variable gets its type and default, and a typo would otherwise create a
+ * variable silently.
  */
 import { componentSchema } from "../dsl/schemas.js";
+import { MissingReferenceError } from "../pool/pool.js";
+import { isSystemGlobal, SYSTEM_GLOBAL_WRITES } from "../pool/variables.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import { isPlainObject, listParam, showValue } from "../util/values.js";
 import {
@@ -38,8 +46,17 @@ function rowProblems(row: unknown, index: number): ParamProblem[] {
   const problems: ParamProblem[] = [];
   if (typeof variable !== "string" || variable.trim() === "") {
     problems.push({ pointer: `${at}/variable`, message: `${name} has no variable` });
-  } else if (parseSelector(variable) === null) {
-    problems.push({ pointer: `${at}/variable`, message: `${name}: variable "${variable}" is not a reference (expected env.x or cpn@var)` });
+  } else {
+    const target = parseSelector(variable);
+    if (target === null) {
+      problems.push({ pointer: `${at}/variable`, message: `${name}: variable "${variable}" is not a reference (expected env.x, sys.x or cpn@var)` });
+    } else if (target.kind === "global" && isSystemGlobal(target.key)) {
+      problems.push({
+        pointer: `${at}/variable`,
+        severity: "warning",
+        message: `${name} changes ${target.key}, which the runtime also writes: ${SYSTEM_GLOBAL_WRITES[target.key]}`,
+      });
+    }
   }
   if (!isAssignOperator(operator)) {
     const what = operator === undefined || operator === null || operator === "" ? "has no operator" : `has the unknown operator ${JSON.stringify(operator)}`;
@@ -69,6 +86,20 @@ function rowLabel(row: AssignmentRow): string {
   return `${String(row.variable)} ${String(row.operator)}${shown}`;
 }
 
+/**
+ * The target's value before the row; undefined for a `sys.x` the run has not created yet (the
+ * row creates it, and undoing the row removes it again).
+ */
+function currentValue(ctx: ComponentContext<Params>, ref: Reference): unknown {
+  try {
+    return ctx.get(ref);
+  } catch (error) {
+    if (!(error instanceof MissingReferenceError && ref.kind === "global" && ref.scope === "sys")) throw error;
+    ctx.setInput(ref.expr, null);
+    return undefined;
+  }
+}
+
 function applyRows(ctx: ComponentContext<Params>): void {
   if (ctx.params.variables !== undefined && !Array.isArray(ctx.params.variables)) {
     throw new Error("variables must be a list of assignments");
@@ -77,12 +108,12 @@ function applyRows(ctx: ComponentContext<Params>): void {
   const access = { read: (selector: string) => ctx.get(selector), render: (template: string) => ctx.render(template) };
   try {
     listParam(ctx.params.variables).forEach((raw, index) => {
-      const invalid = rowProblems(raw, index)[0];
+      const invalid = rowProblems(raw, index).find((problem) => problem.severity !== "warning");
       if (invalid) throw new Error(invalid.message);
       const row = raw as AssignmentRow;
       const ref = parseSelector(String(row.variable))!;
       try {
-        const previous = ctx.get(ref);
+        const previous = currentValue(ctx, ref);
         const next = assignedValue(row.operator as AssignOperator, previous, row.parameter, access);
         ctx.set(ref, next);
         applied.push({ ref, previous });
@@ -118,6 +149,13 @@ export const VariableAssigner: ComponentDefinition = {
       }
     }
     return refs;
+  },
+  writes(params): Reference[] {
+    return listParam(params.variables).flatMap((row) => {
+      const variable = isPlainObject(row) ? (row as AssignmentRow).variable : undefined;
+      const target = typeof variable === "string" ? parseSelector(variable) : null;
+      return target ? [target] : [];
+    });
   },
   check(params): ParamProblem[] {
     // A non-list is reported by the params schema.

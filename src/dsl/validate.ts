@@ -177,6 +177,7 @@ class ComponentChecker {
   private readonly components: Record<string, ComponentEntry>;
   private readonly globals: Record<string, unknown>;
   private readonly declarations: Set<string>;
+  private readonly assignedSystemGlobals: Record<string, true>;
 
   constructor(
     private readonly dsl: CanvasDsl,
@@ -188,6 +189,24 @@ class ComponentChecker {
     this.components = dsl.components;
     this.globals = isPlainObject(dsl.globals) ? dsl.globals : {};
     this.declarations = new Set(Object.keys(normalizeDeclarations(dsl.variables)));
+    this.assignedSystemGlobals = this.systemGlobalsWritten();
+  }
+
+  /** `sys.*` keys that some component writes (a VariableAssigner creates them, as in RAGFlow). */
+  private systemGlobalsWritten(): Record<string, true> {
+    const keys: Record<string, true> = Object.create(null);
+    for (const id of Object.keys(this.components)) {
+      const def = this.def(id);
+      if (!def?.writes) continue;
+      let written: Reference[] = [];
+      try {
+        written = def.writes(paramsWithDefaults(def, this.components[id].obj.params) as never);
+      } catch {
+        // A broken params shape is reported by the schema check of that component.
+      }
+      for (const ref of written) if (ref.kind === "global" && ref.scope === "sys") keys[ref.key] = true;
+    }
+    return keys;
   }
 
   checkAll(): void {
@@ -372,7 +391,10 @@ class ComponentChecker {
       case "global": {
         if (Object.hasOwn(this.globals, ref.key)) return undefined;
         if (ref.scope === "sys") {
-          return (SYSTEM_GLOBALS as readonly string[]).includes(ref.key) || ref.key === "sys.chat_template_kwargs" || this.hasGlobalPrefix(ref.key)
+          return (SYSTEM_GLOBALS as readonly string[]).includes(ref.key) ||
+            ref.key === "sys.chat_template_kwargs" ||
+            this.hasGlobalPrefix(ref.key) ||
+            this.isAssignedSystemGlobal(ref.key)
             ? undefined
             : `"${ref.key}" is not a system variable (known: ${SYSTEM_GLOBALS.join(", ")})`;
         }
@@ -387,6 +409,11 @@ class ComponentChecker {
         return container?.iterationAliases ? undefined : `{${ref.alias}} is only defined in a direct child of an Iteration`;
       }
     }
+  }
+
+  /** `sys.x`, or a path below it, that a component of this canvas writes. */
+  private isAssignedSystemGlobal(key: string): boolean {
+    return key in this.assignedSystemGlobals || globalPrefix(this.assignedSystemGlobals, key) !== undefined;
   }
 
   /** `env.obj.field` is known when `env.obj` is a global (the pool reads into it the same way). */

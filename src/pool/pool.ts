@@ -113,7 +113,11 @@ export class VariablePool {
     return this.resolve(ref, scope);
   }
 
-  /** Write through a reference: a component output (with an optional path) or a global. */
+  /**
+   * Write through a reference: a component output (with an optional path) or a global. Writing
+   * `undefined` to a whole global removes it: JSON has no undefined, so a snapshot would drop the
+   * key anyway, and removing it now keeps a live run and a restored one alike.
+   */
   set(ref: Reference, value: unknown): void {
     switch (ref.kind) {
       case "component": {
@@ -151,6 +155,10 @@ export class VariablePool {
   }
 
   private writeGlobal(key: string, value: unknown): void {
+    if (value === undefined && (Object.hasOwn(this.globals, key) || globalPrefix(this.globals, key) === undefined)) {
+      delete this.globals[key];
+      return;
+    }
     if (Object.hasOwn(this.globals, key)) {
       this.globals[key] = value;
       return;

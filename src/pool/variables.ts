@@ -23,6 +23,22 @@ export const SYSTEM_GLOBALS = [
   "sys.date",
 ] as const;
 
+export type SystemGlobal = (typeof SYSTEM_GLOBALS)[number];
+
+/** When the runtime itself writes each system global (engine/run.ts startTurn and history). */
+export const SYSTEM_GLOBAL_WRITES: Readonly<Record<SystemGlobal, string>> = {
+  "sys.query": "it sets it to the user's message at the start of every turn",
+  "sys.user_id": "it sets it at the start of a turn whose request names a user",
+  "sys.conversation_turns": "it adds 1 at the start of every turn",
+  "sys.files": "it sets it at the start of a turn whose request carries files",
+  "sys.history": "it appends every user and assistant message",
+  "sys.date": "it sets it to the current time at the start of every turn and resume",
+};
+
+export function isSystemGlobal(key: string): key is SystemGlobal {
+  return Object.hasOwn(SYSTEM_GLOBAL_WRITES, key);
+}
+
 /**
  * Globals are flat keys ("env.a.b" may itself be a key). When a key is absent, this is the
  * longest global that is a prefix of it at a ".", so `{env.obj.field}` reads into the object

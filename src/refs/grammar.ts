@@ -3,7 +3,7 @@
  *
  * Three spellings exist (research/ragflow.md §1.6):
  *  - template references inside free text: `{cpn_id@var.path}`, `{sys.query}`, `{env.name}`,
- *    with doubled (or more) braces tolerated: `{{cpn@var}}`;
+ *    with doubled (or more) braces and spaces inside them tolerated: `{{cpn@var}}`, `{{ sys.query }}`;
  *  - bare selectors in selector params: `cpn@var`, `sys.x`, `env.x` (braces and spaces optional);
  *  - iteration aliases `{item}`, `{index}`, `{result}` inside direct children of an Iteration.
  */
@@ -38,29 +38,35 @@ export interface AliasReference {
 export type IterationAlias = "item" | "index" | "result";
 
 /**
- * Template references, after RAGFlow's `variable_ref_patt` (agent/component/base.py), matched
- * case-insensitively across lines. Group 1 is the expression. Component ids may hold letters,
- * digits, `_` and `:`; variables may also hold `.` and `-`. Extra braces are tolerated
- * (`{{cpn@var}}`, `{ {cpn@var} }`).
+ * Template references, after RAGFlow's `variable_ref_patt` (agent/component/base.py) and its Go
+ * port's `VarRefPattern` (internal/agent/runtime/template.go), matched case-insensitively. Group 1
+ * is the expression. Component ids may hold letters, digits, `_` and `:`; variables may also hold
+ * `.` and `-`.
+ *
+ * This pattern matches only the innermost pair of braces, with spaces or tabs allowed inside it:
+ * `{sys.query}`, `{ sys.query }`, `{{ sys.query }}`'s inner part. The Go port reads all of these
+ * as the reference. Python reads only the unspaced ones and leaves `{{ sys.query }}` to Jinja,
+ * which fails on the undefined `sys` (a Message then shows the text as written; nunjucks would
+ * render nothing). `scanReferences` then widens a match over the extra braces (and
+ * the spaces between them) that surround it in pairs, so `{{ x@y }}` and `{ {x@y} }` are replaced
+ * whole. Line breaks are not spaces here: a brace alone on its line is code or JSON, not a reference.
  *
  * RAGFlow writes the brace part as `\{* *\{…\} *\}*`, which also swallows one space before and
  * after a plain `{ref}` ("Hello {name}!" renders "HelloAda!"). Here spaces are only consumed
- * between braces, so the text around a reference is kept.
+ * inside braces, so the text around a reference is kept.
  */
-const OPEN = String.raw`(?:\{ *)*\{`;
-const CLOSE = String.raw`\}(?: *\})*`;
-export const TEMPLATE_REFERENCE_SOURCE =
-  OPEN + String.raw`([a-zA-Z0-9_:]+@[A-Za-z0-9_.-]+|sys\.[A-Za-z0-9_.]+|env\.[A-Za-z0-9_.]+)` + CLOSE;
-
+const REFERENCE_EXPRESSION = String.raw`[a-zA-Z0-9_:]+@[A-Za-z0-9_.-]+|sys\.[A-Za-z0-9_.]+|env\.[A-Za-z0-9_.]+`;
+const INNER_OPEN = String.raw`\{[ \t]*`;
+const INNER_CLOSE = String.raw`[ \t]*\}`;
+const REFERENCE_SOURCE = `${INNER_OPEN}(${REFERENCE_EXPRESSION})${INNER_CLOSE}`;
 /** RAGFlow's `iteration_alias_patt`, with the same brace handling. */
-export const ALIAS_REFERENCE_SOURCE = OPEN + "(item|index|result)" + CLOSE;
-
+const ALIAS_SOURCE = `${INNER_OPEN}(item|index|result)${INNER_CLOSE}`;
 /** One regex for both, so a single left-to-right scan finds every reference in order. */
-const COMBINED_SOURCE = `${TEMPLATE_REFERENCE_SOURCE}|${ALIAS_REFERENCE_SOURCE}`;
+const COMBINED_SOURCE = `${REFERENCE_SOURCE}|${ALIAS_SOURCE}`;
 
-/** A fresh global regex (callers iterate with exec/matchAll, so lastIndex must not be shared). */
-export function templateReferencePattern(withAliases: boolean): RegExp {
-  return new RegExp(withAliases ? COMBINED_SOURCE : TEMPLATE_REFERENCE_SOURCE, "gis");
+/** A fresh global regex for the innermost braces of a reference (lastIndex must not be shared). */
+function innerReferencePattern(withAliases: boolean): RegExp {
+  return new RegExp(withAliases ? COMBINED_SOURCE : REFERENCE_SOURCE, "gi");
 }
 
 const COMPONENT_ID = /^[A-Za-z0-9_:\-]+$/;
@@ -138,36 +144,39 @@ export interface ReferenceMatch {
 /**
  * Find every template reference in order. Braces are balanced: `{"q": {sys.query}}` keeps the
  * JSON's own closing brace, and `{{{a@b}` keeps the two extra opening ones as text (RAGFlow's
- * regex swallows every brace around a reference).
+ * regex swallows every brace around a reference). Each character is looked at a bounded number of
+ * times, so long runs of braces cost linear time.
  */
 export function* scanReferences(text: string, withAliases = true): Generator<ReferenceMatch> {
   if (typeof text !== "string" || text.indexOf("{") < 0) return;
-  const pattern = templateReferencePattern(withAliases);
+  const pattern = innerReferencePattern(withAliases);
+  let consumed = 0;
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    const expression = match[1] ?? match[2];
-    const ref = parseExpression(expression);
+    const ref = parseExpression(match[1] ?? match[2]);
     if (!ref) continue;
-    const raw = match[0];
-    const exprAt = raw.indexOf(expression);
-    const opening = countBraces(raw, 0, exprAt, "{");
-    const closing = countBraces(raw, exprAt + expression.length, raw.length, "}");
-    const pairs = Math.min(opening, closing);
-    // Skip the unmatched opening braces; stop after the last matched closing one.
-    let from = 0;
-    for (let extra = opening - pairs; extra > 0; from++) if (raw[from] === "{") extra--;
-    let to = exprAt + expression.length;
-    for (let needed = pairs; needed > 0; to++) if (raw[to] === "}") needed--;
-    const start = match.index + from;
-    const end = match.index + to;
-    pattern.lastIndex = end;
-    yield { ref, start, end, raw: text.slice(start, end) };
+    const outer = surroundingPairs(text, match.index, match.index + match[0].length, consumed);
+    consumed = outer.end;
+    pattern.lastIndex = outer.end;
+    yield { ref, start: outer.start, end: outer.end, raw: text.slice(outer.start, outer.end) };
   }
 }
 
-function countBraces(text: string, from: number, to: number, brace: string): number {
-  let n = 0;
-  for (let i = from; i < to; i++) if (text[i] === brace) n++;
-  return n;
+const isBlank = (c: string | undefined): boolean => c === " " || c === "\t";
+
+/**
+ * Widen the innermost `{…}` at [start, end) over the braces around it that pair up: as many
+ * extra `{` on the left (not before `floor`, where the previous reference ended) as extra `}` on
+ * the right, with the spaces between them. Unpaired braces stay text.
+ */
+function surroundingPairs(text: string, start: number, end: number, floor: number): { start: number; end: number } {
+  const opening: number[] = [];
+  for (let i = start - 1; i >= floor && (text[i] === "{" || isBlank(text[i])); i--) if (text[i] === "{") opening.push(i);
+  if (opening.length === 0) return { start, end };
+  const closing: number[] = [];
+  for (let i = end; i < text.length && closing.length < opening.length && (text[i] === "}" || isBlank(text[i])); i++) if (text[i] === "}") closing.push(i);
+  const pairs = closing.length;
+  if (pairs === 0) return { start, end };
+  return { start: opening[pairs - 1], end: closing[pairs - 1] + 1 };
 }
 
 /** Every template reference in `text`, in order of appearance (duplicates kept). */

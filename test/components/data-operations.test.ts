@@ -288,11 +288,17 @@ describe("DataOperations operations", () => {
     ["= on a text number", [{ key: "age", operator: "=", value: "41" }], ["Bob"]],
     ["≠ needs the key", [{ key: "age", operator: "≠", value: "30" }], ["Bob"]],
     ["null is the empty text", [{ key: "city", operator: "=", value: "" }], ["Bob"]],
-    ["contains on a list's JSON", [{ key: "tags", operator: "contains", value: '"a"' }], ["Ann"]],
+    ["contains on a list's Python text", [{ key: "tags", operator: "contains", value: "['a'" }], ["Ann"]],
     ["every rule must match", [{ key: "name", operator: "start with", value: "A" }, { key: "city", operator: "end with", value: "is" }], ["Ann"]],
     ["every rule must match (none)", [{ key: "name", operator: "start with", value: "B" }, { key: "city", operator: "end with", value: "is" }], []],
   ])("filter_values: %s", (_label, rules, names) => {
     expect(filterValues(rows, rules).map((r) => r.name)).toEqual(names);
+  });
+
+  it("filter_values compares values as Python's str() writes them, as RAGFlow does", () => {
+    const flags = [{ id: 1, ok: true }, { id: 2, ok: false }, { id: 3, ok: "True" }, { id: 4, ok: null }];
+    expect(filterValues(flags, [{ key: "ok", operator: "=", value: "True" }]).map((r) => r.id)).toEqual([1, 3]);
+    expect(filterValues(flags, [{ key: "ok", operator: "=", value: "" }]).map((r) => r.id)).toEqual([4]);
   });
 
   it("append_or_update adds keys at the end or replaces them in place", () => {

@@ -118,10 +118,23 @@ describe("filter", () => {
     ["end with", "e", ["apple"]],
     ["=", "", [null]],
     ["=", 42, [42]],
-    ["contains", '"a"', [{ a: 1 }]],
+    ["contains", "'a'", [{ a: 1 }]],
     ["!=", "apple", ["banana", "cherry", null, 42, { a: 1 }]],
   ])("%s %j", (operator, value, expected) => {
     expect(filterItems(items, operator, value)).toEqual(expected);
+  });
+
+  it("compares each item as Python's str() writes it, as RAGFlow does", () => {
+    // The case found by running RAGFlow's Go-port tests: str(True) is "True".
+    expect(filterItems([true, false, true, "True"], "=", "True")).toEqual([true, true, "True"]);
+    expect(filterItems([true, false, "false"], "=", "False")).toEqual([false]);
+    expect(filterItems([1, 1.5, 2e-7, 0.0001, "1"], "=", "1")).toEqual([1, "1"]);
+    expect(filterItems([1, 1.5, 2e-7, 0.0001], "end with", "e-07")).toEqual([2e-7]);
+    expect(filterItems([1, 1.5, 2e-7, 0.0001], "=", "0.0001")).toEqual([0.0001]);
+    expect(filterItems([null, [null], { k: null }], "contains", "None")).toEqual([[null], { k: null }]);
+    expect(filterItems([["x", true], { a: 1.5 }], "=", "['x', True]")).toEqual([["x", true]]);
+    expect(filterItems([["x", true], { a: 1.5 }], "start with", "{'a': 1.5")).toEqual([{ a: 1.5 }]);
+    expect(filterItems([true, "True"], "≠", "True")).toEqual([]);
   });
 
   it("names an unknown operator", () => {
@@ -249,6 +262,11 @@ describe("ListOperations in a canvas", () => {
   ])("%j", async (params, expected) => {
     const { outputs } = await runList(letters, params);
     expect(outputs).toEqual({ result: expected, first: expected[0] ?? null, last: expected.at(-1) ?? null });
+  });
+
+  it('filter "=" "True" keeps the booleans true and the text "True" (RAGFlow compares str(item))', async () => {
+    const { outputs } = await runList([true, false, true, "True"], { operations: "filter", filter: { operator: "=", value: "True" } });
+    expect(outputs).toEqual({ result: [true, true, "True"], first: true, last: "True" });
   });
 
   it("fails clearly in strict mode and when the query is not a list", async () => {

@@ -283,7 +283,7 @@ describe("VariableAssigner validation", () => {
     ).toEqual([
       ["error", "/variables/7/variable", 'reference {env.missing}: no conversation variable "missing" is declared'],
       ["error", "/variables/0/variable", "assignment 1 has no variable"],
-      ["error", "/variables/1/variable", 'assignment 2: variable "counter" is not a reference (expected env.x or cpn@var)'],
+      ["error", "/variables/1/variable", 'assignment 2: variable "counter" is not a reference (expected env.x, sys.x or cpn@var)'],
       ["error", "/variables/2/operator", 'assignment 3 has the unknown operator "inc" (use one of: overwrite, clear, set, append, extend, remove_first, remove_last, +=, -=, *=, /=)'],
       ["error", "/variables/3/parameter", 'assignment 4: operator "+=" needs a parameter'],
       ["error", "/variables/4/parameter", 'assignment 5 (+=): the parameter is not a number (got text "one")'],
@@ -303,5 +303,99 @@ describe("VariableAssigner validation", () => {
     expect(validateDsl(dsl).issues).toEqual([]);
     expect(issues([{ operator: "+=", parameter: 1, variable: "env.counter" }])).toEqual([]);
     expect(issues([{ operator: "set", parameter: "1", variable: "env.name" }])).toEqual([]);
+  });
+});
+
+describe("VariableAssigner creates sys.* globals, as RAGFlow's set_variable_value does", () => {
+  /** begin → assigner (rows) → Message showing `content`. */
+  function sysCanvas(rows: unknown[], content: string) {
+    return {
+      components: {
+        begin: node("Begin", {}, ["VariableAssigner:Set"]),
+        "VariableAssigner:Set": node("VariableAssigner", { variables: rows }, ["Message:Show"]),
+        "Message:Show": node("Message", { content: [content] }),
+      },
+      globals: {},
+      variables: declarations,
+    };
+  }
+
+  it("creates sys.x, which later components read; validation knows it", async () => {
+    const dsl = sysCanvas(
+      [
+        { variable: "sys.x", operator: "set", parameter: "hello {sys.query}" },
+        { variable: "sys.list", operator: "append", parameter: "sys.query" },
+        { variable: "{{ sys.copy }}", operator: "overwrite", parameter: "sys.x" },
+      ],
+      "{sys.x}|{sys.list}|{ sys.copy }",
+    );
+    expect(validateDsl(dsl).issues).toEqual([]);
+    const canvas = await loadCanvas(dsl);
+    const first = await canvas.runToEnd({ query: "hi" });
+    expect(messages(first)).toEqual(['hello hi|["hi"]|hello hi']);
+    // A global that did not exist reads as null; sys.x was read again, once set, by the overwrite.
+    expect(nodeFinished(first, "VariableAssigner:Set").inputs).toEqual({ "sys.x": "hello hi", "sys.query": "hi", "sys.list": null, "sys.copy": null });
+    // Created globals live on with the conversation, like the other globals.
+    const second = await canvas.runToEnd({ query: "yo" });
+    expect(messages(second)).toEqual(['hello yo|["hi","yo"]|hello yo']);
+  });
+
+  it("treats a new global's current value as nothing: arithmetic on it fails and names it", async () => {
+    const canvas = await loadCanvas(sysCanvas([{ variable: "sys.n", operator: "+=", parameter: 1 }], "{sys.n}"));
+    const events = await canvas.runToEnd({ query: "hi" });
+    expect(nodeFinished(events, "VariableAssigner:Set").error).toBe("sys.n += 1: the variable is not a number (got nothing)");
+  });
+
+  it("removes the globals it created when a later row fails, so a retry starts from the same state", async () => {
+    const canvas = await loadCanvas(
+      sysCanvas(
+        [
+          { variable: "sys.x", operator: "set", parameter: "a" },
+          { variable: "env.name", operator: "+=", parameter: 1 },
+        ],
+        "{sys.x}",
+      ),
+    );
+    const events = await canvas.runToEnd({ query: "hi" });
+    expect(nodeFinished(events, "VariableAssigner:Set").error).toBe("env.name += 1: the variable is not a number (got text)");
+    expect(Object.hasOwn(canvas.globals, "sys.x")).toBe(false);
+  });
+
+  it("still reports a sys.* global that nothing defines or assigns, and an undeclared env.* target", () => {
+    const dsl = sysCanvas([{ variable: "env.undeclared", operator: "set", parameter: "a" }], "{sys.nobody}");
+    expect(validateDsl(dsl).issues.map((i) => [i.componentId, i.message])).toEqual([
+      ["VariableAssigner:Set", 'reference {env.undeclared}: no conversation variable "undeclared" is declared'],
+      ["Message:Show", 'reference {sys.nobody}: "sys.nobody" is not a system variable (known: sys.query, sys.user_id, sys.conversation_turns, sys.files, sys.history, sys.date)'],
+    ]);
+  });
+
+  it("a read before the assigner ran is an error naming the global", async () => {
+    const dsl = {
+      components: {
+        begin: node("Begin", {}, ["Message:Early"]),
+        "Message:Early": node("Message", { content: ["{sys.later}"] }, ["VariableAssigner:Set"]),
+        "VariableAssigner:Set": node("VariableAssigner", { variables: [{ variable: "sys.later", operator: "set", parameter: "x" }] }),
+      },
+      globals: {},
+    };
+    const events = await (await loadCanvas(dsl)).runToEnd({ query: "hi" });
+    expect(nodeFinished(events, "Message:Early").error).toContain('reference {sys.later}: no system variable "sys.later" is defined');
+  });
+
+  it("may overwrite the runtime's own globals for the rest of the turn, with a warning saying when the runtime writes them", async () => {
+    const dsl = sysCanvas(
+      [
+        { variable: "sys.query", operator: "set", parameter: "rewritten {sys.query}" },
+        { variable: "sys.conversation_turns", operator: "+=", parameter: 10 },
+      ],
+      "{sys.query}|{sys.conversation_turns}",
+    );
+    expect(validateDsl(dsl).issues.map((i) => [i.severity, i.pointer.replace("/components/VariableAssigner:Set/obj/params", ""), i.message])).toEqual([
+      ["warning", "/variables/0/variable", "assignment 1 changes sys.query, which the runtime also writes: it sets it to the user's message at the start of every turn"],
+      ["warning", "/variables/1/variable", "assignment 2 changes sys.conversation_turns, which the runtime also writes: it adds 1 at the start of every turn"],
+    ]);
+    const canvas = await loadCanvas(dsl);
+    expect(messages(await canvas.runToEnd({ query: "hi" }))).toEqual(["rewritten hi|11"]);
+    expect(messages(await canvas.runToEnd({ query: "yo" }))).toEqual(["rewritten yo|22"]);
   });
 });

@@ -256,6 +256,17 @@ describe("VariablePool: globals", () => {
     expect(pool.get("env.x.y")).toBe(1);
   });
 
+  it("removes a whole global written as undefined (a snapshot would drop it too)", () => {
+    const pool = poolOf([], { "sys.x": 1, "env.obj": { a: 1 } });
+    pool.set(ref("sys.x"), undefined);
+    pool.set(ref("sys.never"), undefined);
+    expect(Object.keys(pool.globals)).toEqual(["env.obj"]);
+    expect(caught(() => pool.get("sys.x"))).toBeInstanceOf(MissingReferenceError);
+    // Below a prefix, undefined is a value written into the object, as before.
+    pool.set(ref("env.obj.a"), undefined);
+    expect(Object.keys(pool.globals)).toEqual(["env.obj"]);
+  });
+
   it("refuses forbidden keys in global paths", () => {
     const pool = poolOf([], { "env.a": {} });
     expect(() => pool.set(ref("env.a.__proto__.polluted"), true)).toThrow(UnsafePathError);

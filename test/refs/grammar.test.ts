@@ -7,7 +7,7 @@ import {
   parseExpression,
   parseSelector,
   referenceKey,
-  templateReferencePattern,
+  scanReferences,
   type Reference,
 } from "../../src/refs/grammar.js";
 import { compileTemplate } from "../../src/refs/template.js";
@@ -58,7 +58,6 @@ describe("findReferences: the template spelling", () => {
 
   it("does not read text without '@' or a global scope as a reference", () => {
     expect(findReferences("{line}")).toEqual([]);
-    expect(findReferences("{ cpn@var }")).toEqual([]);
     expect(findReferences("{cpn@}")).toEqual([]);
     expect(findReferences("{@var}")).toEqual([]);
     expect(findReferences("{sys.}")).toEqual([]);
@@ -96,26 +95,64 @@ describe("findReferences: the template spelling", () => {
   });
 });
 
-describe("the template regex keeps the text around a reference", () => {
-  const matchesOf = (text: string) => [...text.matchAll(templateReferencePattern(true))].map((m) => m[0]);
+describe("spaces inside the braces: the same reference (as RAGFlow's Go port reads them)", () => {
+  it.each(["{{ sys.query }}", "{ sys.query }", "{{  sys.query}}", "{{sys.query  }}", "{\tsys.query\t}", "{ { sys.query } }", "{{{ sys.query }}}", "{{ SYS.query }}"])(
+    "%j is {sys.query}, in a template and as a selector",
+    (text) => {
+      expect(findReferences(`a ${text} b`)).toEqual([global("sys.query")]);
+      expect(parseSelector(text)).toEqual(global("sys.query"));
+    },
+  );
+
+  it("reads spaced component references and iteration aliases too", () => {
+    expect(findReferences("{{ Agent:A@content.0 }} { env.x }")).toEqual([component("Agent:A", "content", ["0"]), global("env.x")]);
+    expect(findReferences("{{ item }} at { index }", true)).toEqual([
+      { kind: "alias", expr: "item", alias: "item" },
+      { kind: "alias", expr: "index", alias: "index" },
+    ]);
+  });
+
+  it("does not read a reference across a line break (a brace on its own line is code or JSON)", () => {
+    expect(findReferences("{\nsys.query\n}")).toEqual([]);
+    expect(findReferences("{{\n  env.x }}")).toEqual([]);
+  });
+
+  it("does not read spaces inside the expression", () => {
+    expect(findReferences("{ sys. query }")).toEqual([]);
+    expect(findReferences("{ cpn @var }")).toEqual([]);
+  });
+});
+
+describe("scanReferences keeps the text around a reference", () => {
+  const matchesOf = (text: string) => [...scanReferences(text)].map((m) => m.raw);
 
   it("consumes only the braces, not the spaces before or after (unlike RAGFlow)", () => {
     expect(matchesOf("Hello {a@b}!")).toEqual(["{a@b}"]);
     expect(matchesOf("Hello {a@b} and {c@d} bye")).toEqual(["{a@b}", "{c@d}"]);
+    expect(matchesOf("Hello { a@b } and {{ c@d }} bye")).toEqual(["{ a@b }", "{{ c@d }}"]);
   });
 
-  it("consumes spaces that sit between doubled braces", () => {
+  it("consumes spaces that sit between or inside doubled braces", () => {
     expect(matchesOf("x { {a@b} } y")).toEqual(["{ {a@b} }"]);
     expect(matchesOf("x {{item}} y")).toEqual(["{{item}}"]);
+    expect(matchesOf("x { { a@b } } y")).toEqual(["{ { a@b } }"]);
   });
 
-  it("returns a fresh regex each time (no shared lastIndex)", () => {
-    const a = templateReferencePattern(false);
-    const b = templateReferencePattern(false);
-    expect(a).not.toBe(b);
-    expect(a.flags).toContain("g");
-    a.exec("{a@b} {c@d}");
-    expect(b.lastIndex).toBe(0);
+  it("leaves unpaired braces and the spaces next to them as text", () => {
+    expect(matchesOf("{ { a@b }")).toEqual(["{ a@b }"]);
+    expect(matchesOf("{a@b} }")).toEqual(["{a@b}"]);
+  });
+
+  it("does not widen a reference over the one before it", () => {
+    expect(matchesOf("{a@b}{c@d}}")).toEqual(["{a@b}", "{c@d}"]);
+    expect(matchesOf("{{a@b}{c@d}}")).toEqual(["{a@b}", "{c@d}"]);
+  });
+
+  it("stays linear on long runs of braces and spaces", () => {
+    const text = `${"{ ".repeat(200_000)}a@b${" }".repeat(200_000)}`;
+    const [match] = [...scanReferences(text)];
+    expect(match.raw).toBe(text);
+    expect([...scanReferences("{".repeat(300_000))]).toEqual([]);
   });
 });
 
@@ -213,6 +250,23 @@ describe("grammar properties", () => {
         expect(ref).not.toBeNull();
         expect(referenceKey(ref!)).toBe(expr);
         expect(findReferences(`x {${expr}} y`)).toEqual([ref]);
+      }),
+    );
+  });
+
+  it("braces in pairs with spaces or tabs anywhere between them make one reference, equal to the selector", () => {
+    const blank = fc.string({ unit: fc.constantFrom(" ", "\t"), maxLength: 3 });
+    const wrapping = fc.array(fc.tuple(blank, blank), { minLength: 1, maxLength: 4 });
+    fc.assert(
+      fc.property(expression, wrapping, blank, blank, (expr, pairs, inLeft, inRight) => {
+        // Each pair: "{" + blank ... blank + "}"; the innermost blanks sit next to the expression.
+        const open = pairs.map(([l]) => `{${l}`).join("") + inLeft;
+        const close = inRight + [...pairs].reverse().map(([, r]) => `${r}}`).join("");
+        const wrapped = `${open}${expr}${close}`;
+        const matches = [...scanReferences(`x ${wrapped} y`)];
+        expect(matches.map((m) => m.raw)).toEqual([wrapped]);
+        expect(matches[0].ref).toEqual(parseSelector(wrapped));
+        expect(referenceKey(matches[0].ref)).toBe(expr);
       }),
     );
   });
