@@ -132,7 +132,9 @@ export class FileSnapshotStore implements SnapshotStore {
       fileLock = await acquireFileLock(lockPathFor(file), this.lockOptions(key, file, "run", 0));
     } catch (error) {
       if (error instanceof SnapshotStoreError) throw error;
-      throw new SnapshotStoreError(`${this.describe(key, file)}: cannot create its lock file ${lockPathFor(file)}: ${(error as Error).message}`, key);
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === "ENOENT" ? `the folder ${dirname(file)} does not exist` : (error as Error).message;
+      throw new SnapshotStoreError(`${this.describe(key, file)}: cannot create its lock file ${lockPathFor(file)}: ${why}`, key);
     }
     const lock: SessionLock = {
       key,

@@ -165,7 +165,7 @@ describe("FileSnapshotStore", () => {
   it("reports a session lock that cannot be created, naming the lock file", async () => {
     const store = new FileSnapshotStore();
     const nowhere = join(root, "no-such-dir", "s.json");
-    await expect(store.lock(nowhere)).rejects.toThrow(`session file ${nowhere}: cannot create its lock file ${join(root, "no-such-dir", ".s.json.lock")}: ENOENT`);
+    await expect(store.lock(nowhere)).rejects.toThrow(`session file ${nowhere}: cannot create its lock file ${join(root, "no-such-dir", ".s.json.lock")}: the folder ${join(root, "no-such-dir")} does not exist`);
   });
 
   it("refuses to save under its lock once the lock file was deleted or replaced", async () => {
