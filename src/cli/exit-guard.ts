@@ -4,7 +4,12 @@
  * e.g. a component awaiting something that will never happen without a timer), `beforeExit`
  * fires: report it and exit 1 instead of 0.
  */
-export function exitWhenSettled(command: Promise<number>, stderr: { write(text: string): unknown }, failedCode: number): void {
+export function exitWhenSettled(
+  command: Promise<number>,
+  stderr: { write(text: string): unknown },
+  failedCode: number,
+  describeError: (error: unknown) => string = (error) => `canvasflow: ${String(error)}\n`,
+): void {
   let settled = false;
   const onBeforeExit = () => {
     if (settled) return;
@@ -22,7 +27,7 @@ export function exitWhenSettled(command: Promise<number>, stderr: { write(text: 
     (error: unknown) => {
       settled = true;
       process.removeListener("beforeExit", onBeforeExit);
-      stderr.write(`canvasflow: ${(error as Error)?.stack ?? String(error)}\n`);
+      stderr.write(describeError(error));
       process.exitCode = failedCode;
     },
   );

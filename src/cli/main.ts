@@ -8,6 +8,7 @@ import { packageRoot } from "../dsl/schemas.js";
 import { processIO, UsageError, type CliIO } from "./io.js";
 import { mockLlmCommand } from "./mock-llm-command.js";
 import { migrateCommand } from "./migrate-command.js";
+import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -23,9 +24,29 @@ Usage:
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
-run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage.
+run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
+  4 the session is locked by another run, 130/143 cancelled by Ctrl+C (SIGINT)/SIGTERM.
+  A turn that fails or is cancelled leaves the session as it was before the turn.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain, 2 unreadable input or usage.
 `;
+
+const RUN_OPTIONS = {
+  query: { type: "string", short: "q" },
+  input: { type: "string", short: "i", multiple: true },
+  inputs: { type: "string" },
+  session: { type: "string", short: "s" },
+  events: { type: "string", short: "e" },
+  "max-steps": { type: "string" },
+  concurrency: { type: "string" },
+  timeout: { type: "string" },
+  "allow-private-network": { type: "boolean" },
+  config: { type: "string" },
+  kb: { type: "string", multiple: true },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+} as const satisfies OptionSpecs;
+
+const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
@@ -44,24 +65,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   try {
     if (command === "run") {
       const { values, positionals } = parseArgs({
-        args: [...rest],
+        args: attachDashValues(rest, RUN_OPTIONS, ["--max-steps", "--concurrency", "--timeout"]),
         allowPositionals: true,
         strict: true,
-        options: {
-          query: { type: "string", short: "q" },
-          input: { type: "string", short: "i", multiple: true },
-          inputs: { type: "string" },
-          session: { type: "string", short: "s" },
-          events: { type: "string", short: "e" },
-          "max-steps": { type: "string" },
-          concurrency: { type: "string" },
-          timeout: { type: "string" },
-          "allow-private-network": { type: "boolean" },
-          config: { type: "string" },
-          kb: { type: "string", multiple: true },
-          "mock-llm": { type: "boolean" },
-          "mock-llm-script": { type: "string" },
-        },
+        options: RUN_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(`run expects exactly one FILE, got ${positionals.length}`);
       return await runCommand(
@@ -85,7 +92,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       );
     }
     if (command === "mock-llm") {
-      const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { port: { type: "string", short: "p" }, script: { type: "string" } } });
+      const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`mock-llm takes no arguments, got "${positionals[0]}"`);
       return await mockLlmCommand({ port: values.port, script: values.script }, io);
     }
@@ -110,7 +117,17 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       io.err(`canvasflow: ${(error as Error).message}\n\n${USAGE}`);
       return EXIT.usage;
     }
-    io.err(`canvasflow: ${(error as Error).stack ?? String(error)}\n`);
+    io.err(internalError(error));
     return EXIT.failed;
   }
+}
+
+/**
+ * What reaches here is a defect in canvasflow, not a mistake of the user's (those have error types
+ * of their own): one line, and the stack trace only when asked for.
+ */
+export function internalError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  if (process.env.CANVASFLOW_DEBUG) return `canvasflow: internal error: ${(error as Error)?.stack ?? message}\n`;
+  return `canvasflow: internal error: ${message} (this is a bug in canvasflow; run with CANVASFLOW_DEBUG=1 to see where it happened)\n`;
 }

@@ -5,7 +5,7 @@
  * The migrated DSL goes to OUT, or to stdout when there is no -o (the report then goes to
  * stderr); --dry-run writes nothing. IN is never modified unless -o names it.
  * Exit codes: 0 migrated or already current, 1 unsupported components remain (or the migration
- * failed), 2 usage or unreadable input.
+ * failed, or OUT cannot be written), 2 usage or unreadable input.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { DslReadError } from "../dsl/source.js";
@@ -42,6 +42,13 @@ async function readJson(file: string): Promise<Record<string, unknown>> {
   return value;
 }
 
+function describeWriteError(error: NodeJS.ErrnoException): string {
+  if (error.code === "ENOENT") return "its folder does not exist";
+  if (error.code === "EISDIR") return "it is a folder";
+  if (error.code === "EACCES" || error.code === "EPERM") return "permission denied";
+  return error.message;
+}
+
 export async function migrateCommand(args: MigrateArgs, io: CliIO): Promise<number> {
   const format = args.report ?? "text";
   if (format !== "text" && format !== "json") throw new UsageError(`--report must be json or text, got "${format}"`);
@@ -67,7 +74,14 @@ export async function migrateCommand(args: MigrateArgs, io: CliIO): Promise<numb
 
   const toStdout = !args.dryRun && args.output === undefined;
   const text = `${JSON.stringify(result.dsl, null, 2)}\n`;
-  if (args.output !== undefined) await writeFile(args.output, text, "utf8");
+  if (args.output !== undefined) {
+    try {
+      await writeFile(args.output, text, "utf8");
+    } catch (error) {
+      io.err(`canvasflow: cannot write ${args.output}: ${describeWriteError(error as NodeJS.ErrnoException)}\n`);
+      return MIGRATE_EXIT.failed;
+    }
+  }
   const report = migrationReport(result, { file: args.file, ...(args.output !== undefined ? { output: args.output } : {}) });
   const printed = format === "json" ? JSON.stringify(report, null, 2) : formatMigrationReport(report);
   if (toStdout) {

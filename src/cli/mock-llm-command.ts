@@ -5,7 +5,8 @@
  */
 import { startMockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError, loadMockLlmScript } from "../llm/mock-script.js";
-import { UsageError, type CliIO } from "./io.js";
+import type { CliIO } from "./io.js";
+import { integerFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 
 export interface MockLlmArgs {
@@ -14,10 +15,7 @@ export interface MockLlmArgs {
 }
 
 function portNumber(value: string | undefined): number {
-  if (value === undefined) return 0;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got "${value}"`);
-  return n;
+  return value === undefined ? 0 : integerFlag("--port", value, { min: 0, max: 65535 });
 }
 
 /** Resolves when the command should stop: io.shutdown, or SIGINT/SIGTERM. */

@@ -4,7 +4,13 @@
  *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]`
  * (the services those last flags make are in services.ts)
  *
- * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage.
+ * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
+ * 4 the session is locked by another run, 130 / 143 cancelled by SIGINT / SIGTERM.
+ *
+ * A session changes only when a turn finishes or pauses. The session's lock is taken before
+ * anything runs and held until the turn is saved, so two runs of one session never overlap. A
+ * turn that fails or is cancelled is not saved: the session stays as it was before the turn, as
+ * after kill -9, and never carries a half-done turn's writes into the next one.
  */
 import { isDeepStrictEqual } from "node:util";
 import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
@@ -13,15 +19,28 @@ import { DslReadError, unwrapDsl } from "../dsl/source.js";
 import { validateSource } from "../dsl/validate.js";
 import type { Canvas } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
-import { openSnapshotStore, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type OpenedSnapshotStore } from "../stores/index.js";
+import { RunStateError } from "../engine/state.js";
+import { defineOwn } from "../pool/path.js";
+import { FORBIDDEN_PATH_KEYS } from "../refs/grammar.js";
+import {
+  openSnapshotStore,
+  SessionLockedError,
+  SnapshotCorruptError,
+  SnapshotKeyError,
+  SnapshotStoreError,
+  type OpenedSnapshotStore,
+  type SessionLock,
+} from "../stores/index.js";
 import { isPlainObject } from "../util/values.js";
+import { cancelOnSignals, signalExitCode, type Cancellation } from "./cancellation.js";
+import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
-export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3 } as const;
+export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3, locked: 4, cancelled: 130 } as const;
 
 export interface RunArgs extends ServiceFlags {
   file: string;
@@ -36,21 +55,40 @@ export interface RunArgs extends ServiceFlags {
   allowPrivateNetwork: boolean;
 }
 
-function positiveInteger(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new UsageError(`${flag} must be a positive integer, got "${value}"`);
-  return n;
+/** The ranges of the numeric flags. */
+export const RUN_LIMITS = {
+  maxSteps: { min: 1, max: 1_000_000_000 },
+  concurrency: { min: 1, max: 1_000 },
+  // Node's timers hold at most 2^31-1 ms; a longer one would fire at once.
+  timeoutSeconds: { min: 0.001, max: 2_147_483 },
+} as const;
+
+/** The engine settings from `--max-steps`, `--concurrency` and `--timeout`. */
+export interface RunSettings {
+  maxSteps?: number;
+  concurrency?: number;
+  timeoutMs?: number;
 }
 
-function positiveNumber(flag: string, value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`${flag} must be a positive number of seconds, got "${value}"`);
-  return n;
+export function parseRunSettings(args: Pick<RunArgs, "maxSteps" | "concurrency" | "timeout">): RunSettings {
+  return {
+    ...(args.maxSteps !== undefined ? { maxSteps: integerFlag("--max-steps", args.maxSteps, RUN_LIMITS.maxSteps) } : {}),
+    ...(args.concurrency !== undefined ? { concurrency: integerFlag("--concurrency", args.concurrency, RUN_LIMITS.concurrency) } : {}),
+    ...(args.timeout !== undefined ? { timeoutMs: Math.round(secondsFlag("--timeout", args.timeout, RUN_LIMITS.timeoutSeconds) * 1000) } : {}),
+  };
 }
 
-/** `--inputs JSON` then each `--input NAME=VALUE` (later wins). */
+/** Names that would reach an object's prototype: never input names. */
+function checkInputName(name: string, flag: string): void {
+  if (FORBIDDEN_PATH_KEYS.has(name)) {
+    throw new UsageError(`${flag}: "${name}" cannot be an input name (__proto__, constructor and prototype are reserved)`);
+  }
+}
+
+/**
+ * `--inputs JSON` then each `--input NAME=VALUE` (later wins). Every name becomes an own property
+ * (none is lost to, or changes, the object's prototype).
+ */
 export function parseInputs(inputsJson: string | undefined, pairs: readonly string[]): Record<string, unknown> | undefined {
   let inputs: Record<string, unknown> | undefined;
   if (inputsJson !== undefined) {
@@ -61,12 +99,18 @@ export function parseInputs(inputsJson: string | undefined, pairs: readonly stri
       throw new UsageError(`--inputs is not valid JSON: ${(error as Error).message}`);
     }
     if (!isPlainObject(parsed)) throw new UsageError("--inputs must be a JSON object");
-    inputs = { ...parsed };
+    inputs = {};
+    for (const [name, value] of Object.entries(parsed)) {
+      checkInputName(name, "--inputs");
+      defineOwn(inputs, name, value);
+    }
   }
   for (const pair of pairs) {
     const eq = pair.indexOf("=");
     if (eq <= 0) throw new UsageError(`--input expects NAME=VALUE, got "${pair}"`);
-    (inputs ??= {})[pair.slice(0, eq)] = pair.slice(eq + 1);
+    const name = pair.slice(0, eq);
+    checkInputName(name, "--input");
+    defineOwn((inputs ??= {}), name, pair.slice(eq + 1));
   }
   return inputs;
 }
@@ -89,7 +133,13 @@ interface Loaded {
   sessionVersion: string | null;
 }
 
-async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore | undefined, services: RunServices["services"]): Promise<Loaded> {
+async function loadForRun(
+  args: RunArgs,
+  settings: RunSettings,
+  io: CliIO,
+  session: OpenedSnapshotStore | undefined,
+  services: RunServices["services"],
+): Promise<Loaded> {
   // An old DSL (RAGFlow v0.19, graph-only…) runs as its migrated form.
   const fileSource = migrateInMemory(await readSource(args.file), args.file, io);
   let source = fileSource;
@@ -111,15 +161,14 @@ async function loadForRun(args: RunArgs, io: CliIO, session: OpenedSnapshotStore
   if (sessionVersion === null) {
     for (const warning of report.issues) io.err(`warning: ${args.file}: ${warning.componentId ? `${warning.componentId}: ` : ""}${warning.message}\n`);
   }
-  const maxSteps = positiveInteger("--max-steps", args.maxSteps);
-  const concurrency = positiveInteger("--concurrency", args.concurrency);
-  const timeout = positiveNumber("--timeout", args.timeout);
-  const canvas = canvasFromSource(source, defaultRegistry, {
-    ...(maxSteps ? { maxSteps } : {}),
-    ...(concurrency ? { concurrency } : {}),
-    ...(timeout ? { timeoutMs: timeout * 1000 } : {}),
-    services: { ...services },
-  }, report);
+  let canvas: Canvas;
+  try {
+    canvas = canvasFromSource(source, defaultRegistry, { ...settings, services: { ...services } }, report);
+  } catch (error) {
+    // A session whose run state cannot be read.
+    if (error instanceof RunStateError) throw new SnapshotCorruptError(`${session?.location ?? args.file}: ${error.message}`, session?.key ?? args.file);
+    throw error;
+  }
   return { canvas, sessionVersion };
 }
 
@@ -128,6 +177,7 @@ class InvalidCanvas extends Error {}
 export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const format = args.events ?? (io.isTTY ? "pretty" : "ndjson");
   if (format !== "ndjson" && format !== "pretty") throw new UsageError(`--events must be ndjson or pretty, got "${format}"`);
+  const settings = parseRunSettings(args);
   const inputs = parseInputs(args.inputs, args.input);
   let services: RunServices;
   try {
@@ -139,9 +189,11 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   }
   try {
     const session = args.session === undefined ? undefined : openSession(args.session);
+    const cancellation = cancelOnSignals();
     try {
-      return await runTurn(args, io, format, inputs, session, services.services);
+      return await runTurn({ args, io, format, settings, inputs, session, services: services.services, cancellation });
     } finally {
+      cancellation.dispose();
       // A Redis connection left open would keep the process alive.
       await session?.store.close();
     }
@@ -160,18 +212,53 @@ function openSession(location: string): OpenedSnapshotStore {
   }
 }
 
-async function runTurn(
-  args: RunArgs,
-  io: CliIO,
-  format: "ndjson" | "pretty",
-  inputs: Record<string, unknown> | undefined,
-  session: OpenedSnapshotStore | undefined,
-  services: RunServices["services"],
-): Promise<number> {
+interface Turn {
+  args: RunArgs;
+  io: CliIO;
+  format: "ndjson" | "pretty";
+  settings: RunSettings;
+  inputs: Record<string, unknown> | undefined;
+  session: OpenedSnapshotStore | undefined;
+  services: RunServices["services"];
+  cancellation: Cancellation;
+}
+
+/** Lock the session, run the turn under the lock, then save it or leave the session alone. */
+async function runTurn(turn: Turn): Promise<number> {
+  const { io, session } = turn;
+  let lock: SessionLock | undefined;
+  if (session) {
+    try {
+      lock = await session.store.lock(session.key);
+    } catch (error) {
+      if (error instanceof SessionLockedError) {
+        io.err(`canvasflow: ${error.message}\n`);
+        return EXIT.locked;
+      }
+      if (error instanceof SnapshotKeyError) {
+        io.err(`${error.message}\n`);
+        return EXIT.usage;
+      }
+      if (error instanceof SnapshotStoreError) {
+        io.err(`canvasflow: ${error.message}\n`);
+        return EXIT.failed;
+      }
+      throw error;
+    }
+  }
+  try {
+    return await runLocked(turn, lock);
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function runLocked(turn: Turn, lock: SessionLock | undefined): Promise<number> {
+  const { args, io, format, inputs, session, cancellation } = turn;
   let canvas: Canvas;
   let sessionVersion: string | null;
   try {
-    ({ canvas, sessionVersion } = await loadForRun(args, io, session, services));
+    ({ canvas, sessionVersion } = await loadForRun(args, turn.settings, io, session, turn.services));
   } catch (error) {
     if (error instanceof InvalidCanvas) return EXIT.usage;
     if (error instanceof DslReadError || error instanceof SnapshotCorruptError || error instanceof SnapshotKeyError) {
@@ -204,25 +291,31 @@ async function runTurn(
     printer.prologue(canvas.prologue);
   }
 
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once("SIGINT", onSignal);
   let last: CanvasEvent | undefined;
-  try {
-    for await (const event of canvas.run({ query: args.query, inputs, signal: controller.signal })) {
+  if (!cancellation.signal.aborted) {
+    for await (const event of canvas.run({ query: args.query, inputs, signal: cancellation.signal })) {
       last = event;
       if (printer) printer.print(event);
       else io.stdout.write(`${JSON.stringify(event)}\n`);
     }
-  } finally {
-    process.removeListener("SIGINT", onSignal);
+  }
+
+  // A signal that came before the save cancels the turn, even one that came after the run ended.
+  if (cancellation.by !== undefined || canvas.status === "cancelled") {
+    const cause = cancellation.by === undefined ? "the run was cancelled" : `cancelled by ${cancellation.by}`;
+    io.err(`canvasflow: ${cause}${session ? `: ${untouched(session)}` : ""}\n`);
+    return cancellation.by === undefined ? EXIT.cancelled : signalExitCode(cancellation.by);
+  }
+  if (canvas.status === "failed") {
+    if (session) io.err(`canvasflow: the run failed: ${untouched(session)}\n`);
+    return EXIT.failed;
   }
 
   if (session) {
     try {
-      // Only over the state this turn started from: a session another run saved meanwhile is
-      // reported, not overwritten.
-      await session.store.save(session.key, canvas.toJSON(), { expectedVersion: sessionVersion });
+      // Under the lock, and only over the state this turn started from: a session changed by
+      // hand (or by a writer that ignored the lock) meanwhile is reported, not overwritten.
+      await session.store.save(session.key, canvas.toJSON(), { expectedVersion: sessionVersion, lock });
     } catch (error) {
       if (!(error instanceof SnapshotStoreError)) throw error;
       io.err(`canvasflow: ${error.message}; this turn was not saved\n`);
@@ -233,6 +326,10 @@ async function runTurn(
   if (last?.event === "workflow_finished") return last.data.error ? EXIT.failed : EXIT.finished;
   io.err(`canvasflow: the run ended without workflow_finished or user_inputs (last event: ${last?.event ?? "none"})\n`);
   return EXIT.failed;
+}
+
+function untouched(session: OpenedSnapshotStore): string {
+  return `the session ${session.location} was left as it was before this turn`;
 }
 
 function resumeHint(args: RunArgs): string | undefined {

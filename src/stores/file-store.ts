@@ -7,23 +7,29 @@
  * the session file's path (the CLI's `--session FILE`).
  *
  * A file's version is the SHA-256 of its content; a save with `expectedVersion` compares it under a
- * lock file (`.<name>.lock`), so two processes resuming one session cannot both write it.
+ * lock file (`.<name>.lock`), so two processes resuming one session cannot both write it. The same
+ * file is the session's lock (`lock(key)`), which a run holds from before it starts until it has
+ * saved (see file-lock.ts).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { CanvasDsl } from "../dsl/types.js";
-import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from "./file-lock.js";
+import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./file-lock.js";
 import {
   checkKey,
   checkSaveOptions,
   closedError,
+  IssuedLocks,
   parseSnapshot,
   serializeSnapshot,
+  SessionLockLostError,
   SnapshotConflictError,
   SnapshotKeyError,
   SnapshotStoreError,
+  type DeleteOptions,
   type SaveOptions,
+  type SessionLock,
   type SnapshotStore,
   type StoredSnapshot,
 } from "./snapshot-store.js";
@@ -33,7 +39,10 @@ export interface FileSnapshotStoreOptions {
   directory?: string;
   /** File name ending for keys in `directory` (default `.json`). */
   extension?: string;
-  /** How long a save waits for another writer's lock on the same session (default 10 s). */
+  /**
+   * How long a save waits for another save's lock on the same session (a run's lock is reported
+   * at once), and after how long an empty or unreadable lock file counts as stale (default 10 s).
+   */
   lockTimeoutMs?: number;
 }
 
@@ -41,6 +50,7 @@ export class FileSnapshotStore implements SnapshotStore {
   private readonly directory: string | undefined;
   private readonly extension: string;
   private readonly lockTimeoutMs: number;
+  private readonly issued = new IssuedLocks<FileLock>();
   private closed = false;
 
   constructor(options: FileSnapshotStoreOptions = {}) {
@@ -75,14 +85,14 @@ export class FileSnapshotStore implements SnapshotStore {
   async save(key: string, snapshot: CanvasDsl, options?: SaveOptions): Promise<string> {
     this.checkOpen();
     const file = this.pathFor(key);
-    const { expectedVersion, ttlSeconds } = checkSaveOptions(options);
+    const { expectedVersion, ttlSeconds, lock } = checkSaveOptions(options);
     if (ttlSeconds !== undefined) {
       throw new SnapshotStoreError(`${this.describe(key, file)}: the file store cannot expire sessions, so ttlSeconds is not supported (use the Redis store)`, key);
     }
     const text = serializeSnapshot(key, snapshot);
     try {
       if (this.directory !== undefined) await mkdir(this.directory, { recursive: true });
-      return await withFileLock(lockPathFor(file), this.lockTimeoutMs, async () => {
+      return await this.underLock(key, file, lock, async () => {
         if (expectedVersion !== undefined) {
           const current = await readSessionFile(key, file);
           const currentVersion = current === undefined ? undefined : versionOf(current);
@@ -97,11 +107,11 @@ export class FileSnapshotStore implements SnapshotStore {
     }
   }
 
-  async delete(key: string): Promise<boolean> {
+  async delete(key: string, options?: DeleteOptions): Promise<boolean> {
     this.checkOpen();
     const file = this.pathFor(key);
     try {
-      return await withFileLock(lockPathFor(file), this.lockTimeoutMs, async () => {
+      return await this.underLock(key, file, options?.lock, async () => {
         await unlink(file);
         return true;
       });
@@ -113,8 +123,48 @@ export class FileSnapshotStore implements SnapshotStore {
     }
   }
 
+  async lock(key: string): Promise<SessionLock> {
+    this.checkOpen();
+    const file = this.pathFor(key);
+    let fileLock: FileLock;
+    try {
+      if (this.directory !== undefined) await mkdir(this.directory, { recursive: true });
+      fileLock = await acquireFileLock(lockPathFor(file), this.lockOptions(key, file, "run", 0));
+    } catch (error) {
+      if (error instanceof SnapshotStoreError) throw error;
+      const code = (error as NodeJS.ErrnoException).code;
+      const why = code === "ENOENT" ? `the folder ${dirname(file)} does not exist` : (error as Error).message;
+      throw new SnapshotStoreError(`${this.describe(key, file)}: cannot create its lock file ${lockPathFor(file)}: ${why}`, key);
+    }
+    const lock: SessionLock = {
+      key,
+      location: fileLock.path,
+      release: async () => {
+        this.issued.remove(lock);
+        await fileLock.release();
+      },
+    };
+    this.issued.add(lock, fileLock);
+    return lock;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    for (const lock of this.issued.all()) await lock.release();
+  }
+
+  /** Run a write under the caller's session lock (checked to be still held), or else under a save lock of its own. */
+  private async underLock<T>(key: string, file: string, lock: SessionLock | undefined, action: () => Promise<T>): Promise<T> {
+    if (lock === undefined) return withFileLock(lockPathFor(file), this.lockOptions(key, file, "save", this.lockTimeoutMs), action);
+    const fileLock = this.issued.check(lock, key, this.describe(key, file));
+    if (!(await fileLock.held())) {
+      throw new SessionLockLostError(`${this.describe(key, file)}: its lock file ${fileLock.path} no longer holds this run's lock (deleted or taken over); nothing was written`, key);
+    }
+    return action();
+  }
+
+  private lockOptions(key: string, file: string, purpose: "run" | "save", waitMs: number): AcquireFileLockOptions {
+    return { purpose, waitMs, staleAfterMs: this.lockTimeoutMs, session: this.describe(key, file), key };
   }
 
   private describe(key: string, file: string): string {

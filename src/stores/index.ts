@@ -1,15 +1,19 @@
 /** Session (snapshot) stores: memory, files and Redis behind one interface. */
 export {
   checkKey,
+  SessionLockedError,
+  SessionLockLostError,
   SnapshotConflictError,
   SnapshotCorruptError,
   SnapshotKeyError,
   SnapshotStoreError,
+  type DeleteOptions,
   type SaveOptions,
+  type SessionLock,
   type SnapshotStore,
   type StoredSnapshot,
 } from "./snapshot-store.js";
 export { MemorySnapshotStore, type MemorySnapshotStoreOptions } from "./memory-store.js";
 export { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.js";
-export { RedisSnapshotStore, DEFAULT_KEY_PREFIX, DEFAULT_REDIS_URL, type RedisSnapshotStoreOptions } from "./redis-store.js";
+export { RedisSnapshotStore, DEFAULT_KEY_PREFIX, DEFAULT_LOCK_LEASE_MS, DEFAULT_REDIS_URL, type RedisSnapshotStoreOptions } from "./redis-store.js";
 export { openSnapshotStore, type OpenedSnapshotStore, type OpenSnapshotStoreOptions } from "./open-store.js";

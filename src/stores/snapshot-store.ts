@@ -27,6 +27,31 @@ export interface SaveOptions {
    * session forever (unless the store has a default). Stores that cannot expire entries reject it.
    */
   ttlSeconds?: number;
+  /**
+   * Save under this lock, taken with `lock(key)` on this store. The save fails with
+   * `SessionLockLostError` when the lock is no longer held. Left out, the save is refused with
+   * `SessionLockedError` while another holder has the session's lock.
+   */
+  lock?: SessionLock;
+}
+
+export interface DeleteOptions {
+  /** Delete under this lock (see `SaveOptions.lock`). */
+  lock?: SessionLock;
+}
+
+/**
+ * A session's lock: held from before a run starts until its result is saved, so that two runs of
+ * one session never overlap. Optimistic concurrency (`expectedVersion`) still applies to saves
+ * made under it.
+ */
+export interface SessionLock {
+  /** The session key. */
+  readonly key: string;
+  /** Where the lock lives, for messages: the lock file, the Redis key. */
+  readonly location: string;
+  /** Let go of the lock if this holder still has it. Releasing twice is harmless. */
+  release(): Promise<void>;
 }
 
 export interface SnapshotStore {
@@ -35,8 +60,14 @@ export interface SnapshotStore {
   /** Store a snapshot; resolves to its new version. */
   save(key: string, snapshot: CanvasDsl, options?: SaveOptions): Promise<string>;
   /** Remove a session; `false` when there was none. */
-  delete(key: string): Promise<boolean>;
-  /** Release connections and handles. The store cannot be used afterwards. */
+  delete(key: string, options?: DeleteOptions): Promise<boolean>;
+  /**
+   * Take the session's lock (the session need not exist yet). Fails at once with
+   * `SessionLockedError`, naming the holder and how to clear a stale lock, when another holder
+   * has it; a lock whose holder is gone (a process that died, an expired lease) is taken over.
+   */
+  lock(key: string): Promise<SessionLock>;
+  /** Release connections, handles and the locks this store holds. The store cannot be used afterwards. */
   close(): Promise<void>;
 }
 
@@ -72,6 +103,27 @@ export class SnapshotConflictError extends SnapshotStoreError {
   }
 }
 
+/** Another holder has the session's lock: the message names it, where the lock is and how to clear a stale one. */
+export class SessionLockedError extends SnapshotStoreError {
+  constructor(
+    message: string,
+    key: string,
+    /** The lock file or Redis key. */
+    readonly lockLocation: string,
+  ) {
+    super(message, key);
+    this.name = "SessionLockedError";
+  }
+}
+
+/** A save or delete under a lock that is not held (any more): released, expired, taken over, or not this store's. */
+export class SessionLockLostError extends SnapshotStoreError {
+  constructor(message: string, key: string) {
+    super(message, key);
+    this.name = "SessionLockLostError";
+  }
+}
+
 /** What is stored under the key is not a snapshot. */
 export class SnapshotCorruptError extends SnapshotStoreError {
   constructor(message: string, key: string) {
@@ -100,12 +152,46 @@ export function checkKey(key: unknown): string {
 }
 
 export function checkSaveOptions(options: SaveOptions | undefined): SaveOptions {
-  const { expectedVersion, ttlSeconds } = options ?? {};
+  const { expectedVersion, ttlSeconds, lock } = options ?? {};
   if (expectedVersion !== undefined && expectedVersion !== null && typeof expectedVersion !== "string") {
     throw new SnapshotStoreError(`expectedVersion must be a version string from load(), or null for a new session; got ${typeof expectedVersion}`);
   }
   if (ttlSeconds !== undefined) checkTtl("ttlSeconds", ttlSeconds);
-  return { expectedVersion, ttlSeconds };
+  return { expectedVersion, ttlSeconds, lock };
+}
+
+/**
+ * The locks a store has handed out, so that a save can tell its own live lock for the right key
+ * from a released one, another store's, or another session's.
+ */
+export class IssuedLocks<T> {
+  private readonly held = new Map<SessionLock, T>();
+
+  add(lock: SessionLock, state: T): void {
+    this.held.set(lock, state);
+  }
+
+  has(lock: SessionLock): boolean {
+    return this.held.has(lock);
+  }
+
+  remove(lock: SessionLock): void {
+    this.held.delete(lock);
+  }
+
+  all(): SessionLock[] {
+    return [...this.held.keys()];
+  }
+
+  /** The state of `lock` when this store issued it for `key` and it was not released; else SessionLockLostError. */
+  check(lock: SessionLock, key: string, session: string): T {
+    const state = this.held.get(lock);
+    if (state === undefined) {
+      throw new SessionLockLostError(`${session}: the lock passed is not held by this store (released, or taken from another store); nothing was written`, key);
+    }
+    if (lock.key !== key) throw new SessionLockLostError(`${session}: the lock passed is the lock of session "${lock.key}"; nothing was written`, key);
+    return state;
+  }
 }
 
 export function checkTtl(name: string, ttlSeconds: unknown): number {

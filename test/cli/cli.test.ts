@@ -4,6 +4,7 @@
 import { readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { internalError } from "../../src/cli/main.js";
 import { cli, events } from "../helpers/cli.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -140,5 +141,21 @@ describe("canvasflow validate", () => {
   it("prints JSON reports with --json", async () => {
     const r = await cli(["validate", "--json", "fixtures/hello.json"]);
     expect(JSON.parse(r.stdout)).toEqual([{ file: "fixtures/hello.json", kind: "agent", valid: true, issues: [] }]);
+  });
+});
+
+describe("errors that reach the command's last resort", () => {
+  it("are one line naming an internal error, with the stack trace only under CANVASFLOW_DEBUG", () => {
+    const bug = new TypeError("x is not a function");
+    const saved = process.env.CANVASFLOW_DEBUG;
+    try {
+      delete process.env.CANVASFLOW_DEBUG;
+      expect(internalError(bug)).toBe("canvasflow: internal error: x is not a function (this is a bug in canvasflow; run with CANVASFLOW_DEBUG=1 to see where it happened)\n");
+      process.env.CANVASFLOW_DEBUG = "1";
+      expect(internalError(bug)).toContain("    at ");
+    } finally {
+      if (saved === undefined) delete process.env.CANVASFLOW_DEBUG;
+      else process.env.CANVASFLOW_DEBUG = saved;
+    }
   });
 });

@@ -29,6 +29,16 @@ const jin10 = {
 };
 
 describe("canvasflow migrate", () => {
+  it("reports an OUT it cannot write in one line, no stack trace (exit 1)", async () => {
+    const input = copy(customerService, "unwritable-in.json");
+    for (const [out, why] of [[join(dir, "no-such-folder", "out.json"), "its folder does not exist"], [dir, "it is a folder"]]) {
+      const r = await cli(["migrate", input, "-o", out]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe(`canvasflow: cannot write ${out}: ${why}\n`);
+      expect(r.stdout).toBe("");
+    }
+  });
+
   it("writes the migrated DSL to -o, prints the report, and leaves IN untouched", async () => {
     const input = copy(customerService, "in.json");
     const before = readFileSync(input, "utf8");

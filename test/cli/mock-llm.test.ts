@@ -88,7 +88,13 @@ describe("canvasflow mock-llm", () => {
     expect(badScript.stderr).toContain(`${bad}: /rules/0: missing the required property "match"`);
     const badPort = await cli(["mock-llm", "--port", "http"]);
     expect(badPort.code).toBe(2);
-    expect(badPort.stderr).toContain('--port must be an integer from 0 to 65535, got "http"');
+    expect(badPort.stderr).toContain('--port must be a decimal integer from 0 to 65535, got "http"');
+    for (const port of ["-1", "0x10", "1e3", " 80", "", "65536", "8.0"]) {
+      const r = await cli(["mock-llm", "--port", port]);
+      expect(r.code, port).toBe(2);
+      expect(r.stderr, port).toContain(`canvasflow: --port must be a decimal integer from 0 to 65535, got ${JSON.stringify(port)}\n`);
+    }
+    expect((await cli(["mock-llm", "-p", "-1"])).stderr).toContain('--port must be a decimal integer from 0 to 65535, got "-1"');
     const busy = await startMockLlmServer();
     try {
       const inUse = await cli(["mock-llm", "--port", String(busy.port)]);

@@ -4,7 +4,7 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { RedisSnapshotStore } from "../../src/index.js";
+import { RedisSnapshotStore, SessionLockedError } from "../../src/index.js";
 import { cli, events } from "../helpers/cli.js";
 import { canvasDsl, messageText, node } from "../helpers/dsl.js";
 import { standIn } from "../helpers/http.js";
@@ -59,12 +59,18 @@ describe("canvasflow run --session redis://…", () => {
     expect(await cliConnectionOpen()).toBe(false);
   });
 
-  it("does not overwrite a session another run saved meanwhile: exit 1, and the other run's state stays", async () => {
+  it("holds the session's lock through the run: another worker's save is refused; a write that ignores the lock is not overwritten (exit 1)", async () => {
     const key = `${sessionKey}-race`;
     const other = new RedisSnapshotStore({ url: TEST_REDIS_URL });
-    // The canvas calls this server mid-run; it answers only after another worker saved the session.
+    let refused: unknown;
+    // The canvas calls this server mid-run. Another worker tries to save the session (refused:
+    // the run holds the lock), then a writer that ignores locks writes the hash directly.
     const server = await standIn((_request, res) => {
-      void other.save(key, canvasDsl({ begin: node("Begin") }, { note: "the other worker" })).then(() => res.end("pong"));
+      void other
+        .save(key, canvasDsl({ begin: node("Begin") }, { note: "the other worker" }))
+        .catch((error: unknown) => (refused = error))
+        .then(() => admin.hset(`canvasflow:session:${key}`, { snapshot: JSON.stringify({ components: {}, note: "by hand" }), version: "1" }))
+        .then(() => res.end("pong"));
     });
     const url = `${server.base}/`;
     const file = scratchDir("canvasflow-cli-redis-").write("race.json", canvasDsl({
@@ -75,12 +81,37 @@ describe("canvasflow run --session redis://…", () => {
     try {
       const r = await cli(["run", file, "--session", `redis://127.0.0.1:6379/0#${key}`, "--allow-private-network", "-q", "go"]);
       expect(messageText(events(r.stdout))).toBe("pong");
+      expect(refused).toBeInstanceOf(SessionLockedError);
+      expect((refused as Error).message).toContain(`session "${key}" (redis key canvasflow:session:${key}) is locked by another run (process ${process.pid} on `);
       expect(r.code).toBe(1);
       expect(r.stderr).toBe(`canvasflow: session "${key}" already exists (version 1); it was expected to be new; this turn was not saved\n`);
-      expect(JSON.parse((await admin.hget(`canvasflow:session:${key}`, "snapshot"))!).note).toBe("the other worker");
+      expect(JSON.parse((await admin.hget(`canvasflow:session:${key}`, "snapshot"))!).note).toBe("by hand");
+      expect(await admin.exists(`canvasflow:session-lock:${key}`)).toBe(0);
     } finally {
       await other.delete(key);
       await other.close();
+    }
+  });
+
+  it("fails at once, running nothing, while another run holds the session's lock (exit 4)", async () => {
+    const key = `${sessionKey}-locked`;
+    const holder = new RedisSnapshotStore({ url: TEST_REDIS_URL });
+    const lock = await holder.lock(key);
+    try {
+      const r = await cli(["run", "fixtures/hello.json", "--session", `redis://127.0.0.1:6379/0#${key}`, "-q", "x"]);
+      expect(r.code).toBe(4);
+      expect(r.stdout).toBe("");
+      expect(r.stderr).toMatch(
+        new RegExp(
+          `^canvasflow: session "${key}" \\(redis key canvasflow:session:${key}\\) is locked by another run \\(process ${process.pid} on .*\\): ` +
+            `lock key canvasflow:session-lock:${key}\\. It expires in \\d+ s unless its holder renews it\\. ` +
+            `If no canvasflow run is using this session, clear it with: redis-cli DEL canvasflow:session-lock:${key}\n$`,
+        ),
+      );
+      expect(await admin.exists(`canvasflow:session:${key}`)).toBe(0);
+    } finally {
+      await lock.release();
+      await holder.close();
     }
   });
 

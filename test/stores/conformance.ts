@@ -2,7 +2,17 @@
  * The contract every SnapshotStore keeps, run against each implementation by its own test file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { loadCanvas, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CanvasDsl, type SnapshotStore } from "../../src/index.js";
+import {
+  loadCanvas,
+  SessionLockedError,
+  SessionLockLostError,
+  SnapshotConflictError,
+  SnapshotCorruptError,
+  SnapshotKeyError,
+  SnapshotStoreError,
+  type CanvasDsl,
+  type SnapshotStore,
+} from "../../src/index.js";
 import { lastEvent, messageText } from "../helpers/dsl.js";
 
 export interface StoreHarness {
@@ -164,6 +174,71 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("reborn"));
     });
 
+    it("locks a session: while held, another lock fails at once naming the session and the lock; released, it can be taken again", async () => {
+      const store = await open();
+      const other = await second(store);
+      const key = freshKey();
+      const lock = await store.lock(key); // no session yet: a new one can be locked too
+      expect(lock.key).toBe(key);
+      const refused = await other.lock(key).then(() => undefined, (error: unknown) => error);
+      expect(refused).toBeInstanceOf(SessionLockedError);
+      expect(refused).toMatchObject({ key, lockLocation: expect.any(String) });
+      expect((refused as Error).message).toContain(key);
+      expect((refused as Error).message).toContain((refused as SessionLockedError).lockLocation);
+      expect(lock.location).toContain((refused as SessionLockedError).lockLocation);
+      await lock.release();
+      await lock.release(); // twice is harmless
+      const again = await other.lock(key);
+      await again.release();
+    });
+
+    it("saves and deletes under the lock, expectedVersion still checked; without it, while another holds the lock, both are refused", async () => {
+      const store = await open();
+      const other = await second(store);
+      const key = freshKey();
+      const v1 = await store.save(key, tinySnapshot("before"), { expectedVersion: null });
+      const lock = await store.lock(key);
+      await expect(other.save(key, tinySnapshot("intruder"))).rejects.toBeInstanceOf(SessionLockedError);
+      await expect(other.save(key, tinySnapshot("intruder"), { expectedVersion: v1 })).rejects.toBeInstanceOf(SessionLockedError);
+      await expect(other.delete(key)).rejects.toBeInstanceOf(SessionLockedError);
+      expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("before"), version: v1 }); // reading needs no lock
+
+      const stale = await store.save(key, tinySnapshot("stale"), { lock, expectedVersion: null }).then(() => undefined, (error: unknown) => error);
+      expect(stale).toBeInstanceOf(SnapshotConflictError);
+      const v2 = await store.save(key, tinySnapshot("under the lock"), { lock, expectedVersion: v1 });
+      expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("under the lock"), version: v2 });
+      expect(await store.delete(key, { lock })).toBe(true);
+      await lock.release();
+      await other.save(key, tinySnapshot("after"), { expectedVersion: null });
+      expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("after"));
+    });
+
+    it("refuses a save under a released lock or another session's lock (SessionLockLostError), writing nothing", async () => {
+      const store = await open();
+      const key = freshKey();
+      const released = await store.lock(key);
+      await released.release();
+      await expect(store.save(key, tinySnapshot("x"), { lock: released })).rejects.toBeInstanceOf(SessionLockLostError);
+      const otherKey = freshKey();
+      const otherLock = await store.lock(otherKey);
+      await expect(store.save(key, tinySnapshot("x"), { lock: otherLock })).rejects.toThrow(`the lock passed is the lock of session "${otherKey}"`);
+      await expect(store.delete(key, { lock: otherLock })).rejects.toBeInstanceOf(SessionLockLostError);
+      await otherLock.release();
+      expect(await store.load(key)).toBeUndefined();
+    });
+
+    if (harness.shared) {
+      it("releases its locks when closed", async () => {
+        const store = await harness.open();
+        const key = freshKey();
+        await store.lock(key);
+        await store.close();
+        const other = await open();
+        const lock = await other.lock(key);
+        await lock.release();
+      });
+    }
+
     if (harness.expires) {
       it("expires a session ttlSeconds after its last save; a save without a TTL keeps it", async () => {
         const store = await open();
@@ -193,6 +268,7 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
         await expect(store.load(key as string), `load ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
         await expect(store.save(key as string, tinySnapshot("x")), `save ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
         await expect(store.delete(key as string), `delete ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
+        await expect(store.lock(key as string), `lock ${JSON.stringify(key)}`).rejects.toBeInstanceOf(SnapshotKeyError);
       }
       await expect(store.load("")).rejects.toThrow("session key must not be empty");
       await expect(store.load("a\nb")).rejects.toThrow('session key "a\\nb" contains a control character');
@@ -241,6 +317,7 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       await expect(store.load(freshKey())).rejects.toThrow(SnapshotStoreError);
       await expect(store.load(freshKey())).rejects.toThrow(/snapshot store is closed/);
       await expect(store.save(freshKey(), tinySnapshot("x"))).rejects.toThrow(/snapshot store is closed/);
+      await expect(store.lock(freshKey())).rejects.toThrow(/snapshot store is closed/);
       await store.close(); // closing twice is harmless
     });
   });

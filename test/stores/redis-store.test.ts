@@ -7,6 +7,8 @@ import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import {
   openSnapshotStore,
   RedisSnapshotStore,
+  SessionLockedError,
+  SessionLockLostError,
   SnapshotConflictError,
   SnapshotCorruptError,
   SnapshotKeyError,
@@ -15,7 +17,10 @@ import { connectTestRedis, deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTe
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const prefix = uniqueTestPrefix();
+/** Where the stores below keep locks: the prefix with "-lock:" for its trailing ":". */
+const lockPrefix = `${prefix.slice(0, -1)}-lock:`;
 const redis = sharedTestRedis();
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let admin: Redis;
 
 beforeEach(async () => {
@@ -24,6 +29,7 @@ beforeEach(async () => {
 
 afterAll(async () => {
   if (admin) await deleteKeys(admin, prefix);
+  if (admin) await deleteKeys(admin, lockPrefix);
   await redis.close();
 });
 
@@ -110,6 +116,65 @@ describe("RedisSnapshotStore", () => {
     await expect(borrowed.load("borrowed")).rejects.toThrow("the Redis snapshot store is closed");
     expect(await admin.ping()).toBe("PONG");
     expect(() => new RedisSnapshotStore({ client: admin, url: TEST_REDIS_URL })).toThrow("pass either url or client to RedisSnapshotStore, not both");
+  });
+
+  it("keeps a session's lock as a string with a lease that its holder renews; the refusal names the key and how to clear it", async () => {
+    const s = store({ lockLeaseMs: 300 });
+    expect(s.lockKey("leased")).toBe(`${lockPrefix}leased`);
+    const lock = await s.lock("leased");
+    expect(lock.location).toBe(`redis key ${lockPrefix}leased`);
+    const value = (await admin.get(`${lockPrefix}leased`))!;
+    expect(value).toMatch(new RegExp(`^${process.pid} \\S+ [0-9a-f]{16} \\d+$`));
+    expect(await admin.pttl(`${lockPrefix}leased`)).toBeLessThanOrEqual(300);
+    await sleep(800); // more than two leases: renewed meanwhile
+    expect(await admin.get(`${lockPrefix}leased`)).toBe(value);
+
+    const refused = await store().lock("leased").then(() => undefined, (error: unknown) => error);
+    expect(refused).toBeInstanceOf(SessionLockedError);
+    expect((refused as Error).message).toMatch(
+      new RegExp(
+        `^session "leased" \\(redis key ${prefix}leased\\) is locked by another run \\(process ${process.pid} on \\S+, since \\d{4}-[^)]+\\): ` +
+          `lock key ${lockPrefix}leased\\. It expires in 1 s unless its holder renews it\\. ` +
+          `If no canvasflow run is using this session, clear it with: redis-cli DEL ${lockPrefix}leased$`,
+      ),
+    );
+    await lock.release();
+    expect(await admin.exists(`${lockPrefix}leased`)).toBe(0);
+  });
+
+  it("lets a lock go when its holder stops renewing it (a process that died): the next lock takes it", async () => {
+    await admin.set(`${lockPrefix}orphan`, "4000000 elsewhere cafe 1700000000000", "PX", 200);
+    await expect(store().lock("orphan")).rejects.toThrow(/is locked by another run \(process 4000000 on elsewhere, since 2023-11-14T22:13:20.000Z\)/);
+    await sleep(300);
+    const lock = await store().lock("orphan");
+    await lock.release();
+
+    await admin.set(`${lockPrefix}forever`, "set by hand");
+    await expect(store().lock("forever")).rejects.toThrow(`(lock value "set by hand"): lock key ${lockPrefix}forever. It has no expiry. If no canvasflow run`);
+    await admin.del(`${lockPrefix}forever`);
+  });
+
+  it("refuses a save under a lock that was taken over or is gone (SessionLockLostError), writing nothing", async () => {
+    const s = store();
+    const lock = await s.lock("lost");
+    await admin.set(`${lockPrefix}lost`, "1 other-host beef 0");
+    await expect(s.save("lost", tinySnapshot("x"), { lock })).rejects.toThrow(
+      new SessionLockLostError(`session "lost" (redis key ${prefix}lost): this run no longer holds its lock ${lockPrefix}lost: it is now held by process 1 on other-host; nothing was written`, "lost").message,
+    );
+    await admin.del(`${lockPrefix}lost`);
+    await expect(s.save("lost", tinySnapshot("x"), { lock })).rejects.toThrow("it is gone (its lease ran out, or it was deleted); nothing was written");
+    expect(await admin.exists(`${prefix}lost`)).toBe(0);
+    await lock.release();
+  });
+
+  it("keeps lock keys apart from session keys", () => {
+    expect(store({ lockKeyPrefix: "elsewhere:locks:" }).lockKey("k")).toBe("elsewhere:locks:k");
+    expect(new RedisSnapshotStore({ client: admin }).lockKey("k")).toBe("canvasflow:session-lock:k");
+    expect(() => new RedisSnapshotStore({ client: admin, keyPrefix: "app:", lockKeyPrefix: "app:lock:" })).toThrow(
+      'keyPrefix "app:" and lockKeyPrefix "app:lock:" overlap (one starts the other), so a lock key could be a session key',
+    );
+    expect(() => new RedisSnapshotStore({ client: admin, keyPrefix: "" })).toThrow("overlap");
+    expect(() => new RedisSnapshotStore({ client: admin, lockLeaseMs: 1.5 })).toThrow("lockLeaseMs must be a whole number of milliseconds, at least 30; got 1.5");
   });
 
   it("fails with a clear error when Redis is not reachable", async () => {

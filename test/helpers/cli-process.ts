@@ -1,0 +1,30 @@
+/**
+ * The built CLI (`dist/src/cli/bin.js`) as a real child process, for what needs one: signals,
+ * kill -9, locks held by another process. `npm test` builds dist first.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+
+export const CLI_BIN = resolve("dist/src/cli/bin.js");
+
+export interface CliProcess {
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves when the process has exited, with its exit code or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnCli(args: string[], options: { cwd?: string } = {}): CliProcess {
+  if (!existsSync(CLI_BIN)) throw new Error(`${CLI_BIN} is missing: run "npm run build" first (npm test does)`);
+  const child = spawn(process.execPath, [CLI_BIN, ...args], { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout!.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+  child.stderr!.setEncoding("utf8").on("data", (chunk: string) => (err += chunk));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
+    child.on("close", (code, signal) => done({ code, signal }));
+  });
+  return { child, stdout: () => out, stderr: () => err, exited };
+}
