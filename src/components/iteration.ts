@@ -24,10 +24,11 @@ export function collectedOutputs(params: Params): Array<{ name: string; componen
   return out;
 }
 
-function itemsOf(ctx: ComponentContext<Params>, iterationParams: Params): unknown[] {
+/** The list to iterate; `record` false reads it without showing it in node_finished.inputs. */
+function itemsOf(ctx: ComponentContext<Params>, iterationParams: Params, record = true): unknown[] {
   const selector = iterationParams.items_ref;
   if (typeof selector !== "string" || selector.trim() === "") throw new Error("items_ref is empty: choose the list to iterate over");
-  const items = ctx.get(selector);
+  const items = record ? ctx.get(selector) : ctx.peek(selector);
   if (!Array.isArray(items)) throw new Error(`items_ref "${selector}" must be a list, got ${valueKind(items)}`);
   return items;
 }
@@ -87,10 +88,14 @@ export const IterationItem: ComponentDefinition = {
     const parentId = ctx.parentId;
     const parent = parentId ? ctx.canvas.component(parentId) : undefined;
     if (!parentId || !parent) throw new Error("IterationItem has no parent Iteration");
-    const items = itemsOf(ctx, parent.params);
+    // Each round shows its item and index, not the whole list: a round's event stays small
+    // however long the list is.
+    const items = itemsOf(ctx, parent.params, false);
     const round = ctx.state.get<RoundState>()?.index ?? 0;
     if (round > 0) collect(ctx, parentId, parent.params);
     if (round >= items.length) return { done: true };
+    ctx.setInput("item", items[round]);
+    ctx.setInput("index", round);
     ctx.setOutput("item", items[round]);
     ctx.setOutput("result", items[round]);
     ctx.setOutput("index", round);
@@ -106,10 +111,7 @@ function collect(ctx: ComponentContext<Params>, parentId: string, parentParams: 
     if (!children.has(componentId)) continue;
     const root = variable.split(".")[0];
     const value = variable === root ? ctx.canvas.outputsOf(componentId)?.[root] : ctx.get(`${componentId}@${variable}`);
-    const current = ctx.canvas.outputsOf(parentId)?.[name];
-    // The Iteration made this list fresh when it started and nothing else holds it before the
-    // Iteration finishes: appending in place keeps a round O(1) instead of copying the list.
-    if (Array.isArray(current)) current.push(value ?? null);
-    else ctx.set(ownOutputRef(parentId, name), [value ?? null]);
+    // Through the pool: a round stays O(1) however many rounds came before.
+    ctx.append(ownOutputRef(parentId, name), value ?? null);
   }
 }

@@ -188,6 +188,12 @@ export interface ComponentContext<P = Params> {
   render(template: string, stringify?: (value: unknown) => string): string;
   /** Write through a reference (a component output, optionally with a path, or a global). */
   set(selector: string | Reference, value: unknown): void;
+  /**
+   * Append an item to the list a reference holds (nothing there starts a list), in amortised
+   * O(1): appending in a loop of any length stays linear. `check` sees the current value first
+   * and may throw to refuse; it must not keep the value. Returns what undoes the append.
+   */
+  append(selector: string | Reference, item: unknown, check?: (current: unknown) => void): () => void;
   /** Set one of this component's outputs. */
   setOutput(key: string, value: unknown): void;
   /** Read one of this component's outputs. */

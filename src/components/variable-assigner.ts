@@ -18,7 +18,9 @@ import { isPlainObject, listParam, showValue } from "../util/values.js";
 import {
   ARITHMETIC_OPERATORS,
   ASSIGN_OPERATORS,
+  appendedItem,
   assignedValue,
+  checkAppend,
   isAssignOperator,
   numericParameter,
   PARAMETERLESS_OPERATORS,
@@ -104,7 +106,7 @@ function applyRows(ctx: ComponentContext<Params>): void {
   if (ctx.params.variables !== undefined && !Array.isArray(ctx.params.variables)) {
     throw new Error("variables must be a list of assignments");
   }
-  const applied: Array<{ ref: Reference; previous: unknown }> = [];
+  const undo: Array<() => void> = [];
   const access = { read: (selector: string) => ctx.get(selector), render: (template: string) => ctx.render(template) };
   try {
     listParam(ctx.params.variables).forEach((raw, index) => {
@@ -113,17 +115,23 @@ function applyRows(ctx: ComponentContext<Params>): void {
       const row = raw as AssignmentRow;
       const ref = parseSelector(String(row.variable))!;
       try {
+        if (row.operator === "append") {
+          // Through the pool, so appending in a loop of any length stays linear.
+          const item = appendedItem(row.parameter, access);
+          undo.push(ctx.append(ref, item, (current) => checkAppend(current, item)));
+          return;
+        }
         const previous = currentValue(ctx, ref);
         const next = assignedValue(row.operator as AssignOperator, previous, row.parameter, access);
         ctx.set(ref, next);
-        applied.push({ ref, previous });
+        undo.push(() => ctx.set(ref, previous));
       } catch (error) {
         throw new Error(`${rowLabel(row)}: ${(error as Error).message}`);
       }
     });
   } catch (error) {
-    // Undo in reverse order; the values were never mutated, so the previous ones are intact.
-    for (const { ref, previous } of applied.reverse()) ctx.set(ref, previous);
+    // Undo in reverse order, so a failed assignment changes nothing.
+    for (const step of undo.reverse()) step();
     throw error;
   }
 }

@@ -158,6 +158,16 @@ function arithmetic(operator: string, current: unknown, parameter: unknown): num
   return result;
 }
 
+/** The item `append` adds: the referenced value, or the parameter itself. */
+export function appendedItem(parameter: unknown, access: OperandAccess): unknown {
+  return referenceOperand(parameter, access);
+}
+
+/** Refuses an append RAGFlow refuses: to something that is not a list, or an item of another type than the list's first. */
+export function checkAppend(current: unknown, item: unknown): void {
+  assertItemType(listOf(current), item, "the parameter");
+}
+
 /** The variable's new value after `operator` with `parameter`. */
 export function assignedValue(operator: AssignOperator, current: unknown, parameter: unknown, access: OperandAccess): unknown {
   switch (operator) {
@@ -168,10 +178,9 @@ export function assignedValue(operator: AssignOperator, current: unknown, parame
     case "set":
       return setValue(current, parameter, access);
     case "append": {
-      const list = listOf(current);
-      const item = referenceOperand(parameter, access);
-      assertItemType(list, item, "the parameter");
-      return [...list, item];
+      const item = appendedItem(parameter, access);
+      checkAppend(current, item);
+      return [...(current as unknown[] | null | undefined ?? []), item];
     }
     case "extend": {
       const list = listOf(current);

@@ -16,6 +16,7 @@ import { compileGraph, type CanvasGraph } from "./graph.js";
 import { emptyReferences } from "./ledger.js";
 import { DEFAULT_MAX_STEPS, executeRun, type CanvasSession, type EngineOptions, type RunRequest } from "./run.js";
 import { DEFAULT_COMPONENT_TIMEOUT_MS, DEFAULT_CONCURRENCY } from "./runner.js";
+import { DEFAULT_EVENT_VALUE_LIMIT } from "./event-values.js";
 import { RUN_STATE_VERSION, readRunState, type PendingInput, type PersistedRunState, type RunStatus } from "./state.js";
 
 export interface CanvasRuntimeOptions {
@@ -29,6 +30,11 @@ export interface CanvasRuntimeOptions {
   maxSteps?: number;
   /** Services for components (LLM and tool providers, HTTP settings…). */
   services?: RuntimeServices;
+  /**
+   * Bytes of JSON one input or output value may take in an event (default 8 KiB); a larger value
+   * is shown as `{"$truncated": {...}, "preview": ...}`. Full values stay in the state.
+   */
+  eventValueLimit?: number;
   /** Random source for Message's choice among alternative contents (default Math.random). */
   random?: () => number;
   /** `sys.user_id` for a fresh session. */
@@ -51,11 +57,13 @@ export class Canvas {
     checkPositive("concurrency", options.concurrency, true);
     checkPositive("maxSteps", options.maxSteps, true);
     checkPositive("timeoutMs", options.timeoutMs, false);
+    checkPositive("eventValueLimit", options.eventValueLimit, false);
     this.engine = {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.timeoutMs ?? DEFAULT_COMPONENT_TIMEOUT_MS,
       componentTimeouts: options.componentTimeouts ?? {},
       maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+      eventValueLimit: options.eventValueLimit ?? DEFAULT_EVENT_VALUE_LIMIT,
       services: options.services ?? {},
       random: options.random ?? Math.random,
     };
@@ -144,7 +152,7 @@ export class Canvas {
   }
 
   get globals(): Readonly<Record<string, unknown>> {
-    return this.session.pool.globals;
+    return this.session.pool.globalsView();
   }
 
   get history(): readonly HistoryEntry[] {

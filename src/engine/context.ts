@@ -162,6 +162,12 @@ export class InvocationContext implements ComponentContext<Params> {
     this.scope.pool.set(ref, value);
   }
 
+  append(selector: string | Reference, item: unknown, check?: (current: unknown) => void): () => void {
+    const ref = typeof selector === "string" ? parseSelector(selector) : selector;
+    if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
+    return this.scope.pool.append(ref, item, check);
+  }
+
   setOutput(key: string, value: unknown): void {
     this.scope.pool.setOutput(this.node.id, key, value);
   }

@@ -14,7 +14,8 @@ import { stringifyValue } from "../refs/template.js";
 import { formatSystemDate } from "../pool/variables.js";
 import type { VariablePool } from "../pool/pool.js";
 import { InvocationContext, makeCanvasAccess, type RunScope } from "./context.js";
-import { EventFactory, emptyUsage, type CanvasEvent, type TokenUsage } from "./events.js";
+import { EventFactory, emptyUsage, type CanvasEvent, type CanvasEventOf, type TokenUsage } from "./events.js";
+import { eventRecord } from "./event-values.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import { appendUnique, planExtension, selectBatch, withoutDescendants } from "./plan.js";
 import { addReferences, addUsage, emptyReferences, type ReferenceBucket } from "./ledger.js";
@@ -45,6 +46,8 @@ export interface CanvasSession {
 export interface EngineOptions extends RunnerOptions {
   /** Component executions allowed in one turn before the run is stopped as runaway. */
   maxSteps: number;
+  /** Bytes of JSON one input or output value may take in an event before it is truncated. */
+  eventValueLimit: number;
   services: RuntimeServices;
   random: () => number;
 }
@@ -100,7 +103,7 @@ export async function* executeRun(
     session.status = "failed";
     session.error = `internal error: ${errorMessage(bug)}`;
     completed = true;
-    yield finishedEvent(events, request.inputs ?? {}, started, emptyUsage(), session.error, {});
+    yield finishedEvent(events, eventRecord(request.inputs, options.eventValueLimit), started, emptyUsage(), session.error, {});
   } finally {
     run?.dispose();
     session.running = false;
@@ -142,7 +145,12 @@ class Run {
   private readonly inputReceivers = new Set<string>();
   /** Producers whose `node_finished` waits until their streamed output has been consumed. */
   private readonly partials: NodeResult[] = [];
+  /** What workflow_finished shows: the outputs of the last component that finished (as its event showed them). */
   private lastOutputs: Outputs = {};
+  /** Its full `content`, for the history entry when no message was shown. */
+  private lastContent: unknown;
+  /** The run's inputs as events show them. */
+  private readonly shownInputs: Record<string, unknown>;
   /** Events of the component being settled, yielded right after (reused, so a step allocates no list). */
   private readonly pendingEvents: CanvasEvent[] = [];
   private readonly unlinkSignal: (() => void) | undefined;
@@ -161,6 +169,7 @@ class Run {
     setMaxListeners(options.concurrency * 2 + session.graph.nodes.size + 10, this.controller.signal);
     this.runner = new BatchRunner(options);
     this.inputs = request.inputs ?? {};
+    this.shownInputs = eventRecord(this.inputs, options.eventValueLimit);
     this.scope = {
       graph: session.graph,
       pool: session.pool,
@@ -212,7 +221,7 @@ class Run {
       this.pool.globals["sys.date"] = formatSystemDate(new Date());
     } else {
       this.startTurn();
-      yield this.events.make("workflow_started", { inputs: this.inputs });
+      yield this.events.make("workflow_started", { inputs: this.shownInputs });
     }
     session.pending = undefined;
     session.error = undefined;
@@ -312,7 +321,7 @@ class Run {
   }
 
   finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {
-    return finishedEvent(this.events, this.inputs, this.started, this.usage, error, outputs);
+    return finishedEvent(this.events, this.shownInputs, this.started, this.usage, error, outputs);
   }
 
   // ---- turn bookkeeping ----
@@ -345,7 +354,7 @@ class Run {
     let text = this.session.reply.join("\n\n");
     this.session.reply = [];
     if (text.length === 0) {
-      const content = this.lastOutputs.content;
+      const content = this.lastContent;
       text = content === undefined ? "" : stringifyValue(content);
     }
     this.session.history.push(["assistant", text]);
@@ -395,7 +404,7 @@ class Run {
     if (node.def.capabilities?.emitsMessages) return undefined;
     let waits: Promise<string>[] | undefined;
     for (const dependency of node.dependencies) {
-      const outputs = this.pool.outputsOf(dependency);
+      const outputs = this.pool.recordOf(dependency);
       if (!outputs) continue;
       for (const value of Object.values(outputs)) {
         if (isTextStream(value) && !value.done) (waits ??= []).push(value.readAll());
@@ -415,13 +424,17 @@ class Run {
     });
   }
 
-  private nodeFinished(result: NodeResult, error: string | undefined): CanvasEvent {
+  /** Remember the outputs a finished component showed: workflow_finished shows the last ones. */
+  private remember(id: string, shown: Outputs): void {
+    this.lastContent = this.pool.recordOf(id)?.content;
+    this.lastOutputs = shown;
+  }
+
+  private nodeFinished(result: NodeResult, error: string | undefined): CanvasEventOf<"node_finished"> {
     const node = result.node;
     return this.events.make("node_finished", {
-      inputs: result.ctx.recordedInputs,
-      // The record itself, not a copy: writes through references replace a component's record,
-      // so what this event shows never changes afterwards.
-      outputs: this.pool.outputsOf(node.id) ?? {},
+      inputs: eventRecord(result.ctx.recordedInputs, this.options.eventValueLimit),
+      outputs: eventRecord(this.pool.recordOf(node.id), this.options.eventValueLimit),
       component_id: node.id,
       component_name: node.displayName,
       component_type: node.componentName,
@@ -436,8 +449,8 @@ class Run {
     const startedAt = this.session.openContainers[containerId] ?? Date.now() / 1000;
     delete this.session.openContainers[containerId];
     if (node.startChildId) delete this.session.componentState[node.startChildId];
-    const outputs = this.pool.outputsOf(containerId) ?? {};
-    this.lastOutputs = outputs;
+    const outputs = eventRecord(this.pool.recordOf(containerId), this.options.eventValueLimit);
+    this.remember(containerId, outputs);
     return this.events.make("node_finished", {
       inputs: {},
       outputs,
@@ -511,7 +524,7 @@ class Run {
     } else {
       result.ctx.dispose();
       const finished = this.nodeFinished(result, error);
-      this.lastOutputs = (finished.data as { outputs: Outputs }).outputs;
+      this.remember(node.id, finished.data.outputs);
       out.push(finished);
     }
     if (failure !== undefined || this.controller.signal.aborted) return { failure };
@@ -551,7 +564,7 @@ class Run {
   }
 
   private holdsStream(id: string): boolean {
-    const outputs = this.pool.outputsOf(id);
+    const outputs = this.pool.recordOf(id);
     if (!outputs) return false;
     for (const key in outputs) {
       const value = outputs[key];
@@ -562,7 +575,7 @@ class Run {
 
   /** Once a producer's stream ends, its output becomes the plain text. */
   private wireStreams(id: string): void {
-    const outputs = this.pool.outputsOf(id);
+    const outputs = this.pool.recordOf(id);
     if (!outputs) return;
     for (const [key, value] of Object.entries(outputs)) {
       if (isTextStream(value)) value.onDone((text) => this.pool.setOutput(id, key, text));
@@ -645,7 +658,7 @@ class Run {
       }
       this.partials.splice(i, 1);
       let error: string | undefined;
-      const outputs = this.pool.outputsOf(result.node.id) ?? {};
+      const outputs = this.pool.recordOf(result.node.id) ?? {};
       for (const value of Object.values(outputs)) {
         if (!isTextStream(value)) continue;
         try {

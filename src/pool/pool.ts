@@ -26,6 +26,13 @@ export interface ResolveScope {
  */
 export class VariablePool {
   private readonly outputs = new Map<string, ComponentOutputs>();
+  /**
+   * Lists that `append` made and nobody has been handed since: only these grow in place. Every
+   * read that hands a list out (resolve, output, outputsOf, globalsView) takes it off, so the
+   * next append copies it first and whoever holds it keeps what they saw. Events and snapshots
+   * copy what they show, so they never hold a list the pool may still grow.
+   */
+  private readonly growable = new WeakSet<unknown[]>();
 
   constructor(
     private readonly componentExists: (componentId: string) => boolean,
@@ -34,14 +41,40 @@ export class VariablePool {
 
   // ---- component outputs ----
 
+  /** A component's outputs, handed out: lists in it no longer grow in place. */
   outputsOf(componentId: string): ComponentOutputs | undefined {
+    const record = this.outputs.get(componentId);
+    if (record) for (const key in record) this.handOut(record[key]);
+    return record;
+  }
+
+  /**
+   * A component's live record, for the engine's own reads that finish before anything else
+   * runs (copying into an event, looking for streams). Nothing read through it may be kept.
+   */
+  recordOf(componentId: string): Readonly<ComponentOutputs> | undefined {
     return this.outputs.get(componentId);
   }
 
   /** Read one output; undefined when the component has not produced it in this run. */
   output(componentId: string, key: string): unknown {
+    return this.handOut(this.rawOutput(componentId, key));
+  }
+
+  private rawOutput(componentId: string, key: string): unknown {
     const record = this.outputs.get(componentId);
     return record && Object.hasOwn(record, key) ? record[key] : undefined;
+  }
+
+  /** The globals, handed out (to a caller outside the run): lists in them no longer grow in place. */
+  globalsView(): Readonly<Record<string, unknown>> {
+    for (const key in this.globals) this.handOut(this.globals[key]);
+    return this.globals;
+  }
+
+  private handOut<T>(value: T): T {
+    if (Array.isArray(value)) this.growable.delete(value);
+    return value;
   }
 
   setOutput(componentId: string, key: string, value: unknown): void {
@@ -87,12 +120,16 @@ export class VariablePool {
    * reference; a known component that has not run yields undefined.
    */
   resolve(ref: Reference, scope?: ResolveScope): unknown {
+    return this.handOut(this.read(ref, scope));
+  }
+
+  private read(ref: Reference, scope?: ResolveScope): unknown {
     switch (ref.kind) {
       case "component": {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
-        const root = this.output(ref.componentId, ref.variable);
+        const root = this.rawOutput(ref.componentId, ref.variable);
         return ref.path.length === 0 ? root : getByPath(root, ref.path);
       }
       case "global":
@@ -101,7 +138,7 @@ export class VariablePool {
         if (!scope?.aliasTarget) {
           throw new MissingReferenceError(ref.expr, "iteration aliases are only defined inside an Iteration");
         }
-        return this.output(scope.aliasTarget, ref.alias);
+        return this.rawOutput(scope.aliasTarget, ref.alias);
       }
     }
   }
@@ -124,7 +161,7 @@ export class VariablePool {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
-        const next = ref.path.length === 0 ? value : this.writePath(ref, this.output(ref.componentId, ref.variable), ref.path, value);
+        const next = ref.path.length === 0 ? value : this.writePath(ref, this.rawOutput(ref.componentId, ref.variable), ref.path, value);
         assertSafeKey(ref.variable, [ref.variable]);
         // A new record rather than a change in place: events and snapshots that already hold the
         // component's outputs keep what they showed.
@@ -137,6 +174,43 @@ export class VariablePool {
       case "alias":
         throw new MissingReferenceError(ref.expr, "iteration aliases are read-only");
     }
+  }
+
+  /**
+   * Append `item` to the list at `ref` (nothing there starts a list), amortised O(1): a list the
+   * pool made and has not handed out grows in place, any other is copied once and the copy is
+   * the pool's from then on. `check` sees the current value first and may throw to refuse (it
+   * must not keep it). Returns what undoes the append.
+   */
+  append(ref: Reference, item: unknown, check?: (current: unknown) => void): () => void {
+    if (ref.kind === "alias") throw new MissingReferenceError(ref.expr, "iteration aliases are read-only");
+    let current: unknown;
+    try {
+      current = this.read(ref);
+    } catch (error) {
+      // A global that does not exist yet starts as nothing, as `set` would create it.
+      if (!(error instanceof MissingReferenceError && ref.kind === "global")) throw error;
+    }
+    check?.(current);
+    if (current !== undefined && current !== null && !Array.isArray(current)) {
+      throw new PathWriteError(`reference {${ref.expr}}: cannot append to ${typeof current === "object" ? "an object" : `a ${typeof current}`}, only to a list`);
+    }
+    if (Array.isArray(current) && this.growable.has(current) && this.isWholeSlot(ref)) {
+      const length = current.length;
+      current.push(item);
+      return () => {
+        current.length = length;
+      };
+    }
+    const grown = current ? [...current, item] : [item];
+    this.set(ref, grown);
+    if (this.isWholeSlot(ref)) this.growable.add(grown);
+    return () => this.set(ref, current);
+  }
+
+  /** A reference to a whole output or global (not a path into one): where `append` keeps its lists. */
+  private isWholeSlot(ref: Reference): boolean {
+    return ref.kind === "component" ? ref.path.length === 0 : ref.kind === "global" && Object.hasOwn(this.globals, ref.key);
   }
 
   hasGlobal(key: string): boolean {

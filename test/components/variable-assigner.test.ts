@@ -189,12 +189,12 @@ describe("VariableAssigner end to end", () => {
     expect(canvas.globals["env.items"]).toEqual(["a", "hi", "yo"]);
   });
 
-  it("records the values it read, and the old list in them is left untouched", async () => {
+  it("records the values it read (an append does not read the list it grows)", async () => {
     const canvas = await loadCanvas(assignerDsl(changeAll));
     const events = await canvas.runToEnd({ query: "hi" });
     const data = nodeFinished(events, "VariableAssigner:Set");
     expect(data.error).toBeNull();
-    expect(data.inputs).toEqual({ "env.counter": 2, "env.items": ["a"], "sys.query": "hi", "env.name": "", "env.flag": false });
+    expect(data.inputs).toEqual({ "env.counter": 2, "sys.query": "hi", "env.name": "", "env.flag": false });
     expect(data.outputs).toEqual({});
   });
 
@@ -334,7 +334,7 @@ describe("VariableAssigner creates sys.* globals, as RAGFlow's set_variable_valu
     const first = await canvas.runToEnd({ query: "hi" });
     expect(messages(first)).toEqual(['hello hi|["hi"]|hello hi']);
     // A global that did not exist reads as null; sys.x was read again, once set, by the overwrite.
-    expect(nodeFinished(first, "VariableAssigner:Set").inputs).toEqual({ "sys.x": "hello hi", "sys.query": "hi", "sys.list": null, "sys.copy": null });
+    expect(nodeFinished(first, "VariableAssigner:Set").inputs).toEqual({ "sys.x": "hello hi", "sys.query": "hi", "sys.copy": null });
     // Created globals live on with the conversation, like the other globals.
     const second = await canvas.runToEnd({ query: "yo" });
     expect(messages(second)).toEqual(['hello yo|["hi","yo"]|hello yo']);
