@@ -17,7 +17,8 @@ const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow for
 Usage:
   canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
                       [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty]
-                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--allow-private-network]
+                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
+                      [--allow-private-network]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
@@ -39,6 +40,7 @@ const RUN_OPTIONS = {
   "max-steps": { type: "string" },
   concurrency: { type: "string" },
   timeout: { type: "string" },
+  "event-value-limit": { type: "string" },
   "allow-private-network": { type: "boolean" },
   config: { type: "string" },
   kb: { type: "string", multiple: true },
@@ -65,7 +67,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
   try {
     if (command === "run") {
       const { values, positionals } = parseArgs({
-        args: attachDashValues(rest, RUN_OPTIONS, ["--max-steps", "--concurrency", "--timeout"]),
+        args: attachDashValues(rest, RUN_OPTIONS, ["--max-steps", "--concurrency", "--timeout", "--event-value-limit"]),
         allowPositionals: true,
         strict: true,
         options: RUN_OPTIONS,
@@ -82,6 +84,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           maxSteps: values["max-steps"],
           concurrency: values.concurrency,
           timeout: values.timeout,
+          eventValueLimit: values["event-value-limit"],
           allowPrivateNetwork: values["allow-private-network"] ?? false,
           config: values.config,
           kb: values.kb ?? [],

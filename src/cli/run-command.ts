@@ -52,6 +52,7 @@ export interface RunArgs extends ServiceFlags {
   maxSteps?: string;
   concurrency?: string;
   timeout?: string;
+  eventValueLimit?: string;
   allowPrivateNetwork: boolean;
 }
 
@@ -61,20 +62,23 @@ export const RUN_LIMITS = {
   concurrency: { min: 1, max: 1_000 },
   // Node's timers hold at most 2^31-1 ms; a longer one would fire at once.
   timeoutSeconds: { min: 0.001, max: 2_147_483 },
+  eventValueLimit: { min: 64, max: 1_000_000_000 },
 } as const;
 
-/** The engine settings from `--max-steps`, `--concurrency` and `--timeout`. */
+/** The engine settings from `--max-steps`, `--concurrency`, `--timeout` and `--event-value-limit`. */
 export interface RunSettings {
   maxSteps?: number;
   concurrency?: number;
   timeoutMs?: number;
+  eventValueLimit?: number;
 }
 
-export function parseRunSettings(args: Pick<RunArgs, "maxSteps" | "concurrency" | "timeout">): RunSettings {
+export function parseRunSettings(args: Pick<RunArgs, "maxSteps" | "concurrency" | "timeout" | "eventValueLimit">): RunSettings {
   return {
     ...(args.maxSteps !== undefined ? { maxSteps: integerFlag("--max-steps", args.maxSteps, RUN_LIMITS.maxSteps) } : {}),
     ...(args.concurrency !== undefined ? { concurrency: integerFlag("--concurrency", args.concurrency, RUN_LIMITS.concurrency) } : {}),
     ...(args.timeout !== undefined ? { timeoutMs: Math.round(secondsFlag("--timeout", args.timeout, RUN_LIMITS.timeoutSeconds) * 1000) } : {}),
+    ...(args.eventValueLimit !== undefined ? { eventValueLimit: integerFlag("--event-value-limit", args.eventValueLimit, RUN_LIMITS.eventValueLimit) } : {}),
   };
 }
 

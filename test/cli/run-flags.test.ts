@@ -18,6 +18,7 @@ describe("numeric flags", () => {
     ["--max-steps", "a decimal integer from 1 to 1000000000", ["-1", "0", "0x10", "0o7", "0b1", "1e3", "1.5", "+5", " 5", "5 ", "", "Infinity", "NaN", "1000000001", "ten"]],
     ["--concurrency", "a decimal integer from 1 to 1000", ["-1", "0", "0x10", "1e1", "2.0", "1001", ""]],
     ["--timeout", "a number of seconds from 0.001 to 2147483 (digits, with a decimal part if needed, such as 2.5)", ["-1", "0", "0x10", "1e3", ".5", "5.", " 5", "", "Infinity", "2147484"]],
+    ["--event-value-limit", "a decimal integer from 64 to 1000000000", ["-1", "63", "0x100", "1e3", "8k", ""]],
   ];
   for (const [flag, range, bad] of cases) {
     it(`${flag} refuses anything but ${range}, naming the flag and the value (exit 2)`, async () => {
@@ -37,6 +38,13 @@ describe("numeric flags", () => {
     expect(steps.code).toBe(0);
     const limited = await cli(["run", "fixtures/hello.json", "-q", "Ada", "--max-steps", "1"]);
     expect(limited.events.at(-1)).toMatchObject({ data: { error: expect.stringContaining("exceeded 1 component steps") } });
+  });
+
+  it("--event-value-limit sets how much of each value an event shows", async () => {
+    const file = write("long.json", canvasDsl({ begin: node("Begin", {}, ["Message:Long"]), "Message:Long": node("Message", { content: ["x".repeat(500)] }) }));
+    const shown = (limit: string[]) => cli(["run", file, "-q", "x", ...limit]).then((r) => r.events.at(-1)!.data as { outputs: { content: unknown } });
+    expect((await shown([])).outputs.content).toBe("x".repeat(500));
+    expect((await shown(["--event-value-limit", "100"])).outputs.content).toEqual({ $truncated: { type: "string", bytes: 500 }, preview: "x".repeat(33) });
   });
 
   it("leaves a missing value to the argument parser when the next word is another option", async () => {
