@@ -144,7 +144,7 @@ export class Canvas {
   }
 
   get globals(): Readonly<Record<string, unknown>> {
-    return this.session.pool.globals;
+    return this.session.pool.globalsForReading();
   }
 
   get history(): readonly HistoryEntry[] {

@@ -347,8 +347,7 @@ class Run {
   }
 
   private appendSystemHistory(line: string): void {
-    const current = this.pool.globals["sys.history"];
-    this.pool.globals["sys.history"] = Array.isArray(current) ? [...current, line] : [line];
+    this.pool.appendToGlobalList("sys.history", line);
   }
 
   // ---- pausing ----
