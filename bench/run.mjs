@@ -3,8 +3,10 @@
  *
  * Runs every workload on canvasflow and on @langchain/langgraph in the same run, interleaved:
  * each round starts one fresh process per side (canvasflow, then LangGraph), each with its own
- * warm-up and timed repetitions. Reports min / median / max and the LangGraph/canvasflow ratio
- * of the medians, checks the targets, and writes the figures as JSON with --json.
+ * warm-up and timed samples (worker.mjs: a sample repeats short runs for at least 50 ms).
+ * Reports min / median / p90 of the per-run time for both sides and the LangGraph/canvasflow
+ * ratio of the medians, checks the targets and that canvasflow is steady (median ≤ 1.5× min),
+ * and writes the figures as JSON with --json.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -51,12 +53,17 @@ function runSide(workload, side) {
   return JSON.parse(result.stdout.trim().split("\n").at(-1));
 }
 
-const median = (xs) => {
+/** Nearest-rank percentile of sorted values. */
+const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))];
+function stats(xs) {
+  if (xs.length === 0) return undefined;
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
-const stats = (xs) => (xs.length ? { min: Math.min(...xs), median: median(xs), max: Math.max(...xs) } : undefined);
+  return { min: s[0], median: s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2, p90: percentile(s, 0.9), max: s.at(-1) };
+}
+
+/** Three significant digits or at least two decimals: 0.287, 2.71, 372.81. */
+const fix = (x) => (x >= 100 ? x.toFixed(1) : x >= 1 ? x.toFixed(2) : x.toFixed(3));
 const round = (x, digits = 3) => (x === undefined || x === null ? null : Number(x.toFixed(digits)));
 
 async function hasLangGraphSide(name) {
@@ -86,30 +93,58 @@ const TARGETS = {
   load: (r) => [`load/parse ${r.parse_ratio} ≤ 20`, r.parse_ratio <= 20],
 };
 
+/** canvasflow's median sample may be at most this many times its fastest, on every workload. */
+const STEADY_LIMIT = 1.5;
+
 const args = parseArgs(process.argv.slice(2));
 const started = Date.now();
-console.log(`canvasflow ${versionOf("..") === "missing" ? JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version : ""} vs @langchain/langgraph ${versionOf("@langchain/langgraph")} · Node ${process.version} · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})`);
+console.log(`canvasflow ${JSON.parse(readFileSync(join(root, "package.json"), "utf8")).version} vs @langchain/langgraph ${versionOf("@langchain/langgraph")} · Node ${process.version} · ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "?"})`);
+console.log("per-run ms over samples of ≥ 50 ms: min / median / p90; ratio = LangGraph median / canvasflow median\n");
 const records = [];
 for (const name of args.only) {
+  let clock = "wall";
   const sides = (await hasLangGraphSide(name)) ? ["canvasflow", "langgraph"] : ["canvasflow"];
-  const times = { canvasflow: [], langgraph: [] };
+  const samples = { canvasflow: [], langgraph: [] };
+  const wallSamples = { canvasflow: [], langgraph: [] };
+  const runsPerSample = { canvasflow: [], langgraph: [] };
+  const waitedShare = { canvasflow: [], langgraph: [] };
   const extra = { canvasflow: {}, langgraph: {} };
   for (let r = 0; r < args.rounds; r++) {
     for (const side of sides) {
       const result = runSide(name, side);
-      times[side].push(...result.times);
+      samples[side].push(...result.samples);
+      wallSamples[side].push(...result.wallSamples);
+      runsPerSample[side].push(result.runsPerSample);
+      waitedShare[side].push(round(result.waitedShare, 3));
+      clock = result.clock;
       extra[side] = { ...extra[side], ...result.extra };
     }
   }
-  const cf = stats(times.canvasflow);
-  const lg = stats(times.langgraph);
+  const cf = stats(samples.canvasflow);
+  const lg = stats(samples.langgraph);
+  const figures = (s, side) => {
+    const wall = stats(wallSamples[side]);
+    return {
+      min_ms: round(s.min),
+      median_ms: round(s.median),
+      p90_ms: round(s.p90),
+      max_ms: round(s.max),
+      samples: samples[side].length,
+      runs_per_sample: runsPerSample[side],
+      wall: { min_ms: round(wall.min), median_ms: round(wall.median), p90_ms: round(wall.p90), max_ms: round(wall.max) },
+      waited_share: waitedShare[side],
+    };
+  };
   const record = {
     name,
     canvasflow_ms: round(cf.median),
     langgraph_ms: lg ? round(lg.median) : null,
     ratio: lg ? round(lg.median / cf.median, 1) : null,
-    canvasflow: { min_ms: round(cf.min), median_ms: round(cf.median), max_ms: round(cf.max), reps: times.canvasflow.length },
-    ...(lg ? { langgraph: { min_ms: round(lg.min), median_ms: round(lg.median), max_ms: round(lg.max), reps: times.langgraph.length } } : {}),
+    canvasflow: figures(cf, "canvasflow"),
+    ...(lg ? { langgraph: figures(lg, "langgraph") } : {}),
+    steadiness: round(cf.median / cf.min, 2),
+    ...(lg ? { langgraph_steadiness: round(lg.median / lg.min, 2) } : {}),
+    clock,
   };
   if (name === "io-fanout") record.ideal_ratio = round(cf.median / 10, 2);
   if (name === "long-loop") record.scaling_ratio = round(extra.canvasflow.scaling_ratio, 2);
@@ -130,13 +165,25 @@ for (const name of args.only) {
   const [target, met] = TARGETS[name](record);
   record.target = target;
   record.target_met = met;
+  record.steady = record.steadiness <= STEADY_LIMIT;
+  record.load_average = os.loadavg().map((x) => round(x, 2));
   records.push(record);
-  const fmt = (s) => (s ? `${s.min.toFixed(2)} / ${s.median.toFixed(2)} / ${s.max.toFixed(2)}` : "—");
+  const busiest = Math.max(...waitedShare.canvasflow, ...waitedShare.langgraph);
+  const fmt = (s) => (s ? `${fix(s.min)} / ${fix(s.median)} / ${fix(s.p90)}` : "—");
   console.log(
-    `${name.padEnd(11)} canvasflow ms min/med/max ${fmt(cf).padEnd(26)} langgraph ${fmt(lg).padEnd(30)} ratio ${record.ratio ?? "—"}  ${met ? "✓" : "✗"} ${target}`,
+    `${name.padEnd(11)} canvasflow ${fmt(cf).padEnd(24)} langgraph ${fmt(lg).padEnd(28)} ratio ${String(record.ratio ?? "—").padEnd(6)} ` +
+      `${met ? "✓" : "✗"} ${target} · ${record.steady ? "✓" : "✗"} steady ${record.steadiness} ≤ ${STEADY_LIMIT}` +
+      (busiest > 0.05 ? ` · busy machine: up to ${Math.round(busiest * 100)}% of a side's time spent waiting for a CPU` : ""),
   );
 }
+const byClock = new Map();
+for (const record of records) byClock.set(record.clock, [...(byClock.get(record.clock) ?? []), record.name]);
+console.log(`\nclock: ${[...byClock].map(([clock, names]) => `${clock} (${names.join(", ")})`).join("; ")}`);
 if (args.json) writeFileSync(args.json, `${JSON.stringify(records, null, 2)}\n`);
 for (const [key, count] of warningCounts) console.log(`note: ${key} printed ${count} warning line(s) (e.g. MaxListenersExceededWarning)`);
 const missed = records.filter((r) => !r.target_met).map((r) => r.name);
-console.log(`\n${records.length} workloads in ${((Date.now() - started) / 1000).toFixed(0)} s; targets ${missed.length ? `missed: ${missed.join(", ")}` : "all met"}${args.json ? `; figures in ${args.json}` : ""}`);
+const unsteady = records.filter((r) => !r.steady).map((r) => r.name);
+console.log(
+  `\n${records.length} workloads in ${((Date.now() - started) / 1000).toFixed(0)} s; targets ${missed.length ? `missed: ${missed.join(", ")}` : "all met"}; ` +
+    `canvasflow ${unsteady.length ? `unsteady: ${unsteady.join(", ")}` : "steady everywhere"}${args.json ? `; figures in ${args.json}` : ""}`,
+);

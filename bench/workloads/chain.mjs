@@ -2,7 +2,7 @@
 import { canvasflow, chainDsl, chainGraph, langgraph, registerBenchComponents, runToEnd } from "../lib.mjs";
 
 export const N = 1000;
-export const plan = { warmup: 10, reps: 15 };
+export const plan = { warmup: 20, samples: 15, langgraph: { warmup: 10 } };
 
 export async function canvasflowSide() {
   const api = await canvasflow();

@@ -2,7 +2,7 @@
 import { canvasflow, langgraph, node, registerBenchComponents, runToEnd } from "../lib.mjs";
 
 const WIDTH = 100;
-export const plan = { warmup: 20, reps: 30 };
+export const plan = { warmup: 20, samples: 15 };
 
 export async function canvasflowSide() {
   const api = await canvasflow();

@@ -5,7 +5,7 @@
 import { canvasflow, node, runToEnd } from "../lib.mjs";
 
 const ROUNDS = 20_000;
-export const plan = { warmup: 1, reps: 5 };
+export const plan = { warmup: 2, samples: 8 };
 
 export async function canvasflowSide() {
   const api = await canvasflow();

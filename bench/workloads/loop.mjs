@@ -2,7 +2,7 @@
 import { canvasflow, langgraph, node, registerBenchComponents, runToEnd } from "../lib.mjs";
 
 export const ROUNDS = 1000;
-export const plan = { warmup: 10, reps: 15 };
+export const plan = { warmup: 20, samples: 15, langgraph: { warmup: 10 } };
 
 export function loopDsl(rounds) {
   return {

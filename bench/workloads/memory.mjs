@@ -7,7 +7,7 @@ import { canvasflow, chainDsl, langgraph, registerBenchComponents, runToEnd } fr
 import { loopDsl } from "./loop.mjs";
 
 const N = 1000;
-export const plan = { warmup: 1, reps: 5 };
+export const plan = { warmup: 2, samples: 10, langgraph: { warmup: 1, samples: 5 } };
 
 const peak = { heap: 0, arrayBuffers: 0 };
 function sample() {

@@ -2,7 +2,7 @@
 import { canvasflow, chainDsl, chainGraph, langgraph, registerBenchComponents, runToEnd } from "../lib.mjs";
 
 const RUNS = 1000;
-export const plan = { warmup: 1, reps: 5 };
+export const plan = { warmup: 3, samples: 15, langgraph: { warmup: 1, samples: 5 } };
 
 export async function canvasflowSide() {
   const api = await canvasflow();

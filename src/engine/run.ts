@@ -10,6 +10,7 @@ import { nanoid } from "nanoid";
 import { isTextStream, THINK_END, THINK_START, type TextStream } from "../components/text-stream.js";
 import type { CanvasAccess, InputField, InputRequest, Outputs, RuntimeServices } from "../components/types.js";
 import type { HistoryEntry } from "../dsl/types.js";
+import type { Reference } from "../refs/grammar.js";
 import { stringifyValue } from "../refs/template.js";
 import { formatSystemDate } from "../pool/variables.js";
 import type { VariablePool } from "../pool/pool.js";
@@ -64,6 +65,8 @@ export interface RunRequest {
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
+
+const SYS_HISTORY: Reference = { kind: "global", scope: "sys", key: "sys.history", expr: "sys.history" };
 
 /** What settling a component means for the batch: a failure ends the run, an exit drops a container's body. */
 interface Outcome {
@@ -362,8 +365,9 @@ class Run {
   }
 
   private appendSystemHistory(line: string): void {
-    const current = this.pool.globals["sys.history"];
-    this.pool.globals["sys.history"] = Array.isArray(current) ? [...current, line] : [line];
+    // A snapshot written elsewhere may hold something else there: the history starts over.
+    if (!Array.isArray(this.pool.globals["sys.history"])) this.pool.globals["sys.history"] = [];
+    this.pool.append(SYS_HISTORY, line);
   }
 
   // ---- pausing ----

@@ -15,6 +15,15 @@ const Echo: ComponentDefinition = {
   },
 };
 
+/** Reader: reads sys.history (so node_finished.inputs shows the list it got) and answers with the query. */
+const HistoryReader: ComponentDefinition = {
+  name: "Reader",
+  invoke(ctx) {
+    ctx.get("sys.history");
+    ctx.setOutput("content", ctx.query);
+  },
+};
+
 /** Slow: waits `ms` (honouring the signal), then outputs `result`. */
 const Slow: ComponentDefinition = {
   name: "Slow",
@@ -172,6 +181,33 @@ describe("pause and resume", () => {
       ["assistant", "turn 2: two"],
     ]);
     expect(next.globals["sys.history"]).toEqual(["user: one", "assistant: turn 1: one", "user: two", "assistant: turn 2: two"]);
+  });
+});
+
+describe("a long conversation", () => {
+  it("never changes a sys.history list it handed out: to a component (and so node_finished), or through canvas.globals", async () => {
+    const canvas = await loadCanvas(
+      canvasDsl({
+        begin: node("Begin", {}, ["Reader:R"]),
+        "Reader:R": node("Reader", {}),
+      }),
+      { registry: registryWith(HistoryReader) },
+    );
+    const shown: unknown[] = [];
+    const held: unknown[] = [];
+    for (const query of ["one", "two", "three"]) {
+      const events = await canvas.runToEnd({ query });
+      const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Reader:R");
+      if (finished?.event !== "node_finished") throw new Error("Reader:R did not finish");
+      shown.push(finished.data.inputs["sys.history"]);
+      held.push(canvas.globals["sys.history"]);
+    }
+    expect(shown).toEqual([["user: one"], ["user: one", "assistant: one", "user: two"], ["user: one", "assistant: one", "user: two", "assistant: two", "user: three"]]);
+    expect(held).toEqual([
+      ["user: one", "assistant: one"],
+      ["user: one", "assistant: one", "user: two", "assistant: two"],
+      ["user: one", "assistant: one", "user: two", "assistant: two", "user: three", "assistant: three"],
+    ]);
   });
 });
 

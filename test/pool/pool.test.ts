@@ -282,6 +282,47 @@ describe("VariablePool: globals", () => {
   });
 });
 
+describe("VariablePool: appending to a list global (sys.history)", () => {
+  it("appends in place while nobody outside the pool holds the list: no copy per turn", () => {
+    const pool = poolOf([], { "sys.history": ["user: a"] });
+    pool.append(ref("sys.history"), "assistant: b");
+    const list = pool.globals["sys.history"];
+    for (const line of ["user: c", "assistant: d"]) pool.append(ref("sys.history"), line);
+    expect(pool.globals["sys.history"]).toBe(list);
+    expect(list).toEqual(["user: a", "assistant: b", "user: c", "assistant: d"]);
+  });
+
+  it("copies once a read handed the list out, so what the reader holds never changes", () => {
+    const pool = poolOf([], { "sys.history": [] });
+    pool.append(ref("sys.history"), "user: a");
+    const seen = pool.get("sys.history");
+    pool.append(ref("sys.history"), "assistant: b");
+    pool.append(ref("sys.history"), "user: c");
+    expect(seen).toEqual(["user: a"]);
+    expect(pool.get("sys.history")).toEqual(["user: a", "assistant: b", "user: c"]);
+  });
+
+  it("copies a list that was written from outside before extending it (the writer's value stays as it was)", () => {
+    const pool = poolOf([], { "sys.history": [] });
+    pool.append(ref("sys.history"), "user: a");
+    const mine = ["x"];
+    pool.set(ref("sys.history"), mine);
+    pool.append(ref("sys.history"), "user: b");
+    expect(mine).toEqual(["x"]);
+    expect(pool.globals["sys.history"]).toEqual(["x", "user: b"]);
+    const given = ["given"];
+    const fresh = poolOf([], { "sys.history": given });
+    fresh.append(ref("sys.history"), "user: c");
+    expect(given).toEqual(["given"]);
+  });
+
+  it("starts a one-item list when the global is missing", () => {
+    const pool = poolOf([], {});
+    pool.append(ref("sys.other"), 1);
+    expect(pool.globals["sys.other"]).toEqual([1]);
+  });
+});
+
 // ---- the prototype-pollution property ----
 
 const nastyKey = fc.oneof(
