@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load"];
+const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size"];
 
 function parseArgs(argv) {
   const args = { json: undefined, only: WORKLOADS, rounds: 2 };
@@ -91,6 +91,11 @@ const TARGETS = {
   ],
   "long-loop": (r) => [`scaling ${r.scaling_ratio} ≤ 1.5`, r.scaling_ratio <= 1.5],
   load: (r) => [`load/parse ${r.parse_ratio} ≤ 20`, r.parse_ratio <= 20],
+  "append-scaling": (r) => [
+    `append ${r.append_ms.join(" / ")} ms at ${r.sizes.join(" / ")} rounds (+= ${r.add_ms.join(" / ")} ms): scaling ${r.scaling_ratio} ≤ 1.5`,
+    r.scaling_ratio <= 1.5,
+  ],
+  "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
 
 /** canvasflow's median sample may be at most this many times its fastest, on every workload. */
@@ -148,6 +153,17 @@ for (const name of args.only) {
   };
   if (name === "io-fanout") record.ideal_ratio = round(cf.median / 10, 2);
   if (name === "long-loop") record.scaling_ratio = round(extra.canvasflow.scaling_ratio, 2);
+  if (name === "append-scaling") {
+    Object.assign(record, {
+      sizes: extra.canvasflow.sizes,
+      append_ms: extra.canvasflow.append_ms.map((x) => round(x, 1)),
+      add_ms: extra.canvasflow.add_ms.map((x) => round(x, 1)),
+      scaling_ratio: round(extra.canvasflow.scaling_ratio, 2),
+    });
+  }
+  if (name === "event-size") {
+    Object.assign(record, { sizes: extra.canvasflow.sizes, bytes_per_item: extra.canvasflow.bytes_per_item.map((x) => round(x, 1)), size_ratio: round(extra.canvasflow.size_ratio, 3) });
+  }
   if (name === "load") {
     record.parse_ratio = round(cf.median / extra.canvasflow.parse_ms, 1);
     record.parse_ms = round(extra.canvasflow.parse_ms);
