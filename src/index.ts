@@ -42,6 +42,7 @@ export type * from "./components/types.js";
 export type { CanvasDsl, ComponentEntry, TemplateEnvelope, HistoryEntry, GraphNode, GraphEdge } from "./dsl/types.js";
 export type { ValidationIssue, ValidationReport, Severity } from "./dsl/validate.js";
 export { PIPELINE_MESSAGE, type DslKind } from "./dsl/kind.js";
+export { MAX_DSL_DEPTH } from "./dsl/structure.js";
 export { DslReadError, type DslSource } from "./dsl/source.js";
 export {
   parseSelector,

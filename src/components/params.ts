@@ -4,7 +4,8 @@
  */
 import { findReferences, type Reference } from "../refs/grammar.js";
 import type { ComponentDefinition, Params } from "./types.js";
-import type { CanvasDsl } from "../dsl/types.js";
+import type { CanvasDsl, GraphNode } from "../dsl/types.js";
+import { isPlainObject } from "../util/values.js";
 
 /** Keys of params that hold form definitions or stored values, not text the component reads. */
 const NON_TEXT_PARAM_KEYS: ReadonlySet<string> = new Set(["outputs", "inputs", "debug_inputs", "custom_header"]);
@@ -40,10 +41,12 @@ export function referencesOf(def: ComponentDefinition, params: Params): Referenc
   }
 }
 
-/** Display names come from the editor graph (`graph.nodes[].data.name`). */
+/** Display names come from the editor graph (`graph.nodes[].data.name`); a malformed graph gives none. */
 export function displayNames(dsl: CanvasDsl): Map<string, string> {
   const names = new Map<string, string>();
-  for (const node of dsl.graph?.nodes ?? []) {
+  const nodes: unknown = isPlainObject(dsl.graph) ? dsl.graph.nodes : undefined;
+  if (!Array.isArray(nodes)) return names;
+  for (const node of nodes as GraphNode[]) {
     const name = node?.data?.name;
     if (typeof node?.id === "string" && typeof name === "string" && name.length > 0) names.set(node.id, name);
   }

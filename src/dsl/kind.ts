@@ -1,7 +1,7 @@
 /**
  * What kind of DSL a file holds. Only agent canvases run; the others get a precise message.
  */
-import { isPlainObject } from "../util/values.js";
+import { describeJson, isPlainObject } from "../util/values.js";
 import type { DslSource } from "./source.js";
 
 export type DslKind = "agent" | "pipeline" | "legacy" | "graph-only" | "unknown";
@@ -42,6 +42,8 @@ export interface KindFinding {
   kind: DslKind;
   /** Why the DSL was classified so (for non-agent kinds). */
   reason?: string;
+  /** Where in the DSL the reason is, when it is one field (a JSON pointer). */
+  pointer?: string;
 }
 
 export function detectKind(source: DslSource): KindFinding {
@@ -57,7 +59,9 @@ export function detectKind(source: DslSource): KindFinding {
     }
     return { kind: "unknown", reason: "the DSL has no components" };
   }
-  if (!isPlainObject(components)) return { kind: "unknown", reason: "components is not an object" };
+  if (!isPlainObject(components)) {
+    return { kind: "unknown", reason: `components must be an object keyed by component id, got ${describeJson(components)}`, pointer: "/components" };
+  }
 
   const names = new Set<string>();
   for (const entry of Object.values(components)) {

@@ -2,7 +2,6 @@
  * Validation: every problem of a DSL is collected into one report. Each issue names the JSON
  * pointer, the component (id, display name and type) and what is wrong.
  */
-import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { CheckInfo, ComponentDefinition, JsonSchema } from "../components/types.js";
@@ -13,8 +12,10 @@ import { isPlainObject, jsonPointer } from "../util/values.js";
 import { locateStrings } from "./locate.js";
 import { referenceCycles } from "./reference-cycles.js";
 import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
+import { dslAjv as ajv, significantErrors } from "./ajv.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
+import { structuralIssues } from "./structure.js";
 import type { CanvasDsl, ComponentEntry } from "./types.js";
 
 export type Severity = "error" | "warning";
@@ -44,21 +45,8 @@ export interface ValidateOptions {
   registry: ComponentRegistry;
 }
 
-// ajv is CommonJS: under NodeNext its default import is the module object holding the class.
-const Ajv2020 = Ajv2020Module.default;
-type AjvInstance = InstanceType<typeof Ajv2020>;
-let ajvInstance: AjvInstance | undefined;
-let canvasValidator: ValidateFunction | undefined;
 let commonValidator: ValidateFunction | undefined;
 const paramValidators = new WeakMap<JsonSchema, ValidateFunction>();
-
-function ajv(): AjvInstance {
-  if (!ajvInstance) {
-    ajvInstance = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
-    ajvInstance.addSchema(loadSchema("run-state.schema.json"));
-  }
-  return ajvInstance;
-}
 
 /** Compiled once per schema object; schemas of component types never used are never compiled. */
 function paramValidator(schema: JsonSchema): ValidateFunction {
@@ -83,17 +71,6 @@ function describeAjvError(error: ErrorObject): string {
     return `${where} has the unknown property "${(error.params as { additionalProperty: string }).additionalProperty}"`;
   }
   return `${where} ${error.message ?? "is invalid"}`;
-}
-
-/** Collapse ajv's anyOf/oneOf noise: keep the most specific error per instance path. */
-function significantErrors(errors: readonly ErrorObject[]): ErrorObject[] {
-  const byPath = new Map<string, ErrorObject>();
-  for (const error of errors) {
-    if (error.keyword === "anyOf" || error.keyword === "oneOf" || error.keyword === "if") continue;
-    if (!byPath.has(error.instancePath)) byPath.set(error.instancePath, error);
-  }
-  if (byPath.size === 0 && errors.length > 0) byPath.set(errors[0].instancePath, errors[0]);
-  return [...byPath.values()];
 }
 
 /** Validate a DSL that was read from a file or built in memory. */
@@ -129,25 +106,16 @@ export function validateSource(source: DslSource, options: ValidateOptions): Val
       });
       return report();
     case "unknown":
-      issues.push({ severity: "error", code: "not-a-canvas", pointer: base || "/", message: `not an agent canvas: ${finding.reason}` });
+      issues.push({ severity: "error", code: "not-a-canvas", pointer: `${base}${finding.pointer ?? ""}` || "/", message: `not an agent canvas: ${finding.reason}` });
       return report();
     case "agent":
       break;
   }
 
-  const validateCanvas = (canvasValidator ??= ajv().compile(loadSchema("canvas.schema.json")));
-  if (!validateCanvas(source.dsl)) {
-    for (const error of significantErrors(validateCanvas.errors ?? [])) {
-      issues.push({
-        severity: "error",
-        code: "schema",
-        pointer: `${base}${error.instancePath}` || "/",
-        message: `${error.instancePath ? `"${error.instancePath}"` : "the DSL"} ${error.message ?? "is invalid"}`,
-      });
-    }
-    // Structural errors make the per-component checks unreliable.
-    if (issues.length > 0 && !componentsAreUsable(source.dsl)) return report();
-  }
+  // Nothing below may read a field before its type is known: a DSL with structural problems
+  // is reported for those alone.
+  issues.push(...structuralIssues(source));
+  if (issues.length > 0) return report();
 
   new ComponentChecker(source.dsl, base, options.registry, issues).checkAll();
   return report();
@@ -164,12 +132,6 @@ function referenceLocations(params: Record<string, unknown>, ref: Reference): st
   const inText = all.filter((p) => !/^\/(outputs|inputs|debug_inputs)(\/|$)/.test(p));
   if (inText.length > 0) return inText;
   return all.length > 0 ? all : [""];
-}
-
-function componentsAreUsable(dsl: CanvasDsl): boolean {
-  const components = dsl.components as unknown;
-  if (!isPlainObject(components)) return false;
-  return Object.values(components).every((entry) => isPlainObject(entry) && typeof (entry as ComponentEntry).obj?.component_name === "string");
 }
 
 class ComponentChecker {

@@ -6,6 +6,8 @@
 import { DSL_MIGRATIONS } from "../../migrations-dsl/index.js";
 import { UNSUPPORTED_COMPONENT } from "../components/unsupported.js";
 import { isTemplateEnvelope } from "../dsl/source.js";
+import { MAX_DSL_DEPTH, shortPointer } from "../dsl/structure.js";
+import { pathDeeperThan } from "../util/nesting.js";
 import { isPlainObject } from "../util/values.js";
 import { componentsOf, normalizeEntry } from "./dsl-access.js";
 import { MigrationError, type LooseDsl, type MigrationNote, type MigrationResult, type MigrationStep, type UnsupportedPart } from "./types.js";
@@ -61,6 +63,9 @@ export function applySteps(dsl: LooseDsl, steps: readonly MigrationStep[]): { ds
  */
 export function migrateDsl(input: object, steps: readonly MigrationStep[] = DSL_MIGRATIONS): MigrationResult {
   if (!isPlainObject(input)) throw new TypeError("migrateDsl expects a DSL object");
+  // structuredClone and the steps recurse: a DSL too deep for them is refused before they start.
+  const tooDeep = pathDeeperThan(input, MAX_DSL_DEPTH);
+  if (tooDeep) throw new MigrationError("input", `${shortPointer(tooDeep)} is nested deeper than ${MAX_DSL_DEPTH} levels`);
   const copy = structuredClone(input) as Record<string, unknown>;
   const envelope = isTemplateEnvelope(copy);
   const bare = (envelope ? copy.dsl : copy) as LooseDsl;
