@@ -55,31 +55,76 @@ export class RunStateError extends Error {
 
 const STATUSES: ReadonlySet<string> = new Set(["idle", "paused", "failed", "cancelled"]);
 
-/** Read a persisted run state, checking the parts the engine relies on. */
+/**
+ * Read a persisted run state. Every field the engine relies on is checked: a missing counter or
+ * map reads as empty, a field of the wrong type is a RunStateError naming it, so nothing of the
+ * wrong type reaches a run. (loadCanvas checks the same with run-state.schema.json first; this
+ * keeps the reader safe on its own.)
+ */
 export function readRunState(value: unknown): PersistedRunState {
   if (!isPlainObject(value)) throw new RunStateError("canvasflow run state must be an object");
-  const raw = value as Partial<PersistedRunState> & { version?: unknown };
+  const raw = value as Record<string, unknown>;
   if (raw.version !== RUN_STATE_VERSION) {
     throw new RunStateError(`canvasflow run state version ${JSON.stringify(raw.version)} is not supported (expected ${RUN_STATE_VERSION})`);
   }
   if (typeof raw.status !== "string" || !STATUSES.has(raw.status)) {
     throw new RunStateError(`canvasflow run state has an unknown status ${JSON.stringify(raw.status)}`);
   }
-  if (raw.status === "paused" && (!raw.pending || !Array.isArray(raw.pending.components))) {
-    throw new RunStateError("a paused canvasflow run state must carry `pending.components`");
-  }
+  const status = raw.status as RunStatus;
+  const pending = raw.pending === undefined ? undefined : readPending(raw.pending);
+  if (status === "paused" && !pending) throw new RunStateError("a paused canvasflow run state must carry `pending.components`");
+  const steps = raw.steps ?? 0;
+  if (typeof steps !== "number" || !Number.isInteger(steps) || steps < 0) throw wrongType("steps", "a whole number of at least 0");
   return {
     version: RUN_STATE_VERSION,
-    status: raw.status,
-    outputs: isPlainObject(raw.outputs) ? (raw.outputs as Record<string, Outputs>) : {},
-    component_state: isPlainObject(raw.component_state) ? raw.component_state : {},
-    open_containers: isPlainObject(raw.open_containers) ? (raw.open_containers as Record<string, number>) : {},
-    steps: typeof raw.steps === "number" ? raw.steps : 0,
-    ...(raw.pending ? { pending: raw.pending } : {}),
-    ...(Array.isArray(raw.reply) ? { reply: raw.reply.map(String) } : {}),
-    ...(isPlainObject(raw.references) && Array.isArray(raw.references.chunks) && Array.isArray(raw.references.doc_aggs)
-      ? { references: raw.references }
-      : {}),
-    ...(typeof raw.error === "string" ? { error: raw.error } : {}),
+    status,
+    outputs: objectOf(raw.outputs, "outputs", isPlainObject, "objects") as Record<string, Outputs>,
+    component_state: objectOf(raw.component_state, "component_state", () => true, "values"),
+    open_containers: objectOf(raw.open_containers, "open_containers", (v) => typeof v === "number", "numbers") as Record<string, number>,
+    steps,
+    ...(pending ? { pending } : {}),
+    ...(raw.reply !== undefined ? { reply: listOf(raw.reply, "reply", (v): v is string => typeof v === "string", "strings") } : {}),
+    ...(raw.references !== undefined ? { references: readReferences(raw.references) } : {}),
+    ...(raw.error !== undefined ? { error: stringField(raw.error, "error") } : {}),
+  };
+}
+
+function wrongType(field: string, expected: string): RunStateError {
+  return new RunStateError(`canvasflow run state: ${field} must be ${expected}`);
+}
+
+/** An object whose values pass `ok` (missing: empty). */
+function objectOf(value: unknown, field: string, ok: (item: unknown) => boolean, items: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (!isPlainObject(value) || !Object.values(value).every(ok)) throw wrongType(field, `an object of ${items}`);
+  return value;
+}
+
+function listOf<T>(value: unknown, field: string, ok: (item: unknown) => item is T, items: string): T[] {
+  if (!Array.isArray(value) || !value.every(ok)) throw wrongType(field, `a list of ${items}`);
+  return value;
+}
+
+function stringField(value: unknown, field: string): string {
+  if (typeof value !== "string") throw wrongType(field, "a string");
+  return value;
+}
+
+function readPending(value: unknown): PendingInput {
+  if (!isPlainObject(value)) throw wrongType("pending", "an object {components, inputs, tips}");
+  const components = listOf(value.components, "pending.components", (v): v is string => typeof v === "string", "component ids");
+  if (components.length === 0) throw wrongType("pending.components", "a list of at least one component id");
+  return {
+    components,
+    inputs: objectOf(value.inputs ?? {}, "pending.inputs", isPlainObject, "input fields") as Record<string, InputField>,
+    tips: value.tips === undefined ? "" : stringField(value.tips, "pending.tips"),
+  };
+}
+
+function readReferences(value: unknown): { chunks: ReferenceChunk[]; doc_aggs: ReferenceDocument[] } {
+  if (!isPlainObject(value)) throw wrongType("references", "an object {chunks, doc_aggs}");
+  return {
+    chunks: listOf(value.chunks, "references.chunks", isPlainObject, "objects") as unknown as ReferenceChunk[],
+    doc_aggs: listOf(value.doc_aggs, "references.doc_aggs", isPlainObject, "objects") as unknown as ReferenceDocument[],
   };
 }
