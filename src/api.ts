@@ -4,7 +4,7 @@
 import { builtinRegistry } from "./components/builtins.js";
 import type { ComponentRegistry } from "./components/registry.js";
 import type { ComponentDefinition, Params } from "./components/types.js";
-import { parseDslText, readDslFile, unwrapDsl, type DslSource } from "./dsl/source.js";
+import { DslReadError, parseDslText, readDslFile, unwrapDsl, type DslSource } from "./dsl/source.js";
 import type { CanvasDsl } from "./dsl/types.js";
 import { validateSource, type ValidationReport } from "./dsl/validate.js";
 import { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
@@ -49,9 +49,16 @@ export async function validateCanvas(dslOrPath: string | object, options: { regi
   return validateSource(source, { registry: options.registry ?? defaultRegistry });
 }
 
-/** Validate an in-memory DSL object. */
+/** Validate an in-memory DSL object. Never throws: a value that is not an object gets a report saying so. */
 export function validateDsl(dsl: object, options: { registry?: ComponentRegistry; file?: string } = {}): ValidationReport {
-  const source = unwrapDsl(dsl, options.file);
+  let source: DslSource;
+  try {
+    source = unwrapDsl(dsl, options.file);
+  } catch (error) {
+    if (!(error instanceof DslReadError)) throw error;
+    const issue = { severity: "error", code: "not-a-canvas", pointer: "/", message: error.reason } as const;
+    return { ...(options.file ? { file: options.file } : {}), kind: "unknown", valid: false, issues: [issue] };
+  }
   return validateSource(source, { registry: options.registry ?? defaultRegistry });
 }
 

@@ -18,10 +18,11 @@ export interface DslSource {
 /** A file or text that is not a DSL at all (unreadable, not JSON, not an object). */
 export class DslReadError extends Error {
   constructor(
-    message: string,
+    /** What is wrong, without the file name. */
+    readonly reason: string,
     readonly file?: string,
   ) {
-    super(file ? `${file}: ${message}` : message);
+    super(file ? `${file}: ${reason}` : reason);
     this.name = "DslReadError";
   }
 }

@@ -46,13 +46,20 @@ export interface ValidateOptions {
 }
 
 let commonValidator: ValidateFunction | undefined;
-const paramValidators = new WeakMap<JsonSchema, ValidateFunction>();
+const paramValidators = new WeakMap<JsonSchema, ValidateFunction | string>();
 
-/** Compiled once per schema object; schemas of component types never used are never compiled. */
-function paramValidator(schema: JsonSchema): ValidateFunction {
+/**
+ * Compiled once per schema object; schemas of component types never used are never compiled.
+ * A schema ajv refuses (a custom component's mistake) gives ajv's reason instead of a throw.
+ */
+function paramValidator(schema: JsonSchema): ValidateFunction | string {
   let validate = paramValidators.get(schema);
-  if (!validate) {
-    validate = ajv().compile(schema);
+  if (validate === undefined) {
+    try {
+      validate = ajv().compile(schema);
+    } catch (error) {
+      validate = (error as Error).message;
+    }
     paramValidators.set(schema, validate);
   }
   return validate;
@@ -304,7 +311,9 @@ class ComponentChecker {
 
   private checkSchema(id: string, params: Record<string, unknown>, def: ComponentDefinition): void {
     const common = (commonValidator ??= ajv().compile(loadSchema("components/common.schema.json")));
-    const validators = def.paramsSchema ? [common, paramValidator(def.paramsSchema)] : [common];
+    const own = def.paramsSchema ? paramValidator(def.paramsSchema) : undefined;
+    if (typeof own === "string") this.issue("error", "param", this.at(id, "obj", "params"), id, `the params schema of ${def.name} cannot be used: ${own}`);
+    const validators = own && typeof own !== "string" ? [common, own] : [common];
     for (const validate of validators) {
       if (validate(params)) continue;
       for (const error of significantErrors(validate.errors ?? [])) {

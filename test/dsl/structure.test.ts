@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { CanvasValidationError, loadCanvas, validateDsl, type CanvasDsl } from "../../src/index.js";
 import { cli } from "../helpers/cli.js";
 import { canvasDsl, errors, node } from "../helpers/dsl.js";
+import { registryWith } from "../helpers/registry.js";
 import { scratchDir } from "../helpers/scratch.js";
 
 const STACK_TRACE = /^\s+at .+(:\d+:\d+\)?|\(native\))$/m;
@@ -157,5 +158,24 @@ describe("the CLI on a downstream given as a string", () => {
     expect(r.stdout).toContain("INVALID");
     expect(r.stdout).toContain("/components/begin/downstream");
     expect(`${r.stdout}${r.stderr}`).not.toMatch(STACK_TRACE);
+  });
+});
+
+describe("validateDsl on a value that is not an object", () => {
+  it.each([[null], ["begin"], [7], [[]], [[{ components: {} }]]])("returns a report for %j instead of throwing", (value) => {
+    const report = validateDsl(value as object);
+    expect(report).toMatchObject({ kind: "unknown", valid: false });
+    expect(errors(report.issues)).toEqual([expect.objectContaining({ code: "not-a-canvas", pointer: "/", message: expect.stringContaining("expected a JSON object") })]);
+  });
+});
+
+describe("a component type whose params schema ajv cannot compile", () => {
+  it("is reported on the components of that type; validation does not throw", async () => {
+    const registry = registryWith({ name: "Odd", paramsSchema: { type: "nonsense" }, invoke: () => undefined });
+    const dsl = canvasDsl({ begin: node("Begin", {}, ["Odd:1"]), "Odd:1": node("Odd", { x: 1 }) });
+    expect(errors(validateDsl(dsl, { registry }).issues)).toEqual([
+      expect.objectContaining({ code: "param", componentId: "Odd:1", pointer: "/components/Odd:1/obj/params", message: expect.stringContaining("the params schema of Odd cannot be used") }),
+    ]);
+    await expect(loadCanvas(dsl, { registry })).rejects.toBeInstanceOf(CanvasValidationError);
   });
 });
