@@ -3,7 +3,7 @@
  * {samples, wallSamples, runsPerSample, waitedShare, clock, warmup: {runs, ms}, extra}. Each
  * sample is the mean time of one run over a stretch of runs.
  *
- * How, and why (the figures are in the bench section of the README):
+ * How, and why (the method and the figures are in docs/performance.md):
  * - Warm-up lasts at least `warmupMs` and `warmup` runs. Counting runs alone was not enough: the
  *   engine's async generator is deoptimized and re-optimized several times while V8 learns the
  *   shapes it sees, and a 3 ms run settles only after some 20–40 runs.

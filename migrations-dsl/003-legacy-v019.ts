@@ -1,7 +1,7 @@
 /**
  * RAGFlow ≤ v0.19 canvases (Answer, Generate, implicit inputs, a path of lists) → the current
  * format. The conversion lives in src/migrate/legacy/ (one module per component family); the
- * mapping table is in the README ("Migrating old canvases").
+ * mapping table is in docs/migration.md ("From RAGFlow v0.19").
  */
 import { convertLegacyDsl, isLegacyDsl } from "../src/migrate/legacy/convert.js";
 import type { LooseDsl, MigrationStep } from "../src/migrate/types.js";

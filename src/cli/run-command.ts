@@ -1,8 +1,10 @@
 /**
  * `canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
- *                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty] [--max-steps N]
+ *                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty]
+ *                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
+ *                      [--allow-private-network]
  *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]`
- * (the services those last flags make are in services.ts)
+ * (the services the last five flags make are in services.ts)
  *
  * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
  * 4 the session is locked by another run, 130 / 143 cancelled by SIGINT / SIGTERM.
