@@ -28,7 +28,8 @@ Usage:
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
   4 the session is locked by another run, 130/143 cancelled by Ctrl+C (SIGINT)/SIGTERM.
   A turn that fails or is cancelled leaves the session as it was before the turn.
-migrate exit codes: 0 migrated or already current, 1 unsupported components remain, 2 unreadable input or usage.
+migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
+                    2 unreadable input or usage.
 `;
 
 const RUN_OPTIONS = {

@@ -118,7 +118,7 @@ export function resolveModel(config: CanvasflowConfig, llmId: string, requester:
   const keys = [...new Set([llmId, modelPart(llmId), bareModelName(llmId)].filter((k) => k !== ""))].map((k) => JSON.stringify(k));
   const where = keys.length > 0 ? `add ${keys.join(" or ")} to "models" in canvasflow.config.json, or set "defaultModel"` : `set "defaultModel" in canvasflow.config.json`;
   return fail(
-    `no model is configured for it. To configure one: ${where} (see the README, "Pointing a canvas at a real model"); ` +
+    `no model is configured for it. To configure one: ${where} (see docs/configuration.md); ` +
       "or set OPENAI_BASE_URL and OPENAI_API_KEY (and CANVASFLOW_MODEL) in the environment; " +
       "or run with --mock-llm to answer with the built-in mock",
   );

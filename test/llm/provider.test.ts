@@ -91,7 +91,7 @@ describe("resolveModel", () => {
     expect((error as Error).message).toBe(
       'cannot resolve llm_id "deepseek-chat@DeepSeek" of component Agent:Writer (Agent): no model is configured for it. ' +
         'To configure one: add "deepseek-chat@DeepSeek" or "deepseek-chat" to "models" in canvasflow.config.json, or set "defaultModel" ' +
-        '(see the README, "Pointing a canvas at a real model"); or set OPENAI_BASE_URL and OPENAI_API_KEY (and CANVASFLOW_MODEL) in the environment; ' +
+        '(see docs/configuration.md); or set OPENAI_BASE_URL and OPENAI_API_KEY (and CANVASFLOW_MODEL) in the environment; ' +
         "or run with --mock-llm to answer with the built-in mock",
     );
   });
