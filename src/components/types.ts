@@ -171,6 +171,12 @@ export interface ComponentContext<P = Params> {
   readonly inputs: Record<string, unknown> | undefined;
   /** The user's query of this turn (`sys.query`). */
   readonly query: string;
+  /**
+   * Stable for this execution of this component: the task id, the turn, the component id and
+   * how often it ran in the turn. A step run again after a crash gets the same key, so a
+   * service that remembers keys can drop the duplicate of a side effect.
+   */
+  readonly idempotencyKey: string;
   readonly canvas: CanvasAccess;
   readonly state: ComponentState;
   readonly services: RuntimeServices;

@@ -2,22 +2,19 @@
  * The Canvas facade: a loaded DSL plus its session state. `run()` streams events; `toJSON()`
  * returns the whole state as a DSL snapshot that `loadCanvas()` resumes from.
  */
-import { nanoid } from "nanoid";
 import type { ComponentRegistry } from "../components/registry.js";
-import { isTextStream } from "../components/text-stream.js";
 import type { InputField, Outputs, RuntimeServices } from "../components/types.js";
 import type { CanvasDsl, HistoryEntry } from "../dsl/types.js";
 import type { ValidationIssue } from "../dsl/validate.js";
-import { VariablePool } from "../pool/pool.js";
-import { freshSessionGlobals, normalizeDeclarations } from "../pool/variables.js";
 import { isPlainObject } from "../util/values.js";
 import type { CanvasEvent } from "./events.js";
 import { compileGraph, type CanvasGraph } from "./graph.js";
-import { emptyReferences } from "./ledger.js";
-import { DEFAULT_MAX_STEPS, executeRun, type CanvasSession, type EngineOptions, type RunRequest } from "./run.js";
+import { DEFAULT_MAX_STEPS, executeRun, type EngineOptions, type RunRequest } from "./run.js";
 import { DEFAULT_COMPONENT_TIMEOUT_MS, DEFAULT_CONCURRENCY } from "./runner.js";
 import { DEFAULT_EVENT_VALUE_LIMIT } from "./event-values.js";
-import { RUN_STATE_VERSION, readRunState, type PendingInput, type PersistedRunState, type RunStatus } from "./state.js";
+import { applyDelta, type RunDelta } from "./checkpoint.js";
+import { freshSession, sessionFromSnapshot, snapshotOf, type CanvasSession } from "./session.js";
+import type { PendingInput, RunStatus } from "./state.js";
 
 export interface CanvasRuntimeOptions {
   /** Components run at once within a batch (default 5, as RAGFlow's thread pool). */
@@ -81,49 +78,25 @@ export class Canvas {
     warnings: readonly ValidationIssue[] = [],
   ): Canvas {
     const graph = compileGraph(dsl, registry);
-    const componentExists = (id: string) => graph.nodes.has(id);
-    const declarations = normalizeDeclarations(dsl.variables);
-    let session: CanvasSession;
-    if (dsl.canvasflow !== undefined) {
-      const state = readRunState(dsl.canvasflow);
-      const pool = new VariablePool(componentExists, { ...(dsl.globals ?? {}) });
-      for (const [id, outputs] of Object.entries(state.outputs)) pool.replaceOutputs(id, outputs);
-      session = {
-        graph,
-        pool,
-        taskId: typeof dsl.task_id === "string" && dsl.task_id ? dsl.task_id : nanoid(),
-        history: Array.isArray(dsl.history) ? [...dsl.history] : [],
-        componentState: { ...state.component_state },
-        openContainers: { ...state.open_containers },
-        frontier: state.status === "paused" ? [...(dsl.path ?? [])].filter((id) => graph.nodes.has(id)) : [],
-        status: state.status,
-        pending: state.pending,
-        reply: state.reply ?? [],
-        references: state.references ?? emptyReferences(),
-        steps: state.steps,
-        error: state.error,
-        running: false,
-      };
-    } else {
-      const globals = freshSessionGlobals(dsl.globals, declarations, { userId: options.userId });
-      session = {
-        graph,
-        pool: new VariablePool(componentExists, globals),
-        taskId: nanoid(),
-        history: [],
-        componentState: {},
-        openContainers: {},
-        frontier: [],
-        status: "idle",
-        pending: undefined,
-        reply: [],
-        references: emptyReferences(),
-        steps: 0,
-        error: undefined,
-        running: false,
-      };
-    }
+    const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId });
     return new Canvas(dsl, graph, session, options, warnings);
+  }
+
+  /**
+   * Build a canvas from a base snapshot and the checkpoints written since (in order): the
+   * session is exactly the one the run had at its last checkpoint. A `running` session continues
+   * from there on its next `run()`.
+   */
+  static fromCheckpoints(
+    base: CanvasDsl,
+    deltas: readonly RunDelta[],
+    registry: ComponentRegistry,
+    options: CanvasRuntimeOptions = {},
+    warnings: readonly ValidationIssue[] = [],
+  ): Canvas {
+    const canvas = Canvas.fromValidatedDsl(base, registry, options, warnings);
+    for (const delta of deltas) applyDelta(canvas.session, delta);
+    return canvas;
   }
 
   /** Start a turn (or resume a paused run with `inputs`) and stream its events. */
@@ -194,28 +167,7 @@ export class Canvas {
    * `history` and `task_id` in RAGFlow's places, and the rest under `canvasflow`.
    */
   toJSON(): CanvasDsl {
-    const session = this.session;
-    const state: PersistedRunState = {
-      version: RUN_STATE_VERSION,
-      status: session.status,
-      outputs: plainOutputs(session.pool.allOutputs()),
-      component_state: structuredClone(session.componentState),
-      open_containers: { ...session.openContainers },
-      steps: session.steps,
-      ...(session.pending ? { pending: structuredClone(session.pending) } : {}),
-      ...(session.reply.length > 0 ? { reply: [...session.reply] } : {}),
-      ...(session.references.chunks.length > 0 || session.references.doc_aggs.length > 0 ? { references: structuredClone(session.references) } : {}),
-      ...(session.error !== undefined ? { error: session.error } : {}),
-    };
-    return {
-      ...this.dsl,
-      path: session.status === "paused" ? [...session.frontier] : [],
-      history: structuredClone(session.history),
-      globals: structuredClone(session.pool.globals),
-      retrieval: [],
-      task_id: session.taskId,
-      canvasflow: state,
-    };
+    return snapshotOf(this.dsl, this.session);
   }
 }
 
@@ -225,15 +177,4 @@ function checkPositive(name: string, value: number | undefined, integer: boolean
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
     throw new RangeError(`option ${name} must be a positive ${integer ? "integer" : "number"}, got ${String(value)}`);
   }
-}
-
-/** Outputs as JSON: a stream still in flight is saved as the text received so far. */
-function plainOutputs(outputs: Record<string, Outputs>): Record<string, Outputs> {
-  const out: Record<string, Outputs> = {};
-  for (const [id, record] of Object.entries(outputs)) {
-    const copy: Outputs = {};
-    for (const [key, value] of Object.entries(record)) copy[key] = isTextStream(value) ? value.text : structuredClone(value);
-    out[id] = copy;
-  }
-  return out;
 }

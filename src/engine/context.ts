@@ -28,6 +28,8 @@ export interface RunScope {
   readonly random: () => number;
   /** Where components report tokens and references for the whole run. */
   readonly ledger: RunLedger;
+  /** The stable key of a component's current execution (task, turn, component, how often it ran). */
+  idempotencyKey(componentId: string): string;
 }
 
 /** What a run gathers from its components besides outputs. */
@@ -86,6 +88,9 @@ export class InvocationContext implements ComponentContext<Params> {
   }
   get services(): RuntimeServices {
     return this.scope.services;
+  }
+  get idempotencyKey(): string {
+    return this.scope.idempotencyKey(this.node.id);
   }
   get query(): string {
     const q = this.scope.pool.globals["sys.query"];

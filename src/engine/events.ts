@@ -15,6 +15,14 @@ export interface WorkflowStartedData {
   inputs: Record<string, unknown>;
 }
 
+/** A run whose process died, continued from its last checkpoint by another (or the same) process. */
+export interface WorkflowResumedData {
+  /** The run's inputs, as workflow_started showed them. */
+  inputs: Record<string, unknown>;
+  /** Components that may have been running when the process died: they run again now. */
+  in_flight: string[];
+}
+
 export interface NodeStartedData {
   inputs: null;
   /** Epoch seconds. */
@@ -72,6 +80,7 @@ export interface WorkflowFinishedData {
 
 export interface EventDataMap {
   workflow_started: WorkflowStartedData;
+  workflow_resumed: WorkflowResumedData;
   node_started: NodeStartedData;
   node_finished: NodeFinishedData;
   message: MessageData;
@@ -95,6 +104,7 @@ export type CanvasEvent = { [E in EventName]: CanvasEventOf<E> }[EventName];
 
 export const EVENT_NAMES: readonly EventName[] = [
   "workflow_started",
+  "workflow_resumed",
   "node_started",
   "node_finished",
   "message",

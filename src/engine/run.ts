@@ -1,5 +1,6 @@
 /**
- * One run of a canvas: a new conversation turn or the resumption of a paused one.
+ * One run of a canvas: a new conversation turn, the resumption of a paused one, or the
+ * continuation of a run whose process died (from its last checkpoint).
  *
  * The loop is: ask the planner for a batch, let the runner execute it, then post-process each
  * finished component in path order (messages, errors, node_finished, path extension). Every
@@ -22,27 +23,11 @@ import { appendUnique, planExtension, selectBatch, withoutDescendants } from "./
 import { addReferences, addUsage, emptyReferences, type ReferenceBucket } from "./ledger.js";
 import { BatchRunner, errorMessage, timeoutFor, type NodeResult, type RunnerHooks, type RunnerOptions } from "./runner.js";
 import { deadlineAfter, iterateWithin, within, type Deadline } from "./waits.js";
-import type { PendingInput, RunStatus } from "./state.js";
+import type { PendingInput } from "./state.js";
+import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
+import type { CanvasSession } from "./session.js";
 
-/** The mutable state of a canvas between runs (serialized by `Canvas.toJSON()`). */
-export interface CanvasSession {
-  readonly graph: CanvasGraph;
-  readonly pool: VariablePool;
-  readonly taskId: string;
-  history: HistoryEntry[];
-  componentState: Record<string, unknown>;
-  openContainers: Record<string, number>;
-  frontier: string[];
-  status: RunStatus;
-  pending: PendingInput | undefined;
-  /** What the user has been shown so far in this turn (kept across a pause, for history). */
-  reply: string[];
-  /** References gathered since the last message_end (kept across a pause). */
-  references: ReferenceBucket;
-  steps: number;
-  error: string | undefined;
-  running: boolean;
-}
+export type { CanvasSession } from "./session.js";
 
 export interface EngineOptions extends RunnerOptions {
   /** Component executions allowed in one turn before the run is stopped as runaway. */
@@ -62,6 +47,11 @@ export interface RunRequest {
   files?: unknown[];
   userId?: string;
   signal?: AbortSignal;
+  /**
+   * Receives a checkpoint after every batch and one when the run ends (after its last event);
+   * a returned promise is awaited before the run goes on. Turns on the recording of changes.
+   */
+  checkpoint?: CheckpointSink;
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
@@ -81,7 +71,9 @@ export async function* executeRun(
   request: RunRequest,
   options: EngineOptions,
 ): AsyncGenerator<CanvasEvent, void, undefined> {
-  const events = new EventFactory(nanoid(), session.taskId, Math.floor(Date.now() / 1000));
+  // A run continued after a crash keeps its message id and start.
+  const continued = session.status === "running" ? session.run : undefined;
+  const events = new EventFactory(continued?.message_id ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000));
   if (session.running) {
     yield events.make("workflow_finished", {
       inputs: request.inputs ?? {},
@@ -105,16 +97,23 @@ export async function* executeRun(
     // A defect in the engine itself (or an unusable request): still end the stream the documented way.
     session.status = "failed";
     session.error = `internal error: ${errorMessage(bug)}`;
+    session.run = undefined;
     completed = true;
     yield finishedEvent(events, eventRecord(request.inputs, options.eventValueLimit), started, emptyUsage(), session.error, {});
   } finally {
-    run?.dispose();
-    session.running = false;
     if (!completed) {
       session.status = "cancelled";
       session.error = "the event stream was closed before the run finished";
       session.frontier = [];
       session.pending = undefined;
+      session.run = undefined;
+    }
+    // The last checkpoint says how the run ended; it is written even when the reader stopped early.
+    try {
+      await run?.finalCheckpoint();
+    } finally {
+      run?.dispose();
+      session.running = false;
     }
   }
 }
@@ -142,16 +141,17 @@ class Run {
   private readonly runner: BatchRunner;
   private readonly scope: RunScope;
   private readonly started = performance.now();
-  private readonly usage: TokenUsage = emptyUsage();
   private readonly inputs: Record<string, unknown>;
+  /** Records what changes, for checkpoints (only when the request asks for them). */
+  private readonly recorder: RunRecorder | undefined;
   /** Components that receive `inputs` when they run (Begin at a turn's start, or the paused ones). */
   private readonly inputReceivers = new Set<string>();
   /** Producers whose `node_finished` waits until their streamed output has been consumed. */
   private readonly partials: NodeResult[] = [];
   /** What workflow_finished shows: the outputs of the last component that finished (as its event showed them). */
   private lastOutputs: Outputs = {};
-  /** Its full `content`, for the history entry when no message was shown. */
-  private lastContent: unknown;
+  /** That component (its full `content` is the history entry when no message was shown). */
+  private lastId: string | undefined;
   /** The run's inputs as events show them. */
   private readonly shownInputs: Record<string, unknown>;
   /** Events of the component being settled, yielded right after (reused, so a step allocates no list). */
@@ -171,8 +171,11 @@ class Run {
     // component: a wide batch legitimately has more than Node's default of ten listeners.
     setMaxListeners(options.concurrency * 2 + session.graph.nodes.size + 10, this.controller.signal);
     this.runner = new BatchRunner(options);
-    this.inputs = request.inputs ?? {};
+    // A run continued after a crash goes on with the inputs it was given.
+    const continued = session.status === "running" ? session.run : undefined;
+    this.inputs = continued?.inputs ?? request.inputs ?? {};
     this.shownInputs = eventRecord(this.inputs, options.eventValueLimit);
+    if (request.checkpoint) this.recorder = new RunRecorder(session);
     this.scope = {
       graph: session.graph,
       pool: session.pool,
@@ -180,8 +183,9 @@ class Run {
       history: session.history,
       services: options.services,
       random: options.random,
+      idempotencyKey: (id) => `${session.taskId}:${String(session.pool.globals["sys.conversation_turns"] ?? 0)}:${id}:${session.executions[id] ?? 0}`,
       ledger: {
-        addUsage: (usage) => addUsage(this.usage, usage),
+        addUsage: (usage) => addUsage(this.session.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
         references: () => this.session.references,
       },
@@ -206,6 +210,23 @@ class Run {
 
   dispose(): void {
     this.unlinkSignal?.();
+    this.recorder?.detach();
+  }
+
+  /** Hand the changes since the last checkpoint to the request's sink (awaited when it returns a promise). */
+  private checkpoint(): void | Promise<void> {
+    if (!this.recorder) return;
+    this.session.unread = this.partials.map((p) => p.node.id);
+    return this.request.checkpoint!(this.recorder.take());
+  }
+
+  /** The checkpoint that says how the run ended (after its last event). */
+  async finalCheckpoint(): Promise<void> {
+    if (!this.recorder) return;
+    this.session.unread = [];
+    const pending = this.checkpoint();
+    this.recorder.detach();
+    if (pending) await pending;
   }
 
   private get pool(): VariablePool {
@@ -218,13 +239,24 @@ class Run {
 
   async *execute(): AsyncGenerator<CanvasEvent, void, undefined> {
     const session = this.session;
-    const resuming = session.status === "paused" && session.pending !== undefined;
-    if (resuming) {
-      for (const id of session.pending!.components) this.inputReceivers.add(id);
-      this.pool.globals["sys.date"] = formatSystemDate(new Date());
+    session.epoch += 1;
+    if (session.status === "running" && session.run) {
+      // Its process died: go on from the last checkpoint; what was in flight runs again.
+      for (const id of session.run.receivers) this.inputReceivers.add(id);
+      if (session.run.last !== undefined) this.remember(session.run.last, eventRecord(this.pool.recordOf(session.run.last), this.options.eventValueLimit));
+      const inFlight = selectBatch(session.frontier, this.graph, session.openContainers).ready;
+      yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight });
     } else {
-      this.startTurn();
-      yield this.events.make("workflow_started", { inputs: this.shownInputs });
+      session.usage = emptyUsage();
+      if (session.status === "paused" && session.pending !== undefined) {
+        for (const id of session.pending.components) this.inputReceivers.add(id);
+        this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
+      } else {
+        this.startTurn();
+        yield this.events.make("workflow_started", { inputs: this.shownInputs });
+      }
+      session.status = "running";
+      session.run = { message_id: this.events.messageId, created_at: this.events.createdAt, inputs: this.inputs, receivers: [...this.inputReceivers] };
     }
     session.pending = undefined;
     session.error = undefined;
@@ -246,11 +278,12 @@ class Run {
       if (pause) {
         session.status = "paused";
         session.pending = pause;
+        session.run = undefined;
         yield* this.drainPartials(undefined);
         // The question is shown like any reply, so a chat client that renders only message
         // events still shows it; user_inputs then carries the form (and the same tips).
         if (pause.tips) {
-          session.reply.push(pause.tips);
+          this.pushReply(pause.tips);
           yield this.events.make("message", { content: pause.tips });
           yield this.events.make("message_end", {});
         }
@@ -270,6 +303,10 @@ class Run {
       // A producer about to run again first finishes its last run: nobody can read that stream
       // once its outputs are reset, and its node_finished belongs before the new node_started.
       if (this.partials.length > 0) yield* this.drainPartials(ready);
+      for (const node of nodes) {
+        session.executions[node.id] = (session.executions[node.id] ?? 0) + 1;
+        this.recorder?.started(node.id);
+      }
       const contexts = nodes.map((node) => this.contextFor(node));
       for (const node of nodes) {
         this.pool.resetOutputs(node.id);
@@ -277,7 +314,7 @@ class Run {
       }
       const batch = this.runner.runBatch(contexts, nodes, this.hooks, signal);
       const results = batch instanceof Promise ? await batch : batch;
-      for (const node of nodes) this.inputReceivers.delete(node.id);
+      if (this.inputReceivers.size > 0) this.inputsDelivered(nodes);
 
       let frontier = deferred.slice();
       const members = new Set(frontier);
@@ -300,12 +337,15 @@ class Run {
       for (const containerId of exited ?? []) frontier = withoutDescendants(frontier, containerId, this.graph);
       session.frontier = frontier;
       if (failure !== undefined) break;
+      const saved = this.checkpoint();
+      if (saved) await saved;
     }
 
     if (failure === undefined) yield* this.drainPartials(undefined);
     else yield* this.stopPartials();
     session.frontier = [];
     session.openContainers = {};
+    session.run = undefined;
     if (signal.aborted) {
       session.status = "cancelled";
       session.error = "cancelled";
@@ -324,29 +364,57 @@ class Run {
   }
 
   finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {
-    return finishedEvent(this.events, this.shownInputs, this.started, this.usage, error, outputs);
+    return finishedEvent(this.events, this.shownInputs, this.started, this.session.usage, error, outputs);
+  }
+
+  /** Components that were given the run's inputs do not get them again. */
+  private inputsDelivered(nodes: readonly ComponentNode[]): void {
+    for (const node of nodes) this.inputReceivers.delete(node.id);
+    const run = this.session.run;
+    if (run && run.receivers.some((id) => !this.inputReceivers.has(id))) {
+      this.session.run = { ...run, receivers: run.receivers.filter((id) => this.inputReceivers.has(id)) };
+    }
+  }
+
+  // ---- what a turn shows and keeps (recorded for checkpoints) ----
+
+  private pushReply(text: string): void {
+    this.session.reply.push(text);
+    this.recorder?.op(["reply", text]);
+  }
+
+  private resetReply(): void {
+    this.session.reply = [];
+    this.recorder?.op(["replyReset"]);
+  }
+
+  private pushHistory(entry: HistoryEntry): void {
+    this.session.history.push(entry);
+    this.recorder?.op(["history", entry]);
   }
 
   // ---- turn bookkeeping ----
 
   private startTurn(): void {
     const session = this.session;
-    const globals = this.pool.globals;
+    const pool = this.pool;
     const query = typeof this.request.query === "string" ? this.request.query : "";
-    this.pool.clearAllOutputs();
+    pool.clearAllOutputs();
     for (const key of Object.keys(session.componentState)) delete session.componentState[key];
     session.openContainers = {};
     session.steps = 0;
-    session.reply = [];
+    session.executions = {};
+    this.recorder?.op(["executionsReset"]);
+    this.resetReply();
     session.references = emptyReferences();
-    globals["sys.query"] = query;
-    globals["sys.date"] = formatSystemDate(new Date());
-    if (this.request.userId !== undefined) globals["sys.user_id"] = this.request.userId;
-    if (this.request.files !== undefined) globals["sys.files"] = this.request.files;
-    const turns = Number(globals["sys.conversation_turns"]);
-    globals["sys.conversation_turns"] = (Number.isFinite(turns) ? turns : 0) + 1;
+    pool.setGlobal("sys.query", query);
+    pool.setGlobal("sys.date", formatSystemDate(new Date()));
+    if (this.request.userId !== undefined) pool.setGlobal("sys.user_id", this.request.userId);
+    if (this.request.files !== undefined) pool.setGlobal("sys.files", this.request.files);
+    const turns = Number(pool.globals["sys.conversation_turns"]);
+    pool.setGlobal("sys.conversation_turns", (Number.isFinite(turns) ? turns : 0) + 1);
     if (query.length > 0) {
-      session.history.push(["user", query]);
+      this.pushHistory(["user", query]);
       this.appendSystemHistory(`user: ${query}`);
     }
     session.frontier = [this.graph.entryId];
@@ -355,18 +423,18 @@ class Run {
 
   private recordAssistantTurn(): void {
     let text = this.session.reply.join("\n\n");
-    this.session.reply = [];
+    this.resetReply();
     if (text.length === 0) {
-      const content = this.lastContent;
+      const content = this.lastContent();
       text = content === undefined ? "" : stringifyValue(content);
     }
-    this.session.history.push(["assistant", text]);
+    this.pushHistory(["assistant", text]);
     this.appendSystemHistory(`assistant: ${text}`);
   }
 
   private appendSystemHistory(line: string): void {
     // A snapshot written elsewhere may hold something else there: the history starts over.
-    if (!Array.isArray(this.pool.globals["sys.history"])) this.pool.globals["sys.history"] = [];
+    if (!Array.isArray(this.pool.globals["sys.history"])) this.pool.setGlobal("sys.history", []);
     this.pool.append(SYS_HISTORY, line);
   }
 
@@ -430,8 +498,13 @@ class Run {
 
   /** Remember the outputs a finished component showed: workflow_finished shows the last ones. */
   private remember(id: string, shown: Outputs): void {
-    this.lastContent = this.pool.recordOf(id)?.content;
+    this.lastId = id;
     this.lastOutputs = shown;
+    if (this.session.run) this.session.run.last = id;
+  }
+
+  private lastContent(): unknown {
+    return this.lastId === undefined ? undefined : this.pool.recordOf(this.lastId)?.content;
   }
 
   private nodeFinished(result: NodeResult, error: string | undefined): CanvasEventOf<"node_finished"> {
@@ -560,7 +633,7 @@ class Run {
     if (node.downstream.length === 0) {
       const text = stringifyValue(value);
       if (text.length > 0) {
-        this.session.reply.push(text);
+        this.pushReply(text);
         out.push(this.events.make("message", { content: text }));
       }
       out.push(this.events.make("message_end", {}));
@@ -616,7 +689,7 @@ class Run {
       text = stringifyValue(content);
       if (text.length > 0) yield this.events.make("message", { content: text });
     }
-    this.session.reply.push(text);
+    this.pushReply(text);
     const end: Record<string, unknown> = node.def.messageEnd?.(node.params, this.pool.outputsOf(node.id) ?? {}) ?? {};
     // The references gathered since the last message go with this one (RAGFlow attaches the
     // whole run's bucket to every message).

@@ -10,11 +10,26 @@ import { isPlainObject } from "../util/values.js";
 export const RUN_STATE_VERSION = 1;
 
 /**
+ * Three kinds of resumption, each an explicit state (never guessed from ids):
  * - `idle`: no turn has run yet, or the last one finished; the next run starts a new turn.
  * - `paused`: waiting for input; the next run resumes with `inputs`.
+ * - `running`: a run was under way when this state was saved (a checkpoint); if its process is
+ *   gone, the next run continues it from here and runs again what was in flight.
  * - `failed` / `cancelled`: the last turn ended early; the next run starts a new turn.
  */
-export type RunStatus = "idle" | "paused" | "failed" | "cancelled";
+export type RunStatus = "idle" | "paused" | "running" | "failed" | "cancelled";
+
+/** What a run under way needs to be continued by another process. */
+export interface RunInProgress {
+  /** The run's message id and start (epoch seconds), kept by its continuation. */
+  message_id: string;
+  created_at: number;
+  /** The run's inputs, and the components still to receive them (Begin, the paused ones). */
+  inputs: Record<string, unknown>;
+  receivers: string[];
+  /** The component whose outputs workflow_finished shows so far. */
+  last?: string;
+}
 
 /** The explicit pending-input marker of a paused run. */
 export interface PendingInput {
@@ -43,6 +58,14 @@ export interface PersistedRunState {
   references?: { chunks: ReferenceChunk[]; doc_aggs: ReferenceDocument[] };
   /** The error that ended the last turn, if any. */
   error?: string;
+  /** Runs started on this session so far (event ids begin with it). */
+  epoch?: number;
+  /** How often each component ran in the current turn. */
+  executions?: Record<string, number>;
+  /** Tokens counted in the current turn. */
+  usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number; calls: number };
+  /** Present while status is `running`. */
+  run?: RunInProgress;
 }
 
 /** Raised when a snapshot's run state cannot be read. */
@@ -53,7 +76,7 @@ export class RunStateError extends Error {
   }
 }
 
-const STATUSES: ReadonlySet<string> = new Set(["idle", "paused", "failed", "cancelled"]);
+const STATUSES: ReadonlySet<string> = new Set(["idle", "paused", "running", "failed", "cancelled"]);
 
 /**
  * Read a persisted run state. Every field the engine relies on is checked: a missing counter or
@@ -73,6 +96,10 @@ export function readRunState(value: unknown): PersistedRunState {
   const status = raw.status as RunStatus;
   const pending = raw.pending === undefined ? undefined : readPending(raw.pending);
   if (status === "paused" && !pending) throw new RunStateError("a paused canvasflow run state must carry `pending.components`");
+  const run = raw.run === undefined ? undefined : readRunInProgress(raw.run);
+  if (status === "running" && !run) throw new RunStateError("a running canvasflow run state must carry `run` (its message id, start and inputs)");
+  const epoch = raw.epoch ?? 0;
+  if (typeof epoch !== "number" || !Number.isInteger(epoch) || epoch < 0) throw wrongType("epoch", "a whole number of at least 0");
   const steps = raw.steps ?? 0;
   if (typeof steps !== "number" || !Number.isInteger(steps) || steps < 0) throw wrongType("steps", "a whole number of at least 0");
   return {
@@ -86,6 +113,33 @@ export function readRunState(value: unknown): PersistedRunState {
     ...(raw.reply !== undefined ? { reply: listOf(raw.reply, "reply", (v): v is string => typeof v === "string", "strings") } : {}),
     ...(raw.references !== undefined ? { references: readReferences(raw.references) } : {}),
     ...(raw.error !== undefined ? { error: stringField(raw.error, "error") } : {}),
+    ...(epoch > 0 ? { epoch } : {}),
+    ...(raw.executions !== undefined
+      ? { executions: objectOf(raw.executions, "executions", (v) => typeof v === "number" && Number.isInteger(v) && v >= 0, "whole numbers") as Record<string, number> }
+      : {}),
+    ...(raw.usage !== undefined ? { usage: readUsage(raw.usage) } : {}),
+    ...(run ? { run } : {}),
+  };
+}
+
+function readUsage(value: unknown): NonNullable<PersistedRunState["usage"]> {
+  const fields = ["prompt_tokens", "completion_tokens", "total_tokens", "calls"] as const;
+  if (!isPlainObject(value) || !fields.every((f) => typeof value[f] === "number" && Number.isFinite(value[f]) && (value[f] as number) >= 0)) {
+    throw wrongType("usage", "an object {prompt_tokens, completion_tokens, total_tokens, calls} of numbers");
+  }
+  return { prompt_tokens: value.prompt_tokens as number, completion_tokens: value.completion_tokens as number, total_tokens: value.total_tokens as number, calls: value.calls as number };
+}
+
+function readRunInProgress(value: unknown): RunInProgress {
+  if (!isPlainObject(value)) throw wrongType("run", "an object {message_id, created_at, inputs, receivers}");
+  const createdAt = value.created_at;
+  if (typeof createdAt !== "number" || !Number.isFinite(createdAt)) throw wrongType("run.created_at", "a number of epoch seconds");
+  return {
+    message_id: stringField(value.message_id, "run.message_id"),
+    created_at: createdAt,
+    inputs: objectOf(value.inputs ?? {}, "run.inputs", () => true, "values"),
+    receivers: listOf(value.receivers ?? [], "run.receivers", (v): v is string => typeof v === "string", "component ids"),
+    ...(value.last !== undefined ? { last: stringField(value.last, "run.last") } : {}),
   };
 }
 

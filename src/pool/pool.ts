@@ -1,6 +1,7 @@
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import { assertSafeKey, getByPath, PathWriteError, setByPath, UnsafePathError } from "./path.js";
 import { globalPrefix } from "./variables.js";
+import type { PoolJournal } from "./journal.js";
 
 /** A reference that names something the pool does not have: an unknown component or global. */
 export class MissingReferenceError extends Error {
@@ -33,6 +34,8 @@ export class VariablePool {
    * copy what they show, so they never hold a list the pool may still grow.
    */
   private readonly growable = new WeakSet<unknown[]>();
+  /** Set by a durable run: every write is recorded as an op, in order. */
+  journal: PoolJournal | undefined;
 
   constructor(
     private readonly componentExists: (componentId: string) => boolean,
@@ -85,25 +88,36 @@ export class VariablePool {
       this.outputs.set(componentId, record);
     }
     record[key] = value;
+    this.journal?.(["output", componentId, key, value]);
   }
 
   /** Replace a component's outputs wholesale (a fresh record). */
   replaceOutputs(componentId: string, outputs: ComponentOutputs): void {
     for (const key of Object.keys(outputs)) assertSafeKey(key, [key]);
     this.outputs.set(componentId, { ...outputs });
+    this.journal?.(["outputs", componentId, outputs]);
   }
 
   /** A fresh, empty record for a component about to run (earlier records stay untouched). */
   resetOutputs(componentId: string): void {
     this.outputs.set(componentId, {});
+    this.journal?.(["reset", componentId]);
   }
 
   clearOutputs(componentId: string): void {
     this.outputs.delete(componentId);
+    this.journal?.(["clear", componentId]);
   }
 
   clearAllOutputs(): void {
     this.outputs.clear();
+    this.journal?.(["clearAll"]);
+  }
+
+  /** The engine's own write of a whole global (sys.query, sys.date…), recorded like any other. */
+  setGlobal(key: string, value: unknown): void {
+    this.globals[key] = value;
+    this.journal?.(["global", key, value]);
   }
 
   /** Every component's outputs, for the run-state snapshot. */
@@ -156,6 +170,11 @@ export class VariablePool {
    * key anyway, and removing it now keeps a live run and a restored one alike.
    */
   set(ref: Reference, value: unknown): void {
+    this.write(ref, value);
+    this.journal?.(value === undefined ? ["unset", ref.expr] : ["set", ref.expr, value]);
+  }
+
+  private write(ref: Reference, value: unknown): void {
     switch (ref.kind) {
       case "component": {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
@@ -195,15 +214,19 @@ export class VariablePool {
     if (current !== undefined && current !== null && !Array.isArray(current)) {
       throw new PathWriteError(`reference {${ref.expr}}: cannot append to ${typeof current === "object" ? "an object" : `a ${typeof current}`}, only to a list`);
     }
+    // Journaled as the append itself, never as the list: the list may grow in place later.
     if (Array.isArray(current) && this.growable.has(current) && this.isWholeSlot(ref)) {
       const length = current.length;
       current.push(item);
+      this.journal?.(["append", ref.expr, item]);
       return () => {
         current.length = length;
+        this.journal?.(["pop", ref.expr]);
       };
     }
     const grown = current ? [...current, item] : [item];
-    this.set(ref, grown);
+    this.write(ref, grown);
+    this.journal?.(["append", ref.expr, item]);
     if (this.isWholeSlot(ref)) this.growable.add(grown);
     return () => this.set(ref, current);
   }

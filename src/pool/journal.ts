@@ -1,0 +1,80 @@
+/**
+ * The pool's write journal: every change to outputs and globals as a small op, in order, so a
+ * durable run can checkpoint what changed since the last checkpoint instead of the whole state,
+ * and a restarted process can replay the ops onto the last base (see engine/checkpoint.ts).
+ *
+ * References are written as their expression (`cpn@var.path`, `env.x`): parsing it again on
+ * replay gives the same reference.
+ */
+import { parseSelector, type Reference } from "../refs/grammar.js";
+import type { VariablePool } from "./pool.js";
+
+export type PoolOp =
+  /** setOutput(componentId, key, value) */
+  | ["output", string, string, unknown]
+  /** replaceOutputs(componentId, record) */
+  | ["outputs", string, Record<string, unknown>]
+  /** resetOutputs(componentId): a fresh, empty record */
+  | ["reset", string]
+  /** clearOutputs(componentId): no record */
+  | ["clear", string]
+  | ["clearAll"]
+  /** set(reference, value); value undefined removes a whole global */
+  | ["set", string, unknown]
+  | ["unset", string]
+  /** append(reference, item) */
+  | ["append", string, unknown]
+  /** An in-place append undone: the last item goes */
+  | ["pop", string]
+  /** setGlobal(key, value): the engine's own writes (sys.query, sys.date…) */
+  | ["global", string, unknown];
+
+/** Receives each op as it happens. */
+export type PoolJournal = (op: PoolOp) => void;
+
+/** Replay one op onto a pool (whose journal is off), as the write it records did. */
+export function applyPoolOp(pool: VariablePool, op: PoolOp): void {
+  switch (op[0]) {
+    case "output":
+      pool.setOutput(op[1], op[2], op[3]);
+      return;
+    case "outputs":
+      pool.replaceOutputs(op[1], op[2]);
+      return;
+    case "reset":
+      pool.resetOutputs(op[1]);
+      return;
+    case "clear":
+      pool.clearOutputs(op[1]);
+      return;
+    case "clearAll":
+      pool.clearAllOutputs();
+      return;
+    case "set":
+      pool.set(referenceOf(op[1]), op[2]);
+      return;
+    case "unset":
+      pool.set(referenceOf(op[1]), undefined);
+      return;
+    case "append":
+      pool.append(referenceOf(op[1]), op[2]);
+      return;
+    case "pop": {
+      const ref = referenceOf(op[1]);
+      const list = pool.resolve(ref);
+      if (Array.isArray(list)) pool.set(ref, list.slice(0, -1));
+      return;
+    }
+    case "global":
+      pool.setGlobal(op[1], op[2]);
+      return;
+    default:
+      throw new Error(`unknown checkpoint op ${JSON.stringify((op as unknown[])[0])}`);
+  }
+}
+
+function referenceOf(expr: string): Reference {
+  const ref = parseSelector(expr);
+  if (!ref) throw new Error(`checkpoint op names "${expr}", which is not a reference`);
+  return ref;
+}
