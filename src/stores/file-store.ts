@@ -79,7 +79,7 @@ export class FileSnapshotStore implements SnapshotStore {
     const file = this.pathFor(key);
     const text = await readSessionFile(key, file);
     if (text === undefined) return undefined;
-    return { snapshot: parseSnapshot(key, text, this.describe(key, file)), version: versionOf(text) };
+    return { snapshot: parseSnapshot(key, text, this.describe(key, file)), version: versionOf(text), deltas: [] };
   }
 
   async save(key: string, snapshot: CanvasDsl, options?: SaveOptions): Promise<string> {

@@ -1,6 +1,15 @@
-/** Session (snapshot) stores: memory, files and Redis behind one interface. */
+/** Session stores (base snapshot, checkpoints, event log, lock) and cancel signals, each behind one interface. */
 export {
   checkKey,
+  compareEventIds,
+  parseEventId,
+  DEFAULT_MAX_EVENTS,
+  type AppendOptions,
+  type CheckpointRecord,
+  type CheckpointStore,
+  type EventQuery,
+  type LoggedEvent,
+  type StoredEvent,
   SessionLockedError,
   SessionLockLostError,
   SnapshotConflictError,
@@ -17,3 +26,4 @@ export { MemorySnapshotStore, type MemorySnapshotStoreOptions } from "./memory-s
 export { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.js";
 export { RedisSnapshotStore, DEFAULT_KEY_PREFIX, DEFAULT_LOCK_LEASE_MS, DEFAULT_REDIS_URL, type RedisSnapshotStoreOptions } from "./redis-store.js";
 export { openSnapshotStore, type OpenedSnapshotStore, type OpenSnapshotStoreOptions } from "./open-store.js";
+export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";

@@ -1,9 +1,16 @@
 /**
- * Sessions in this process's memory: for tests and single-process servers. Snapshots are kept as
- * JSON text, so what is loaded is always a fresh copy and never shares objects with a canvas.
+ * Sessions in this process's memory: for tests and single-process servers. Snapshots, deltas and
+ * events are kept as JSON text, so what is loaded is always a fresh copy and never shares objects
+ * with a canvas.
  */
 import {
+  checkEventQuery,
   checkKey,
+  checkRecord,
+  compareEventIds,
+  DEFAULT_MAX_EVENTS,
+  parseDelta,
+  seqConflict,
   checkSaveOptions,
   closedError,
   parseSnapshot,
@@ -12,7 +19,13 @@ import {
   SessionLockedError,
   SessionLockLostError,
   SnapshotConflictError,
+  type AppendOptions,
+  type CheckpointRecord,
+  type CheckpointStore,
   type DeleteOptions,
+  type EventQuery,
+  type LoggedEvent,
+  type StoredEvent,
   type SaveOptions,
   type SessionLock,
   type SnapshotStore,
@@ -22,6 +35,8 @@ import type { CanvasDsl } from "../dsl/types.js";
 
 interface Entry {
   text: string;
+  /** Checkpoints since the base, as JSON text (seq = index + 1). */
+  deltas: string[];
   version: string;
   /** Epoch ms after which the entry is gone. */
   expiresAt?: number;
@@ -33,10 +48,15 @@ const MEMORY_LOCK = "this process's memory";
 export interface MemorySnapshotStoreOptions {
   /** The clock used for expiry (default `Date.now`). */
   now?: () => number;
+  /** Events kept per session, the most recent ones (default 10 000). */
+  maxEvents?: number;
 }
 
-export class MemorySnapshotStore implements SnapshotStore {
+export class MemorySnapshotStore implements CheckpointStore {
   private readonly entries = new Map<string, Entry>();
+  /** Event logs, apart from the entries: a new base keeps them, a delete removes them. */
+  private readonly logs = new Map<string, LoggedEvent[]>();
+  private readonly maxEvents: number;
   private readonly now: () => number;
   /** One counter for the whole store, so a deleted and re-created session never repeats a version. */
   private lastVersion = 0;
@@ -47,12 +67,17 @@ export class MemorySnapshotStore implements SnapshotStore {
 
   constructor(options: MemorySnapshotStoreOptions = {}) {
     this.now = options.now ?? Date.now;
+    this.maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   }
 
   async load(key: string): Promise<StoredSnapshot | undefined> {
     const entry = this.live(checkKey(key));
     if (!entry) return undefined;
-    return { snapshot: parseSnapshot(key, entry.text, `session "${key}"`), version: entry.version };
+    return {
+      snapshot: parseSnapshot(key, entry.text, `session "${key}"`),
+      version: entry.version,
+      deltas: entry.deltas.map((text, i) => parseDelta(key, "memory", i + 1, text)),
+    };
   }
 
   async save(key: string, snapshot: CanvasDsl, options?: SaveOptions): Promise<string> {
@@ -65,14 +90,44 @@ export class MemorySnapshotStore implements SnapshotStore {
       throw new SnapshotConflictError(key, expectedVersion, current?.version);
     }
     const version = String(++this.lastVersion);
-    this.entries.set(key, { text, version, ...(ttlSeconds !== undefined ? { expiresAt: this.now() + ttlSeconds * 1000 } : {}) });
+    this.entries.set(key, { text, deltas: [], version, ...(ttlSeconds !== undefined ? { expiresAt: this.now() + ttlSeconds * 1000 } : {}) });
     return version;
+  }
+
+  async append(key: string, record: CheckpointRecord, options: AppendOptions): Promise<string> {
+    checkKey(key);
+    checkRecord(key, record);
+    const entry = this.live(key);
+    this.checkLock(key, options?.lock, true);
+    if (!entry) throw seqConflict(key, 0, record.seq);
+    if (record.seq !== entry.deltas.length + 1) throw seqConflict(key, entry.deltas.length + 1, record.seq);
+    entry.deltas.push(record.delta);
+    entry.version = String(++this.lastVersion);
+    if (record.events.length > 0) {
+      const log = this.logs.get(key) ?? [];
+      log.push(...record.events.map((e) => ({ id: e.id, json: e.json })));
+      if (log.length > this.maxEvents) log.splice(0, log.length - this.maxEvents);
+      this.logs.set(key, log);
+    }
+    return entry.version;
+  }
+
+  async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
+    checkKey(key);
+    const { limit } = checkEventQuery(query);
+    if (this.closed) throw closedError("memory");
+    const log = this.logs.get(key) ?? [];
+    const after = query?.after;
+    const from = after === undefined ? 0 : log.findIndex((e) => compareEventIds(e.id, after) > 0);
+    if (from < 0) return [];
+    return log.slice(from, Number.isFinite(limit) ? from + limit : undefined).map((e) => ({ id: e.id, event: JSON.parse(e.json) as Record<string, unknown> }));
   }
 
   async delete(key: string, options?: DeleteOptions): Promise<boolean> {
     const existed = this.live(checkKey(key)) !== undefined;
     this.checkLock(key, options?.lock);
     this.entries.delete(key);
+    this.logs.delete(key);
     return existed;
   }
 
@@ -97,14 +152,16 @@ export class MemorySnapshotStore implements SnapshotStore {
   async close(): Promise<void> {
     this.closed = true;
     this.entries.clear();
+    this.logs.clear();
     this.lockHolders.clear();
     for (const lock of this.issued.all()) this.issued.remove(lock);
   }
 
-  /** A write goes through only under the session's lock, or when nobody holds it. */
-  private checkLock(key: string, lock: SessionLock | undefined): void {
+  /** A write goes through only under the session's lock, or when nobody holds it (`required`: only under it). */
+  private checkLock(key: string, lock: SessionLock | undefined, required = false): void {
     const holder = this.lockHolders.get(key);
     if (lock === undefined) {
+      if (required) throw new SessionLockLostError(`session "${key}": a checkpoint is written only under the session's lock; nothing was written`, key);
       if (holder) throw new SessionLockedError(`session "${key}" is locked by another run (the lock is in ${MEMORY_LOCK}); nothing was written`, key, MEMORY_LOCK);
       return;
     }

@@ -213,7 +213,7 @@ export class RedisSnapshotStore implements SnapshotStore {
       if (text === null || version === null) {
         throw new SnapshotCorruptError(`${this.describe(key)} is corrupt: the hash has no ${text === null ? "snapshot" : "version"} field`, key);
       }
-      return { snapshot: parseSnapshot(key, text, this.describe(key)), version };
+      return { snapshot: parseSnapshot(key, text, this.describe(key)), version, deltas: [] };
     });
   }
 

@@ -1,6 +1,8 @@
 /**
- * Session stores: where a canvas snapshot (`canvas.toJSON()`) waits between turns, so that any
- * process can resume the session from it.
+ * Session stores: where a session lives between runs and during one, so that any process can
+ * resume it: a base snapshot (`canvas.toJSON()`), the checkpoints written since (what changed
+ * after each batch of a run, never the whole state), and the session's event log. A new base
+ * (`save`) folds the checkpoints away; the event log stays (capped).
  *
  * Saves may be conditional on the version that was loaded (optimistic concurrency): when two
  * workers resume the same session, the second save fails with `SnapshotConflictError` instead of
@@ -11,9 +13,55 @@ import { describeJson, isPlainObject } from "../util/values.js";
 
 /** A stored snapshot and the version it is at. */
 export interface StoredSnapshot {
+  /** The base: the session as it was at the last `save`. */
   snapshot: CanvasDsl;
-  /** An opaque token for this stored state: pass it back as `expectedVersion` when saving. */
+  /** An opaque token for this stored state (it changes with every save and append): pass it back as `expectedVersion` when saving. */
   version: string;
+  /** The deltas of the checkpoints appended since the base, in order (seq 1, 2, 3…), parsed from JSON. */
+  deltas: unknown[];
+}
+
+/**
+ * One checkpoint of a run, as a store keeps it: what changed since the previous one and the
+ * events emitted meanwhile, written together (atomically where the backend can), so the event
+ * log never holds an event of a step the checkpoints do not have.
+ */
+export interface CheckpointRecord {
+  /** 1 for the first checkpoint after the base, then one more each time. */
+  seq: number;
+  /** The delta as JSON text. */
+  delta: string;
+  /** The events emitted since the previous checkpoint, in order. */
+  events: LoggedEvent[];
+}
+
+/** An event in a session's log. */
+export interface LoggedEvent {
+  /**
+   * `<run>-<n>`: the run (the session's epoch) and the event's number in it, both decimal
+   * integers. Ids only grow: compare them with `compareEventIds`.
+   */
+  id: string;
+  /** The event as JSON text. */
+  json: string;
+}
+
+/** An event read back from the log. */
+export interface StoredEvent {
+  id: string;
+  event: Record<string, unknown>;
+}
+
+export interface EventQuery {
+  /** Only events after this id (`Last-Event-ID`); left out, from the oldest kept. */
+  after?: string;
+  /** At most this many (default: all). */
+  limit?: number;
+}
+
+export interface AppendOptions {
+  /** The session's lock (a checkpoint is only written by the run that holds it). */
+  lock: SessionLock;
 }
 
 export interface SaveOptions {
@@ -55,9 +103,9 @@ export interface SessionLock {
 }
 
 export interface SnapshotStore {
-  /** The stored snapshot with its version, or `undefined` when there is none (or it expired). */
+  /** The stored base and the checkpoints since, with its version, or `undefined` when there is none (or it expired). */
   load(key: string): Promise<StoredSnapshot | undefined>;
-  /** Store a snapshot; resolves to its new version. */
+  /** Store a new base (the checkpoints before it are dropped; the event log is kept); resolves to its new version. */
   save(key: string, snapshot: CanvasDsl, options?: SaveOptions): Promise<string>;
   /** Remove a session; `false` when there was none. */
   delete(key: string, options?: DeleteOptions): Promise<boolean>;
@@ -69,6 +117,21 @@ export interface SnapshotStore {
   lock(key: string): Promise<SessionLock>;
   /** Release connections, handles and the locks this store holds. The store cannot be used afterwards. */
   close(): Promise<void>;
+}
+
+/**
+ * A session store that also keeps checkpoints and the event log: what a durable run needs. Every
+ * backend (memory, files, Redis, PostgreSQL) implements it.
+ */
+export interface CheckpointStore extends SnapshotStore {
+  /**
+   * Add a checkpoint after the base (which must exist) and the ones before it: `record.seq` must
+   * be one more than the last (`SnapshotConflictError` otherwise; nothing is written). Its events
+   * join the event log. Resolves to the session's new version.
+   */
+  append(key: string, record: CheckpointRecord, options: AppendOptions): Promise<string>;
+  /** The session's logged events, oldest first (the log keeps the most recent `maxEvents`). */
+  events(key: string, query?: EventQuery): Promise<StoredEvent[]>;
 }
 
 /** Every store failure: a bad key or option, a conflict, corrupt data, an unreachable backend. */
@@ -232,3 +295,68 @@ export function parseSnapshot(key: string, text: string, where: string): CanvasD
 export function closedError(store: string): SnapshotStoreError {
   return new SnapshotStoreError(`the ${store} snapshot store is closed`);
 }
+
+const EVENT_ID = /^(\d{1,15})-(\d{1,15})$/;
+
+/** The run and number of an event id, or undefined when it is not one. */
+export function parseEventId(id: unknown): [number, number] | undefined {
+  if (typeof id !== "string") return undefined;
+  const match = EVENT_ID.exec(id);
+  return match ? [Number(match[1]), Number(match[2])] : undefined;
+}
+
+/** Negative, zero or positive as `a` comes before, with or after `b`. */
+export function compareEventIds(a: string, b: string): number {
+  const [ra, na] = parseEventId(a) ?? [0, 0];
+  const [rb, nb] = parseEventId(b) ?? [0, 0];
+  return ra !== rb ? ra - rb : na - nb;
+}
+
+/** An `after` id must be an event id: a clear error names what was given. */
+export function checkEventQuery(query: EventQuery | undefined): { after: [number, number] | undefined; limit: number } {
+  const after = query?.after === undefined ? undefined : parseEventId(query.after);
+  if (query?.after !== undefined && !after) {
+    throw new SnapshotStoreError(`event id ${JSON.stringify(query.after)} is not an event id (expected <run>-<n>, e.g. 3-17)`);
+  }
+  const limit = query?.limit ?? Number.POSITIVE_INFINITY;
+  if (typeof limit !== "number" || !(limit > 0) || (Number.isFinite(limit) && !Number.isInteger(limit))) {
+    throw new SnapshotStoreError(`limit must be a positive whole number, got ${String(query?.limit)}`);
+  }
+  return { after, limit };
+}
+
+/** A checkpoint a store can keep: a whole number seq, JSON text, well-formed event ids in order. */
+export function checkRecord(key: string, record: CheckpointRecord): void {
+  const session = `session "${key}"`;
+  if (!Number.isInteger(record?.seq) || record.seq < 1) throw new SnapshotStoreError(`${session}: checkpoint seq must be a whole number from 1, got ${String(record?.seq)}`, key);
+  if (typeof record.delta !== "string") throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: the delta must be JSON text`, key);
+  if (!Array.isArray(record.events)) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: events must be a list`, key);
+  let previous: string | undefined;
+  for (const event of record.events) {
+    if (!parseEventId(event?.id)) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event id ${JSON.stringify(event?.id)} is not <run>-<n>`, key);
+    if (typeof event.json !== "string") throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ${event.id} must be JSON text`, key);
+    if (previous !== undefined && compareEventIds(previous, event.id) >= 0) {
+      throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ids must grow (${previous} then ${event.id})`, key);
+    }
+    previous = event.id;
+  }
+}
+
+/** Out of order: a checkpoint whose seq does not follow the last one. */
+export function seqConflict(key: string, expected: number, got: number): SnapshotConflictError {
+  const error = new SnapshotConflictError(key, null, undefined);
+  error.message = `session "${key}": checkpoint ${got} does not follow the last one (the next is ${expected}); another run wrote this session, or a checkpoint was lost`;
+  return error;
+}
+
+/** Parse a stored delta; a corrupt one names the session, where it is and its position. */
+export function parseDelta(key: string, where: string, seq: number, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new SnapshotCorruptError(`session "${key}": checkpoint ${seq} in ${where} is not valid JSON (${(error as Error).message}); nothing was changed`, key);
+  }
+}
+
+/** Default cap of a session's event log. */
+export const DEFAULT_MAX_EVENTS = 10_000;

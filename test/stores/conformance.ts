@@ -11,6 +11,7 @@ import {
   SnapshotKeyError,
   SnapshotStoreError,
   type CanvasDsl,
+  type CheckpointStore,
   type SnapshotStore,
 } from "../../src/index.js";
 import { lastEvent, messageText } from "../helpers/dsl.js";
@@ -26,6 +27,8 @@ export interface StoreHarness {
   corrupt?: (key: string, kind: "invalid-json" | "not-an-object") => Promise<void>;
   /** Keys this store rejects beyond the common ones. */
   badKeys?: string[];
+  /** The store is a CheckpointStore (every backend will be). */
+  checkpoints?: boolean;
 }
 
 const COMMON_BAD_KEYS: unknown[] = ["", "a\u0000b", "line\nbreak", "tab\there", 42, null, "x".repeat(1025)];
@@ -79,7 +82,7 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       // Another process: a new store on the same data.
       const other = await second(store);
       const loaded = await other.load(key);
-      expect(loaded).toEqual({ snapshot, version });
+      expect(loaded).toEqual({ snapshot, version, deltas: [] });
 
       const resumed = await loadCanvas(loaded!.snapshot);
       expect(resumed.status).toBe("paused");
@@ -124,7 +127,7 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       expect(conflict).toBeInstanceOf(SnapshotConflictError);
       expect(conflict).toMatchObject({ key, expectedVersion: v1, actualVersion: v2 });
       expect((conflict as Error).message).toBe(`session "${key}" was changed by another writer: expected version ${v1}, found version ${v2}`);
-      expect(await store.load(key)).toEqual({ snapshot: tinySnapshot("B"), version: v2 });
+      expect(await store.load(key)).toEqual({ snapshot: tinySnapshot("B"), version: v2, deltas: [] });
     });
 
     it("expectedVersion null creates only; a version for a missing session conflicts; no expectedVersion overwrites", async () => {
@@ -201,12 +204,12 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       await expect(other.save(key, tinySnapshot("intruder"))).rejects.toBeInstanceOf(SessionLockedError);
       await expect(other.save(key, tinySnapshot("intruder"), { expectedVersion: v1 })).rejects.toBeInstanceOf(SessionLockedError);
       await expect(other.delete(key)).rejects.toBeInstanceOf(SessionLockedError);
-      expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("before"), version: v1 }); // reading needs no lock
+      expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("before"), version: v1, deltas: [] }); // reading needs no lock
 
       const stale = await store.save(key, tinySnapshot("stale"), { lock, expectedVersion: null }).then(() => undefined, (error: unknown) => error);
       expect(stale).toBeInstanceOf(SnapshotConflictError);
       const v2 = await store.save(key, tinySnapshot("under the lock"), { lock, expectedVersion: v1 });
-      expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("under the lock"), version: v2 });
+      expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("under the lock"), version: v2, deltas: [] });
       expect(await store.delete(key, { lock })).toBe(true);
       await lock.release();
       await other.save(key, tinySnapshot("after"), { expectedVersion: null });
@@ -319,6 +322,104 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       await expect(store.save(freshKey(), tinySnapshot("x"))).rejects.toThrow(/snapshot store is closed/);
       await expect(store.lock(freshKey())).rejects.toThrow(/snapshot store is closed/);
       await store.close(); // closing twice is harmless
+    });
+
+    describe.runIf(harness.checkpoints)("checkpoints and the event log", () => {
+      const openStore = async () => (await open()) as CheckpointStore;
+      const secondStore = async (store: CheckpointStore) => (await second(store)) as CheckpointStore;
+      const record = (seq: number, events: Array<[string, string]> = []) => ({
+        seq,
+        delta: JSON.stringify({ step: seq, ops: [["set", "env.x", seq]] }),
+        events: events.map(([id, event]) => ({ id, json: JSON.stringify({ event, n: id }) })),
+      });
+
+      it("appends checkpoints after the base under the lock; load returns them in order; a new base drops them", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        const v0 = await store.save(key, tinySnapshot("base"), { lock });
+        const v1 = await store.append(key, record(1), { lock });
+        const v2 = await store.append(key, record(2), { lock });
+        expect(new Set([v0, v1, v2]).size).toBe(3);
+        const other = await secondStore(store);
+        const loaded = await other.load(key);
+        expect(loaded).toEqual({ snapshot: tinySnapshot("base"), version: v2, deltas: [JSON.parse(record(1).delta), JSON.parse(record(2).delta)] });
+        const v3 = await store.save(key, tinySnapshot("compacted"), { lock, expectedVersion: v2 });
+        expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("compacted"), version: v3, deltas: [] });
+        // Numbering starts over after a new base.
+        await store.append(key, record(1), { lock });
+        expect((await store.load(key))?.deltas).toHaveLength(1);
+        await lock.release();
+      });
+
+      it("refuses a checkpoint out of order, one with no base, and one without the lock, writing nothing", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        await expect(store.append(key, record(1), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+        await store.save(key, tinySnapshot("base"), { lock });
+        await store.append(key, record(1), { lock });
+        const skipped = await store.append(key, record(3), { lock }).then(() => undefined, (e: unknown) => e);
+        expect(skipped).toBeInstanceOf(SnapshotConflictError);
+        expect((skipped as Error).message).toBe(`session "${key}": checkpoint 3 does not follow the last one (the next is 2); another run wrote this session, or a checkpoint was lost`);
+        await expect(store.append(key, record(1), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+        await lock.release();
+        await expect(store.append(key, record(2), { lock })).rejects.toBeInstanceOf(SessionLockLostError);
+        const other = await secondStore(store);
+        const otherLock = await other.lock(key);
+        await expect(store.append(key, record(2), { lock })).rejects.toBeInstanceOf(SnapshotStoreError);
+        expect((await other.load(key))?.deltas).toHaveLength(1);
+        await otherLock.release();
+      });
+
+      it("refuses malformed checkpoints with a clear error: seq, delta text, event ids", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        await store.save(key, tinySnapshot("base"), { lock });
+        await expect(store.append(key, { ...record(1), seq: 0 }, { lock })).rejects.toThrow(/seq must be a whole number from 1, got 0/);
+        await expect(store.append(key, { seq: 1, delta: {} as unknown as string, events: [] }, { lock })).rejects.toThrow(/the delta must be JSON text/);
+        await expect(store.append(key, record(1, [["seven", "x"]]), { lock })).rejects.toThrow(/event id "seven" is not <run>-<n>/);
+        await expect(store.append(key, record(1, [["1-2", "a"], ["1-1", "b"]]), { lock })).rejects.toThrow(/event ids must grow \(1-2 then 1-1\)/);
+        expect((await store.load(key))?.deltas).toEqual([]);
+        await lock.release();
+      });
+
+      it("logs the events of each checkpoint: read from the start, after an id, a page at a time; a new base keeps them", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        await store.save(key, tinySnapshot("base"), { lock });
+        await store.append(key, record(1, [["1-1", "workflow_started"], ["1-2", "node_started"]]), { lock });
+        await store.append(key, record(2), { lock });
+        await store.append(key, record(3, [["1-3", "node_finished"], ["1-10", "message"]]), { lock });
+        await store.save(key, tinySnapshot("next turn"), { lock });
+        await store.append(key, record(1, [["2-1", "workflow_started"]]), { lock });
+        const other = await secondStore(store);
+        const all = await other.events(key);
+        expect(all.map((e) => e.id)).toEqual(["1-1", "1-2", "1-3", "1-10", "2-1"]);
+        expect(all[0]).toEqual({ id: "1-1", event: { event: "workflow_started", n: "1-1" } });
+        expect((await other.events(key, { after: "1-3" })).map((e) => e.id)).toEqual(["1-10", "2-1"]);
+        expect((await other.events(key, { after: "1-2", limit: 2 })).map((e) => e.id)).toEqual(["1-3", "1-10"]);
+        expect(await other.events(key, { after: "2-1" })).toEqual([]);
+        expect(await other.events(freshKey())).toEqual([]);
+        await expect(other.events(key, { after: "yesterday" })).rejects.toThrow(/event id "yesterday" is not an event id/);
+        await lock.release();
+        expect(await store.delete(key)).toBe(true);
+        expect(await other.events(key)).toEqual([]);
+      });
+
+      it("keeps a thousand checkpoints and their order", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        await store.save(key, tinySnapshot("base"), { lock });
+        for (let seq = 1; seq <= 1000; seq++) await store.append(key, record(seq, [[`1-${seq}`, "node_finished"]]), { lock });
+        const loaded = await (await secondStore(store)).load(key);
+        expect(loaded?.deltas.map((d) => (d as { step: number }).step)).toEqual(Array.from({ length: 1000 }, (_, i) => i + 1));
+        expect((await store.events(key, { after: "1-998" })).map((e) => e.id)).toEqual(["1-999", "1-1000"]);
+        await lock.release();
+      });
     });
   });
 }

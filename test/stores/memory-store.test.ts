@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { MemorySnapshotStore, type CanvasDsl } from "../../src/index.js";
 import { describeSnapshotStore } from "./conformance.js";
 
-describeSnapshotStore("MemorySnapshotStore", { open: () => new MemorySnapshotStore(), shared: false, expires: true });
+describeSnapshotStore("MemorySnapshotStore", { open: () => new MemorySnapshotStore(), shared: false, expires: true, checkpoints: true });
 
 describe("MemorySnapshotStore", () => {
   it("expires on its clock, exactly at ttlSeconds", async () => {

@@ -106,7 +106,7 @@ describe("RedisSnapshotStore", () => {
     const winners = results.flatMap((r, i) => (r.status === "fulfilled" ? [i] : []));
     expect(winners).toHaveLength(1);
     for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(SnapshotConflictError);
-    expect(await first.load("race")).toEqual({ snapshot: tinySnapshot(`worker ${winners[0]}`), version: "2" });
+    expect(await first.load("race")).toEqual({ snapshot: tinySnapshot(`worker ${winners[0]}`), version: "2", deltas: [] });
   });
 
   it("leaves a client it was given open on close()", async () => {

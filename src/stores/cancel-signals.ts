@@ -1,0 +1,102 @@
+/**
+ * Cancel signals: any process may ask for a task's run to stop, and every process running that
+ * task hears it (within 100 ms). As in RAGFlow, a request is a flag under the task's id
+ * (`{task_id}-cancel`, with a time to live); unlike RAGFlow, the flag is cleared when the next
+ * turn of the session starts, so one cancel does not kill every later turn.
+ */
+
+export interface CancelSignals {
+  /** Ask for the task's run to stop (the flag lives `ttlSeconds`, default 600). */
+  request(taskId: string, options?: { ttlSeconds?: number }): Promise<void>;
+  /** Whether a cancel was asked for and not cleared. */
+  isRequested(taskId: string): Promise<boolean>;
+  /**
+   * Call `onCancel` once when a cancel is asked for (at once if it already was). Resolves when
+   * listening has begun; the returned function stops listening.
+   */
+  watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>>;
+  /** Clear the flag (a new turn starts). */
+  clear(taskId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CANCEL_TTL_SECONDS = 600;
+
+/** Task ids name keys, files and channels: non-empty, printable, bounded. */
+export function checkTaskId(taskId: unknown): string {
+  if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > 256 || /[\u0000-\u001f\u007f/\\]/.test(taskId)) {
+    throw new CancelSignalError(`task id must be 1 to 256 printable characters without "/" or "\\", got ${JSON.stringify(taskId)}`);
+  }
+  return taskId;
+}
+
+export class CancelSignalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CancelSignalError";
+  }
+}
+
+/** The flag's key, as RAGFlow names it. */
+export function cancelKey(taskId: string): string {
+  return `${taskId}-cancel`;
+}
+
+/** Cancel signals within one process: for tests and single-process servers. */
+export class MemoryCancelSignals implements CancelSignals {
+  private readonly flags = new Map<string, number>();
+  private readonly watchers = new Map<string, Set<() => void>>();
+  private closed = false;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
+    this.check(checkTaskId(taskId));
+    this.flags.set(taskId, this.now() + (options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS) * 1000);
+    for (const notify of [...(this.watchers.get(taskId) ?? [])]) notify();
+  }
+
+  async isRequested(taskId: string): Promise<boolean> {
+    this.check(checkTaskId(taskId));
+    const until = this.flags.get(taskId);
+    if (until === undefined) return false;
+    if (until <= this.now()) {
+      this.flags.delete(taskId);
+      return false;
+    }
+    return true;
+  }
+
+  async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
+    this.check(checkTaskId(taskId));
+    let fired = false;
+    const notify = () => {
+      if (fired) return;
+      fired = true;
+      onCancel();
+    };
+    const set = this.watchers.get(taskId) ?? new Set();
+    set.add(notify);
+    this.watchers.set(taskId, set);
+    if (await this.isRequested(taskId)) notify();
+    return async () => {
+      set.delete(notify);
+      if (set.size === 0) this.watchers.delete(taskId);
+    };
+  }
+
+  async clear(taskId: string): Promise<void> {
+    this.check(checkTaskId(taskId));
+    this.flags.delete(taskId);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.flags.clear();
+    this.watchers.clear();
+  }
+
+  private check(_taskId: string): void {
+    if (this.closed) throw new CancelSignalError("the cancel signals are closed");
+  }
+}
