@@ -36,6 +36,11 @@ export interface CanvasRuntimeOptions {
   random?: () => number;
   /** `sys.user_id` for a fresh session. */
   userId?: string;
+  /**
+   * The task id of a fresh session (default: a new random id). A server can make it the session
+   * id, as RAGFlow does, so that a cancel by task id reaches the session's runs.
+   */
+  taskId?: string;
 }
 
 export class Canvas {
@@ -78,7 +83,7 @@ export class Canvas {
     warnings: readonly ValidationIssue[] = [],
   ): Canvas {
     const graph = compileGraph(dsl, registry);
-    const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId });
+    const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId, taskId: options.taskId });
     return new Canvas(dsl, graph, session, options, warnings);
   }
 
@@ -95,7 +100,13 @@ export class Canvas {
     warnings: readonly ValidationIssue[] = [],
   ): Canvas {
     const canvas = Canvas.fromValidatedDsl(base, registry, options, warnings);
-    for (const delta of deltas) applyDelta(canvas.session, delta);
+    deltas.forEach((delta, i) => {
+      try {
+        applyDelta(canvas.session, delta);
+      } catch (error) {
+        throw new CheckpointReplayError(i + 1, (error as Error).message);
+      }
+    });
     return canvas;
   }
 
@@ -122,6 +133,11 @@ export class Canvas {
 
   get taskId(): string {
     return this.session.taskId;
+  }
+
+  /** Runs started on this session so far (the first part of the ids of their events). */
+  get epoch(): number {
+    return this.session.epoch;
   }
 
   get globals(): Readonly<Record<string, unknown>> {
@@ -168,6 +184,17 @@ export class Canvas {
    */
   toJSON(): CanvasDsl {
     return snapshotOf(this.dsl, this.session);
+  }
+}
+
+/** A checkpoint that does not apply to the session built so far (stored data that is not what a run wrote). */
+export class CheckpointReplayError extends Error {
+  constructor(
+    readonly seq: number,
+    reason: string,
+  ) {
+    super(`checkpoint ${seq} does not apply: ${reason}`);
+    this.name = "CheckpointReplayError";
   }
 }
 

@@ -49,7 +49,9 @@ export interface RunRequest {
   signal?: AbortSignal;
   /**
    * Receives a checkpoint after every batch and one when the run ends (after its last event);
-   * a returned promise is awaited before the run goes on. Turns on the recording of changes.
+   * a returned promise is awaited before the run goes on. Turns on the recording of changes. A
+   * checkpoint that fails during the run stops it with an error; the final one cannot change the
+   * events already sent, so the sink must report its failure itself.
    */
   checkpoint?: CheckpointSink;
 }
@@ -111,6 +113,8 @@ export async function* executeRun(
     // The last checkpoint says how the run ended; it is written even when the reader stopped early.
     try {
       await run?.finalCheckpoint();
+    } catch {
+      // The sink reports its own failures (see RunRequest.checkpoint).
     } finally {
       run?.dispose();
       session.running = false;
@@ -220,7 +224,21 @@ class Run {
     return this.request.checkpoint!(this.recorder.take());
   }
 
-  /** The checkpoint that says how the run ended (after its last event). */
+  /** A checkpoint that cannot be written stops the run: it goes no further than what is durable. */
+  private async checkpointAfterBatch(): Promise<string | undefined> {
+    try {
+      const pending = this.checkpoint();
+      if (pending) await pending;
+      return undefined;
+    } catch (error) {
+      return `the checkpoint after this step could not be written (${errorMessage(error)}); the run stopped after its last durable checkpoint`;
+    }
+  }
+
+  /**
+   * The checkpoint that says how the run ended (after its last event). Its sink answers for its
+   * own failures: the run's last event is already out.
+   */
   async finalCheckpoint(): Promise<void> {
     if (!this.recorder) return;
     this.session.unread = [];
@@ -337,8 +355,8 @@ class Run {
       for (const containerId of exited ?? []) frontier = withoutDescendants(frontier, containerId, this.graph);
       session.frontier = frontier;
       if (failure !== undefined) break;
-      const saved = this.checkpoint();
-      if (saved) await saved;
+      failure = await this.checkpointAfterBatch();
+      if (failure !== undefined) break;
     }
 
     if (failure === undefined) yield* this.drainPartials(undefined);

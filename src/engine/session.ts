@@ -48,6 +48,7 @@ export interface CanvasSession {
 
 export interface FreshSessionOptions {
   userId?: string;
+  taskId?: string;
 }
 
 /** A new conversation on a DSL: its declared variables and globals, nothing run yet. */
@@ -56,7 +57,7 @@ export function freshSession(dsl: CanvasDsl, graph: CanvasGraph, options: FreshS
   return {
     graph,
     pool: new VariablePool((id) => graph.nodes.has(id), globals),
-    taskId: nanoid(),
+    taskId: options.taskId ?? nanoid(),
     history: [],
     componentState: {},
     openContainers: {},

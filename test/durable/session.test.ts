@@ -1,0 +1,201 @@
+/**
+ * DurableSession over the memory store: a checkpoint per batch with its events, a base at every
+ * stable point, continuing a run whose process died, cancel from outside, the rule that a failed
+ * or cancelled turn never becomes the next one's start, and the three durability modes.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  cancelRun,
+  DurableSession,
+  MemoryCancelSignals,
+  MemorySnapshotStore,
+  type AppendOptions,
+  type CanvasDsl,
+  type CanvasEvent,
+  type CheckpointRecord,
+  type Durability,
+} from "../../src/index.js";
+import { canvasWithEnv, finished, messages, node } from "../helpers/dsl.js";
+
+/** A Loop of `rounds` rounds that counts into env.n and logs each round into env.seen. */
+function countingLoop(rounds: number): CanvasDsl {
+  return canvasWithEnv(
+    {
+      begin: node("Begin", {}, ["Loop:L"]),
+      "Loop:L": node("Loop", { loop_variables: [], loop_termination_condition: [], maximum_loop_count: rounds }, ["Message:Done"]),
+      "LoopItem:L": node("LoopItem", {}, ["VariableAssigner:Count"], { parent_id: "Loop:L" }),
+      "VariableAssigner:Count": node(
+        "VariableAssigner",
+        {
+          variables: [
+            { variable: "env.n", operator: "+=", parameter: 1 },
+            { variable: "env.seen", operator: "append", parameter: "LoopItem:L@index" },
+          ],
+        },
+        [],
+        { parent_id: "Loop:L" },
+      ),
+      "Message:Done": node("Message", { content: ["n={env.n} seen={env.seen}"] }),
+    },
+    { n: 0, seen: [] },
+  );
+}
+
+/** A memory store whose appends fail from the `failAfter`-th on, like a process that died there. */
+class DyingStore extends MemorySnapshotStore {
+  appends = 0;
+  constructor(private failAfter = Number.POSITIVE_INFINITY) {
+    super();
+  }
+  override async append(key: string, record: CheckpointRecord, options: AppendOptions): Promise<string> {
+    if (++this.appends > this.failAfter) throw new Error("the process died here");
+    return super.append(key, record, options);
+  }
+  revive(): void {
+    this.failAfter = Number.POSITIVE_INFINITY;
+  }
+}
+
+async function collect(events: AsyncIterable<CanvasEvent>): Promise<CanvasEvent[]> {
+  const out: CanvasEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+async function uninterrupted(dsl: CanvasDsl): Promise<CanvasEvent[]> {
+  const store = new MemorySnapshotStore();
+  const session = await DurableSession.open({ store, key: "clean", dsl });
+  const events = await collect(session.run({ query: "go" }));
+  await session.close();
+  return events;
+}
+
+describe("DurableSession", () => {
+  it("writes a checkpoint per batch with its events, then a base when the run finishes", async () => {
+    const store = new DyingStore();
+    const session = await DurableSession.open({ store, key: "s", dsl: countingLoop(3) });
+    expect(session.openedAs).toBe("new");
+    const logged: string[] = [];
+    const events: CanvasEvent[] = [];
+    for await (const { id, event } of session.stream({ query: "go" })) {
+      logged.push(id);
+      events.push(event);
+    }
+    expect(messages(events)).toEqual(["n=3 seen=[0,1,2]"]);
+    expect(logged).toEqual(events.map((_, i) => `1-${i + 1}`));
+    const steps = events.filter((e) => e.event === "node_started").length;
+    // One per batch (each step here is a batch of one) and the final one.
+    expect(store.appends).toBe(steps + 1);
+    const stored = await store.load("s");
+    expect(stored?.deltas).toEqual([]);
+    expect(stored?.snapshot.canvasflow?.status).toBe("idle");
+    expect(stored?.snapshot.globals?.["env.n"]).toBe(3);
+    const log = await store.events("s");
+    expect(log.map((e) => e.id)).toEqual(logged);
+    expect(log.map((e) => e.event)).toEqual(JSON.parse(JSON.stringify(events)));
+    await session.close();
+  });
+
+  it("continues a run whose process died from its last checkpoint: nothing finished runs again", async () => {
+    const dsl = countingLoop(6);
+    const clean = await uninterrupted(dsl);
+    const store = new DyingStore(9);
+    const first = await DurableSession.open({ store, key: "s", dsl });
+    const before = await collect(first.run({ query: "go" }));
+    // The run stopped at the failed checkpoint, like a process killed there.
+    expect(finished(before).error).toMatch(/could not be written \(the process died here\)/);
+    await first.close();
+    store.revive();
+
+    const second = await DurableSession.open({ store, key: "s", dsl });
+    expect(second.openedAs).toBe("crashed");
+    const after = await collect(second.run({ query: "ignored" }));
+    expect(after[0].event).toBe("workflow_resumed");
+    expect(finished(after).error).toBeUndefined();
+    expect(messages(after)).toEqual(messages(clean));
+    expect(second.canvas.globals["env.n"]).toBe(6);
+    expect(second.canvas.globals["env.seen"]).toEqual([0, 1, 2, 3, 4, 5]);
+    // The log: every step finished once, plus the resumption.
+    const log = (await store.events("s")).map((e) => e.event as unknown as CanvasEvent);
+    const finishedSteps = log.filter((e) => e.event === "node_finished").map((e) => e.event === "node_finished" && e.data.component_id);
+    const cleanSteps = clean.filter((e) => e.event === "node_finished").map((e) => e.event === "node_finished" && e.data.component_id);
+    expect(finishedSteps).toEqual(cleanSteps);
+    expect(log.filter((e) => e.event === "workflow_resumed")).toHaveLength(1);
+    await second.close();
+  });
+
+  it("cancel from outside ends the run with workflow_finished cancelled; the next turn starts from before it", async () => {
+    const store = new MemorySnapshotStore();
+    const cancel = new MemoryCancelSignals();
+    const dsl = countingLoop(50);
+    const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "task-1" } });
+    expect(session.taskId).toBe("task-1");
+    const events: CanvasEvent[] = [];
+    for await (const event of session.run({ query: "go" })) {
+      events.push(event);
+      if (events.filter((e) => e.event === "node_finished").length === 10) await cancelRun("task-1", { signals: cancel });
+    }
+    expect(finished(events).error).toBe("cancelled");
+    await session.close();
+
+    const next = await DurableSession.open({ store, key: "s", dsl, cancel });
+    expect(next.openedAs).toBe("rolled-back");
+    // The counts of the cancelled turn are gone; the cancel flag does not stop the next turn.
+    expect(next.canvas.globals["env.n"]).toBe(0);
+    const turn = await collect(next.run({ query: "again" }));
+    expect(finished(turn).error).toBeUndefined();
+    expect(next.canvas.globals["env.n"]).toBe(50);
+    expect(await cancel.isRequested("task-1")).toBe(false);
+    await next.close();
+  });
+
+  it("a pause is a stable point: another process resumes it with the inputs", async () => {
+    const store = new MemorySnapshotStore();
+    const first = await DurableSession.open({ store, key: "s", dsl: "fixtures/user-fill-up.json" });
+    const asked = await collect(first.run({ query: "a badge" }));
+    expect(asked.at(-1)?.event).toBe("user_inputs");
+    await first.close();
+    expect((await store.load("s"))?.snapshot.canvasflow?.status).toBe("paused");
+
+    const second = await DurableSession.open({ store, key: "s", dsl: "fixtures/user-fill-up.json" });
+    expect(second.openedAs).toBe("paused");
+    const done = await collect(second.run({ inputs: { name: "Ada", colour: "red" } }));
+    expect(messages(done).at(-1)).toBe("[red] Ada ");
+    expect((await store.events("s")).map((e) => e.id.split("-")[0])).toContain("2");
+    await second.close();
+  });
+
+  it("holds the session's lock while open: a second process is refused until it closes", async () => {
+    const store = new MemorySnapshotStore();
+    const first = await DurableSession.open({ store, key: "s", dsl: countingLoop(1) });
+    await expect(DurableSession.open({ store, key: "s", dsl: countingLoop(1) })).rejects.toMatchObject({ name: "SessionLockedError" });
+    await first.close();
+    const second = await DurableSession.open({ store, key: "s", dsl: countingLoop(1) });
+    await second.close();
+  });
+
+  describe("durability modes", () => {
+    async function appendsDuring(durability: Durability): Promise<{ appendsAtEnd: number; appendsBeforeLastEvent: number; steps: number }> {
+      const store = new DyingStore();
+      const session = await DurableSession.open({ store, key: "s", dsl: countingLoop(4), durability });
+      let appendsBeforeLastEvent = -1;
+      let steps = 0;
+      for await (const event of session.run({ query: "go" })) {
+        if (event.event === "node_started") steps++;
+        if (event.event === "workflow_finished") appendsBeforeLastEvent = store.appends;
+      }
+      await session.close();
+      return { appendsAtEnd: store.appends, appendsBeforeLastEvent, steps };
+    }
+
+    it("sync and async write every checkpoint before the last event; exit writes once, at the end", async () => {
+      for (const durability of ["sync", "async"] as const) {
+        const { appendsAtEnd, appendsBeforeLastEvent, steps } = await appendsDuring(durability);
+        expect(appendsBeforeLastEvent, durability).toBe(steps + 1);
+        expect(appendsAtEnd, durability).toBe(steps + 1);
+      }
+      const exit = await appendsDuring("exit");
+      expect(exit.appendsAtEnd).toBe(1);
+    });
+  });
+});
