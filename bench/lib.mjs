@@ -72,13 +72,13 @@ export async function runToEnd(canvas, request = {}) {
   return count;
 }
 
-/** LangGraph: a linear StateGraph of n nodes that each increment a counter. */
-export function chainGraph(lg, n) {
+/** LangGraph: a linear StateGraph of n nodes that each increment a counter (compiled with `compileOptions`, e.g. a checkpointer). */
+export function chainGraph(lg, n, compileOptions = {}) {
   const State = lg.Annotation.Root({ count: lg.Annotation({ reducer: (_a, b) => b, default: () => 0 }) });
   const graph = new lg.StateGraph(State);
   for (let i = 0; i < n; i++) graph.addNode(`n${i}`, (s) => ({ count: s.count + 1 }));
   graph.addEdge(lg.START, "n0");
   for (let i = 1; i < n; i++) graph.addEdge(`n${i - 1}`, `n${i}`);
   graph.addEdge(`n${n - 1}`, lg.END);
-  return graph.compile();
+  return graph.compile(compileOptions);
 }

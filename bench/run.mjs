@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size"];
+const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size", "durable-memory"];
 
 function parseArgs(argv) {
   const args = { json: undefined, only: WORKLOADS, rounds: 2 };
@@ -95,6 +95,10 @@ const TARGETS = {
     `append ${r.append_ms.join(" / ")} ms at ${r.sizes.join(" / ")} rounds (+= ${r.add_ms.join(" / ")} ms): scaling ${r.scaling_ratio} ≤ 1.5`,
     r.scaling_ratio <= 1.5,
   ],
+  "durable-memory": (r) => [
+    `ratio ${r.ratio} ≥ 20 vs MemorySaver; durable ${r.durable_ms} ms = ${r.overhead}× the plain run ≤ 2×`,
+    r.ratio >= 20 && r.overhead <= 2,
+  ],
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
 
@@ -160,6 +164,9 @@ for (const name of args.only) {
       add_ms: extra.canvasflow.add_ms.map((x) => round(x, 1)),
       scaling_ratio: round(extra.canvasflow.scaling_ratio, 2),
     });
+  }
+  if (name === "durable-memory") {
+    Object.assign(record, { durable_ms: round(extra.canvasflow.durable_ms, 2), plain_ms: round(extra.canvasflow.plain_ms, 2), overhead: round(extra.canvasflow.overhead, 2) });
   }
   if (name === "event-size") {
     Object.assign(record, { sizes: extra.canvasflow.sizes, bytes_per_item: extra.canvasflow.bytes_per_item.map((x) => round(x, 1)), size_ratio: round(extra.canvasflow.size_ratio, 3) });

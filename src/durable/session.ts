@@ -6,9 +6,12 @@
  * from its last checkpoint.
  *
  * The rules, in one place:
- * - The base is the session at its last stable point (created, paused, or a run finished).
+ * - A stable point is where a run paused or finished (and where the session was created). The
+ *   checkpoints are folded into a new base at a stable point once there are `compactAfter` of
+ *   them, so loading never replays more than that.
  * - A run that fails or is cancelled leaves its checkpoints and events in the store, but the next
- *   open starts from the base: a half-done turn never becomes the next turn's starting point.
+ *   open goes on from the last stable point before it: a half-done turn never becomes the next
+ *   turn's starting point.
  * - A run whose process died (checkpoints ending in status `running`) is continued.
  * - Durability: `sync` waits for each checkpoint before the next batch; `async` writes them
  *   behind, in order, and waits for all of them before the run's last event is delivered; `exit`
@@ -44,7 +47,11 @@ export interface DurableSessionOptions {
   durability?: Durability;
   /** Where cancel requests for the session's task are heard. */
   cancel?: CancelSignals;
+  /** Checkpoints after which a run that ends at a stable point writes a new base (default 10 000). */
+  compactAfter?: number;
 }
+
+export const DEFAULT_COMPACT_AFTER = 10_000;
 
 /** An event and its id in the session's log (`<run>-<n>`), for SSE `id:` lines. */
 export interface LoggedRunEvent {
@@ -90,9 +97,13 @@ export class DurableSession {
       const deltas: RunDelta[] = stored.deltas.map((delta, i) => readRunDelta(delta, key, i + 1));
       const last = deltas.at(-1);
       if (last && (last.status === "failed" || last.status === "cancelled")) {
-        // The turn did not finish: the session goes on from before it (its events stay logged).
-        await store.save(key, base, { lock });
-        return new DurableSession(options, lock, Canvas.fromValidatedDsl(base, registry, options.canvas), 0, "rolled-back");
+        // The turn did not finish: the session goes on from the last stable point before it, which
+        // becomes the new base (the unfinished turn's events stay logged).
+        let stable = deltas.length - 1;
+        while (stable >= 0 && deltas[stable].status !== "idle" && deltas[stable].status !== "paused") stable--;
+        const canvas = Canvas.fromCheckpoints(base, deltas.slice(0, stable + 1), registry, options.canvas);
+        await store.save(key, canvas.toJSON(), { lock });
+        return new DurableSession(options, lock, canvas, 0, "rolled-back");
       }
       const canvas = Canvas.fromCheckpoints(base, deltas, registry, options.canvas);
       const openedAs: OpenedAs = canvas.status === "running" ? "crashed" : canvas.status === "paused" ? "paused" : "idle";
@@ -116,12 +127,16 @@ export class DurableSession {
   }
 
   /** Run a turn (or resume a paused or crashed run) and stream its events. */
-  async *run(request: RunRequest = {}): AsyncGenerator<CanvasEvent, void, undefined> {
-    for await (const logged of this.stream(request)) yield logged.event;
+  run(request: RunRequest = {}): AsyncGenerator<CanvasEvent, void, undefined> {
+    return this.drive(request, (logged) => logged.event);
   }
 
   /** Like `run`, with each event's id in the session's log. */
-  async *stream(request: RunRequest = {}): AsyncGenerator<LoggedRunEvent, void, undefined> {
+  stream(request: RunRequest = {}): AsyncGenerator<LoggedRunEvent, void, undefined> {
+    return this.drive(request, (logged) => logged);
+  }
+
+  private async *drive<T>(request: RunRequest, shape: (logged: LoggedRunEvent) => T): AsyncGenerator<T, void, undefined> {
     if (this.closed) throw new Error(`durable session "${this.key}" is closed`);
     const { store, key, cancel } = this.options;
     const canvas = this.current;
@@ -132,7 +147,7 @@ export class DurableSession {
     const controller = new AbortController();
     const unlinkSignal = linkSignal(request.signal, controller);
     const stopWatching = cancel ? await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled"))) : undefined;
-    const writer = new CheckpointWriter(store, key, this.lock, durability, this.seq);
+    const writer = new CheckpointWriter(store, key, this.lock, durability, this.seq, this.options.compactAfter ?? DEFAULT_COMPACT_AFTER);
     let n = 0;
     let epoch = 0;
     try {
@@ -149,7 +164,7 @@ export class DurableSession {
         const logged = { id: `${epoch}-${++n}`, event };
         writer.logEvent(logged.id, event);
         if (event.event !== "workflow_finished" && event.event !== "user_inputs") {
-          yield logged;
+          yield shape(logged);
           continue;
         }
         // The last event waits for the run's last checkpoint (written when the run returns).
@@ -157,7 +172,7 @@ export class DurableSession {
         if (!rest.done) throw new Error("internal error: the run went on after its last event");
         const failure = await writer.finish(canvas);
         this.seq = writer.seq;
-        yield failure === undefined ? logged : { ...logged, event: unsavedEnding(event, failure) };
+        yield shape(failure === undefined ? logged : { ...logged, event: unsavedEnding(event, failure) });
         return;
       }
     } finally {

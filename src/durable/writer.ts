@@ -15,6 +15,18 @@ import type { CheckpointRecord, CheckpointStore, LoggedEvent, SessionLock } from
  */
 export type Durability = "sync" | "async" | "exit";
 
+/** A logged event whose JSON text is made on first use, once. */
+class LazyLoggedEvent implements LoggedEvent {
+  private text: string | undefined;
+  constructor(
+    readonly id: string,
+    private readonly event: CanvasEvent,
+  ) {}
+  get json(): string {
+    return (this.text ??= JSON.stringify(this.event));
+  }
+}
+
 export const DURABILITIES: readonly Durability[] = ["sync", "async", "exit"];
 
 /** Backoff before each retry of an async write that failed for a reason that may pass (a lost connection). */
@@ -36,11 +48,17 @@ export class CheckpointWriter {
     private readonly durability: Durability,
     /** Checkpoints after the base so far. */
     public seq: number,
+    /** Checkpoints after which a run ending at a stable point writes a new base. */
+    private readonly compactAfter: number,
   ) {}
 
-  /** An event the run emitted: it goes to the log with the next checkpoint. */
+  /**
+   * An event the run emitted: it goes to the log with the next checkpoint. Its JSON is made when
+   * a store first asks for it (a store in memory may never need it): events are read-only, and
+   * the engine never changes one after emitting it.
+   */
   logEvent(id: string, event: CanvasEvent): void {
-    this.events.push({ id, json: JSON.stringify(event) });
+    this.events.push(new LazyLoggedEvent(id, event));
   }
 
   /** The engine's checkpoint sink. The delta is serialized now: the run goes on changing the session. */
@@ -49,6 +67,16 @@ export class CheckpointWriter {
     const record: CheckpointRecord = { seq: ++this.seq, delta: JSON.stringify(delta), events: this.events };
     this.events = [];
     if (this.durability === "sync") {
+      // A store in this process writes at once: the run goes on without waiting for a promise.
+      if (this.store.appendNow) {
+        try {
+          this.store.appendNow(this.key, record, { lock: this.lock });
+          return;
+        } catch (error) {
+          this.failure = error instanceof Error ? error : new Error(String(error));
+          throw error;
+        }
+      }
       return this.store.append(this.key, record, { lock: this.lock }).then(
         () => undefined,
         (error: unknown) => {
@@ -62,15 +90,16 @@ export class CheckpointWriter {
   }
 
   /**
-   * After the run's last event: wait for every checkpoint, then write the base if the run ended
-   * at a stable point (finished or paused). Resolves to what went wrong, if anything.
+   * After the run's last event: wait for every checkpoint, then fold them into a new base if the
+   * run ended at a stable point (finished or paused) and there are enough of them. Resolves to
+   * what went wrong, if anything.
    */
   async finish(canvas: Canvas): Promise<string | undefined> {
     try {
       if (this.durability === "exit") await this.writeEnd(canvas);
       else await this.draining;
       if (this.failure) throw this.failure;
-      if (canvas.status === "idle" || canvas.status === "paused") {
+      if ((canvas.status === "idle" || canvas.status === "paused") && this.seq >= this.compactAfter) {
         await this.store.save(this.key, canvas.toJSON(), { lock: this.lock });
         this.seq = 0;
       }
@@ -80,7 +109,10 @@ export class CheckpointWriter {
     }
   }
 
-  /** `exit`: one checkpoint that changes nothing but the status, carrying the run's events. */
+  /**
+   * `exit`: nothing was recorded during the run, so a stable end state is written whole (a new
+   * base); then one checkpoint that changes nothing but the status carries the run's events.
+   */
   private async writeEnd(canvas: Canvas): Promise<void> {
     const state = canvas.toJSON();
     const delta: RunDelta = {

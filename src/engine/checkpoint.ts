@@ -97,17 +97,23 @@ export class RunRecorder {
   private fingerprints() {
     const s = this.session;
     return {
-      state: JSON.stringify(s.componentState),
-      containers: JSON.stringify(s.openContainers),
-      references: JSON.stringify(s.references),
-      usage: JSON.stringify(s.usage),
-      pending: JSON.stringify(s.pending ?? null),
+      state: fingerprint(s.componentState),
+      containers: fingerprint(s.openContainers),
+      references: s.references.chunks.length === 0 && s.references.doc_aggs.length === 0 ? "" : JSON.stringify(s.references),
+      usage: s.usage.calls === 0 ? "" : JSON.stringify(s.usage),
+      pending: s.pending === undefined ? "" : JSON.stringify(s.pending),
       error: s.error ?? "",
       // The run changes as a whole (a new object) when it starts, ends or hands its inputs on.
       run: s.run,
       lastShown: s.run?.last,
     };
   }
+}
+
+/** What a small record holds, as text to compare; an empty one (the common case) costs nothing. */
+function fingerprint(record: Record<string, unknown>): string {
+  for (const _ in record) return JSON.stringify(record);
+  return "";
 }
 
 /** Apply one checkpoint (as JSON, e.g. read back from a store) to a session rebuilt from its base. */

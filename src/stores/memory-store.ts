@@ -95,6 +95,10 @@ export class MemorySnapshotStore implements CheckpointStore {
   }
 
   async append(key: string, record: CheckpointRecord, options: AppendOptions): Promise<string> {
+    return this.appendNow(key, record, options);
+  }
+
+  appendNow(key: string, record: CheckpointRecord, options: AppendOptions): string {
     checkKey(key);
     checkRecord(key, record);
     const entry = this.live(key);
@@ -105,8 +109,10 @@ export class MemorySnapshotStore implements CheckpointStore {
     entry.version = String(++this.lastVersion);
     if (record.events.length > 0) {
       const log = this.logs.get(key) ?? [];
-      log.push(...record.events.map((e) => ({ id: e.id, json: e.json })));
-      if (log.length > this.maxEvents) log.splice(0, log.length - this.maxEvents);
+      // Kept as given: a lazily serialized event is turned into JSON only if it is read.
+      for (const e of record.events) log.push(e);
+      // Trimmed in bulk, so an append stays O(1) however long the log is.
+      if (log.length >= 2 * this.maxEvents) log.splice(0, log.length - this.maxEvents);
       this.logs.set(key, log);
     }
     return entry.version;
@@ -116,7 +122,8 @@ export class MemorySnapshotStore implements CheckpointStore {
     checkKey(key);
     const { limit } = checkEventQuery(query);
     if (this.closed) throw closedError("memory");
-    const log = this.logs.get(key) ?? [];
+    const all = this.logs.get(key) ?? [];
+    const log = all.length > this.maxEvents ? all.slice(all.length - this.maxEvents) : all;
     const after = query?.after;
     const from = after === undefined ? 0 : log.findIndex((e) => compareEventIds(e.id, after) > 0);
     if (from < 0) return [];

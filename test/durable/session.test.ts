@@ -71,9 +71,9 @@ async function uninterrupted(dsl: CanvasDsl): Promise<CanvasEvent[]> {
 }
 
 describe("DurableSession", () => {
-  it("writes a checkpoint per batch with its events, then a base when the run finishes", async () => {
+  it("writes a checkpoint per batch with its events, and folds them into a new base when there are enough", async () => {
     const store = new DyingStore();
-    const session = await DurableSession.open({ store, key: "s", dsl: countingLoop(3) });
+    const session = await DurableSession.open({ store, key: "s", dsl: countingLoop(3), compactAfter: 10 });
     expect(session.openedAs).toBe("new");
     const logged: string[] = [];
     const events: CanvasEvent[] = [];
@@ -149,13 +149,36 @@ describe("DurableSession", () => {
     await next.close();
   });
 
+  it("a cancelled turn after finished ones goes back to the end of the last finished turn, not to the base", async () => {
+    const store = new MemorySnapshotStore();
+    const cancel = new MemoryCancelSignals();
+    const dsl = countingLoop(20);
+    const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "t" } });
+    expect(finished(await collect(session.run({ query: "one" }))).error).toBeUndefined();
+    const second: CanvasEvent[] = [];
+    for await (const event of session.run({ query: "two" })) {
+      second.push(event);
+      if (second.filter((e) => e.event === "node_finished").length === 8) await cancelRun("t", { signals: cancel });
+    }
+    expect(finished(second).error).toBe("cancelled");
+    await session.close();
+    const reopened = await DurableSession.open({ store, key: "s", dsl, cancel });
+    expect(reopened.openedAs).toBe("rolled-back");
+    expect(reopened.canvas.globals["env.n"]).toBe(20);
+    expect(reopened.canvas.history.map(([role]) => role)).toEqual(["user", "assistant"]);
+    expect(finished(await collect(reopened.run({ query: "three" }))).error).toBeUndefined();
+    expect(reopened.canvas.globals["env.n"]).toBe(40);
+    await reopened.close();
+  });
+
   it("a pause is a stable point: another process resumes it with the inputs", async () => {
     const store = new MemorySnapshotStore();
     const first = await DurableSession.open({ store, key: "s", dsl: "fixtures/user-fill-up.json" });
     const asked = await collect(first.run({ query: "a badge" }));
     expect(asked.at(-1)?.event).toBe("user_inputs");
     await first.close();
-    expect((await store.load("s"))?.snapshot.canvasflow?.status).toBe("paused");
+    const stored = await store.load("s");
+    expect((stored?.deltas.at(-1) as { status: string }).status).toBe("paused");
 
     const second = await DurableSession.open({ store, key: "s", dsl: "fixtures/user-fill-up.json" });
     expect(second.openedAs).toBe("paused");
