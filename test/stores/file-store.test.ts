@@ -1,7 +1,7 @@
 /** The file store: the conformance suite, then file layout, locks, path keys and the checkpoint log. */
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CLI_BIN } from "../helpers/cli-process.js";
@@ -545,6 +545,14 @@ describe("FileSnapshotStore: the checkpoint log", () => {
     await expect(store.append("s", record(2), { lock })).rejects.toBeInstanceOf(SessionLockLostError);
     expect((await store.load("s"))?.deltas).toHaveLength(1);
     await lock.release();
+    // Taken over: another holder's lock file now stands where this one was.
+    const taken = await store.lock("s");
+    writeFileSync(`${taken.location}.new`, `${process.ppid} ${hostname()} beef run`);
+    renameSync(`${taken.location}.new`, taken.location);
+    await expect(store.append("s", record(2), { lock: taken })).rejects.toThrow(`its lock file ${taken.location} no longer holds this run's lock (deleted or taken over); nothing was written`);
+    await taken.release();
+    expect(readFileSync(taken.location, "utf8")).toContain("beef"); // the other holder's lock is left alone
+    unlinkSync(taken.location);
     const fresh = await store.lock("missing");
     const noBase = await caught(store.append("missing", record(1), { lock: fresh }));
     expect(noBase).toBeInstanceOf(SnapshotConflictError);
