@@ -11,7 +11,7 @@
  * save's lock is waited for, up to `waitMs`.
  */
 import { randomBytes } from "node:crypto";
-import { link, open, readFile, rename, stat, unlink } from "node:fs/promises";
+import { link, open, readFile, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { hostname } from "node:os";
 import { SessionLockedError } from "./snapshot-store.js";
 
@@ -43,22 +43,30 @@ export interface AcquireFileLockOptions {
 /** Tokens of the locks this process holds: a lock with this pid and another token was left by an earlier process with the same pid. */
 const heldHere = new Set<string>();
 
-/** A lock file this process created; `release()` removes it if it is still this lock. */
+/**
+ * A lock file this process created; `release()` removes it if it is still this lock. The file
+ * stays open while the lock is held: its inode cannot be reused meanwhile, so the path still
+ * names this lock exactly when it still leads to that inode (one stat per check, which every
+ * checkpoint append makes, instead of reading the file).
+ */
 export class FileLock {
   constructor(
     readonly path: string,
-    private readonly content: string,
     private readonly token: string,
+    private readonly handle: FileHandle,
+    private readonly identity: { dev: number; ino: number },
   ) {}
 
-  /** Whether the lock file still holds this lock. */
+  /** Whether the lock file still holds this lock (it was not deleted, or replaced by another). */
   async held(): Promise<boolean> {
-    return (await readFile(this.path, "utf8").catch(() => undefined)) === this.content;
+    const found = await stat(this.path).catch(() => undefined);
+    return found !== undefined && found.ino === this.identity.ino && found.dev === this.identity.dev;
   }
 
   async release(): Promise<void> {
     heldHere.delete(this.token);
     if (await this.held()) await unlink(this.path).catch(() => undefined);
+    await this.handle.close().catch(() => undefined);
   }
 }
 
@@ -76,9 +84,11 @@ export async function acquireFileLock(lockPath: string, options: AcquireFileLock
   const content = `${process.pid} ${hostname()} ${token} ${options.purpose}`;
   const deadline = Date.now() + options.waitMs;
   for (;;) {
-    if (await create(lockPath, content)) {
+    const handle = await create(lockPath, content);
+    if (handle) {
       heldHere.add(token);
-      return new FileLock(lockPath, content, token);
+      const { dev, ino } = await handle.stat();
+      return new FileLock(lockPath, token, handle, { dev, ino });
     }
     const found = await inspect(lockPath, options.staleAfterMs);
     if (found === undefined) continue; // released between our attempt and the look
@@ -93,21 +103,22 @@ export async function acquireFileLock(lockPath: string, options: AcquireFileLock
   }
 }
 
-/** Create the lock file with `content`; false when it exists. */
-async function create(lockPath: string, content: string): Promise<boolean> {
-  let handle;
+/** Create the lock file with `content`, left open; undefined when it exists. */
+async function create(lockPath: string, content: string): Promise<FileHandle | undefined> {
+  let handle: FileHandle;
   try {
     handle = await open(lockPath, "wx");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
     throw error;
   }
   try {
     await handle.writeFile(content, "utf8");
-  } finally {
+  } catch (error) {
     await handle.close();
+    throw error;
   }
-  return true;
+  return handle;
 }
 
 interface FoundLock {

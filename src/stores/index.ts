@@ -24,6 +24,7 @@ export {
 } from "./snapshot-store.js";
 export { MemorySnapshotStore, type MemorySnapshotStoreOptions } from "./memory-store.js";
 export { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.js";
+export { FileCancelSignals, DEFAULT_CANCEL_POLL_MS, type FileCancelSignalsOptions } from "./file-cancel.js";
 export { RedisSnapshotStore, DEFAULT_KEY_PREFIX, DEFAULT_LOCK_LEASE_MS, DEFAULT_REDIS_URL, type RedisSnapshotStoreOptions } from "./redis-store.js";
 export { openSnapshotStore, type OpenedSnapshotStore, type OpenSnapshotStoreOptions } from "./open-store.js";
 export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";

@@ -1,0 +1,59 @@
+/**
+ * File writes the file store and the file cancel signals share: whole-file replacement through a
+ * temp file and a rename (a reader never sees half a file), and fsync of files and folders for
+ * durability past a power loss (a rename or a new file is durable only once its folder is synced).
+ */
+import { randomBytes } from "node:crypto";
+import { open, rename, unlink } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+export interface WriteFileOptions {
+  /** fsync the new content before the rename and the folder after it. */
+  sync?: boolean;
+}
+
+/** Write a file through a temp file in the same folder and a rename. */
+export async function writeFileAtomic(file: string, content: string, options: WriteFileOptions = {}): Promise<void> {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  try {
+    const handle = await open(temp, "wx");
+    try {
+      await handle.writeFile(content, "utf8");
+      if (options.sync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, file);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  if (options.sync) await syncDirectory(dirname(file));
+}
+
+/** fsync a file's content; false when there is no such file. */
+export async function syncFile(file: string): Promise<boolean> {
+  let handle;
+  try {
+    handle = await open(file, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return true;
+}
+
+/** fsync a folder, so the files created, renamed or removed in it stay so after a power loss. */
+export async function syncDirectory(directory: string): Promise<void> {
+  const handle = await open(directory, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
