@@ -343,7 +343,7 @@ export function checkRecord(key: string, record: CheckpointRecord): void {
     const id = parseEventId(event?.id);
     if (!id) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event id ${JSON.stringify(event?.id)} is not <run>-<n>`, key);
     // `in`, not a read: an event's JSON may be made lazily, only when a store writes it out.
-    if (!("json" in event)) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ${event.id} must be JSON text`, key);
+    if (!("json" in (event as object))) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ${String(event.id)} must be JSON text`, key);
     if (id[0] < run || (id[0] === run && id[1] <= n)) {
       throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ids must grow (${previous} then ${event.id})`, key);
     }
