@@ -30,3 +30,4 @@ export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT
 export { PostgresSnapshotStore, DEFAULT_POSTGRES_LOCK_LEASE_MS, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
 export { migratePostgres, DEFAULT_POSTGRES_SCHEMA, POSTGRES_SCHEMA_VERSION, type MigratePostgresOptions, type MigrationResult } from "./postgres-schema.js";
 export { DEFAULT_POSTGRES_URL, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
+export { PostgresCancelSignals, type PostgresCancelSignalsOptions } from "./postgres-cancel.js";
