@@ -28,3 +28,7 @@ export { FileCancelSignals, DEFAULT_CANCEL_POLL_MS, type FileCancelSignalsOption
 export { RedisSnapshotStore, DEFAULT_KEY_PREFIX, DEFAULT_LOCK_LEASE_MS, DEFAULT_REDIS_URL, type RedisSnapshotStoreOptions } from "./redis-store.js";
 export { openSnapshotStore, type OpenedSnapshotStore, type OpenSnapshotStoreOptions } from "./open-store.js";
 export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+export { PostgresSnapshotStore, DEFAULT_POSTGRES_LOCK_LEASE_MS, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
+export { migratePostgres, DEFAULT_POSTGRES_SCHEMA, POSTGRES_SCHEMA_VERSION, type MigratePostgresOptions, type MigrationResult } from "./postgres-schema.js";
+export { DEFAULT_POSTGRES_URL, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
+export { PostgresCancelSignals, type PostgresCancelSignalsOptions } from "./postgres-cancel.js";

@@ -1,0 +1,238 @@
+/**
+ * The PostgreSQL tables behind `PostgresSnapshotStore` and `PostgresCancelSignals`, all in one
+ * schema (default `canvasflow`), and the migrations that create them.
+ *
+ * The stores create the tables on first use; `migratePostgres` (what `canvasflow db migrate`
+ * runs) does the same ahead of time, for deployments whose runtime role may not create tables.
+ * Either way the work happens in one transaction under an advisory lock, so processes starting
+ * together do not race on `CREATE TABLE`, and a `schema_version` row records how far the schema
+ * is, so later releases can add migrations.
+ *
+ * Snapshots, deltas and events are stored as the JSON text the caller gave (`text`, not `jsonb`):
+ * the store never looks inside them, the server does not parse them on every write, and a
+ * damaged row can be reported as it is. Cast to `jsonb` to query them.
+ */
+import pg from "pg";
+import { SnapshotStoreError } from "./snapshot-store.js";
+import { describeTarget, isSqlError, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
+
+export const DEFAULT_POSTGRES_SCHEMA = "canvasflow";
+
+/** Qualified table names of one schema: `sql` for statements (quoted), `shown` for messages. */
+export interface PostgresTables {
+  schema: string;
+  sql: {
+    schemaVersion: string;
+    versions: string;
+    sessions: string;
+    checkpoints: string;
+    events: string;
+    locks: string;
+    cancelFlags: string;
+  };
+  shown: {
+    sessions: string;
+    checkpoints: string;
+    events: string;
+    locks: string;
+    cancelFlags: string;
+  };
+  /** The NOTIFY channel of cancel requests: `<schema>_cancel`. */
+  cancelChannel: string;
+}
+
+// Lowercase only: then the name reads the same quoted and unquoted (in psql, in messages).
+// 56 characters leave room for the "_cancel" channel within PostgreSQL's 63-byte identifiers.
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,55}$/;
+
+export function postgresTables(schema: unknown = DEFAULT_POSTGRES_SCHEMA): PostgresTables {
+  if (typeof schema !== "string" || !SCHEMA_NAME.test(schema)) {
+    throw new SnapshotStoreError(
+      `PostgreSQL schema name must be 1 to 56 lowercase letters, digits or "_", starting with a letter or "_"; got ${JSON.stringify(schema) ?? String(schema)}`,
+    );
+  }
+  const q = (table: string) => `${pg.escapeIdentifier(schema)}.${table}`;
+  return {
+    schema,
+    sql: {
+      schemaVersion: q("schema_version"),
+      versions: q("versions"),
+      sessions: q("sessions"),
+      checkpoints: q("checkpoints"),
+      events: q("events"),
+      locks: q("locks"),
+      cancelFlags: q("cancel_flags"),
+    },
+    shown: {
+      sessions: `${schema}.sessions`,
+      checkpoints: `${schema}.checkpoints`,
+      events: `${schema}.events`,
+      locks: `${schema}.locks`,
+      cancelFlags: `${schema}.cancel_flags`,
+    },
+    cancelChannel: `${schema}_cancel`,
+  };
+}
+
+/** One migration: the statements that take the schema from `version - 1` to `version`. */
+interface Migration {
+  version: number;
+  statements: (t: PostgresTables) => string[];
+}
+
+const MIGRATIONS: Migration[] = [
+  {
+    version: 1,
+    statements: (t) => [
+      // Versions come from one sequence, so a deleted and re-created session never repeats one
+      // (a stale expectedVersion can never match by accident).
+      `CREATE SEQUENCE IF NOT EXISTS ${t.sql.versions}`,
+      // A session: its base snapshot and where its checkpoints are. last_seq is the seq of the
+      // last checkpoint (0: none since the base); event_count the rows in its event log, so the
+      // cap is kept without counting them.
+      `CREATE TABLE IF NOT EXISTS ${t.sql.sessions} (
+        key text PRIMARY KEY,
+        snapshot text NOT NULL,
+        version bigint NOT NULL,
+        last_seq integer NOT NULL DEFAULT 0 CHECK (last_seq >= 0),
+        event_count integer NOT NULL DEFAULT 0 CHECK (event_count >= 0),
+        saved_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz
+      )`,
+      `CREATE INDEX IF NOT EXISTS sessions_expires_at ON ${t.sql.sessions} (expires_at) WHERE expires_at IS NOT NULL`,
+      // No foreign keys to sessions: the append statement checks the base itself, and a foreign
+      // key would add a trigger and a lookup to every row written.
+      `CREATE TABLE IF NOT EXISTS ${t.sql.checkpoints} (
+        key text NOT NULL,
+        seq integer NOT NULL CHECK (seq >= 1),
+        delta text NOT NULL,
+        PRIMARY KEY (key, seq)
+      )`,
+      // Event ids are <run>-<n>; the primary key orders a session's log, for reads after an id
+      // and for dropping the oldest.
+      `CREATE TABLE IF NOT EXISTS ${t.sql.events} (
+        key text NOT NULL,
+        run bigint NOT NULL,
+        n bigint NOT NULL,
+        event text NOT NULL,
+        PRIMARY KEY (key, run, n)
+      )`,
+      // A session's lease: who holds it and until when (renewed by the holder's heartbeat).
+      `CREATE TABLE IF NOT EXISTS ${t.sql.locks} (
+        key text PRIMARY KEY,
+        token text NOT NULL,
+        pid integer NOT NULL,
+        host text NOT NULL,
+        acquired_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL
+      )`,
+      `CREATE TABLE IF NOT EXISTS ${t.sql.cancelFlags} (
+        task_id text PRIMARY KEY,
+        expires_at timestamptz NOT NULL
+      )`,
+    ],
+  },
+];
+
+/** The schema version this release writes and reads. */
+export const POSTGRES_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
+
+export interface MigrationResult {
+  schema: string;
+  /** The version found (0: no tables yet). */
+  from: number;
+  /** The version now. */
+  to: number;
+}
+
+export interface MigratePostgresOptions extends PostgresConnectionOptions {
+  /** Default `canvasflow`. */
+  schema?: string;
+}
+
+// The first key of the advisory lock: "cflw", so the lock does not collide with an application's own.
+const ADVISORY_CLASS = 0x63666c77;
+
+/**
+ * Create or upgrade the tables in `schema`, in one transaction under an advisory lock. Safe to run
+ * any number of times, from any number of processes at once. `target` is a `postgres://` URL, a
+ * pool or a client (a pool or client you pass stays open).
+ */
+export async function migratePostgres(target: PostgresTarget, options: MigratePostgresOptions = {}): Promise<MigrationResult> {
+  const tables = postgresTables(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
+  const where = describeTarget(target);
+  if (target instanceof pg.Client) {
+    return migrateWith(target, tables, where).catch((error: unknown) => {
+      throw error instanceof SnapshotStoreError ? error : postgresFailure(error, where, `creating the tables of schema ${tables.schema}`);
+    });
+  }
+  const pool = typeof target === "string" ? openPool(target, options) : target;
+  try {
+    return await withClient(pool, where, `creating the tables of schema ${tables.schema}`, undefined, (client) => migrateWith(client, tables, where));
+  } finally {
+    if (typeof target === "string") await pool.end();
+  }
+}
+
+/** The schema is ready to use: the tables exist at this release's version (created if missing). */
+export async function ensureSchema(pool: pg.Pool, tables: PostgresTables, where: string): Promise<void> {
+  const found = await schemaVersion(pool, tables, where);
+  if (found === POSTGRES_SCHEMA_VERSION) return;
+  if (found !== undefined && found > POSTGRES_SCHEMA_VERSION) throw newerSchema(tables, found, where);
+  await withClient(pool, where, `creating the tables of schema ${tables.schema}`, undefined, (client) => migrateWith(client, tables, where));
+}
+
+async function migrateWith(client: pg.ClientBase, tables: PostgresTables, where: string): Promise<MigrationResult> {
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [ADVISORY_CLASS, tables.schema]);
+    // Create the schema only when missing: CREATE SCHEMA IF NOT EXISTS needs the CREATE right
+    // even when the schema is there, and a deployment may have made it for us.
+    const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [tables.schema]);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${pg.escapeIdentifier(tables.schema)}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${tables.sql.schemaVersion} (
+      one boolean PRIMARY KEY DEFAULT true CHECK (one),
+      version integer NOT NULL,
+      migrated_at timestamptz NOT NULL DEFAULT now()
+    )`);
+    const row = await client.query<{ version: number }>(`SELECT version FROM ${tables.sql.schemaVersion}`);
+    const from = row.rows[0]?.version ?? 0;
+    if (from > POSTGRES_SCHEMA_VERSION) throw newerSchema(tables, from, where);
+    for (const migration of MIGRATIONS) {
+      if (migration.version <= from) continue;
+      for (const statement of migration.statements(tables)) await client.query(statement);
+    }
+    if (from < POSTGRES_SCHEMA_VERSION) {
+      await client.query(
+        `INSERT INTO ${tables.sql.schemaVersion} (one, version) VALUES (true, $1)
+         ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`,
+        [POSTGRES_SCHEMA_VERSION],
+      );
+    }
+    await client.query("COMMIT");
+    return { schema: tables.schema, from, to: POSTGRES_SCHEMA_VERSION };
+  } catch (error) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The recorded schema version; undefined when there are no tables yet. */
+async function schemaVersion(pool: pg.Pool, tables: PostgresTables, where: string): Promise<number | undefined> {
+  return withClient(pool, where, `reading the schema version of ${tables.schema}`, undefined, async (client) => {
+    try {
+      const result = await client.query<{ version: number }>(`SELECT version FROM ${tables.sql.schemaVersion}`);
+      return result.rows[0]?.version ?? 0;
+    } catch (error) {
+      // 3F000: no such schema; 42P01: no such table.
+      if (isSqlError(error) && (error.code === "3F000" || error.code === "42P01")) return undefined;
+      throw error;
+    }
+  });
+}
+
+function newerSchema(tables: PostgresTables, found: number, where: string): SnapshotStoreError {
+  return new SnapshotStoreError(
+    `the canvasflow tables in schema ${tables.schema} of PostgreSQL at ${where} are at schema version ${found}; this canvasflow knows versions up to ${POSTGRES_SCHEMA_VERSION}: upgrade canvasflow`,
+  );
+}
