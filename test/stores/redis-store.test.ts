@@ -37,6 +37,7 @@ describeSnapshotStore("RedisSnapshotStore", {
   open: () => new RedisSnapshotStore({ url: TEST_REDIS_URL, keyPrefix: prefix }),
   shared: true,
   expires: true,
+  checkpoints: true,
   async corrupt(key, kind) {
     await admin.hset(prefix + key, { snapshot: kind === "invalid-json" ? '{"components": ' : "[1, 2]", version: "1" });
   },
@@ -85,7 +86,7 @@ describe("RedisSnapshotStore", () => {
     const s = store();
     await admin.set(`${prefix}string`, "someone else's value");
     const where = `session "string" (redis key ${prefix}string)`;
-    await expect(s.load("string")).rejects.toThrow(new SnapshotCorruptError(`${where} is corrupt: it is not a hash (a session is a hash with snapshot and version fields)`, "string").message);
+    await expect(s.load("string")).rejects.toThrow(new SnapshotCorruptError(`${where} is corrupt: it holds a Redis string, not a hash (a session is a hash with snapshot and version fields). Nothing was changed; remove it with: redis-cli DEL ${prefix}string`, "string").message);
     await expect(s.save("string", tinySnapshot("x"))).rejects.toBeInstanceOf(SnapshotCorruptError);
     expect(await admin.get(`${prefix}string`)).toBe("someone else's value");
 
