@@ -12,8 +12,10 @@ export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0";
 
 /**
  * The defaults of a connection made from a URL (`redisOptions` may override them):
- * - `maxRetriesPerRequest: 2`: a command waiting for a reconnect fails after two failed attempts
- *   (a few hundred ms when the port is closed);
+ * - `maxRetriesPerRequest: 2` and `retryStrategy`: reconnect after 50, 100, 150, then every 200 ms;
+ *   a command waiting for a reconnect fails after three failed attempts, so within 600 ms when
+ *   the port is closed, however long the server has been gone (ioredis's default backoff grows
+ *   to 2 s, and a command would wait three of those);
  * - `connectTimeout: 5000`: a server that does not accept the connection;
  * - `commandTimeout: 5000`: a server that accepted a command and never answers (gone away without
  *   closing the socket), and a command in flight when the connection dropped;
@@ -21,6 +23,7 @@ export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0";
  */
 export const BOUNDED_REDIS_OPTIONS = {
   maxRetriesPerRequest: 2,
+  retryStrategy: (attempt: number) => Math.min(attempt * 50, 200),
   connectTimeout: 5000,
   commandTimeout: 5000,
   disconnectTimeout: 100,
