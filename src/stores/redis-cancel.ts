@@ -158,6 +158,7 @@ export class RedisCancelSignals implements CancelSignals {
     if (error instanceof CancelSignalError) return error;
     const failure = this.connection.failure(error, client);
     const what = `the cancel flag of task "${taskId}" (redis key ${this.keyPrefix}${cancelKey(taskId)})`;
-    return new CancelSignalError(failure ? `${failure} (${what})` : `Redis at ${this.location}, ${what}: ${error.message}`);
+    // When the connection is the cause, the server is what is wrong: the message names it only.
+    return new CancelSignalError(failure ?? `Redis at ${this.location}, ${what}: ${error.message}`);
   }
 }

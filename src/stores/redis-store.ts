@@ -405,7 +405,8 @@ export class RedisSnapshotStore implements CheckpointStore {
     } catch (error) {
       if (error instanceof SnapshotStoreError) throw error;
       const failure = this.connection.failure(error as Error);
-      if (failure) throw new SnapshotStoreError(`${failure} (${this.describe(key)})`, key);
+      // The server is what is wrong, not the session: the message names the server only.
+      if (failure) throw new SnapshotStoreError(failure, key);
       throw new SnapshotStoreError(`Redis at ${this.location}, ${this.describe(key)}: ${(error as Error).message}`, key);
     }
   }
