@@ -3,6 +3,7 @@
  * with a message saying so: they are never skipped.
  */
 import { randomBytes } from "node:crypto";
+import { connect, createServer, type AddressInfo, type Socket } from "node:net";
 import { Redis } from "ioredis";
 
 export const TEST_REDIS_URL = "redis://127.0.0.1:6379/0";
@@ -53,4 +54,44 @@ export async function deleteKeys(client: Redis, prefix: string): Promise<void> {
     if (keys.length > 0) await client.del(...keys);
     cursor = next;
   } while (cursor !== "0");
+}
+
+/** A loopback TCP proxy in front of the test Redis, to make the server go away under a client. */
+export interface RedisProxy {
+  port: number;
+  /** redis://127.0.0.1:<port>/0 */
+  url: string;
+  /** Stop forwarding but keep the connections open: the server seems to hang. */
+  stall(): void;
+  /** Close the port and every connection: the server is gone. */
+  stop(): Promise<void>;
+}
+
+export async function startRedisProxy(): Promise<RedisProxy> {
+  const sockets = new Set<Socket>();
+  let stalled = false;
+  const server = createServer((client) => {
+    const upstream = connect(6379, "127.0.0.1");
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => socket.destroy());
+    }
+    client.on("data", (chunk) => stalled || upstream.write(chunk));
+    upstream.on("data", (chunk) => stalled || client.write(chunk));
+    client.on("close", () => upstream.destroy());
+    upstream.on("close", () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    port,
+    url: `redis://127.0.0.1:${port}/0`,
+    stall: () => (stalled = true),
+    stop: async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of sockets) socket.destroy();
+      await closed;
+    },
+  };
 }

@@ -2,8 +2,9 @@
  * The Redis store against a real Redis on 127.0.0.1:6379: the conformance suite, then the stored
  * layout, expiry, corrupt keys, owned and borrowed clients, URLs and an unreachable server.
  */
+import { hostname } from "node:os";
 import type { Redis } from "ioredis";
-import { afterAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   openSnapshotStore,
   RedisSnapshotStore,
@@ -12,8 +13,11 @@ import {
   SnapshotConflictError,
   SnapshotCorruptError,
   SnapshotKeyError,
+  SnapshotStoreError,
+  type SessionLock,
 } from "../../src/index.js";
-import { connectTestRedis, deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
+import { spawnDistChild } from "../helpers/dist-child.js";
+import { connectTestRedis, deleteKeys, sharedTestRedis, startRedisProxy, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const prefix = uniqueTestPrefix();
@@ -37,6 +41,7 @@ describeSnapshotStore("RedisSnapshotStore", {
   open: () => new RedisSnapshotStore({ url: TEST_REDIS_URL, keyPrefix: prefix }),
   shared: true,
   expires: true,
+  checkpoints: true,
   async corrupt(key, kind) {
     await admin.hset(prefix + key, { snapshot: kind === "invalid-json" ? '{"components": ' : "[1, 2]", version: "1" });
   },
@@ -85,7 +90,7 @@ describe("RedisSnapshotStore", () => {
     const s = store();
     await admin.set(`${prefix}string`, "someone else's value");
     const where = `session "string" (redis key ${prefix}string)`;
-    await expect(s.load("string")).rejects.toThrow(new SnapshotCorruptError(`${where} is corrupt: it is not a hash (a session is a hash with snapshot and version fields)`, "string").message);
+    await expect(s.load("string")).rejects.toThrow(new SnapshotCorruptError(`${where} is corrupt: it holds a Redis string, not a hash (a session is a hash with snapshot and version fields). Nothing was changed; remove it with: redis-cli DEL ${prefix}string`, "string").message);
     await expect(s.save("string", tinySnapshot("x"))).rejects.toBeInstanceOf(SnapshotCorruptError);
     expect(await admin.get(`${prefix}string`)).toBe("someone else's value");
 
@@ -184,6 +189,251 @@ describe("RedisSnapshotStore", () => {
     await expect(s.save("x", tinySnapshot("x"))).rejects.toThrow("cannot reach Redis at 127.0.0.1:1/0");
     expect(Date.now() - started).toBeLessThan(5_000);
     await s.close();
+  });
+});
+
+describe("RedisSnapshotStore: checkpoints, the event log, faults and leases", () => {
+  const stores: RedisSnapshotStore[] = [];
+  function store(options: ConstructorParameters<typeof RedisSnapshotStore>[0] = {}): RedisSnapshotStore {
+    const created = new RedisSnapshotStore({ url: TEST_REDIS_URL, keyPrefix: prefix, ...options });
+    stores.push(created);
+    return created;
+  }
+  afterAll(async () => {
+    for (const s of stores) await s.close();
+    if (admin) for (const role of ["checkpoints", "events"]) await deleteKeys(admin, `${prefix.slice(0, -1)}-${role}:`);
+  });
+  const checkpointsPrefix = `${prefix.slice(0, -1)}-checkpoints:`;
+  const eventsPrefix = `${prefix.slice(0, -1)}-events:`;
+  const record = (seq: number, ids: string[] = []) => ({
+    seq,
+    delta: JSON.stringify({ step: seq }),
+    events: ids.map((id) => ({ id, json: JSON.stringify({ event: "node_finished", id }) })),
+  });
+  /** A session with a base and `count` checkpoints, each with one event 1-<seq>, under a held lock. */
+  async function session(s: RedisSnapshotStore, key: string, count: number): Promise<SessionLock> {
+    const lock = await s.lock(key);
+    await s.save(key, tinySnapshot("base"), { lock });
+    for (let seq = 1; seq <= count; seq++) await s.append(key, record(seq, [`1-${seq}`]), { lock });
+    return lock;
+  }
+
+  it("keeps the checkpoints as a list and the events as a stream whose ids are the event ids; a save drops the list, delete removes all", async () => {
+    const s = store();
+    expect(s.checkpointsKey("layout2")).toBe(`${checkpointsPrefix}layout2`);
+    expect(s.eventsKey("layout2")).toBe(`${eventsPrefix}layout2`);
+    const lock = await s.lock("layout2");
+    expect(await s.save("layout2", tinySnapshot("base"), { lock })).toBe("1");
+    expect(await s.append("layout2", record(1, ["1-1", "1-2"]), { lock })).toBe("2");
+    expect(await s.append("layout2", record(2, ["1-3"]), { lock })).toBe("3");
+    expect(await admin.hget(`${prefix}layout2`, "version")).toBe("3");
+    expect(await admin.lrange(`${checkpointsPrefix}layout2`, 0, -1)).toEqual([record(1).delta, record(2).delta]);
+    expect(await admin.xrange(`${eventsPrefix}layout2`, "-", "+")).toEqual([
+      ["1-1", ["event", record(1, ["1-1"]).events[0].json]],
+      ["1-2", ["event", record(1, ["1-2"]).events[0].json]],
+      ["1-3", ["event", record(2, ["1-3"]).events[0].json]],
+    ]);
+    await s.save("layout2", tinySnapshot("next"), { lock });
+    expect(await admin.exists(`${checkpointsPrefix}layout2`)).toBe(0);
+    expect(await admin.xlen(`${eventsPrefix}layout2`)).toBe(3);
+    expect(await s.delete("layout2", { lock })).toBe(true);
+    expect(await admin.exists(`${prefix}layout2`, `${checkpointsPrefix}layout2`, `${eventsPrefix}layout2`)).toBe(0);
+    await lock.release();
+  });
+
+  it("writes a checkpoint in one round trip (one script), whatever the number before it", async () => {
+    const s = store();
+    const lock = await session(s, "trips", 2); // the scripts are loaded by now
+    const sent = vi.spyOn(s.client, "sendCommand");
+    try {
+      await s.append("trips", record(3, ["1-3"]), { lock });
+      expect(sent.mock.calls.map(([command]) => command.name)).toEqual(["evalsha"]);
+      sent.mockClear();
+      for (let seq = 4; seq <= 200; seq++) await s.append("trips", record(seq, [`1-${seq}`]), { lock });
+      expect(sent).toHaveBeenCalledTimes(197);
+    } finally {
+      sent.mockRestore();
+    }
+    // The cost of an append, for the report (not asserted: timings vary with the machine).
+    const started = performance.now();
+    for (let seq = 201; seq <= 1200; seq++) await s.append("trips", record(seq, [`1-${seq}`]), { lock });
+    console.log(`RedisSnapshotStore: 1000 appends (one event each) after 200 took ${(performance.now() - started).toFixed(0)} ms`);
+    await lock.release();
+  });
+
+  it("caps the event log at maxEvents: Redis trims whole nodes (MAXLEN ~), reads show exactly the most recent maxEvents", async () => {
+    const s = store({ maxEvents: 150 });
+    const lock = await s.lock("capped");
+    await s.save("capped", tinySnapshot("base"), { lock });
+    for (let seq = 1; seq <= 50; seq++) {
+      await s.append("capped", record(seq, Array.from({ length: 10 }, (_, i) => `1-${seq * 10 + i}`)), { lock });
+    }
+    const length = await admin.xlen(`${eventsPrefix}capped`);
+    expect(length).toBeGreaterThanOrEqual(150);
+    expect(length).toBeLessThan(500);
+    const events = await s.events("capped");
+    expect(events.map((e) => e.id)).toEqual(Array.from({ length: 150 }, (_, i) => `1-${360 + i}`));
+    expect((await s.events("capped", { after: "1-20" })).map((e) => e.id)[0]).toBe("1-360");
+    expect((await s.events("capped", { after: "1-500", limit: 3 })).map((e) => e.id)).toEqual(["1-501", "1-502", "1-503"]);
+    await lock.release();
+    expect(() => store({ maxEvents: 0 })).toThrow("maxEvents must be a whole number from 1, got 0");
+  });
+
+  it("expires the checkpoints with their base, and the event log eventLogTtlSeconds after its last append", async () => {
+    const s = store({ eventLogTtlSeconds: 120 });
+    const lock = await s.lock("expiring");
+    await s.save("expiring", tinySnapshot("base"), { lock, ttlSeconds: 60 });
+    await s.append("expiring", record(1, ["1-1"]), { lock });
+    expect(await admin.pttl(`${checkpointsPrefix}expiring`)).toBeGreaterThan(58_000);
+    expect(await admin.pttl(`${checkpointsPrefix}expiring`)).toBeLessThanOrEqual(60_000);
+    expect(await admin.pttl(`${eventsPrefix}expiring`)).toBeGreaterThan(118_000);
+    await s.save("expiring", tinySnapshot("kept"), { lock });
+    await s.append("expiring", record(1), { lock });
+    expect(await admin.pttl(`${checkpointsPrefix}expiring`)).toBe(-1);
+    await lock.release();
+    expect(() => store({ eventLogTtlSeconds: -5 })).toThrow("eventLogTtlSeconds must be a positive number of seconds, got -5");
+  });
+
+  it("refuses a checkpoint whose events do not come after the logged ones, writing nothing", async () => {
+    const s = store();
+    const lock = await session(s, "order", 2);
+    const refused = await s.append("order", record(3, ["1-2", "1-9"]), { lock }).then(() => undefined, (e: unknown) => e);
+    expect(refused).toBeInstanceOf(SnapshotConflictError);
+    expect((refused as Error).message).toBe(
+      `session "order": checkpoint 3: event 1-2 does not come after the last logged event 1-2 (redis key ${eventsPrefix}order; event ids only grow); another run wrote this session's log; nothing was written`,
+    );
+    await expect(s.append("order", record(3, ["0-0"]), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+    expect((await s.load("order"))?.deltas).toHaveLength(2);
+    expect(await admin.xlen(`${eventsPrefix}order`)).toBe(2);
+    await s.append("order", record(3, ["2-1"]), { lock });
+    await lock.release();
+  });
+
+  it("reports garbage under a session's keys as SnapshotCorruptError naming the key and the position, and overwrites nothing", async () => {
+    const s = store();
+    // A string where the checkpoints list is.
+    let lock = await session(s, "garbage-list", 1);
+    await admin.del(`${checkpointsPrefix}garbage-list`);
+    await admin.set(`${checkpointsPrefix}garbage-list`, "not a list");
+    const where = `session "garbage-list" (redis key ${prefix}garbage-list) is corrupt`;
+    await expect(s.load("garbage-list")).rejects.toThrow(
+      new SnapshotCorruptError(
+        `${where}: its checkpoints key ${checkpointsPrefix}garbage-list holds a Redis string, not a list (the session's checkpoints). Nothing was changed; remove it with: redis-cli DEL ${checkpointsPrefix}garbage-list`,
+        "garbage-list",
+      ).message,
+    );
+    await expect(s.append("garbage-list", record(2), { lock })).rejects.toBeInstanceOf(SnapshotCorruptError);
+    await expect(s.save("garbage-list", tinySnapshot("x"), { lock })).rejects.toBeInstanceOf(SnapshotCorruptError);
+    expect(await admin.get(`${checkpointsPrefix}garbage-list`)).toBe("not a list");
+    expect(await admin.hget(`${prefix}garbage-list`, "version")).toBe("2");
+    expect(await s.delete("garbage-list", { lock })).toBe(true); // the way out
+    expect(await admin.exists(`${checkpointsPrefix}garbage-list`)).toBe(0);
+    await lock.release();
+
+    // A delta that is not JSON, at seq 2.
+    lock = await session(s, "garbage-delta", 3);
+    await admin.lset(`${checkpointsPrefix}garbage-delta`, 1, '{"step": 2, "ops": [');
+    const bad = await s.load("garbage-delta").then(() => undefined, (e: unknown) => e);
+    expect(bad).toBeInstanceOf(SnapshotCorruptError);
+    expect((bad as Error).message).toMatch(
+      new RegExp(`^session "garbage-delta": checkpoint 2 in redis key ${checkpointsPrefix}garbage-delta is not valid JSON \\(.+\\); nothing was changed$`),
+    );
+    await lock.release();
+
+    // A hash where the event log is: a checkpoint with events is refused whole.
+    lock = await session(s, "garbage-log", 1);
+    await admin.del(`${eventsPrefix}garbage-log`);
+    await admin.hset(`${eventsPrefix}garbage-log`, { a: "1" });
+    await expect(s.events("garbage-log")).rejects.toThrow(`its events key ${eventsPrefix}garbage-log holds a Redis hash, not a stream (the session's event log)`);
+    await expect(s.append("garbage-log", record(2, ["1-2"]), { lock })).rejects.toBeInstanceOf(SnapshotCorruptError);
+    expect(await admin.llen(`${checkpointsPrefix}garbage-log`)).toBe(1);
+    await lock.release();
+
+    // Stream entries that are not events.
+    lock = await session(s, "garbage-entry", 1);
+    await admin.xadd(`${eventsPrefix}garbage-entry`, "1-5", "event", "{ nope");
+    await expect(s.events("garbage-entry")).rejects.toThrow(new RegExp(`^session "garbage-entry": event 1-5 in redis key ${eventsPrefix}garbage-entry is not valid JSON`));
+    await admin.xadd(`${eventsPrefix}garbage-entry`, "1-6", "other", "{}");
+    await expect(s.events("garbage-entry", { after: "1-5" })).rejects.toThrow('event 1-6 in redis key ' + `${eventsPrefix}garbage-entry is corrupt: it has no "event" field (fields: other)`);
+    await lock.release();
+
+    // A hash where the lock is.
+    await admin.hset(`${lockPrefix}garbage-lock`, { a: "1" });
+    await expect(s.lock("garbage-lock")).rejects.toThrow(`its lock key ${lockPrefix}garbage-lock holds a Redis hash, not a string (the session's lock)`);
+    await expect(s.save("garbage-lock", tinySnapshot("x"))).rejects.toBeInstanceOf(SnapshotCorruptError);
+    expect(await admin.exists(`${prefix}garbage-lock`)).toBe(0);
+    await admin.del(`${lockPrefix}garbage-lock`);
+  });
+
+  it("fails fast with a clear error naming the server when Redis goes away mid-run: the port closes, or it stops answering", async () => {
+    const proxy = await startRedisProxy();
+    const s = store({ url: proxy.url });
+    const lock = await session(s, "gone", 1);
+    await proxy.stop();
+    const gone = await s.append("gone", record(2), { lock }).then(() => undefined, (e: unknown) => e);
+    expect(gone).toBeInstanceOf(SnapshotStoreError);
+    expect((gone as Error).message).toBe(`cannot reach Redis at 127.0.0.1:${proxy.port}/0: connect ECONNREFUSED 127.0.0.1:${proxy.port}`);
+    await expect(s.load("gone")).rejects.toThrow(`cannot reach Redis at 127.0.0.1:${proxy.port}/0`);
+    await lock.release();
+
+    const hanging = await startRedisProxy();
+    const h = store({ url: hanging.url, redisOptions: { commandTimeout: 200 } });
+    const hangingLock = await session(h, "hanging", 1);
+    hanging.stall();
+    await expect(h.append("hanging", record(2), { lock: hangingLock })).rejects.toThrow(
+      `Redis at 127.0.0.1:${hanging.port}/0 did not answer within 200 ms (commandTimeout)`,
+    );
+    await hanging.stop();
+    await hangingLock.release();
+    expect((await store().load("hanging"))?.deltas).toHaveLength(1);
+  });
+
+  it("reconnects after its connection is killed (CLIENT KILL): the next checkpoint goes through", async () => {
+    const s = store();
+    const lock = await session(s, "killed", 1);
+    const id = await s.client.client("ID");
+    expect(await admin.client("KILL", "ID", String(id))).toBe(1);
+    await s.append("killed", record(2), { lock });
+    expect((await s.load("killed"))?.deltas).toHaveLength(2);
+    await lock.release();
+  });
+
+  it("takes over at once the lock of a process on this host that was killed; refuses it while that process lives, naming it and the lease left", async () => {
+    const key = "crashed";
+    const holder = spawnDistChild(`
+      const store = new lib.RedisSnapshotStore({ url: ${JSON.stringify(TEST_REDIS_URL)}, keyPrefix: ${JSON.stringify(prefix)} });
+      const lock = await store.lock(${JSON.stringify(key)});
+      await store.save(${JSON.stringify(key)}, { components: {}, note: "child" }, { lock });
+      console.log("locked");
+      await lines.next();
+    `);
+    try {
+      expect(await holder.line()).toBe("locked");
+      const refused = await store().lock(key).then(() => undefined, (e: unknown) => e);
+      expect(refused).toBeInstanceOf(SessionLockedError);
+      expect((refused as Error).message).toMatch(
+        new RegExp(`is locked by another run \\(process ${holder.child.pid} on ${hostname()}, since [^)]+\\): lock key ${lockPrefix}${key}\\. It expires in 1[45] s unless its holder renews it\\.`),
+      );
+      holder.child.kill("SIGKILL");
+      expect(await holder.exited).toEqual({ code: null, signal: "SIGKILL" });
+      expect(await admin.pttl(`${lockPrefix}${key}`)).toBeGreaterThan(10_000); // the lease still runs
+      // Two takers race for the dead holder's lock: exactly one wins.
+      const results = await Promise.allSettled([store().lock(key), store().lock(key)]);
+      const won = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
+      expect(won).toHaveLength(1);
+      expect(results.find((r) => r.status === "rejected")).toMatchObject({ reason: expect.any(SessionLockedError) });
+      expect(await admin.get(`${lockPrefix}${key}`)).toMatch(new RegExp(`^${process.pid} `));
+      await won[0].release();
+    } finally {
+      holder.child.kill("SIGKILL");
+    }
+  });
+
+  it("takes over a lock left by an earlier process with this pid (a restarted container), never one of this process's", async () => {
+    await admin.set(`${lockPrefix}same-pid`, `${process.pid} ${hostname()} 0123456789abcdef ${Date.now()}`, "PX", 15_000);
+    const lock = await store().lock("same-pid");
+    await expect(store().lock("same-pid")).rejects.toBeInstanceOf(SessionLockedError);
+    await lock.release();
   });
 });
 
