@@ -47,9 +47,10 @@ class DyingStore extends MemorySnapshotStore {
   constructor(private failAfter = Number.POSITIVE_INFINITY) {
     super();
   }
-  override async append(key: string, record: CheckpointRecord, options: AppendOptions): Promise<string> {
+  // Both ways of appending (append awaits appendNow) go through here.
+  override appendNow(key: string, record: CheckpointRecord, options: AppendOptions): string {
     if (++this.appends > this.failAfter) throw new Error("the process died here");
-    return super.append(key, record, options);
+    return super.appendNow(key, record, options);
   }
   revive(): void {
     this.failAfter = Number.POSITIVE_INFINITY;
