@@ -204,7 +204,7 @@ function statusError(status: number, statusText: string, label: string, text: st
 export const Invoke: ComponentDefinition = {
   name: "Invoke",
   paramsSchema: componentSchema("Invoke"),
-  defaults: { url: "", method: "get", headers: "", proxy: null, variables: [], timeout: DEFAULT_INVOKE_TIMEOUT_S, clean_html: false, datatype: "json" },
+  defaults: { url: "", method: "get", headers: "", proxy: null, variables: [], timeout: DEFAULT_INVOKE_TIMEOUT_S, clean_html: false, datatype: "json", idempotency_key: false },
   thoughts: () => "Waiting for the server to respond...",
   timeoutMs: (params) => (timeoutSeconds(params.timeout) ?? DEFAULT_INVOKE_TIMEOUT_S) * 1000 + ENGINE_TIMEOUT_MARGIN_MS,
   references(params) {
@@ -256,6 +256,8 @@ export const Invoke: ComponentDefinition = {
     if (typeof params.url !== "string" || params.url.trim() === "") throw new Error("url is empty: set the endpoint to call");
     const url = endpointUrl(ctx.render(params.url.trim(), valueText));
     const headers = resolveHeaders(ctx, parseHeaders(params.headers));
+    // The same key when this step runs again after a crash: the service can drop the duplicate.
+    if (params.idempotency_key === true && !hasHeader(headers, "idempotency-key")) headers["Idempotency-Key"] = ctx.idempotencyKey;
     const proxy = proxyUrl(params.proxy);
 
     const args: Record<string, unknown> = {};

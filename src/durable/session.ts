@@ -43,7 +43,7 @@ export interface DurableSessionOptions {
   registry?: ComponentRegistry;
   /** Engine options (timeouts, services…); `taskId` names a new session's task. */
   canvas?: CanvasRuntimeOptions;
-  /** When checkpoints are written (default: `sync`). */
+  /** When checkpoints are written (default: the store's `defaultDurability`). */
   durability?: Durability;
   /** Where cancel requests for the session's task are heard. */
   cancel?: CancelSignals;
@@ -140,7 +140,7 @@ export class DurableSession {
     if (this.closed) throw new Error(`durable session "${this.key}" is closed`);
     const { store, key, cancel } = this.options;
     const canvas = this.current;
-    const durability = this.options.durability ?? "sync";
+    const durability = this.options.durability ?? store.defaultDurability;
     const startsTurn = canvas.status !== "paused" && canvas.status !== "running";
     // A new turn clears a cancel left from an earlier one (RAGFlow never clears it).
     if (cancel && startsTurn) await cancel.clear(canvas.taskId);

@@ -6,14 +6,9 @@ import type { Canvas } from "../engine/canvas.js";
 import type { RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import { errorMessage } from "../engine/runner.js";
-import type { CheckpointRecord, CheckpointStore, LoggedEvent, SessionLock } from "../stores/snapshot-store.js";
+import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, SessionLock } from "../stores/snapshot-store.js";
 
-/**
- * - `sync`: the next batch starts once the previous batch's checkpoint is durable.
- * - `async`: checkpoints are written behind, in order; all are durable before the run's last event.
- * - `exit`: nothing during the run; the end state and the events are written when it ends.
- */
-export type Durability = "sync" | "async" | "exit";
+export type { Durability };
 
 /** A logged event whose JSON text is made on first use, once. */
 class LazyLoggedEvent implements LoggedEvent {
@@ -99,6 +94,7 @@ export class CheckpointWriter {
       if (this.durability === "exit") await this.writeEnd(canvas);
       else await this.draining;
       if (this.failure) throw this.failure;
+      if (this.durability !== "sync") await this.store.flush?.(this.key);
       if ((canvas.status === "idle" || canvas.status === "paused") && this.seq >= this.compactAfter) {
         await this.store.save(this.key, canvas.toJSON(), { lock: this.lock });
         this.seq = 0;

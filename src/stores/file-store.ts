@@ -119,6 +119,13 @@ interface LogWriter {
 }
 
 export class FileSnapshotStore implements CheckpointStore {
+  /**
+   * `async`: checkpoints are appended behind the run and fsync'd when it ends (`flush`); a write
+   * handed to the OS survives a crash of the process, so a kill loses only checkpoints still
+   * queued, whose steps run again. Choose `sync` (with the store's `sync: true`) for an fsync per
+   * checkpoint.
+   */
+  readonly defaultDurability = "async" as const;
   private readonly directory: string | undefined;
   private readonly extension: string;
   private readonly lockTimeoutMs: number;

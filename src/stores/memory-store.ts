@@ -53,6 +53,8 @@ export interface MemorySnapshotStoreOptions {
 }
 
 export class MemorySnapshotStore implements CheckpointStore {
+  /** `sync`: a checkpoint is a push in this process's memory; waiting for it costs nothing. */
+  readonly defaultDurability = "sync" as const;
   private readonly entries = new Map<string, Entry>();
   /** Event logs, apart from the entries: a new base keeps them, a delete removes them. */
   private readonly logs = new Map<string, LoggedEvent[]>();

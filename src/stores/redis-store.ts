@@ -149,6 +149,11 @@ const ROLES: Record<string, string> = {
 };
 
 export class RedisSnapshotStore implements CheckpointStore {
+  /**
+   * `sync`: a checkpoint is one round trip (about as much as a PING); Redis holds it as soon as
+   * it answers, so waiting for it before the next batch costs little.
+   */
+  readonly defaultDurability = "sync" as const;
   readonly client: Redis;
   readonly keyPrefix: string;
   readonly lockKeyPrefix: string;

@@ -120,10 +120,24 @@ export interface SnapshotStore {
 }
 
 /**
+ * When a durable run writes its checkpoints: `sync` before the next batch starts, `async` behind
+ * the run (in order, all durable before its last event), `exit` only when it ends.
+ */
+export type Durability = "sync" | "async" | "exit";
+
+/**
  * A session store that also keeps checkpoints and the event log: what a durable run needs. Every
  * backend (memory, files, Redis, PostgreSQL) implements it.
  */
 export interface CheckpointStore extends SnapshotStore {
+  /** The durability a run gets when it does not choose one (each backend says why in its docs). */
+  readonly defaultDurability: Durability;
+  /**
+   * Make everything written for the session so far survive a power loss, for backends whose
+   * writes may sit in the OS's cache (files); a durable run calls it when an `async` or `exit`
+   * run ends.
+   */
+  flush?(key: string): Promise<void>;
   /**
    * Add a checkpoint after the base (which must exist) and the ones before it: `record.seq` must
    * be one more than the last (`SnapshotConflictError` otherwise; nothing is written). Its events

@@ -397,6 +397,16 @@ describe("Invoke requests", () => {
     expect(nodeFinished(events, "Invoke:Fetch").inputs).toMatchObject({ "begin@city": "Paris", "begin@user": null, "sys.query": "rain" });
   });
 
+  it("sends the step's idempotency key when asked (idempotency_key: true), and none by default", async () => {
+    const server = await standIn((_request, res) => res.end("ok"));
+    const canvas = await loadCanvas(invokeCanvas({ url: `${server.base}/charge`, method: "post", idempotency_key: true }), { ...ALLOW, taskId: "task-7" });
+    await canvas.runToEnd({ query: "one" });
+    await canvas.runToEnd({ query: "two" });
+    expect(server.requests.map((r) => r.headers["idempotency-key"])).toEqual(["task-7:1:Invoke:Fetch:1", "task-7:2:Invoke:Fetch:1"]);
+    await run(invokeCanvas({ url: `${server.base}/plain` }), ALLOW, {});
+    expect(server.requests.at(-1)?.headers["idempotency-key"]).toBeUndefined();
+  });
+
   it("renders references in the url and adds http:// when there is no scheme", async () => {
     const server = await standIn((_request, res) => res.end("pong"));
     const events = await run(
