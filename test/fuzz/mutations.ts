@@ -64,7 +64,7 @@ const SWAP_VALUES: readonly Json[] = ["", "text", 0, -1, 1.5, true, false, null,
  * Nesting depths: modest, around the limit (a params value starts about six levels down), and far
  * past it (the issue's 5 124 included).
  */
-const DEPTHS = [30, MAX_DSL_DEPTH - 6, MAX_DSL_DEPTH - 5, MAX_DSL_DEPTH, MAX_DSL_DEPTH + 1, 1_000, 5_124, 20_000] as const;
+const DEPTHS = [30, MAX_DSL_DEPTH - 6, MAX_DSL_DEPTH - 5, MAX_DSL_DEPTH, MAX_DSL_DEPTH + 1, 2_000, 5_124, 20_000] as const;
 const HUGE_SIZES = [10_000, 100_000, 1_000_000] as const;
 /** Repeated to make huge strings: plain text, and pieces of the reference grammar. */
 const HUGE_PATTERNS = ["x", "{", "}", "{sys.query}", "{begin@", "@", "{{", "é漢"] as const;
