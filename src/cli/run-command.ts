@@ -18,6 +18,7 @@ import { isDeepStrictEqual } from "node:util";
 import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
 import type { InputField } from "../components/types.js";
 import { DslReadError, unwrapDsl } from "../dsl/source.js";
+import { MAX_DSL_DEPTH, shortPointer } from "../dsl/structure.js";
 import { validateSource } from "../dsl/validate.js";
 import type { Canvas } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
@@ -33,6 +34,7 @@ import {
   type OpenedSnapshotStore,
   type SessionLock,
 } from "../stores/index.js";
+import { pathDeeperThan } from "../util/nesting.js";
 import { isPlainObject } from "../util/values.js";
 import { cancelOnSignals, signalExitCode, type Cancellation } from "./cancellation.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
@@ -105,6 +107,9 @@ export function parseInputs(inputsJson: string | undefined, pairs: readonly stri
       throw new UsageError(`--inputs is not valid JSON: ${(error as Error).message}`);
     }
     if (!isPlainObject(parsed)) throw new UsageError("--inputs must be a JSON object");
+    // The values land in events and the saved session, which are walked recursively.
+    const tooDeep = pathDeeperThan(parsed, MAX_DSL_DEPTH);
+    if (tooDeep) throw new UsageError(`--inputs is nested deeper than ${MAX_DSL_DEPTH} levels at ${shortPointer(tooDeep)}`);
     inputs = {};
     for (const [name, value] of Object.entries(parsed)) {
       checkInputName(name, "--inputs");

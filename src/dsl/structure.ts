@@ -14,10 +14,12 @@ import type { DslSource } from "./source.js";
 import type { ValidationIssue } from "./validate.js";
 
 /**
- * How many levels of objects and lists a DSL may nest. Real canvases nest about 15; the limit
- * leaves room for nested Agent tools while keeping every recursive walker far from the stack's end.
+ * How many levels of objects and lists a DSL may nest. Real canvases nest about 15. RAGFlow,
+ * in Python, cannot read or write JSON much deeper than 1 000 levels (the recursion limit), so
+ * every DSL it wrote is within the limit; the recursive code that walks a DSL here (structuredClone,
+ * JSON.stringify, ajv, the reference walkers) overflows only past about 5 000.
  */
-export const MAX_DSL_DEPTH = 256;
+export const MAX_DSL_DEPTH = 1000;
 
 let canvasValidator: ValidateFunction | undefined;
 

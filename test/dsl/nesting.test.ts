@@ -2,6 +2,7 @@
  * Deeply nested DSLs: the depth is checked without recursion before anything walks the DSL, so
  * a DSL nested thousands of levels deep gets a validation error naming where, never a RangeError.
  */
+import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CanvasValidationError, loadCanvas, MAX_DSL_DEPTH, migrateDsl, MigrationError, validateDsl } from "../../src/index.js";
 import { cli } from "../helpers/cli.js";
@@ -126,5 +127,20 @@ describe("a DSL nested exactly to the limit", () => {
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.events.at(-1)?.event).toBe("workflow_finished");
+  });
+});
+
+describe("run inputs nested deeper than the limit", () => {
+  it("are a usage error of `canvasflow run --inputs` (exit 2), before anything runs or is saved", async () => {
+    const { dir, write } = scratchDir("canvasflow-nesting-");
+    const file = write("form.json", canvasDsl({ begin: node("Begin", { mode: "task", inputs: { city: { name: "City", type: "line" } } }) }));
+    const session = `${dir}/session.json`;
+    const inputs = `{"city":${nestedText(5124, "1")}}`;
+    const run = await cli(["run", file, "--inputs", inputs, "--session", session, "--events", "ndjson"]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain(`--inputs is nested deeper than ${MAX_DSL_DEPTH} levels at /city/a/a/`);
+    expect(run.stderr).not.toMatch(STACK_TRACE);
+    expect(existsSync(session)).toBe(false);
   });
 });
