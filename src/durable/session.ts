@@ -64,6 +64,7 @@ export type OpenedAs = "new" | "idle" | "paused" | "crashed" | "rolled-back";
 
 export class DurableSession {
   private closed = false;
+  private running = false;
 
   private constructor(
     private readonly options: DurableSessionOptions,
@@ -127,58 +128,94 @@ export class DurableSession {
   }
 
   /** Run a turn (or resume a paused or crashed run) and stream its events. */
-  run(request: RunRequest = {}): AsyncGenerator<CanvasEvent, void, undefined> {
-    return this.drive(request, (logged) => logged.event);
+  run(request: RunRequest = {}): AsyncIterable<CanvasEvent> {
+    return { [Symbol.asyncIterator]: () => this.events(request) };
   }
 
-  /** Like `run`, with each event's id in the session's log. */
-  stream(request: RunRequest = {}): AsyncGenerator<LoggedRunEvent, void, undefined> {
-    return this.drive(request, (logged) => logged);
+  /** Like `run`, with each event's id in the session's log (for SSE `id:` lines). */
+  async *stream(request: RunRequest = {}): AsyncGenerator<LoggedRunEvent, void, undefined> {
+    // Events are numbered as they are made and go out in that order.
+    const made: LoggedRunEvent[] = [];
+    const events = this.events(request, (logged) => made.push(logged));
+    for (;;) {
+      const step = await events.next();
+      if (step.done) return;
+      const logged = made.shift();
+      // The last event may have been rewritten (its state could not be saved): it keeps its id.
+      yield logged && logged.event === step.value ? logged : { id: logged?.id ?? "", event: step.value };
+    }
   }
 
-  private async *drive<T>(request: RunRequest, shape: (logged: LoggedRunEvent) => T): AsyncGenerator<T, void, undefined> {
+  /**
+   * The run's events straight from the engine (no extra generator in between: a durable run should
+   * cost little more than a plain one). Setting up (cancel watch) happens on the first `next`;
+   * tearing down when the run's last checkpoint was handled, which the engine does even when
+   * the reader stops early.
+   */
+  private events(request: RunRequest, onLogged?: (logged: LoggedRunEvent) => void): AsyncIterator<CanvasEvent> {
     if (this.closed) throw new Error(`durable session "${this.key}" is closed`);
+    if (this.running) throw new Error(`durable session "${this.key}" is already running a turn`);
+    this.running = true;
     const { store, key, cancel } = this.options;
     const canvas = this.current;
     const durability = this.options.durability ?? store.defaultDurability;
-    const startsTurn = canvas.status !== "paused" && canvas.status !== "running";
-    // A new turn clears a cancel left from an earlier one (RAGFlow never clears it).
-    if (cancel && startsTurn) await cancel.clear(canvas.taskId);
     const controller = new AbortController();
     const unlinkSignal = linkSignal(request.signal, controller);
-    const stopWatching = cancel ? await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled"))) : undefined;
-    const writer = new CheckpointWriter(store, key, this.lock, durability, this.seq, this.options.compactAfter ?? DEFAULT_COMPACT_AFTER);
+    let stopWatching: (() => Promise<void>) | undefined;
+    const end = () => {
+      unlinkSignal();
+      void stopWatching?.().catch(() => undefined);
+      this.running = false;
+    };
+    const writer = new CheckpointWriter({
+      store,
+      key,
+      lock: this.lock,
+      durability,
+      canvas,
+      seq: this.seq,
+      compactAfter: this.options.compactAfter ?? DEFAULT_COMPACT_AFTER,
+      onEnd: () => {
+        this.seq = writer.seq;
+        end();
+      },
+    });
     let n = 0;
     let epoch = 0;
-    try {
-      const events = canvas.run({
-        ...request,
-        signal: controller.signal,
-        ...(durability === "exit" ? {} : { checkpoint: (delta: RunDelta) => writer.checkpoint(delta) }),
-      })[Symbol.asyncIterator]();
-      for (;;) {
-        const next = await events.next();
-        if (next.done) break;
-        const event = next.value;
-        if (n === 0) epoch = canvas.epoch;
-        const logged = { id: `${epoch}-${++n}`, event };
-        writer.logEvent(logged.id, event);
-        if (event.event !== "workflow_finished" && event.event !== "user_inputs") {
-          yield shape(logged);
-          continue;
+    let inner: AsyncIterator<CanvasEvent> | undefined;
+    const start = async (): Promise<AsyncIterator<CanvasEvent>> => {
+      try {
+        if (cancel) {
+          // A new turn clears a cancel left from an earlier one (RAGFlow never clears it).
+          if (canvas.status !== "paused" && canvas.status !== "running") await cancel.clear(canvas.taskId);
+          stopWatching = await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled")));
         }
-        // The last event waits for the run's last checkpoint (written when the run returns).
-        const rest = await events.next();
-        if (!rest.done) throw new Error("internal error: the run went on after its last event");
-        const failure = await writer.finish(canvas);
-        this.seq = writer.seq;
-        yield shape(failure === undefined ? logged : { ...logged, event: unsavedEnding(event, failure) });
-        return;
+      } catch (error) {
+        end();
+        throw error;
       }
-    } finally {
-      unlinkSignal();
-      await stopWatching?.();
-    }
+      inner = canvas
+        .run({
+          ...request,
+          signal: controller.signal,
+          checkpoint: (delta) => writer.checkpoint(delta),
+          onEvent: (event) => {
+            if (n === 0) epoch = canvas.epoch;
+            const logged = writer.logEvent(`${epoch}-${++n}`, event);
+            onLogged?.(logged);
+          },
+        })
+        [Symbol.asyncIterator]();
+      return inner;
+    };
+    return {
+      next: () => (inner ? inner.next() : start().then((it) => it.next())),
+      return: async () => {
+        if (inner?.return) await inner.return(undefined);
+        else if (!inner) end();
+        return { done: true, value: undefined };
+      },
+    };
   }
 
   /** Release the session's lock. The session cannot run afterwards. */
@@ -187,18 +224,6 @@ export class DurableSession {
     this.closed = true;
     await this.lock.release();
   }
-}
-
-/** The run's last event when its state could not be saved: the run is not over for the store. */
-function unsavedEnding(event: CanvasEvent, failure: string): CanvasEvent {
-  if (event.event === "workflow_finished") return { ...event, data: { ...event.data, error: event.data.error ?? failure } };
-  return {
-    event: "workflow_finished",
-    message_id: event.message_id,
-    created_at: event.created_at,
-    task_id: event.task_id,
-    data: { inputs: {}, outputs: {}, elapsed_time: 0, created_at: event.created_at, usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 0 }, error: `the run paused, but ${failure}` },
-  };
 }
 
 function linkSignal(external: AbortSignal | undefined, controller: AbortController): () => void {

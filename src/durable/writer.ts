@@ -1,28 +1,15 @@
 /**
  * Writes a run's checkpoints to its store in the chosen durability mode, with the events emitted
- * since the previous one, and the base snapshot when the run ends at a stable point.
+ * since the previous one. The run's last checkpoint (the one whose status is no longer
+ * `running`) also waits for everything queued, flushes, and folds the checkpoints into a new
+ * base when the run ended at a stable point and there are enough of them.
  */
 import type { Canvas } from "../engine/canvas.js";
 import type { RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
-import { errorMessage } from "../engine/runner.js";
 import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, SessionLock } from "../stores/snapshot-store.js";
 
 export type { Durability };
-
-/** A logged event whose JSON text is made on first use, once. */
-class LazyLoggedEvent implements LoggedEvent {
-  private text: string | undefined;
-  constructor(
-    readonly id: string,
-    private readonly event: CanvasEvent,
-  ) {}
-  get json(): string {
-    return (this.text ??= JSON.stringify(this.event));
-  }
-}
-
-export const DURABILITIES: readonly Durability[] = ["sync", "async", "exit"];
 
 /** Backoff before each retry of an async write that failed for a reason that may pass (a lost connection). */
 const RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1600];
@@ -30,78 +17,92 @@ const RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1600];
 /** Errors that retrying cannot cure: the stored session is not what this run expects. */
 const FINAL_ERRORS = new Set(["SnapshotConflictError", "SessionLockedError", "SessionLockLostError", "SnapshotCorruptError", "SnapshotKeyError"]);
 
+export interface WriterOptions {
+  store: CheckpointStore;
+  key: string;
+  lock: SessionLock;
+  durability: Durability;
+  /** The canvas whose run is written (its snapshot becomes the new base). */
+  canvas: Canvas;
+  /** Checkpoints after the base so far. */
+  seq: number;
+  /** Checkpoints after which a run ending at a stable point writes a new base. */
+  compactAfter: number;
+  /** Called once the run's last checkpoint was handled (written or not). */
+  onEnd: () => void;
+}
+
 export class CheckpointWriter {
   private events: LoggedEvent[] = [];
   private readonly queue: CheckpointRecord[] = [];
   private draining: Promise<void> | undefined;
   private failure: Error | undefined;
+  seq: number;
 
-  constructor(
-    private readonly store: CheckpointStore,
-    private readonly key: string,
-    private readonly lock: SessionLock,
-    private readonly durability: Durability,
-    /** Checkpoints after the base so far. */
-    public seq: number,
-    /** Checkpoints after which a run ending at a stable point writes a new base. */
-    private readonly compactAfter: number,
-  ) {}
+  constructor(private readonly options: WriterOptions) {
+    this.seq = options.seq;
+  }
 
   /**
    * An event the run emitted: it goes to the log with the next checkpoint. Its JSON is made when
    * a store first asks for it (a store in memory may never need it): events are read-only, and
    * the engine never changes one after emitting it.
    */
-  logEvent(id: string, event: CanvasEvent): void {
-    this.events.push(new LazyLoggedEvent(id, event));
+  logEvent(id: string, event: CanvasEvent): LazyLoggedEvent {
+    const logged = new LazyLoggedEvent(id, event);
+    this.events.push(logged);
+    return logged;
   }
 
   /** The engine's checkpoint sink. The delta is serialized now: the run goes on changing the session. */
   checkpoint(delta: RunDelta): void | Promise<void> {
-    if (this.failure) return Promise.reject(this.failure);
-    const record: CheckpointRecord = { seq: ++this.seq, delta: JSON.stringify(delta), events: this.events };
-    this.events = [];
-    if (this.durability === "sync") {
-      // A store in this process writes at once: the run goes on without waiting for a promise.
-      if (this.store.appendNow) {
-        try {
-          this.store.appendNow(this.key, record, { lock: this.lock });
-          return;
-        } catch (error) {
-          this.failure = error instanceof Error ? error : new Error(String(error));
-          throw error;
-        }
-      }
-      return this.store.append(this.key, record, { lock: this.lock }).then(
-        () => undefined,
-        (error: unknown) => {
-          this.failure = error instanceof Error ? error : new Error(String(error));
-          throw error;
-        },
-      );
+    const final = delta.status !== "running";
+    if (final) return this.finish(delta);
+    if (this.failure) throw this.failure;
+    const { durability } = this.options;
+    if (durability === "exit") return;
+    const record = this.record(delta);
+    if (durability === "async") {
+      this.queue.push(record);
+      this.draining ??= this.drain();
+      return;
     }
-    this.queue.push(record);
-    this.draining ??= this.drain();
+    const { store, key, lock } = this.options;
+    // A store in this process writes at once: the run goes on without waiting for a promise.
+    if (store.appendNow) {
+      store.appendNow(key, record, { lock });
+      return;
+    }
+    return store.append(key, record, { lock }).then(() => undefined);
   }
 
-  /**
-   * After the run's last event: wait for every checkpoint, then fold them into a new base if the
-   * run ended at a stable point (finished or paused) and there are enough of them. Resolves to
-   * what went wrong, if anything.
-   */
-  async finish(canvas: Canvas): Promise<string | undefined> {
+  private record(delta: RunDelta): CheckpointRecord {
+    const record: CheckpointRecord = { seq: ++this.seq, delta: JSON.stringify(delta), events: this.events };
+    this.events = [];
+    return record;
+  }
+
+  /** The run's last checkpoint: everything queued first, then this one, then perhaps a new base. */
+  private async finish(delta: RunDelta): Promise<void> {
+    const { store, key, lock, durability, canvas } = this.options;
     try {
-      if (this.durability === "exit") await this.writeEnd(canvas);
-      else await this.draining;
       if (this.failure) throw this.failure;
-      if (this.durability !== "sync") await this.store.flush?.(this.key);
-      if ((canvas.status === "idle" || canvas.status === "paused") && this.seq >= this.compactAfter) {
-        await this.store.save(this.key, canvas.toJSON(), { lock: this.lock });
+      if (durability === "exit") return await this.writeEnd(delta);
+      if (durability === "async") {
+        this.queue.push(this.record(delta));
+        this.draining ??= this.drain();
+        await this.draining;
+        if (this.failure) throw this.failure;
+        await store.flush?.(key);
+      } else {
+        await store.append(key, this.record(delta), { lock });
+      }
+      if ((canvas.status === "idle" || canvas.status === "paused") && this.seq >= this.options.compactAfter) {
+        await store.save(key, canvas.toJSON(), { lock });
         this.seq = 0;
       }
-      return undefined;
-    } catch (error) {
-      return `its state could not be saved (${errorMessage(error)}); the session continues from its last durable checkpoint`;
+    } finally {
+      this.options.onEnd();
     }
   }
 
@@ -109,22 +110,15 @@ export class CheckpointWriter {
    * `exit`: nothing was recorded during the run, so a stable end state is written whole (a new
    * base); then one checkpoint that changes nothing but the status carries the run's events.
    */
-  private async writeEnd(canvas: Canvas): Promise<void> {
-    const state = canvas.toJSON();
-    const delta: RunDelta = {
-      ops: [],
-      status: canvas.status,
-      path: state.path ?? [],
-      steps: state.canvasflow?.steps ?? 0,
-      epoch: canvas.epoch,
-    };
+  private async writeEnd(final: RunDelta): Promise<void> {
+    const { store, key, lock, canvas } = this.options;
+    const delta: RunDelta = { ops: [], status: final.status, path: final.path, steps: final.steps, epoch: final.epoch };
     if (canvas.status === "idle" || canvas.status === "paused") {
-      // The end state is the new base; the checkpoint only carries the events to the log.
-      await this.store.save(this.key, state, { lock: this.lock });
+      await store.save(key, canvas.toJSON(), { lock });
       this.seq = 0;
     }
-    await this.store.append(this.key, { seq: ++this.seq, delta: JSON.stringify(delta), events: this.events }, { lock: this.lock });
-    this.events = [];
+    await store.append(key, this.record(delta), { lock });
+    await store.flush?.(key);
   }
 
   private async drain(): Promise<void> {
@@ -142,9 +136,10 @@ export class CheckpointWriter {
   }
 
   private async appendWithRetries(record: CheckpointRecord): Promise<void> {
+    const { store, key, lock } = this.options;
     for (let attempt = 0; ; attempt++) {
       try {
-        await this.store.append(this.key, record, { lock: this.lock });
+        await store.append(key, record, { lock });
         return;
       } catch (error) {
         if (attempt >= RETRY_DELAYS_MS.length || FINAL_ERRORS.has((error as Error).name)) throw error;
@@ -153,3 +148,17 @@ export class CheckpointWriter {
     }
   }
 }
+
+/** A logged event (its id and the event), whose JSON text is made on first use, once. */
+export class LazyLoggedEvent implements LoggedEvent {
+  private text: string | undefined;
+  constructor(
+    readonly id: string,
+    readonly event: CanvasEvent,
+  ) {}
+  get json(): string {
+    return (this.text ??= JSON.stringify(this.event));
+  }
+}
+
+export const DURABILITIES: readonly Durability[] = ["sync", "async", "exit"];

@@ -119,10 +119,14 @@ export class EventFactory {
     readonly messageId: string,
     readonly taskId: string,
     readonly createdAt: number,
+    /** Sees each event as it is made; a run yields its events in the order it makes them. */
+    private readonly onEvent?: (event: CanvasEvent) => void,
   ) {}
 
   make<E extends EventName>(event: E, data: EventDataMap[E]): CanvasEventOf<E> {
-    return { event, message_id: this.messageId, created_at: this.createdAt, task_id: this.taskId, data };
+    const made = { event, message_id: this.messageId, created_at: this.createdAt, task_id: this.taskId, data };
+    this.onEvent?.(made as CanvasEvent);
+    return made;
   }
 }
 

@@ -48,12 +48,14 @@ export interface RunRequest {
   userId?: string;
   signal?: AbortSignal;
   /**
-   * Receives a checkpoint after every batch and one when the run ends (after its last event);
-   * a returned promise is awaited before the run goes on. Turns on the recording of changes. A
-   * checkpoint that fails during the run stops it with an error; the final one cannot change the
-   * events already sent, so the sink must report its failure itself.
+   * Receives a checkpoint after every batch and one when the run ends (before its last event
+   * goes out); a returned promise is awaited before the run goes on. Turns on the recording of
+   * changes. A checkpoint that fails stops the run with an error; when the last one fails, the
+   * last event says so.
    */
   checkpoint?: CheckpointSink;
+  /** Sees every event as it is made, in the order they go out (e.g. to number and log them). */
+  onEvent?: (event: CanvasEvent) => void;
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
@@ -75,7 +77,7 @@ export async function* executeRun(
 ): AsyncGenerator<CanvasEvent, void, undefined> {
   // A run continued after a crash keeps its message id and start.
   const continued = session.status === "running" ? session.run : undefined;
-  const events = new EventFactory(continued?.message_id ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000));
+  const events = new EventFactory(continued?.message_id ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
   if (session.running) {
     yield events.make("workflow_finished", {
       inputs: request.inputs ?? {},
@@ -90,36 +92,48 @@ export async function* executeRun(
   session.running = true;
   const started = performance.now();
   let run: Run | undefined;
-  let completed = false;
+  let ended = false;
   try {
-    run = new Run(session, request, options, events);
-    yield* run.execute();
-    completed = true;
-  } catch (bug) {
-    // A defect in the engine itself (or an unusable request): still end the stream the documented way.
-    session.status = "failed";
-    session.error = `internal error: ${errorMessage(bug)}`;
-    session.run = undefined;
-    completed = true;
-    yield finishedEvent(events, eventRecord(request.inputs, options.eventValueLimit), started, emptyUsage(), session.error, {});
+    let last: CanvasEvent;
+    try {
+      run = new Run(session, request, options, events);
+      last = yield* run.execute();
+    } catch (bug) {
+      // A defect in the engine itself (or an unusable request): still end the stream the documented way.
+      session.status = "failed";
+      session.error = `internal error: ${errorMessage(bug)}`;
+      session.run = undefined;
+      last = finishedEvent(events, eventRecord(request.inputs, options.eventValueLimit), started, emptyUsage(), session.error, {});
+    }
+    ended = true;
+    // The last event goes out once the run's last checkpoint is written; if it could not be, it says so.
+    const problem = run ? await run.finalCheckpoint() : undefined;
+    yield problem === undefined ? last : unsavedEnding(last, problem);
   } finally {
-    if (!completed) {
+    if (!ended) {
+      // The reader stopped early: the run is over, and its last checkpoint still says so.
       session.status = "cancelled";
       session.error = "the event stream was closed before the run finished";
       session.frontier = [];
       session.pending = undefined;
       session.run = undefined;
-    }
-    // The last checkpoint says how the run ended; it is written even when the reader stopped early.
-    try {
       await run?.finalCheckpoint();
-    } catch {
-      // The sink reports its own failures (see RunRequest.checkpoint).
-    } finally {
-      run?.dispose();
-      session.running = false;
     }
+    run?.dispose();
+    session.running = false;
   }
+}
+
+/** The run's last event when its last checkpoint could not be written: the run is not over for its store. */
+function unsavedEnding(event: CanvasEvent, problem: string): CanvasEvent {
+  if (event.event === "workflow_finished") return { ...event, data: { ...event.data, error: event.data.error ?? problem } };
+  return {
+    event: "workflow_finished",
+    message_id: event.message_id,
+    created_at: event.created_at,
+    task_id: event.task_id,
+    data: { inputs: {}, outputs: {}, elapsed_time: 0, created_at: event.created_at, usage: emptyUsage(), error: `the run paused, but ${problem}` },
+  };
 }
 
 function finishedEvent(
@@ -236,15 +250,21 @@ class Run {
   }
 
   /**
-   * The checkpoint that says how the run ended (after its last event). Its sink answers for its
-   * own failures: the run's last event is already out.
+   * The checkpoint that says how the run ended, before its last event goes out. Resolves to what
+   * went wrong if it could not be written (it never throws: the run is over either way).
    */
-  async finalCheckpoint(): Promise<void> {
-    if (!this.recorder) return;
+  async finalCheckpoint(): Promise<string | undefined> {
+    if (!this.recorder) return undefined;
     this.session.unread = [];
-    const pending = this.checkpoint();
-    this.recorder.detach();
-    if (pending) await pending;
+    try {
+      const pending = this.checkpoint();
+      if (pending) await pending;
+      return undefined;
+    } catch (error) {
+      return `its state could not be saved (${errorMessage(error)}); the session continues from its last durable checkpoint`;
+    } finally {
+      this.recorder.detach();
+    }
   }
 
   private get pool(): VariablePool {
@@ -255,7 +275,8 @@ class Run {
     return this.session.graph;
   }
 
-  async *execute(): AsyncGenerator<CanvasEvent, void, undefined> {
+  /** Streams the run's events and returns its last one (workflow_finished or user_inputs), which the caller sends once the run's last checkpoint is written. */
+  async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent, undefined> {
     const session = this.session;
     session.epoch += 1;
     if (session.status === "running" && session.run) {
@@ -305,8 +326,7 @@ class Run {
           yield this.events.make("message", { content: pause.tips });
           yield this.events.make("message_end", {});
         }
-        yield this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips });
-        return;
+        return this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips });
       }
 
       if (session.steps + ready.length > this.options.maxSteps) {
@@ -367,18 +387,16 @@ class Run {
     if (signal.aborted) {
       session.status = "cancelled";
       session.error = "cancelled";
-      yield this.finishedEvent("cancelled", this.lastOutputs);
-      return;
+      return this.finishedEvent("cancelled", this.lastOutputs);
     }
     if (failure !== undefined) {
       session.status = "failed";
       session.error = failure;
-      yield this.finishedEvent(failure, this.lastOutputs);
-      return;
+      return this.finishedEvent(failure, this.lastOutputs);
     }
     session.status = "idle";
     this.recordAssistantTurn();
-    yield this.finishedEvent(undefined, this.lastOutputs);
+    return this.finishedEvent(undefined, this.lastOutputs);
   }
 
   finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {

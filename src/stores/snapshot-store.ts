@@ -315,25 +315,38 @@ export function closedError(store: string): SnapshotStoreError {
   return new SnapshotStoreError(`the ${store} snapshot store is closed`);
 }
 
-/** The run and number of an event id (`<run>-<n>`, decimal, at most 15 digits each), or undefined when it is not one. */
-export function parseEventId(id: unknown): [number, number] | undefined {
-  // A scan rather than a regular expression: every logged event's id goes through here.
-  if (typeof id !== "string") return undefined;
+/** Set by scanEventId: the parts of the id it last read. */
+let scannedRun = 0;
+let scannedN = 0;
+
+/**
+ * Read an event id (`<run>-<n>`, decimal, at most 15 digits each) into scannedRun/scannedN; false
+ * when it is not one. A scan without allocation: every logged event's id goes through here.
+ */
+function scanEventId(id: unknown): boolean {
+  if (typeof id !== "string") return false;
   const dash = id.indexOf("-");
-  if (dash < 1 || dash > 15 || id.length - dash - 1 < 1 || id.length - dash - 1 > 15) return undefined;
+  if (dash < 1 || dash > 15 || id.length - dash - 1 < 1 || id.length - dash - 1 > 15) return false;
   let run = 0;
   for (let i = 0; i < dash; i++) {
     const d = id.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return undefined;
+    if (d < 0 || d > 9) return false;
     run = run * 10 + d;
   }
   let n = 0;
   for (let i = dash + 1; i < id.length; i++) {
     const d = id.charCodeAt(i) - 48;
-    if (d < 0 || d > 9) return undefined;
+    if (d < 0 || d > 9) return false;
     n = n * 10 + d;
   }
-  return [run, n];
+  scannedRun = run;
+  scannedN = n;
+  return true;
+}
+
+/** The run and number of an event id, or undefined when it is not one. */
+export function parseEventId(id: unknown): [number, number] | undefined {
+  return scanEventId(id) ? [scannedRun, scannedN] : undefined;
 }
 
 /** Negative, zero or positive as `a` comes before, with or after `b`. */
@@ -366,14 +379,14 @@ export function checkRecord(key: string, record: CheckpointRecord): void {
   let n = -1;
   let previous = "";
   for (const event of record.events) {
-    const id = parseEventId(event?.id);
-    if (!id) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event id ${JSON.stringify(event?.id)} is not <run>-<n>`, key);
+    if (!scanEventId(event?.id)) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event id ${JSON.stringify(event?.id)} is not <run>-<n>`, key);
     // `in`, not a read: an event's JSON may be made lazily, only when a store writes it out.
     if (!("json" in (event as object))) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ${String(event.id)} must be JSON text`, key);
-    if (id[0] < run || (id[0] === run && id[1] <= n)) {
+    if (scannedRun < run || (scannedRun === run && scannedN <= n)) {
       throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ids must grow (${previous} then ${event.id})`, key);
     }
-    [run, n] = id;
+    run = scannedRun;
+    n = scannedN;
     previous = event.id;
   }
 }
