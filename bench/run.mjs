@@ -16,7 +16,7 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size", "durable-memory"];
+const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size", "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes"];
 
 function parseArgs(argv) {
   const args = { json: undefined, only: WORKLOADS, rounds: 2 };
@@ -99,6 +99,13 @@ const TARGETS = {
     `ratio ${r.ratio} ≥ 20 vs MemorySaver; durable ${r.durable_ms} ms = ${r.overhead}× the plain run ≤ 2×`,
     r.ratio >= 20 && r.overhead <= 2,
   ],
+  "durable-pg-async": (r) => [`ratio ${r.ratio} ≥ 20 vs PostgresSaver (async)`, r.ratio >= 20],
+  "durable-pg-sync": (r) => [`ratio ${r.ratio} ≥ 5 vs PostgresSaver (sync)`, r.ratio >= 5],
+  "durable-redis": (r) => [`${r.canvasflow_ms} ms per 1000-step run with a Redis checkpoint per step (recorded; MemorySaver beside it)`, true],
+  "checkpoint-bytes": (r) => [
+    `${r.bytes_per_step_round_10} → ${r.bytes_per_step_round_10000} bytes per step at round 10 → 10 000: ratio ${r.bytes_ratio} ≤ 1.2 (LangGraph ${r.lg_bytes_per_step_step_10} → ${r.lg_bytes_per_step_last} at step 10 → ${r.lg_rounds})`,
+    r.bytes_ratio <= 1.2,
+  ],
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
 
@@ -167,6 +174,16 @@ for (const name of args.only) {
   }
   if (name === "durable-memory") {
     Object.assign(record, { durable_ms: round(extra.canvasflow.durable_ms, 2), plain_ms: round(extra.canvasflow.plain_ms, 2), overhead: round(extra.canvasflow.overhead, 2) });
+  }
+  if (name === "checkpoint-bytes") {
+    Object.assign(record, {
+      bytes_per_step_round_10: round(extra.canvasflow.bytes_per_step_round_10, 1),
+      bytes_per_step_round_10000: round(extra.canvasflow.bytes_per_step_round_10000, 1),
+      bytes_ratio: round(extra.canvasflow.bytes_ratio, 3),
+      lg_bytes_per_step_step_10: extra.langgraph.lg_bytes_per_step_step_10,
+      lg_bytes_per_step_last: extra.langgraph.lg_bytes_per_step_last,
+      lg_rounds: extra.langgraph.lg_rounds,
+    });
   }
   if (name === "event-size") {
     Object.assign(record, { sizes: extra.canvasflow.sizes, bytes_per_item: extra.canvasflow.bytes_per_item.map((x) => round(x, 1)), size_ratio: round(extra.canvasflow.size_ratio, 3) });

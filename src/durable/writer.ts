@@ -3,9 +3,13 @@
  * since the previous one. The run's last checkpoint (the one whose status is no longer
  * `running`) also waits for everything queued, flushes, and folds the checkpoints into a new
  * base when the run ended at a stable point and there are enough of them.
+ *
+ * In `async` mode the checkpoints that queued up while a write was under way go out together,
+ * merged into one (applying the merged delta is applying them in order), so a run faster than
+ * its store costs one write per round trip, not one per step.
  */
 import type { Canvas } from "../engine/canvas.js";
-import type { RunDelta } from "../engine/checkpoint.js";
+import { mergeDeltaParts, type RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, SessionLock } from "../stores/snapshot-store.js";
 
@@ -32,9 +36,16 @@ export interface WriterOptions {
   onEnd: () => void;
 }
 
+/** A checkpoint waiting in `async` mode: its ops as JSON (made at once: values may change later), the rest as given. */
+interface Queued {
+  ops: string;
+  rest: Omit<RunDelta, "ops">;
+  events: LoggedEvent[];
+}
+
 export class CheckpointWriter {
   private events: LoggedEvent[] = [];
-  private readonly queue: CheckpointRecord[] = [];
+  private readonly queue: Queued[] = [];
   private draining: Promise<void> | undefined;
   private failure: Error | undefined;
   seq: number;
@@ -61,12 +72,11 @@ export class CheckpointWriter {
     if (this.failure) throw this.failure;
     const { durability } = this.options;
     if (durability === "exit") return;
-    const record = this.record(delta);
     if (durability === "async") {
-      this.queue.push(record);
-      this.draining ??= this.drain();
+      this.enqueue(delta);
       return;
     }
+    const record = this.record(delta);
     const { store, key, lock } = this.options;
     // A store in this process writes at once: the run goes on without waiting for a promise.
     if (store.appendNow) {
@@ -74,6 +84,13 @@ export class CheckpointWriter {
       return;
     }
     return store.append(key, record, { lock }).then(() => undefined);
+  }
+
+  private enqueue(delta: RunDelta): void {
+    const { ops, ...rest } = delta;
+    this.queue.push({ ops: JSON.stringify(ops), rest, events: this.events });
+    this.events = [];
+    this.draining ??= this.drain();
   }
 
   private record(delta: RunDelta): CheckpointRecord {
@@ -89,8 +106,7 @@ export class CheckpointWriter {
       if (this.failure) throw this.failure;
       if (durability === "exit") return await this.writeEnd(delta);
       if (durability === "async") {
-        this.queue.push(this.record(delta));
-        this.draining ??= this.drain();
+        this.enqueue(delta);
         await this.draining;
         if (this.failure) throw this.failure;
         await store.flush?.(key);
@@ -124,8 +140,8 @@ export class CheckpointWriter {
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
-        await this.appendWithRetries(this.queue[0]);
-        this.queue.shift();
+        const batch = this.queue.splice(0);
+        await this.appendWithRetries(this.merged(batch));
       }
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error));
@@ -133,6 +149,15 @@ export class CheckpointWriter {
     } finally {
       this.draining = undefined;
     }
+  }
+
+  /** One record for checkpoints that queued up together (their ops in order, the rest as of the last). */
+  private merged(batch: Queued[]): CheckpointRecord {
+    const ops = batch.map((q) => q.ops.slice(1, -1)).filter((text) => text.length > 0);
+    const rest = batch.map((q) => q.rest).reduce((merged, next) => mergeDeltaParts(merged, next));
+    const restJson = JSON.stringify(rest);
+    const delta = `{"ops":[${ops.join(",")}]${restJson.length > 2 ? `,${restJson.slice(1)}` : "}"}`;
+    return { seq: ++this.seq, delta, events: batch.length === 1 ? batch[0].events : batch.flatMap((q) => q.events) };
   }
 
   private async appendWithRetries(record: CheckpointRecord): Promise<void> {

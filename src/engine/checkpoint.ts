@@ -116,6 +116,18 @@ function fingerprint(record: Record<string, unknown>): string {
   return "";
 }
 
+/**
+ * Two consecutive checkpoints (without their ops) as one: applying the result is applying `a`
+ * then `b`. What `b` carries wins; executions add up; a `last` survives a later `run` only if
+ * that `run` did not replace it.
+ */
+export function mergeDeltaParts(a: Omit<RunDelta, "ops">, b: Omit<RunDelta, "ops">): Omit<RunDelta, "ops"> {
+  const merged: Omit<RunDelta, "ops"> = { ...a, ...b };
+  if (a.executions && b.executions) merged.executions = { ...a.executions, ...b.executions };
+  if (b.run !== undefined && b.last === undefined) delete merged.last;
+  return merged;
+}
+
 /** Apply one checkpoint (as JSON, e.g. read back from a store) to a session rebuilt from its base. */
 export function applyDelta(session: CanvasSession, delta: RunDelta): void {
   for (const op of delta.ops) {

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { Canvas, loadCanvas, type CanvasDsl, type CanvasEvent, type ComponentEntry } from "../../src/index.js";
-import type { RunDelta } from "../../src/engine/checkpoint.js";
+import { mergeDeltaParts, type RunDelta } from "../../src/engine/checkpoint.js";
 import { canvasWithEnv, finished, messages, node } from "../helpers/dsl.js";
 
 interface Recorded {
@@ -113,6 +113,34 @@ describe("replaying checkpoints", () => {
         }
       }),
       { seed: 9_2026, numRuns: 40 },
+    );
+  });
+});
+
+describe("merging consecutive checkpoints (async mode writes what queued up as one)", () => {
+  it("property: applying a merged group equals applying its members in order", async () => {
+    const recorded = await recordRun(generatedCanvas([{ kind: "count", value: 3 }, { kind: "append", value: 0 }, { kind: "text", value: 1 }], 4, ["x", "y"]));
+    const total = recorded.deltas.length;
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 40 }), (sizes) => {
+        const merged: RunDelta[] = [];
+        let at = 0;
+        for (const size of sizes) {
+          if (at >= total) break;
+          const group = recorded.deltas.slice(at, at + size);
+          at += group.length;
+          const { ops: _ops, ...first } = group[0];
+          const rest = group.slice(1).reduce<Omit<RunDelta, "ops">>((m, d) => {
+            const { ops: _o, ...parts } = d;
+            return mergeDeltaParts(m, parts);
+          }, first);
+          merged.push(asStored({ ops: group.flatMap((d) => d.ops), ...rest }));
+        }
+        const upTo = at;
+        const viaMerged = Canvas.fromCheckpoints(recorded.base, merged, builtinRegistry(), { maxSteps: 5000 }).toJSON();
+        expect(comparable(viaMerged)).toEqual(comparable(recorded.snapshots[upTo - 1]));
+      }),
+      { seed: 77, numRuns: 60 },
     );
   });
 });
