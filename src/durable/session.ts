@@ -24,14 +24,14 @@ import type { ComponentRegistry } from "../components/registry.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { unwrapDsl } from "../dsl/source.js";
 import { validateSource } from "../dsl/validate.js";
-import { Canvas, type CanvasRuntimeOptions } from "../engine/canvas.js";
+import { Canvas, CheckpointReplayError, type CanvasRuntimeOptions } from "../engine/canvas.js";
 import type { RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import type { RunRequest } from "../engine/run.js";
 import { readRunDelta } from "./delta-reader.js";
 import { CheckpointWriter, type Durability } from "./writer.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
-import type { CheckpointStore, SessionLock } from "../stores/snapshot-store.js";
+import { SnapshotCorruptError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
 
 export type { Durability } from "./writer.js";
 
@@ -111,6 +111,9 @@ export class DurableSession {
       return new DurableSession(options, lock, canvas, deltas.length, openedAs);
     } catch (error) {
       await lock.release();
+      if (error instanceof CheckpointReplayError) {
+        throw new SnapshotCorruptError(`session "${key}": ${error.message}; nothing was changed (delete the session to start it over)`, key);
+      }
       throw error;
     }
   }

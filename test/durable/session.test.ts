@@ -189,6 +189,23 @@ describe("DurableSession", () => {
     await second.close();
   });
 
+  it("a stored checkpoint that does not apply is reported with the session and its position, and nothing changes", async () => {
+    const store = new MemorySnapshotStore();
+    const first = await DurableSession.open({ store, key: "s", dsl: countingLoop(2) });
+    const lock = await (async () => {
+      await first.close();
+      return store.lock("s");
+    })();
+    await store.append("s", { seq: 1, delta: JSON.stringify({ ops: [["set", "Ghost:X@out", 1]], status: "running", path: [], steps: 1, epoch: 1 }), events: [] }, { lock });
+    await lock.release();
+    const error = await DurableSession.open({ store, key: "s", dsl: countingLoop(2) }).then(() => undefined, (e: unknown) => e);
+    expect(error).toMatchObject({ name: "SnapshotCorruptError" });
+    expect((error as Error).message).toMatch(/^session "s": checkpoint 1 does not apply: reference \{Ghost:X@out\}: no component "Ghost:X"/);
+    // The session is untouched and its lock free.
+    expect((await store.load("s"))?.deltas).toHaveLength(1);
+    await (await store.lock("s")).release();
+  });
+
   it("holds the session's lock while open: a second process is refused until it closes", async () => {
     const store = new MemorySnapshotStore();
     const first = await DurableSession.open({ store, key: "s", dsl: countingLoop(1) });
