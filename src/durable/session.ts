@@ -64,6 +64,7 @@ export type OpenedAs = "new" | "idle" | "paused" | "crashed" | "rolled-back";
 
 export class DurableSession {
   private closed = false;
+  private saved = true;
 
   private constructor(
     private readonly options: DurableSessionOptions,
@@ -126,6 +127,14 @@ export class DurableSession {
     return this.current.taskId;
   }
 
+  /**
+   * Whether the last run's end is durable (its last checkpoint, or base, was written). When it
+   * is not, its last event says why, and the session goes on from its last durable checkpoint.
+   */
+  get lastRunSaved(): boolean {
+    return this.saved;
+  }
+
   /** Run a turn (or resume a paused or crashed run) and stream its events. */
   run(request: RunRequest = {}): AsyncGenerator<CanvasEvent, void, undefined> {
     return this.drive(request, (logged) => logged.event);
@@ -147,6 +156,7 @@ export class DurableSession {
     const controller = new AbortController();
     const unlinkSignal = linkSignal(request.signal, controller);
     const stopWatching = cancel ? await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled"))) : undefined;
+    this.saved = false;
     const writer = new CheckpointWriter(store, key, this.lock, durability, this.seq, this.options.compactAfter ?? DEFAULT_COMPACT_AFTER);
     let n = 0;
     let epoch = 0;
@@ -172,6 +182,7 @@ export class DurableSession {
         if (!rest.done) throw new Error("internal error: the run went on after its last event");
         const failure = await writer.finish(canvas);
         this.seq = writer.seq;
+        this.saved = failure === undefined;
         yield shape(failure === undefined ? logged : { ...logged, event: unsavedEnding(event, failure) });
         return;
       }
