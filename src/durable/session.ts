@@ -102,8 +102,12 @@ export class DurableSession {
         // becomes the new base (the unfinished turn's events stay logged).
         let stable = deltas.length - 1;
         while (stable >= 0 && deltas[stable].status !== "idle" && deltas[stable].status !== "paused") stable--;
-        const canvas = Canvas.fromCheckpoints(base, deltas.slice(0, stable + 1), registry, options.canvas);
-        await store.save(key, canvas.toJSON(), { lock });
+        const stableState = Canvas.fromCheckpoints(base, deltas.slice(0, stable + 1), registry, options.canvas).toJSON();
+        // The runs go on being numbered after the unfinished turn: the next run's event ids must
+        // come after the ones that turn logged.
+        stableState.canvasflow = { ...stableState.canvasflow!, epoch: Math.max(stableState.canvasflow?.epoch ?? 0, last.epoch) };
+        await store.save(key, stableState, { lock });
+        const canvas = Canvas.fromValidatedDsl(stableState, registry, options.canvas);
         return new DurableSession(options, lock, canvas, 0, "rolled-back");
       }
       const canvas = Canvas.fromCheckpoints(base, deltas, registry, options.canvas);
