@@ -282,6 +282,11 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
     checkInputNames(inputs, canvas.inputForm, "Begin");
   }
 
+  // A signal before the run started: nothing runs, and a crashed run stays to be continued.
+  if (cancellation.by !== undefined) {
+    io.err(`canvasflow: cancelled by ${cancellation.by} before the run started${where ? `: ${untouched(where)}` : ""}\n`);
+    return signalExitCode(cancellation.by);
+  }
   const printer = format === "pretty"
     ? new PrettyPrinter(io.stdout, { color: io.color ?? false, resumeHint: resumeHint(args) })
     : undefined;
@@ -290,11 +295,6 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
     printer.prologue(canvas.prologue);
   }
 
-  // A signal before the run started: nothing runs, and a crashed run stays to be continued.
-  if (cancellation.by !== undefined) {
-    io.err(`canvasflow: cancelled by ${cancellation.by} before the run started${where ? `: ${untouched(where)}` : ""}\n`);
-    return signalExitCode(cancellation.by);
-  }
   let last: CanvasEvent | undefined;
   const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal };
   for await (const event of session.run(request)) {

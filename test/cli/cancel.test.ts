@@ -86,7 +86,7 @@ async function setUp() {
   return { server, session, args, before, lockFile: join(dir, ".session.json.lock") };
 }
 
-describe("a turn that does not finish leaves the session as it was before the turn", () => {
+describe("a turn that does not finish: a cancelled or failed one leaves the session as it was, a killed one is continued", () => {
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     it(`${signal} mid-run: nothing saved, a message on stderr, exit ${code}`, async () => {
       const { server, session, args, before, lockFile } = await setUp();
