@@ -9,6 +9,9 @@ import { processIO, UsageError, type CliIO } from "./io.js";
 import { mockLlmCommand } from "./mock-llm-command.js";
 import { migrateCommand } from "./migrate-command.js";
 import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
+import { cancelCommand } from "./cancel-command.js";
+import { CANCEL_DIR_ENV } from "./cancel-folder.js";
+import { dbMigrateCommand } from "./db-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -16,18 +19,27 @@ const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow for
 
 Usage:
   canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
-                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty]
+                      [--session FILE|redis://HOST:PORT[/DB]#KEY|postgres://USER@HOST:PORT/DB[?schema=NAME]#KEY]
+                      [--durability sync|async|exit] [--task-id ID] [--events ndjson|pretty]
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
                       [--allow-private-network]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+  canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
+  canvasflow db migrate --postgres URL [--schema NAME]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
+run: every run is checkpointed after each step (--durability; default: the store's own, sync for
+  Redis, async for files and PostgreSQL). A session whose last run never finished (its process
+  died) is continued by the next run on it. A turn that fails or is cancelled leaves the session
+  as it was before the turn.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
-  4 the session is locked by another run, 130/143 cancelled by Ctrl+C (SIGINT)/SIGTERM.
-  A turn that fails or is cancelled leaves the session as it was before the turn.
+  4 the session is locked by another run, 130/143 cancelled by canvasflow cancel or Ctrl+C (SIGINT)/SIGTERM.
+cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
+  the local folder ${"$"}${CANCEL_DIR_ENV} or <temp>/canvasflow-cancel-<uid>, where runs without a session or
+  with a file session listen. Exit codes: 0 requested, 1 the server is unreachable, 2 usage.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -37,6 +49,8 @@ const RUN_OPTIONS = {
   input: { type: "string", short: "i", multiple: true },
   inputs: { type: "string" },
   session: { type: "string", short: "s" },
+  durability: { type: "string" },
+  "task-id": { type: "string" },
   events: { type: "string", short: "e" },
   "max-steps": { type: "string" },
   concurrency: { type: "string" },
@@ -48,6 +62,9 @@ const RUN_OPTIONS = {
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
 } as const satisfies OptionSpecs;
+
+const CANCEL_OPTIONS = { redis: { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
+const DB_MIGRATE_OPTIONS = { postgres: { type: "string" }, schema: { type: "string" } } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 
@@ -81,6 +98,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           input: values.input ?? [],
           inputs: values.inputs,
           session: values.session,
+          durability: values.durability,
+          taskId: values["task-id"],
           events: values.events,
           maxSteps: values["max-steps"],
           concurrency: values.concurrency,
@@ -94,6 +113,18 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         },
         io,
       );
+    }
+    if (command === "cancel") {
+      const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: CANCEL_OPTIONS });
+      if (positionals.length !== 1) throw new UsageError(`cancel expects exactly one TASK_ID, got ${positionals.length}`);
+      return await cancelCommand({ taskId: positionals[0], redis: values.redis, postgres: values.postgres, dir: values.dir }, io);
+    }
+    if (command === "db") {
+      const [sub, ...flags] = rest;
+      if (sub !== "migrate") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate" : `unknown db subcommand "${sub}": the only one is migrate`);
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
+      if (positionals.length > 0) throw new UsageError(`db migrate takes no arguments, got "${positionals[0]}"`);
+      return await dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });

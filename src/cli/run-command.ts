@@ -1,39 +1,37 @@
 /**
  * `canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
- *                      [--session FILE|redis://HOST:PORT[/DB]#KEY] [--events ndjson|pretty]
+ *                      [--session FILE|redis://…#KEY|postgres://…#KEY] [--durability sync|async|exit]
+ *                      [--task-id ID] [--events ndjson|pretty]
  *                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
  *                      [--allow-private-network]
  *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]`
- * (the services the last five flags make are in services.ts)
+ * (the services the last five flags make are in services.ts, the session's store in run-target.ts)
  *
  * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
- * 4 the session is locked by another run, 130 / 143 cancelled by SIGINT / SIGTERM.
+ * 4 the session is locked by another run, 130 / 143 cancelled (by `canvasflow cancel` or
+ * SIGINT / SIGTERM).
  *
- * A session changes only when a turn finishes or pauses. The session's lock is taken before
- * anything runs and held until the turn is saved, so two runs of one session never overlap. A
- * turn that fails or is cancelled is not saved: the session stays as it was before the turn, as
- * after kill -9, and never carries a half-done turn's writes into the next one.
+ * Every run goes through a DurableSession (`src/durable/session.ts`), which holds the rules: the
+ * session's lock is taken before anything runs and held until the run's end is durable; a
+ * checkpoint is written after every batch; a turn that fails or is cancelled leaves the session's
+ * base as it was (its checkpoints stay logged, and the next run starts from before it); a run whose
+ * process died is continued by the next run on the session. The CLI folds a turn's checkpoints into
+ * a new base whenever the turn finishes or pauses, so a session file always reads as the session
+ * after its last finished or paused turn.
  */
 import { isDeepStrictEqual } from "node:util";
-import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
+import { CanvasValidationError, readSource } from "../api.js";
 import type { InputField } from "../components/types.js";
-import { DslReadError, unwrapDsl } from "../dsl/source.js";
+import { DslReadError } from "../dsl/source.js";
 import { MAX_DSL_DEPTH, shortPointer } from "../dsl/structure.js";
-import { validateSource } from "../dsl/validate.js";
-import type { Canvas } from "../engine/canvas.js";
+import { DurableSession, DEFAULT_COMPACT_AFTER } from "../durable/session.js";
+import { CheckpointReplayError } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
 import { RunStateError } from "../engine/state.js";
 import { defineOwn } from "../pool/path.js";
 import { FORBIDDEN_PATH_KEYS } from "../refs/grammar.js";
-import {
-  openSnapshotStore,
-  SessionLockedError,
-  SnapshotCorruptError,
-  SnapshotKeyError,
-  SnapshotStoreError,
-  type OpenedSnapshotStore,
-  type SessionLock,
-} from "../stores/index.js";
+import { CancelSignalError, checkTaskId, type CancelSignals } from "../stores/cancel-signals.js";
+import { SessionLockedError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../stores/snapshot-store.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { isPlainObject } from "../util/values.js";
 import { cancelOnSignals, signalExitCode, type Cancellation } from "./cancellation.js";
@@ -42,6 +40,7 @@ import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
+import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
 export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3, locked: 4, cancelled: 130 } as const;
@@ -52,6 +51,8 @@ export interface RunArgs extends ServiceFlags {
   input: string[];
   inputs?: string;
   session?: string;
+  durability?: string;
+  taskId?: string;
   events?: string;
   maxSteps?: string;
   concurrency?: string;
@@ -138,88 +139,44 @@ function checkInputNames(inputs: Record<string, unknown> | undefined, form: Reco
   }
 }
 
-/** The canvas to run, and the version of the session it continues (`null`: a new session). */
-interface Loaded {
-  canvas: Canvas;
-  sessionVersion: string | null;
-}
-
-async function loadForRun(
-  args: RunArgs,
-  settings: RunSettings,
-  io: CliIO,
-  session: OpenedSnapshotStore | undefined,
-  services: RunServices["services"],
-): Promise<Loaded> {
-  // An old DSL (RAGFlow v0.19, graph-only…) runs as its migrated form.
-  const fileSource = migrateInMemory(await readSource(args.file), args.file, io);
-  let source = fileSource;
-  let sessionVersion: string | null = null;
-  const stored = session ? await session.store.load(session.key) : undefined;
-  if (session && stored) {
-    source = unwrapDsl(stored.snapshot, session.location);
-    sessionVersion = stored.version;
-    if (!isDeepStrictEqual(source.dsl.components, fileSource.dsl.components)) {
-      io.err(`warning: ${session.location} was saved from a different version of ${args.file}; continuing the saved session\n`);
-    }
-  }
-  const report = validateSource(source, { registry: defaultRegistry });
-  if (!report.valid) {
-    io.err(`${formatReport(report, source.file)}\n`);
-    throw new InvalidCanvas();
-  }
-  // Warnings are about the canvas, so they are shown once, when a session starts.
-  if (sessionVersion === null) {
-    for (const warning of report.issues) io.err(`warning: ${args.file}: ${warning.componentId ? `${warning.componentId}: ` : ""}${warning.message}\n`);
-  }
-  let canvas: Canvas;
+/** `--task-id ID`: the task id of a new session (a server can make it the session id). */
+export function parseTaskId(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
   try {
-    canvas = canvasFromSource(source, defaultRegistry, { ...settings, services: { ...services } }, report);
+    return checkTaskId(value);
   } catch (error) {
-    // A session whose run state cannot be read.
-    if (error instanceof RunStateError) throw new SnapshotCorruptError(`${session?.location ?? args.file}: ${error.message}`, session?.key ?? args.file);
+    if (error instanceof CancelSignalError) throw new UsageError(`--task-id: ${error.message}`);
     throw error;
   }
-  return { canvas, sessionVersion };
 }
-
-class InvalidCanvas extends Error {}
 
 export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const format = args.events ?? (io.isTTY ? "pretty" : "ndjson");
   if (format !== "ndjson" && format !== "pretty") throw new UsageError(`--events must be ndjson or pretty, got "${format}"`);
   const settings = parseRunSettings(args);
   const inputs = parseInputs(args.inputs, args.input);
-  let services: RunServices;
+  const taskId = parseTaskId(args.taskId);
+  const target = openRunTarget(args.session, parseDurability(args.durability));
   try {
-    services = await openRunServices(args, io);
-  } catch (error) {
-    if (!isSetupError(error)) throw error;
-    io.err(`${error.message}\n`);
-    return EXIT.usage;
-  }
-  try {
-    const session = args.session === undefined ? undefined : openSession(args.session);
+    let services: RunServices;
+    try {
+      services = await openRunServices(args, io);
+    } catch (error) {
+      if (!isSetupError(error)) throw error;
+      io.err(`${error.message}\n`);
+      return EXIT.usage;
+    }
     const cancellation = cancelOnSignals();
     try {
-      return await runTurn({ args, io, format, settings, inputs, session, services: services.services, cancellation });
+      return await runTurn({ args, io, format, settings, inputs, taskId, target, services: services.services, cancellation });
     } finally {
       cancellation.dispose();
-      // A Redis connection left open would keep the process alive.
-      await session?.store.close();
+      // The in-process mock LLM would keep the process alive.
+      await services.close();
     }
   } finally {
-    // So would the in-process mock LLM.
-    await services.close();
-  }
-}
-
-function openSession(location: string): OpenedSnapshotStore {
-  try {
-    return openSnapshotStore(location);
-  } catch (error) {
-    if (error instanceof SnapshotStoreError) throw new UsageError(`--session: ${error.message}`);
-    throw error;
+    // So would a Redis or PostgreSQL connection left open.
+    await target.store.close();
   }
 }
 
@@ -229,62 +186,97 @@ interface Turn {
   format: "ndjson" | "pretty";
   settings: RunSettings;
   inputs: Record<string, unknown> | undefined;
-  session: OpenedSnapshotStore | undefined;
+  taskId: string | undefined;
+  target: RunTarget;
   services: RunServices["services"];
   cancellation: Cancellation;
 }
 
-/** Lock the session, run the turn under the lock, then save it or leave the session alone. */
+/** Open the session (its lock, its state), run the turn, and close it. */
 async function runTurn(turn: Turn): Promise<number> {
-  const { io, session } = turn;
-  let lock: SessionLock | undefined;
-  if (session) {
-    try {
-      lock = await session.store.lock(session.key);
-    } catch (error) {
-      if (error instanceof SessionLockedError) {
-        io.err(`canvasflow: ${error.message}\n`);
-        return EXIT.locked;
-      }
-      if (error instanceof SnapshotKeyError) {
-        io.err(`${error.message}\n`);
-        return EXIT.usage;
-      }
-      if (error instanceof SnapshotStoreError) {
-        io.err(`canvasflow: ${error.message}\n`);
-        return EXIT.failed;
-      }
-      throw error;
-    }
-  }
+  const { args, io, target } = turn;
+  let fileDsl: object;
   try {
-    return await runLocked(turn, lock);
+    // An old DSL (RAGFlow v0.19, graph-only…) runs as its migrated form.
+    fileDsl = migrateInMemory(await readSource(args.file), args.file, io).dsl;
+  } catch (error) {
+    if (!(error instanceof DslReadError)) throw error;
+    io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
+  let cancel: CancelSignals | undefined;
+  let session: DurableSession | undefined;
+  try {
+    cancel = target.openCancel();
+    session = await DurableSession.open({
+      store: target.store,
+      key: target.key,
+      dsl: fileDsl,
+      canvas: { ...turn.settings, services: { ...turn.services }, ...(turn.taskId !== undefined ? { taskId: turn.taskId } : {}) },
+      durability: target.durability,
+      cancel,
+      // A turn that finishes or pauses becomes the session's base, so a session file always reads
+      // as the session after its last finished or paused turn (in `exit` mode it already is).
+      compactAfter: target.durability === "exit" ? DEFAULT_COMPACT_AFTER : 1,
+    });
+    return await runOpened(turn, session, fileDsl);
+  } catch (error) {
+    const code = storeFailure(error, io, target.location ?? args.file);
+    if (code === undefined) throw error;
+    return code;
   } finally {
-    await lock?.release();
+    await session?.close();
+    await cancel?.close();
   }
 }
 
-async function runLocked(turn: Turn, lock: SessionLock | undefined): Promise<number> {
-  const { args, io, format, inputs, session, cancellation } = turn;
-  let canvas: Canvas;
-  let sessionVersion: string | null;
-  try {
-    ({ canvas, sessionVersion } = await loadForRun(args, turn.settings, io, session, turn.services));
-  } catch (error) {
-    if (error instanceof InvalidCanvas) return EXIT.usage;
-    if (error instanceof DslReadError || error instanceof SnapshotCorruptError || error instanceof SnapshotKeyError) {
-      io.err(`${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (error instanceof SnapshotStoreError) {
-      io.err(`canvasflow: ${error.message}\n`);
-      return EXIT.failed;
-    }
-    throw error;
+/** The exit code and message of a failure of the session's store, its cancel signals or its stored state; undefined for anything else. */
+function storeFailure(error: unknown, io: CliIO, where: string): number | undefined {
+  if (error instanceof CanvasValidationError) {
+    io.err(`${formatReport(error.report, error.report.file ?? where)}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof SessionLockedError) {
+    io.err(`canvasflow: ${error.message}\n`);
+    return EXIT.locked;
+  }
+  if (error instanceof SnapshotKeyError || error instanceof SnapshotCorruptError || error instanceof DslReadError) {
+    io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
+  // A session whose stored run state or checkpoints cannot be read.
+  if (error instanceof RunStateError || error instanceof CheckpointReplayError) {
+    io.err(`${where}: ${error.message}; nothing was changed\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof SnapshotStoreError || error instanceof CancelSignalError) {
+    io.err(`canvasflow: ${error.message}\n`);
+    return EXIT.failed;
+  }
+  return undefined;
+}
+
+async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): Promise<number> {
+  const { args, io, format, inputs, target, cancellation } = turn;
+  const canvas = session.canvas;
+  const where = target.location;
+  if (turn.taskId !== undefined && session.openedAs !== "new" && session.taskId !== turn.taskId) {
+    throw new UsageError(`--task-id ${turn.taskId}: the session ${where} already has the task id ${session.taskId} (--task-id names the task of a new session)`);
+  }
+  // Warnings are about the canvas, so they are shown once, when a session starts.
+  if (session.openedAs === "new") {
+    for (const warning of canvas.warnings) io.err(`warning: ${args.file}: ${warning.componentId ? `${warning.componentId}: ` : ""}${warning.message}\n`);
+  } else if (!isDeepStrictEqual(canvas.toJSON().components, (fileDsl as { components?: unknown }).components)) {
+    io.err(`warning: ${where} was saved from a different version of ${args.file}; continuing the saved session\n`);
   }
 
+  const crashed = session.openedAs === "crashed";
   const resuming = canvas.status === "paused";
-  if (resuming) {
+  if (crashed) {
+    if (args.query !== undefined || inputs !== undefined) {
+      io.err("canvasflow: note: --query and --input are ignored: the unfinished run continues with the inputs it started with\n");
+    }
+  } else if (resuming) {
     const pending = canvas.pending!;
     checkInputNames(inputs, pending.inputs, `the paused ${pending.components.join(", ")}`);
     if (!inputs) {
@@ -295,52 +287,55 @@ async function runLocked(turn: Turn, lock: SessionLock | undefined): Promise<num
     checkInputNames(inputs, canvas.inputForm, "Begin");
   }
 
+  // A signal before the run started: nothing runs, and a crashed run stays to be continued.
+  if (cancellation.by !== undefined) {
+    io.err(`canvasflow: cancelled by ${cancellation.by} before the run started${where ? `: ${untouched(where)}` : ""}\n`);
+    return signalExitCode(cancellation.by);
+  }
   const printer = format === "pretty"
     ? new PrettyPrinter(io.stdout, { color: io.color ?? false, resumeHint: resumeHint(args) })
     : undefined;
-  if (printer && !resuming && Number(canvas.globals["sys.conversation_turns"] ?? 0) === 0 && canvas.mode === "conversational") {
+  if (printer) io.err(`canvasflow: task ${session.taskId}; to cancel it from another terminal: canvasflow cancel ${session.taskId}${target.cancelFlags}\n`);
+  if (printer && !resuming && !crashed && Number(canvas.globals["sys.conversation_turns"] ?? 0) === 0 && canvas.mode === "conversational") {
     printer.prologue(canvas.prologue);
   }
 
   let last: CanvasEvent | undefined;
-  if (!cancellation.signal.aborted) {
-    for await (const event of canvas.run({ query: args.query, inputs, signal: cancellation.signal })) {
-      last = event;
-      if (printer) printer.print(event);
-      else io.stdout.write(`${JSON.stringify(event)}\n`);
+  const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal };
+  for await (const event of session.run(request)) {
+    last = event;
+    if (event.event === "workflow_resumed") {
+      const again = event.data.in_flight.length > 0 ? `running again what was in flight: ${event.data.in_flight.join(", ")}` : "nothing was in flight";
+      io.err(`canvasflow: the last run of session ${where} stopped before it finished; continuing it from its last checkpoint, ${again}\n`);
     }
+    if (printer) printer.print(event);
+    else io.stdout.write(`${JSON.stringify(event)}\n`);
   }
 
-  // A signal that came before the save cancels the turn, even one that came after the run ended.
-  if (cancellation.by !== undefined || canvas.status === "cancelled") {
-    const cause = cancellation.by === undefined ? "the run was cancelled" : `cancelled by ${cancellation.by}`;
-    io.err(`canvasflow: ${cause}${session ? `: ${untouched(session)}` : ""}\n`);
-    return cancellation.by === undefined ? EXIT.cancelled : signalExitCode(cancellation.by);
+  if (canvas.status === "cancelled") {
+    const by = cancellation.by;
+    const cause = by === undefined ? `cancelled by a request for task ${session.taskId}` : `cancelled by ${by}`;
+    io.err(`canvasflow: ${cause}${where ? `: ${untouched(where)}` : ""}\n`);
+    return by === undefined ? EXIT.cancelled : signalExitCode(by);
   }
-  if (canvas.status === "failed") {
-    if (session) io.err(`canvasflow: the run failed: ${untouched(session)}\n`);
+  const error = last?.event === "workflow_finished" ? last.data.error : undefined;
+  if (!session.lastRunSaved) {
+    // Its end is not durable: the session goes on from its last durable checkpoint.
+    io.err(`canvasflow: ${error ?? "the run's end could not be saved"}\n`);
     return EXIT.failed;
   }
-
-  if (session) {
-    try {
-      // Under the lock, and only over the state this turn started from: a session changed by
-      // hand (or by a writer that ignored the lock) meanwhile is reported, not overwritten.
-      await session.store.save(session.key, canvas.toJSON(), { expectedVersion: sessionVersion, lock });
-    } catch (error) {
-      if (!(error instanceof SnapshotStoreError)) throw error;
-      io.err(`canvasflow: ${error.message}; this turn was not saved\n`);
-      return EXIT.failed;
-    }
+  if (canvas.status === "failed") {
+    if (where) io.err(`canvasflow: the run failed: ${untouched(where)}\n`);
+    return EXIT.failed;
   }
   if (last?.event === "user_inputs") return EXIT.paused;
-  if (last?.event === "workflow_finished") return last.data.error ? EXIT.failed : EXIT.finished;
+  if (last?.event === "workflow_finished") return error ? EXIT.failed : EXIT.finished;
   io.err(`canvasflow: the run ended without workflow_finished or user_inputs (last event: ${last?.event ?? "none"})\n`);
   return EXIT.failed;
 }
 
-function untouched(session: OpenedSnapshotStore): string {
-  return `the session ${session.location} was left as it was before this turn`;
+function untouched(location: string): string {
+  return `the session ${location} was left as it was before this turn`;
 }
 
 function resumeHint(args: RunArgs): string | undefined {

@@ -65,6 +65,7 @@ export type OpenedAs = "new" | "idle" | "paused" | "crashed" | "rolled-back";
 export class DurableSession {
   private closed = false;
   private running = false;
+  private saved = true;
 
   private constructor(
     private readonly options: DurableSessionOptions,
@@ -102,8 +103,12 @@ export class DurableSession {
         // becomes the new base (the unfinished turn's events stay logged).
         let stable = deltas.length - 1;
         while (stable >= 0 && deltas[stable].status !== "idle" && deltas[stable].status !== "paused") stable--;
-        const canvas = Canvas.fromCheckpoints(base, deltas.slice(0, stable + 1), registry, options.canvas);
-        await store.save(key, canvas.toJSON(), { lock });
+        const stableState = Canvas.fromCheckpoints(base, deltas.slice(0, stable + 1), registry, options.canvas).toJSON();
+        // The runs go on being numbered after the unfinished turn: the next run's event ids must
+        // come after the ones that turn logged.
+        stableState.canvasflow = { ...stableState.canvasflow!, epoch: Math.max(stableState.canvasflow?.epoch ?? 0, last.epoch) };
+        await store.save(key, stableState, { lock });
+        const canvas = Canvas.fromValidatedDsl(stableState, registry, options.canvas);
         return new DurableSession(options, lock, canvas, 0, "rolled-back");
       }
       const canvas = Canvas.fromCheckpoints(base, deltas, registry, options.canvas);
@@ -128,6 +133,14 @@ export class DurableSession {
 
   get taskId(): string {
     return this.current.taskId;
+  }
+
+  /**
+   * Whether the last run's end is durable (its last checkpoint, or base, was written). When it
+   * is not, its last event says why, and the session goes on from its last durable checkpoint.
+   */
+  get lastRunSaved(): boolean {
+    return this.saved;
   }
 
   /** Run a turn (or resume a paused or crashed run) and stream its events. */
@@ -159,6 +172,7 @@ export class DurableSession {
     if (this.closed) throw new Error(`durable session "${this.key}" is closed`);
     if (this.running) throw new Error(`durable session "${this.key}" is already running a turn`);
     this.running = true;
+    this.saved = false;
     const { store, key, cancel } = this.options;
     const canvas = this.current;
     const durability = this.options.durability ?? store.defaultDurability;
@@ -178,8 +192,9 @@ export class DurableSession {
       canvas,
       seq: this.seq,
       compactAfter: this.options.compactAfter ?? DEFAULT_COMPACT_AFTER,
-      onEnd: () => {
+      onEnd: (saved) => {
         this.seq = writer.seq;
+        this.saved = saved;
         end();
       },
     });

@@ -32,8 +32,8 @@ export interface WriterOptions {
   seq: number;
   /** Checkpoints after which a run ending at a stable point writes a new base. */
   compactAfter: number;
-  /** Called once the run's last checkpoint was handled (written or not). */
-  onEnd: () => void;
+  /** Called once the run's last checkpoint was handled, with whether it was written. */
+  onEnd: (saved: boolean) => void;
 }
 
 /** A checkpoint waiting in `async` mode: its ops as JSON (made at once: values may change later), the rest as given. */
@@ -102,9 +102,14 @@ export class CheckpointWriter {
   /** The run's last checkpoint: everything queued first, then this one, then perhaps a new base. */
   private async finish(delta: RunDelta): Promise<void> {
     const { store, key, lock, durability, canvas } = this.options;
+    let saved = false;
     try {
       if (this.failure) throw this.failure;
-      if (durability === "exit") return await this.writeEnd(delta);
+      if (durability === "exit") {
+        await this.writeEnd(delta);
+        saved = true;
+        return;
+      }
       if (durability === "async") {
         this.enqueue(delta);
         await this.draining;
@@ -117,8 +122,9 @@ export class CheckpointWriter {
         await store.save(key, canvas.toJSON(), { lock });
         this.seq = 0;
       }
+      saved = true;
     } finally {
-      this.options.onEnd();
+      this.options.onEnd(saved);
     }
   }
 

@@ -27,7 +27,16 @@ export { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.j
 export { FileCancelSignals, DEFAULT_CANCEL_POLL_MS, type FileCancelSignalsOptions } from "./file-cancel.js";
 export { RedisSnapshotStore, DEFAULT_KEY_PREFIX, DEFAULT_LOCK_LEASE_MS, DEFAULT_REDIS_URL, type RedisSnapshotStoreOptions } from "./redis-store.js";
 export { BOUNDED_REDIS_OPTIONS, type RedisConnectionOptions } from "./redis-connection.js";
-export { openSnapshotStore, type OpenedSnapshotStore, type OpenSnapshotStoreOptions } from "./open-store.js";
+export {
+  openSnapshotStore,
+  openCancelSignals,
+  postgresServer,
+  type OpenedSnapshotStore,
+  type OpenSnapshotStoreOptions,
+  type OpenCancelSignalsOptions,
+  type PostgresServer,
+  type SessionBackend,
+} from "./open-store.js";
 export { RedisCancelSignals, DEFAULT_CANCEL_CHANNEL, type RedisCancelSignalsOptions } from "./redis-cancel.js";
 export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
 export { PostgresSnapshotStore, DEFAULT_POSTGRES_LOCK_LEASE_MS, type PostgresSnapshotStoreOptions } from "./postgres-store.js";

@@ -4,20 +4,38 @@
  * - `redis://[user:password@]host:port[/db]#key` (or `rediss://` for TLS): the session `key` in
  *   Redis. The key goes in the `#fragment` because the fragment is never part of the connection,
  *   so the rest of the URL stays what ioredis and redis-cli understand.
- * - `postgres://[user[:password]@]host[:port]/database#key` (or `postgresql://`): the session `key`
- *   in PostgreSQL, in the same way (the URL minus its fragment is what `pg` and psql understand).
+ * - `postgres://[user[:password]@]host[:port]/database[?schema=NAME]#key` (or `postgresql://`):
+ *   the session `key` in PostgreSQL, in the same way (the URL minus its fragment and `schema` is
+ *   what `pg` and psql understand). `schema` names the schema of the tables (default `canvasflow`).
+ *
+ * `openCancelSignals` reads the same kinds of places for cancel requests: a Redis URL, a
+ * PostgreSQL URL (with its `schema`), or a folder.
  */
-import { FileSnapshotStore } from "./file-store.js";
-import { PostgresSnapshotStore } from "./postgres-store.js";
-import { RedisSnapshotStore } from "./redis-store.js";
-import { checkKey, SnapshotKeyError, type SnapshotStore } from "./snapshot-store.js";
+import { FileCancelSignals } from "./file-cancel.js";
+import { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.js";
+import { PostgresCancelSignals } from "./postgres-cancel.js";
+import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
+import { RedisCancelSignals } from "./redis-cancel.js";
+import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "./redis-store.js";
+import { CancelSignalError, type CancelSignals } from "./cancel-signals.js";
+import { checkKey, SnapshotKeyError, type CheckpointStore } from "./snapshot-store.js";
+
+export type SessionBackend = "file" | "redis" | "postgres";
 
 export interface OpenedSnapshotStore {
-  store: SnapshotStore;
+  store: CheckpointStore;
   /** The session's key in `store`. */
   key: string;
   /** The location for messages, with any password masked. */
   location: string;
+  backend: SessionBackend;
+  /**
+   * Redis and PostgreSQL: the server's URL without the session key (with its credentials and, for
+   * PostgreSQL, `?schema=`), for the cancel signals of the same server. Never show it: `shownServer` is for messages.
+   */
+  server?: string;
+  /** `server` with any password masked. */
+  shownServer?: string;
 }
 
 export interface OpenSnapshotStoreOptions {
@@ -25,8 +43,14 @@ export interface OpenSnapshotStoreOptions {
   keyPrefix?: string;
   /** Redis and PostgreSQL: expiry for every save (default: none). */
   ttlSeconds?: number;
-  /** PostgreSQL only: the schema of the tables (default `canvasflow`). */
+  /** PostgreSQL only: the schema of the tables (default `canvasflow`, or the URL's `?schema=`). */
   schema?: string;
+  /** More options for a file store (`sync: true` fsyncs every write). */
+  file?: Omit<FileSnapshotStoreOptions, "directory" | "extension">;
+  /** More options for a Redis store. */
+  redis?: Omit<RedisSnapshotStoreOptions, "url" | "client">;
+  /** More options for a PostgreSQL store. */
+  postgres?: Omit<PostgresSnapshotStoreOptions, "url" | "pool">;
 }
 
 const REDIS_URL = /^rediss?:\/\//i;
@@ -40,19 +64,31 @@ export function openSnapshotStore(location: string, options: OpenSnapshotStoreOp
   if (ANY_URL.test(location)) {
     throw new SnapshotKeyError(`unsupported session location "${location}": use a file path or redis://host:port[/db]#key or postgres://user@host:port/db#key`);
   }
-  return { store: new FileSnapshotStore(), key: checkKey(location), location };
+  return { store: new FileSnapshotStore({ ...options.file }), key: checkKey(location), location, backend: "file" };
 }
 
-/** A store URL with the session key in its fragment: the key, the URL to show (password masked) and the URL to connect to (no fragment). */
-function splitSessionUrl(location: string, example: string): { url: URL; key: string; shown: string; connection: string } {
+/** A URL as given, and as shown (password masked). */
+function parseUrl(location: string, what: string): { url: URL; shown: (url: URL) => string } {
   let url: URL;
   try {
     url = new URL(location);
   } catch {
-    throw new SnapshotKeyError(`session location "${location}" is not a valid URL`);
+    throw new SnapshotKeyError(`${what} "${location.replace(/\/\/[^@/]*@/, "//***@")}" is not a valid URL`);
   }
-  if (url.password) url.password = "***";
-  const shown = url.toString();
+  return {
+    url,
+    shown: (u) => {
+      const copy = new URL(u.toString());
+      if (copy.password) copy.password = "***";
+      return copy.toString();
+    },
+  };
+}
+
+/** A store URL with the session key in its fragment: the key, the URL to show (password masked) and the server's URL (no fragment). */
+function splitSessionUrl(location: string, example: string): { url: URL; key: string; shown: string; server: URL } {
+  const { url, shown: show } = parseUrl(location, "session location");
+  const shown = show(url);
   let key: string;
   try {
     key = decodeURIComponent(url.hash.slice(1));
@@ -62,25 +98,106 @@ function splitSessionUrl(location: string, example: string): { url: URL; key: st
   if (key === "") throw new SnapshotKeyError(`${shown} names no session: put its key after "#", e.g. ${example}#my-session`);
   checkKey(key);
   // Connect with the URL as given (credentials included), minus the fragment.
-  const connection = new URL(location);
-  connection.hash = "";
-  return { url, key, shown, connection: connection.toString() };
+  const server = new URL(location);
+  server.hash = "";
+  return { url, key, shown, server };
 }
 
 function openRedis(location: string, options: OpenSnapshotStoreOptions): OpenedSnapshotStore {
-  const { url, key, shown, connection } = splitSessionUrl(location, "redis://127.0.0.1:6379/0");
+  const { url, key, shown, server } = splitSessionUrl(location, "redis://127.0.0.1:6379/0");
+  checkRedisPath(url, shown);
+  const store = new RedisSnapshotStore({ ...options.redis, url: server.toString(), keyPrefix: options.keyPrefix ?? options.redis?.keyPrefix, ttlSeconds: options.ttlSeconds ?? options.redis?.ttlSeconds });
+  return { store, key, location: shown, backend: "redis", server: server.toString(), shownServer: parseUrl(server.toString(), "").shown(server) };
+}
+
+function checkRedisPath(url: URL, shown: string): void {
   if (url.pathname !== "" && url.pathname !== "/" && !/^\/\d+$/.test(url.pathname)) {
     throw new SnapshotKeyError(`${shown}: the path must be a database number such as /0, got "${url.pathname}"`);
   }
-  const store = new RedisSnapshotStore({ url: connection, keyPrefix: options.keyPrefix, ttlSeconds: options.ttlSeconds });
-  return { store, key, location: shown };
 }
 
 function openPostgres(location: string, options: OpenSnapshotStoreOptions): OpenedSnapshotStore {
-  const { url, key, shown, connection } = splitSessionUrl(location, "postgres://user@127.0.0.1:5432/mydb");
+  const { url, key, shown, server } = splitSessionUrl(location, "postgres://user@127.0.0.1:5432/mydb");
   if (url.pathname === "" || url.pathname === "/") {
     throw new SnapshotKeyError(`${shown} names no database: put it in the path, e.g. postgres://user@127.0.0.1:5432/mydb#${url.hash.slice(1)}`);
   }
-  const store = new PostgresSnapshotStore({ url: connection, ttlSeconds: options.ttlSeconds, schema: options.schema });
-  return { store, key, location: shown };
+  const { connection, schema } = postgresTarget(server, shown, options.schema ?? options.postgres?.schema);
+  const store = new PostgresSnapshotStore({ ...options.postgres, url: connection, ttlSeconds: options.ttlSeconds ?? options.postgres?.ttlSeconds, schema });
+  // The server as the cancel signals need it: the same schema, said in the URL.
+  const withSchema = new URL(connection);
+  if (schema !== undefined) withSchema.searchParams.set("schema", schema);
+  return { store, key, location: shown, backend: "postgres", server: withSchema.toString(), shownServer: parseUrl(withSchema.toString(), "").shown(withSchema) };
+}
+
+/** A PostgreSQL URL's connection string (without `schema`) and the schema it names, if any. */
+function postgresTarget(url: URL, shown: string, optionSchema: string | undefined): { connection: string; schema: string | undefined } {
+  const inUrl = url.searchParams.get("schema") ?? undefined;
+  if (inUrl !== undefined && optionSchema !== undefined && inUrl !== optionSchema) {
+    throw new SnapshotKeyError(`${shown} names schema "${inUrl}", but schema "${optionSchema}" was also given: name it once`);
+  }
+  const connection = new URL(url.toString());
+  connection.searchParams.delete("schema");
+  return { connection: connection.toString(), schema: inUrl ?? optionSchema };
+}
+
+/** A PostgreSQL server named by a URL (`?schema=NAME` allowed, a `#fragment` ignored). */
+export interface PostgresServer {
+  /** The URL to connect to: credentials kept, without `schema` and fragment. */
+  connection: string;
+  /** The schema from the URL or `schema`, if either names one. */
+  schema: string | undefined;
+  /** `host:port/database` style URL for messages: password masked, no query or fragment. */
+  shown: string;
+}
+
+export function postgresServer(location: string, schema?: string): PostgresServer {
+  if (!POSTGRES_URL.test(location)) throw new SnapshotKeyError(`expected a postgres:// URL, got "${location.replace(/\/\/[^@/]*@/, "//***@")}"`);
+  const { url, shown } = parseUrl(location, "PostgreSQL URL");
+  url.hash = "";
+  const bare = new URL(url.toString());
+  bare.search = "";
+  const target = postgresTarget(url, shown(bare), schema);
+  return { ...target, shown: shown(bare) };
+}
+
+/** Where cancel requests go and are heard: Redis, PostgreSQL or a folder of flag files. */
+export interface OpenCancelSignalsOptions {
+  /** PostgreSQL: the schema of the flags table (default `canvasflow`, or the URL's `?schema=`). */
+  schema?: string;
+}
+
+/**
+ * Cancel signals at `location`: `redis://…` (RedisCancelSignals), `postgres://…[?schema=NAME]`
+ * (PostgresCancelSignals) or a folder path (FileCancelSignals). A `#fragment` is ignored, so a
+ * session's URL works as well.
+ */
+export function openCancelSignals(location: string, options: OpenCancelSignalsOptions = {}): CancelSignals {
+  if (typeof location !== "string" || location === "") throw new CancelSignalError("cancel signals need a redis:// or postgres:// URL or a folder, got an empty value");
+  if (REDIS_URL.test(location) || POSTGRES_URL.test(location)) {
+    let parsed: { url: URL; shown: (url: URL) => string };
+    try {
+      parsed = parseUrl(location, "cancel signals URL");
+    } catch (error) {
+      throw new CancelSignalError((error as Error).message);
+    }
+    const { url, shown } = parsed;
+    url.hash = "";
+    if (REDIS_URL.test(location)) {
+      try {
+        checkRedisPath(url, shown(url));
+      } catch (error) {
+        throw new CancelSignalError((error as Error).message);
+      }
+      return new RedisCancelSignals({ url: url.toString() });
+    }
+    let target: PostgresServer;
+    try {
+      target = postgresServer(location, options.schema);
+    } catch (error) {
+      throw new CancelSignalError((error as Error).message);
+    }
+    return new PostgresCancelSignals({ url: target.connection, schema: target.schema });
+  }
+  if (ANY_URL.test(location)) throw new CancelSignalError(`unsupported cancel signals location "${location}": use redis://host:port[/db], postgres://user@host:port/db or a folder`);
+  return new FileCancelSignals({ directory: location });
 }

@@ -1,8 +1,10 @@
 /**
- * One rule for a turn that does not finish: Ctrl+C (SIGINT), SIGTERM, kill -9 and a failed run
- * all leave the session exactly as it was before the turn. Real child processes, a canvas that
- * loops 40 rounds and counts each round in a conversation variable, and a loopback server that
- * holds the 11th round's request, so the signal always arrives with 10 of 40 rounds counted.
+ * A turn that does not finish: Ctrl+C (SIGINT), SIGTERM and a failed run leave the session file
+ * exactly as it was before the turn, and the next turn starts from there; after kill -9 the
+ * session file is untouched too, and the next run continues the killed one from its last
+ * checkpoint. Real child processes, a canvas that loops 40 rounds and counts each round in a
+ * conversation variable, and a loopback server that holds the 11th round's request, so the
+ * signal always arrives with 10 of 40 rounds counted.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -65,6 +67,8 @@ async function tickServer() {
       count = 0;
       holdAt = undefined;
     },
+    /** Requests since the last holdRound or answerAll. */
+    requests: () => count,
   };
 }
 
@@ -82,7 +86,7 @@ async function setUp() {
   return { server, session, args, before, lockFile: join(dir, ".session.json.lock") };
 }
 
-describe("a turn that does not finish leaves the session as it was before the turn", () => {
+describe("a turn that does not finish: a cancelled or failed one leaves the session as it was, a killed one is continued", () => {
   for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
     it(`${signal} mid-run: nothing saved, a message on stderr, exit ${code}`, async () => {
       const { server, session, args, before, lockFile } = await setUp();
@@ -106,7 +110,7 @@ describe("a turn that does not finish leaves the session as it was before the tu
     });
   }
 
-  it("kill -9 mid-run: nothing saved; the lock it leaves is stale and the next turn takes it over", async () => {
+  it("kill -9 mid-run: the session file is untouched; the next run takes the stale lock over and continues the killed run", async () => {
     const { server, session, args, before, lockFile } = await setUp();
     const held = server.holdRound(HELD_ROUND);
     const turn = spawnCli(args);
@@ -118,7 +122,17 @@ describe("a turn that does not finish leaves the session as it was before the tu
 
     server.answerAll();
     const next = spawnCli(args);
-    expect((await next.exited).code).toBe(0);
+    expect((await next.exited).code, next.stderr()).toBe(0);
+    // Continued, not restarted: the rounds counted before the kill are kept, the held one runs
+    // again. (A file session writes its checkpoints behind the run by default, so the last one
+    // may be a step behind the held request: LoopItem:Tick or Invoke:Tick is what was in flight.)
+    const [resumed] = events(next.stdout());
+    expect(resumed.event).toBe("workflow_resumed");
+    const inFlight = (resumed.data as { in_flight: string[] }).in_flight;
+    expect(inFlight.length).toBe(1);
+    expect(next.stderr()).toContain(`canvasflow: the last run of session ${session} stopped before it finished; continuing it from its last checkpoint, running again what was in flight: ${inFlight[0]}\n`);
+    expect(next.stderr()).toContain("--query and --input are ignored");
+    expect(server.requests()).toBeGreaterThanOrEqual(ROUNDS - HELD_ROUND + 1);
     expect(JSON.parse(readFileSync(session, "utf8")).globals["env.counter"]).toBe(2 * ROUNDS);
     expect(existsSync(lockFile)).toBe(false);
   });

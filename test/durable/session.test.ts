@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import {
   cancelRun,
+  compareEventIds,
   DurableSession,
   MemoryCancelSignals,
   MemorySnapshotStore,
@@ -170,6 +171,30 @@ describe("DurableSession", () => {
     expect(finished(await collect(reopened.run({ query: "three" }))).error).toBeUndefined();
     expect(reopened.canvas.globals["env.n"]).toBe(40);
     await reopened.close();
+  });
+
+  it("the turn after a rolled-back one is a new run in the log: its event ids come after the rolled-back turn's", async () => {
+    const store = new MemorySnapshotStore();
+    const cancel = new MemoryCancelSignals();
+    const dsl = countingLoop(20);
+    const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "t" } });
+    const cancelled: CanvasEvent[] = [];
+    for await (const event of session.run({ query: "one" })) {
+      cancelled.push(event);
+      if (cancelled.filter((e) => e.event === "node_finished").length === 5) await cancelRun("t", { signals: cancel });
+    }
+    expect(finished(cancelled).error).toBe("cancelled");
+    await session.close();
+
+    const next = await DurableSession.open({ store, key: "s", dsl, cancel });
+    expect(next.openedAs).toBe("rolled-back");
+    const ids: string[] = [];
+    for await (const { id } of next.stream({ query: "two" })) ids.push(id);
+    await next.close();
+    // Stores that check it (Redis, PostgreSQL) refuse an id that does not grow; every store keeps them in order.
+    const logged = (await store.events("s")).map((e) => e.id);
+    for (let i = 1; i < logged.length; i++) expect(compareEventIds(logged[i - 1], logged[i]), `${logged[i - 1]} then ${logged[i]}`).toBeLessThan(0);
+    expect(logged.slice(-ids.length)).toEqual(ids);
   });
 
   it("a pause is a stable point: another process resumes it with the inputs", async () => {

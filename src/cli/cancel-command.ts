@@ -1,0 +1,53 @@
+/**
+ * `canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]`: ask every process that
+ * runs the task to stop it. The run ends with workflow_finished error "cancelled" (exit 130), its
+ * state checkpointed; the request stands (10 minutes) until the task's next turn starts.
+ * Without a flag the request goes to the local cancel folder (cancel-folder.ts), where runs
+ * without a session and runs with a file session listen.
+ */
+import { cancelRun } from "../durable/cancel.js";
+import { CancelSignalError, checkTaskId, type CancelSignals } from "../stores/cancel-signals.js";
+import { FileCancelSignals } from "../stores/file-cancel.js";
+import { openCancelSignals } from "../stores/open-store.js";
+import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { cancelFolder } from "./cancel-folder.js";
+import { UsageError, type CliIO } from "./io.js";
+import { EXIT } from "./run-command.js";
+
+export interface CancelArgs {
+  taskId: string;
+  redis?: string;
+  postgres?: string;
+  dir?: string;
+}
+
+export async function cancelCommand(args: CancelArgs, io: CliIO): Promise<number> {
+  const given = (["redis", "postgres", "dir"] as const).filter((flag) => args[flag] !== undefined);
+  if (given.length > 1) throw new UsageError(`cancel takes one of --redis, --postgres and --dir, got ${given.map((flag) => `--${flag}`).join(" and ")}`);
+  try {
+    checkTaskId(args.taskId);
+  } catch (error) {
+    throw new UsageError(`cancel: ${(error as Error).message}`);
+  }
+  const where = args.redis ?? args.postgres ?? args.dir ?? cancelFolder().directory;
+  if (args.redis !== undefined && !/^rediss?:\/\//i.test(args.redis)) throw new UsageError(`--redis expects a redis:// URL, got ${JSON.stringify(args.redis)}`);
+  if (args.postgres !== undefined && !/^postgres(ql)?:\/\//i.test(args.postgres)) throw new UsageError(`--postgres expects a postgres:// URL, got ${JSON.stringify(args.postgres)}`);
+  let signals: CancelSignals;
+  try {
+    signals = args.redis ?? args.postgres ? openCancelSignals(where) : new FileCancelSignals({ directory: where });
+  } catch (error) {
+    if (error instanceof CancelSignalError) throw new UsageError(error.message);
+    throw error;
+  }
+  try {
+    await cancelRun(args.taskId, { signals });
+  } catch (error) {
+    if (!(error instanceof CancelSignalError || error instanceof SnapshotStoreError)) throw error;
+    io.err(`canvasflow: ${error.message}\n`);
+    return EXIT.failed;
+  } finally {
+    await signals.close();
+  }
+  io.err(`canvasflow: cancel requested for task ${args.taskId}\n`);
+  return EXIT.finished;
+}
