@@ -13,7 +13,7 @@ let ajvInstance: AjvInstance | undefined;
 
 export function dslAjv(): AjvInstance {
   if (!ajvInstance) {
-    ajvInstance = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+    ajvInstance = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
     ajvInstance.addSchema(loadSchema("run-state.schema.json"));
   }
   return ajvInstance;

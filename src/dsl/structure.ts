@@ -96,6 +96,11 @@ function describeSchemaError(error: ErrorObject, path: ReadonlyArray<string | nu
       return `${label} must be one of ${((params.allowedValues as unknown[]) ?? []).map((v) => JSON.stringify(v)).join(", ")}, got ${showValue(value)}`;
     case "const":
       return `${label} must be ${JSON.stringify(params.allowedValue)}, got ${showValue(value)}`;
+    case "maxLength":
+      return `${label} must be at most ${String(params.limit)} characters, got ${typeof value === "string" ? value.length : "?"}`;
+    case "pattern":
+      // The schema's description says in words what the pattern allows.
+      return `${label} does not fit its rule (${String((error.parentSchema as { description?: string } | undefined)?.description ?? `pattern ${String(params.pattern)}`)}), got ${showValue(value)}`;
     default:
       return `${label} ${error.message ?? "is invalid"}`;
   }

@@ -25,7 +25,8 @@ export const DEFAULT_CANCEL_TTL_SECONDS = 600;
 /** Task ids name keys, files and channels: non-empty, printable, bounded. */
 export function checkTaskId(taskId: unknown): string {
   if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > 256 || /[\u0000-\u001f\u007f/\\]/.test(taskId)) {
-    throw new CancelSignalError(`task id must be 1 to 256 printable characters without "/" or "\\", got ${JSON.stringify(taskId)}`);
+    const shown = typeof taskId === "string" && taskId.length > 80 ? `${JSON.stringify(taskId.slice(0, 80))}… (${taskId.length} characters)` : JSON.stringify(taskId);
+    throw new CancelSignalError(`task id must be 1 to 256 printable characters without "/" or "\\", got ${shown}`);
   }
   return taskId;
 }

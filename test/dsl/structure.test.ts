@@ -179,3 +179,22 @@ describe("a component type whose params schema ajv cannot compile", () => {
     await expect(loadCanvas(dsl, { registry })).rejects.toBeInstanceOf(CanvasValidationError);
   });
 });
+
+describe("a task id a cancel flag cannot be named by (found by the fuzzer)", () => {
+  const { write } = scratchDir("canvasflow-structure-task-");
+
+  it("is a validation error naming /task_id, for a long one and for one with a slash", () => {
+    const long = { ...canvasDsl({ begin: node("Begin") }), task_id: "{begin@".repeat(100) };
+    expect(errors(validateDsl(long).issues)).toEqual([expect.objectContaining({ pointer: "/task_id", message: '"/task_id" must be at most 256 characters, got 700' })]);
+    const slash = { ...canvasDsl({ begin: node("Begin") }), task_id: "a/b" };
+    expect(errors(validateDsl(slash).issues)[0].message).toMatch(/^"\/task_id" does not fit its rule \(at most 256 printable characters, without \/ or \\ .*\), got "a\/b"$/);
+  });
+
+  it("the CLI exits 2 with the report instead of failing with no events", async () => {
+    const file = write("task.json", { ...canvasDsl({ begin: node("Begin", {}, ["Message:M"]), "Message:M": node("Message", { content: ["hi"] }) }), task_id: "x".repeat(100_000) });
+    const r = await cli(["run", file, "--query", "hi", "--events", "ndjson"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("/task_id");
+    expect(r.stderr.length).toBeLessThan(2000);
+  });
+});
