@@ -1,0 +1,167 @@
+/**
+ * A ServerStore in this process's memory: for tests and single-process trials. Records are kept
+ * as JSON text, so what a caller gets is always a copy.
+ */
+import { MemoryCancelSignals } from "../../stores/cancel-signals.js";
+import { MemorySnapshotStore } from "../../stores/memory-store.js";
+import { listPage } from "./paging.js";
+import {
+  DuplicateTitleError,
+  type AgentPatch,
+  type AgentRecord,
+  type AgentStore,
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  type ListQuery,
+  type Page,
+  type ServerStore,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionRecordStore,
+} from "./types.js";
+
+const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
+
+class MemoryAgents implements AgentStore {
+  readonly records = new Map<string, string>();
+
+  constructor(private readonly sessions: MemorySessions) {}
+
+  async create(agent: AgentRecord): Promise<AgentRecord> {
+    if (this.titled(agent.tenant, agent.title)) throw new DuplicateTitleError(agent.title);
+    this.records.set(agent.id, JSON.stringify(agent));
+    return copy(agent);
+  }
+
+  async get(tenant: string, id: string): Promise<AgentRecord | undefined> {
+    const text = this.records.get(id);
+    const agent = text ? (JSON.parse(text) as AgentRecord) : undefined;
+    return agent?.tenant === tenant ? agent : undefined;
+  }
+
+  async list(tenant: string, query: ListQuery): Promise<Page<AgentRecord>> {
+    const mine = [...this.records.values()].map((t) => JSON.parse(t) as AgentRecord).filter((a) => a.tenant === tenant);
+    return listPage(mine, query, (a) => a.title);
+  }
+
+  async update(tenant: string, id: string, patch: AgentPatch, now: number): Promise<AgentRecord | undefined> {
+    const agent = await this.get(tenant, id);
+    if (!agent) return undefined;
+    if (patch.title !== undefined && patch.title.toLowerCase() !== agent.title.toLowerCase() && this.titled(tenant, patch.title)) {
+      throw new DuplicateTitleError(patch.title);
+    }
+    const updated: AgentRecord = { ...agent, ...definedOnly(patch), update_time: now };
+    this.records.set(id, JSON.stringify(updated));
+    return copy(updated);
+  }
+
+  async delete(tenant: string, id: string): Promise<boolean> {
+    if (!(await this.get(tenant, id))) return false;
+    this.records.delete(id);
+    this.sessions.dropAgent(tenant, id);
+    return true;
+  }
+
+  private titled(tenant: string, title: string): boolean {
+    const wanted = title.toLowerCase();
+    for (const text of this.records.values()) {
+      const agent = JSON.parse(text) as AgentRecord;
+      if (agent.tenant === tenant && agent.title.toLowerCase() === wanted) return true;
+    }
+    return false;
+  }
+}
+
+class MemorySessions implements SessionRecordStore {
+  private readonly records = new Map<string, string>();
+
+  async create(record: SessionRecord): Promise<SessionRecord> {
+    this.records.set(record.id, JSON.stringify(record));
+    return copy(record);
+  }
+
+  async get(tenant: string, id: string): Promise<SessionRecord | undefined> {
+    const text = this.records.get(id);
+    const record = text ? (JSON.parse(text) as SessionRecord) : undefined;
+    return record?.tenant === tenant ? record : undefined;
+  }
+
+  async list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>> {
+    const mine = [...this.records.values()]
+      .map((t) => JSON.parse(t) as SessionRecord)
+      .filter((s) => s.tenant === tenant && s.agent_id === agentId && (query.user_id === undefined || s.user_id === query.user_id));
+    return listPage(mine, query, (s) => s.name);
+  }
+
+  async update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined> {
+    const record = await this.get(tenant, id);
+    if (!record) return undefined;
+    const updated: SessionRecord = { ...record, ...definedOnly(patch), update_time: now };
+    this.records.set(id, JSON.stringify(updated));
+    return copy(updated);
+  }
+
+  async delete(tenant: string, ids: readonly string[]): Promise<string[]> {
+    const deleted: string[] = [];
+    for (const id of ids) {
+      if (await this.get(tenant, id)) {
+        this.records.delete(id);
+        deleted.push(id);
+      }
+    }
+    return deleted;
+  }
+
+  dropAgent(tenant: string, agentId: string): void {
+    for (const [id, text] of this.records) {
+      const record = JSON.parse(text) as SessionRecord;
+      if (record.tenant === tenant && record.agent_id === agentId) this.records.delete(id);
+    }
+  }
+}
+
+class MemoryKeys implements ApiKeyStore {
+  private readonly records = new Map<string, ApiKeyRecord>();
+
+  async create(key: ApiKeyRecord): Promise<ApiKeyRecord> {
+    this.records.set(key.id, copy(key));
+    return copy(key);
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    for (const key of this.records.values()) if (key.hash === hash && !key.revoked) return copy(key);
+    return undefined;
+  }
+
+  async list(tenant?: string): Promise<ApiKeyRecord[]> {
+    return [...this.records.values()].filter((k) => tenant === undefined || k.tenant === tenant).sort((a, b) => a.create_time - b.create_time).map(copy);
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    const key = this.records.get(id);
+    if (!key) return false;
+    key.revoked = true;
+    return true;
+  }
+}
+
+export class MemoryServerStore implements ServerStore {
+  readonly sessions = new MemorySessions();
+  readonly agents = new MemoryAgents(this.sessions);
+  readonly keys = new MemoryKeys();
+  readonly runs = new MemorySnapshotStore();
+  readonly cancel = new MemoryCancelSignals();
+  readonly location = "memory";
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    await this.runs.close();
+    await this.cancel.close();
+  }
+}
+
+/** The fields a patch sets (undefined means "leave it", as RAGFlow's PUT does with absent fields). */
+function definedOnly<T extends object>(patch: T): Partial<T> {
+  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,164 @@
+/**
+ * What `canvasflow serve` keeps besides the sessions' run state: agents, the records of their
+ * sessions (RAGFlow's session objects: name, messages, times), and API keys. Every record
+ * belongs to a tenant, and every read and write names one: a tenant never sees another's.
+ *
+ * The sessions' run state (base snapshot, checkpoints, event log, lease) lives in a
+ * CheckpointStore on the same backend, and cancel requests go through its CancelSignals: a
+ * ServerStore hands both out, so one `--redis`, `--postgres` or `--data` moves everything.
+ *
+ * Backends: memory (tests), a data folder (the default), Redis, PostgreSQL; one conformance
+ * suite (test/server/store-conformance.ts) runs against each.
+ */
+import type { CanvasDsl } from "../../dsl/types.js";
+import type { CancelSignals } from "../../stores/cancel-signals.js";
+import type { CheckpointStore } from "../../stores/snapshot-store.js";
+
+/** An agent as RAGFlow's API shows it (user_id is the owning tenant). */
+export interface AgentRecord {
+  /** 32 lowercase hex characters, as RAGFlow's ids. */
+  id: string;
+  tenant: string;
+  title: string;
+  description: string;
+  /** The bare canvas DSL (a template envelope is unwrapped before it is stored). */
+  dsl: CanvasDsl;
+  canvas_type: string;
+  avatar: string | null;
+  /** Epoch milliseconds, as RAGFlow. */
+  create_time: number;
+  update_time: number;
+}
+
+/** A message of a session as RAGFlow's session objects list them. */
+export interface SessionMessage {
+  role: "user" | "assistant";
+  content: string;
+  id?: string;
+  reference?: unknown;
+}
+
+/** A session's record (its run state is in the CheckpointStore under the same id). */
+export interface SessionRecord {
+  id: string;
+  tenant: string;
+  agent_id: string;
+  user_id: string;
+  name: string;
+  message: SessionMessage[];
+  source: "agent";
+  create_time: number;
+  update_time: number;
+}
+
+/** An API key: only its SHA-256 is kept. */
+export interface ApiKeyRecord {
+  /** A short id to name the key in `keys list` and `keys revoke`. */
+  id: string;
+  tenant: string;
+  name: string;
+  /** SHA-256 of the key, lowercase hex. */
+  hash: string;
+  /** The key's last four characters, to tell keys apart in a list. */
+  last4: string;
+  create_time: number;
+  revoked: boolean;
+}
+
+/** Paging and filters of RAGFlow's list endpoints. */
+export interface ListQuery {
+  /** 1-based. */
+  page: number;
+  page_size: number;
+  orderby: "create_time" | "update_time";
+  desc: boolean;
+  /** Only this id. */
+  id?: string;
+  /** Agents: title contains it, case-insensitive. Sessions: name contains it. */
+  keywords?: string;
+  /** Agents: exactly this title, case-insensitive. */
+  title?: string;
+  /** Sessions: only this user's. */
+  user_id?: string;
+}
+
+export interface Page<T> {
+  items: T[];
+  /** All records that match, across pages. */
+  total: number;
+}
+
+export interface AgentPatch {
+  title?: string;
+  description?: string;
+  dsl?: CanvasDsl;
+  canvas_type?: string;
+  avatar?: string | null;
+}
+
+export interface SessionPatch {
+  name?: string;
+  message?: SessionMessage[];
+}
+
+export interface AgentStore {
+  /** Store a new agent. A title another agent of the tenant has (case-insensitive) is a DuplicateTitleError. */
+  create(agent: AgentRecord): Promise<AgentRecord>;
+  /** The tenant's agent, or undefined (another tenant's agent is undefined too). */
+  get(tenant: string, id: string): Promise<AgentRecord | undefined>;
+  list(tenant: string, query: ListQuery): Promise<Page<AgentRecord>>;
+  /** Change the given fields and update_time; undefined when there is no such agent of the tenant. */
+  update(tenant: string, id: string, patch: AgentPatch, now: number): Promise<AgentRecord | undefined>;
+  /** false when there was no such agent of the tenant. Its session records go with it. */
+  delete(tenant: string, id: string): Promise<boolean>;
+}
+
+export interface SessionRecordStore {
+  create(record: SessionRecord): Promise<SessionRecord>;
+  get(tenant: string, id: string): Promise<SessionRecord | undefined>;
+  /** The tenant's sessions of one agent. */
+  list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>>;
+  update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined>;
+  /** Delete these (the tenant's) session records; resolves to the ids that were deleted. */
+  delete(tenant: string, ids: readonly string[]): Promise<string[]>;
+}
+
+export interface ApiKeyStore {
+  create(key: ApiKeyRecord): Promise<ApiKeyRecord>;
+  /** The live (not revoked) key with this SHA-256, or undefined. */
+  findByHash(hash: string): Promise<ApiKeyRecord | undefined>;
+  /** Every key (revoked ones too), oldest first; optionally of one tenant. */
+  list(tenant?: string): Promise<ApiKeyRecord[]>;
+  /** false when there is no such key. */
+  revoke(id: string): Promise<boolean>;
+}
+
+export interface ServerStore {
+  readonly agents: AgentStore;
+  readonly sessions: SessionRecordStore;
+  readonly keys: ApiKeyStore;
+  /** The sessions' run state (key: the session id). */
+  readonly runs: CheckpointStore;
+  readonly cancel: CancelSignals;
+  /** Where it all lives, for `/healthz` and logs (no secrets). */
+  readonly location: string;
+  /** Throws when the backend cannot be reached (for readiness checks). */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Every failure of a ServerStore names the store and what was wrong. */
+export class ServerStoreError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ServerStoreError";
+  }
+}
+
+/** Another agent of the tenant has this title (RAGFlow answers code 102 "<title> already exists."). */
+export class DuplicateTitleError extends ServerStoreError {
+  constructor(readonly title: string) {
+    super(`${title} already exists.`);
+    this.name = "DuplicateTitleError";
+  }
+}

@@ -1,0 +1,170 @@
+/**
+ * The contract every ServerStore keeps (agents, session records, API keys, tenants kept apart),
+ * run against each backend by its own test file. The run state and cancel signals it hands out
+ * have conformance suites of their own (test/stores/).
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { DuplicateTitleError, type AgentRecord, type ApiKeyRecord, type ListQuery, type ServerStore, type SessionRecord } from "../../src/server/store/types.js";
+
+export interface ServerStoreHarness {
+  /** A new, empty store (closed by the suite). Two from `open()` share data when `shared`. */
+  open(): ServerStore | Promise<ServerStore>;
+  shared: boolean;
+}
+
+let counter = 0;
+const hex = () => (Date.now().toString(16) + (++counter).toString(16).padStart(8, "0") + Math.random().toString(16).slice(2)).padEnd(32, "0").slice(0, 32);
+const LIST: ListQuery = { page: 1, page_size: 30, orderby: "update_time", desc: true };
+
+function agent(tenant: string, title: string, time = Date.now()): AgentRecord {
+  return {
+    id: hex(),
+    tenant,
+    title,
+    description: `about ${title}`,
+    dsl: { components: { begin: { obj: { component_name: "Begin", params: {} }, downstream: [], upstream: [] } }, globals: {} },
+    canvas_type: "",
+    avatar: null,
+    create_time: time,
+    update_time: time,
+  };
+}
+
+function session(tenant: string, agentId: string, time = Date.now(), user = "u1"): SessionRecord {
+  return { id: hex(), tenant, agent_id: agentId, user_id: user, name: "", message: [{ role: "assistant", content: "Hi!" }], source: "agent", create_time: time, update_time: time };
+}
+
+export function describeServerStore(name: string, harness: ServerStoreHarness): void {
+  describe(`${name}: ServerStore conformance`, () => {
+    const opened: ServerStore[] = [];
+    async function open(): Promise<ServerStore> {
+      const store = await harness.open();
+      opened.push(store);
+      return store;
+    }
+    const other = async (store: ServerStore) => (harness.shared ? open() : store);
+    const tenant = () => `tenant-${hex().slice(8, 24)}`;
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+    });
+
+    it("creates, reads, updates and deletes an agent; a copy is handed out each time", async () => {
+      const store = await open();
+      const t = tenant();
+      const created = await store.agents.create(agent(t, "Echo", 1000));
+      created.title = "changed by the caller";
+      const reader = await other(store);
+      const got = await reader.agents.get(t, created.id);
+      expect(got?.title).toBe("Echo");
+      expect(got?.dsl).toEqual(agent(t, "Echo").dsl);
+      const updated = await store.agents.update(t, created.id, { title: "Echo 2", description: undefined }, 2000);
+      expect(updated).toMatchObject({ title: "Echo 2", description: "about Echo", update_time: 2000, create_time: 1000 });
+      expect(await reader.agents.get(t, created.id)).toMatchObject({ title: "Echo 2" });
+      expect(await store.agents.delete(t, created.id)).toBe(true);
+      expect(await reader.agents.get(t, created.id)).toBeUndefined();
+      expect(await store.agents.delete(t, created.id)).toBe(false);
+      expect(await store.agents.update(t, created.id, { title: "x" }, 3000)).toBeUndefined();
+    });
+
+    it("refuses a title the tenant already has, whatever its case; another tenant may use it", async () => {
+      const store = await open();
+      const t = tenant();
+      await store.agents.create(agent(t, "Helper"));
+      await expect(store.agents.create(agent(t, "HELPER"))).rejects.toBeInstanceOf(DuplicateTitleError);
+      await expect(store.agents.create(agent(t, "helper"))).rejects.toThrow("helper already exists.");
+      const second = await store.agents.create(agent(t, "Other"));
+      await expect(store.agents.update(t, second.id, { title: "hElPeR" }, Date.now())).rejects.toBeInstanceOf(DuplicateTitleError);
+      // Renaming to its own title in another case is allowed.
+      expect(await store.agents.update(t, second.id, { title: "OTHER" }, Date.now())).toMatchObject({ title: "OTHER" });
+      await expect(store.agents.create(agent(tenant(), "Helper"))).resolves.toMatchObject({ title: "Helper" });
+    });
+
+    it("keeps tenants apart: another tenant's agent or session reads as missing and cannot be changed", async () => {
+      const store = await open();
+      const a = tenant();
+      const b = tenant();
+      const mine = await store.agents.create(agent(a, "Mine"));
+      const s = await store.sessions.create(session(a, mine.id));
+      expect(await store.agents.get(b, mine.id)).toBeUndefined();
+      expect(await store.agents.update(b, mine.id, { title: "stolen" }, Date.now())).toBeUndefined();
+      expect(await store.agents.delete(b, mine.id)).toBe(false);
+      expect((await store.agents.list(b, LIST)).total).toBe(0);
+      expect(await store.sessions.get(b, s.id)).toBeUndefined();
+      expect(await store.sessions.update(b, s.id, { name: "x" }, Date.now())).toBeUndefined();
+      expect(await store.sessions.delete(b, [s.id])).toEqual([]);
+      expect((await store.sessions.list(b, mine.id, LIST)).total).toBe(0);
+      expect(await store.agents.get(a, mine.id)).toMatchObject({ title: "Mine" });
+      expect(await store.sessions.get(a, s.id)).toMatchObject({ id: s.id });
+    });
+
+    it("lists agents as RAGFlow does: order, pages, total, id, keywords and exact title", async () => {
+      const store = await open();
+      const t = tenant();
+      const made = [];
+      for (let i = 0; i < 5; i++) made.push(await store.agents.create(agent(t, `Bot ${i}`, 1000 + i)));
+      const newestFirst = await store.agents.list(t, { ...LIST, page_size: 2 });
+      expect(newestFirst.total).toBe(5);
+      expect(newestFirst.items.map((a) => a.title)).toEqual(["Bot 4", "Bot 3"]);
+      const third = await store.agents.list(t, { ...LIST, page: 3, page_size: 2 });
+      expect(third.items.map((a) => a.title)).toEqual(["Bot 0"]);
+      const oldest = await store.agents.list(t, { ...LIST, orderby: "create_time", desc: false, page_size: 1 });
+      expect(oldest.items.map((a) => a.title)).toEqual(["Bot 0"]);
+      expect((await store.agents.list(t, { ...LIST, id: made[2].id })).items.map((a) => a.title)).toEqual(["Bot 2"]);
+      expect((await store.agents.list(t, { ...LIST, keywords: "bot 3" })).items.map((a) => a.title)).toEqual(["Bot 3"]);
+      expect((await store.agents.list(t, { ...LIST, title: "BOT 1" })).items.map((a) => a.title)).toEqual(["Bot 1"]);
+      expect((await store.agents.list(t, { ...LIST, page: 9 })).items).toEqual([]);
+    });
+
+    it("keeps session records per agent: list, filter by user, update messages, delete some", async () => {
+      const store = await open();
+      const t = tenant();
+      const a = await store.agents.create(agent(t, "A"));
+      const b = await store.agents.create(agent(t, "B"));
+      const s1 = await store.sessions.create(session(t, a.id, 1000, "u1"));
+      const s2 = await store.sessions.create(session(t, a.id, 2000, "u2"));
+      await store.sessions.create(session(t, b.id, 3000));
+      const reader = await other(store);
+      const listed = await reader.sessions.list(t, a.id, LIST);
+      expect(listed.total).toBe(2);
+      expect(listed.items.map((s) => s.id)).toEqual([s2.id, s1.id]);
+      expect((await reader.sessions.list(t, a.id, { ...LIST, user_id: "u1" })).items.map((s) => s.id)).toEqual([s1.id]);
+      const messages = [...s1.message, { role: "user" as const, content: "hi", id: "m1" }, { role: "assistant" as const, content: "hello", id: "m1", reference: { chunks: [] } }];
+      await store.sessions.update(t, s1.id, { message: messages }, 5000);
+      expect(await reader.sessions.get(t, s1.id)).toMatchObject({ message: messages, update_time: 5000, create_time: 1000 });
+      expect((await reader.sessions.list(t, a.id, LIST)).items[0].id).toBe(s1.id);
+      expect(await store.sessions.delete(t, [s2.id, "no-such-session"])).toEqual([s2.id]);
+      expect((await reader.sessions.list(t, a.id, LIST)).total).toBe(1);
+    });
+
+    it("deleting an agent deletes its session records", async () => {
+      const store = await open();
+      const t = tenant();
+      const a = await store.agents.create(agent(t, "Gone"));
+      const s = await store.sessions.create(session(t, a.id));
+      await store.agents.delete(t, a.id);
+      expect(await store.sessions.get(t, s.id)).toBeUndefined();
+    });
+
+    it("keeps API keys by hash only: find a live one, list them, revoke one", async () => {
+      const store = await open();
+      const t = tenant();
+      const key: ApiKeyRecord = { id: hex().slice(8, 24), tenant: t, name: "ci", hash: "a".repeat(64), last4: "wxyz", create_time: Date.now(), revoked: false };
+      await store.keys.create(key);
+      const reader = await other(store);
+      expect(await reader.keys.findByHash("a".repeat(64))).toEqual(key);
+      expect(await reader.keys.findByHash("b".repeat(64))).toBeUndefined();
+      expect((await reader.keys.list(t)).map((k) => k.id)).toEqual([key.id]);
+      expect(await store.keys.revoke(key.id)).toBe(true);
+      expect(await reader.keys.findByHash("a".repeat(64))).toBeUndefined();
+      expect(await reader.keys.list(t)).toEqual([{ ...key, revoked: true }]);
+      expect(await store.keys.revoke("no-such-key")).toBe(false);
+    });
+
+    it("answers ping, and names where it keeps things", async () => {
+      const store = await open();
+      await expect(store.ping()).resolves.toBeUndefined();
+      expect(typeof store.location).toBe("string");
+      expect(store.location).not.toMatch(/:[^/@:]+@/);
+    });
+  });
+}
