@@ -95,3 +95,4 @@ export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";
 export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
+export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
