@@ -1,0 +1,21 @@
+/** The server's store: agents, session records and API keys per tenant, with the sessions' run state and cancel signals, on one backend. */
+export {
+  DuplicateTitleError,
+  ServerStoreError,
+  type AgentPatch,
+  type AgentRecord,
+  type AgentStore,
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  type ListQuery,
+  type Page,
+  type ServerStore,
+  type SessionMessage,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionRecordStore,
+} from "./types.js";
+export { StoredRecordError, isRecordId, isKeyHash } from "./records.js";
+export { MemoryServerStore } from "./memory.js";
+export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./data-folder.js";
+export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "./open.js";

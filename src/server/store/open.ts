@@ -1,0 +1,40 @@
+/**
+ * The ServerStore that `canvasflow serve` and `canvasflow keys` use, from their flags:
+ * - nothing, or `data`: a data folder (default `./.canvasflow`);
+ * - `redis`: everything in Redis, under `redisPrefix` (default `canvasflow:`);
+ * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`).
+ */
+import { DataFolderServerStore } from "./data-folder.js";
+import { ServerStoreError, type ServerStore } from "./types.js";
+
+export const DEFAULT_DATA_FOLDER = ".canvasflow";
+
+export interface OpenServerStoreOptions {
+  /** The data folder (default `./.canvasflow` when neither `redis` nor `postgres` is given). */
+  data?: string;
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  redis?: string;
+  /** `postgres://[user[:password]@]host[:port]/database[?schema=NAME]`. */
+  postgres?: string;
+  /** PostgreSQL: the schema of the tables (default `canvasflow`). */
+  schema?: string;
+  /** Redis: the prefix of every key (default `canvasflow:`). */
+  redisPrefix?: string;
+  /** Data folder: fsync every write (default false). */
+  sync?: boolean;
+}
+
+/**
+ * Open the store the options name. Nothing is connected to or created yet: the first operation
+ * (or `ping()`) does that, so an unreachable server is reported by the operation that needed it.
+ */
+export async function openServerStore(options: OpenServerStoreOptions = {}): Promise<ServerStore> {
+  const { data, redis, postgres } = options;
+  if (data !== undefined && (redis !== undefined || postgres !== undefined)) {
+    throw new ServerStoreError(`a data folder (${data}) and ${redis !== undefined ? "Redis" : "PostgreSQL"} were both given: the data folder is for when there is no Redis and no PostgreSQL; give one or the other`);
+  }
+  if (redis !== undefined || postgres !== undefined) {
+    throw new ServerStoreError("Redis and PostgreSQL server stores are not available yet");
+  }
+  return new DataFolderServerStore({ directory: data ?? DEFAULT_DATA_FOLDER, sync: options.sync });
+}
