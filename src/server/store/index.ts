@@ -18,4 +18,5 @@ export {
 export { StoredRecordError, isRecordId, isKeyHash } from "./records.js";
 export { MemoryServerStore } from "./memory.js";
 export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./data-folder.js";
+export { RedisServerStore, DEFAULT_REDIS_SERVER_PREFIX, type RedisServerStoreOptions } from "./redis.js";
 export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "./open.js";

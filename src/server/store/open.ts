@@ -5,6 +5,7 @@
  * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`).
  */
 import { DataFolderServerStore } from "./data-folder.js";
+import { RedisServerStore } from "./redis.js";
 import { ServerStoreError, type ServerStore } from "./types.js";
 
 export const DEFAULT_DATA_FOLDER = ".canvasflow";
@@ -33,8 +34,27 @@ export async function openServerStore(options: OpenServerStoreOptions = {}): Pro
   if (data !== undefined && (redis !== undefined || postgres !== undefined)) {
     throw new ServerStoreError(`a data folder (${data}) and ${redis !== undefined ? "Redis" : "PostgreSQL"} were both given: the data folder is for when there is no Redis and no PostgreSQL; give one or the other`);
   }
-  if (redis !== undefined || postgres !== undefined) {
-    throw new ServerStoreError("Redis and PostgreSQL server stores are not available yet");
-  }
+  if (postgres !== undefined) throw new ServerStoreError("the PostgreSQL server store is not available yet");
+  if (redis !== undefined) return new RedisServerStore({ url: redisUrl(redis), prefix: options.redisPrefix });
   return new DataFolderServerStore({ directory: data ?? DEFAULT_DATA_FOLDER, sync: options.sync });
+}
+
+/** A URL with its password masked, for messages. */
+function shown(text: string): string {
+  return text.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
+}
+
+/** `redis://host:port[/db]` checked before anything connects. */
+function redisUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ServerStoreError(`redis: ${JSON.stringify(shown(text))} is not a valid URL (expected redis://host:port[/db])`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new ServerStoreError(`redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(shown(text))}`);
+  if (url.pathname !== "" && url.pathname !== "/" && !/^\/\d+$/.test(url.pathname)) {
+    throw new ServerStoreError(`redis: the path of ${JSON.stringify(shown(text))} must be a database number such as /0, got "${url.pathname}"`);
+  }
+  return text;
 }
