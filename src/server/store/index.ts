@@ -22,4 +22,5 @@ export { RedisServerStore, DEFAULT_REDIS_SERVER_PREFIX, type RedisServerStoreOpt
 export { PostgresServerStore, type PostgresServerStoreOptions } from "./postgres.js";
 export { PostgresWithRedisServerStore, type PostgresWithRedisServerStoreOptions } from "./postgres-with-redis.js";
 export { migratePostgresServer, POSTGRES_SERVER_SCHEMA_VERSION, type MigratePostgresServerOptions } from "./postgres-schema.js";
+export { createApiKey, hashApiKey, API_KEY_PREFIX, type CreateApiKeyOptions, type CreatedApiKey } from "./api-keys.js";
 export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "./open.js";
