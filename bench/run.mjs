@@ -96,7 +96,7 @@ const TARGETS = {
     r.scaling_ratio <= 1.5,
   ],
   "durable-memory": (r) => [
-    `ratio ${r.ratio} ≥ 20 vs MemorySaver; durable ${r.durable_ms} ms = ${r.overhead}× the plain run ≤ 2×`,
+    `ratio ${r.ratio} ≥ 20 vs MemorySaver; ${r.canvasflow_ms} ms = ${r.overhead}× ${r.overhead_basis} ≤ 2×`,
     r.ratio >= 20 && r.overhead <= 2,
   ],
   "durable-pg-async": (r) => [`ratio ${r.ratio} ≥ 20 vs PostgresSaver (async)`, r.ratio >= 20],
@@ -173,7 +173,15 @@ for (const name of args.only) {
     });
   }
   if (name === "durable-memory") {
-    Object.assign(record, { durable_ms: round(extra.canvasflow.durable_ms, 2), plain_ms: round(extra.canvasflow.plain_ms, 2), overhead: round(extra.canvasflow.overhead, 2) });
+    // The plain run is the chain workload's canvasflow side when it ran (same chain, same method,
+    // its own process); in-process alternation skews both sides, so it is only the fallback.
+    const chain = records.find((r) => r.name === "chain");
+    Object.assign(
+      record,
+      chain
+        ? { overhead: round(cf.median / chain.canvasflow.median_ms, 2), overhead_basis: `the chain workload's plain run (${chain.canvasflow_ms} ms)` }
+        : { overhead: round(extra.canvasflow.overhead, 2), overhead_basis: `a plain run in the same process (${round(extra.canvasflow.plain_ms, 2)} ms)` },
+    );
   }
   if (name === "checkpoint-bytes") {
     Object.assign(record, {

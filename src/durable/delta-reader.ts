@@ -17,7 +17,7 @@ export function readRunDelta(value: unknown, key: string, seq: number): RunDelta
   for (const field of ["steps", "epoch"] as const) {
     if (!Number.isInteger(value[field]) || (value[field] as number) < 0) throw bad(`${field} must be a whole number`);
   }
-  for (const field of ["executions", "component_state", "open_containers", "references", "usage"] as const) {
+  for (const field of ["component_state", "open_containers", "references", "usage"] as const) {
     if (value[field] !== undefined && !isPlainObject(value[field])) throw bad(`${field} must be an object`);
   }
   return value as unknown as RunDelta;

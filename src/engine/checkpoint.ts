@@ -26,8 +26,6 @@ export interface RunDelta {
   path: string[];
   steps: number;
   epoch: number;
-  /** Components whose execution count changed, with their new count. */
-  executions?: Record<string, number>;
   component_state?: Record<string, unknown>;
   open_containers?: Record<string, number>;
   references?: ReferenceBucket;
@@ -49,11 +47,26 @@ export type CheckpointSink = (delta: RunDelta) => void | Promise<void>;
  */
 export class RunRecorder {
   private ops: CheckpointOp[] = [];
-  private readonly executed = new Set<string>();
-  private last: ReturnType<RunRecorder["fingerprints"]>;
+  // What the last checkpoint carried of the parts written whole (compared, so unchanged ones are left out).
+  private state: string;
+  private containers: string;
+  private references: string;
+  private usage: string;
+  private pending: string;
+  private error: string;
+  private run: RunInProgress | undefined;
+  private lastShown: string | undefined;
 
   constructor(private readonly session: CanvasSession) {
-    this.last = this.fingerprints();
+    const s = session;
+    this.state = fingerprint(s.componentState);
+    this.containers = fingerprint(s.openContainers);
+    this.references = referencesText(s);
+    this.usage = usageText(s);
+    this.pending = pendingText(s);
+    this.error = s.error ?? "";
+    this.run = s.run;
+    this.lastShown = s.run?.last;
     session.pool.journal = (op) => this.ops.push(op);
   }
 
@@ -61,31 +74,52 @@ export class RunRecorder {
     this.ops.push(op);
   }
 
-  /** A component started: its execution count changed. */
-  started(id: string): void {
-    this.executed.add(id);
-  }
-
   /** The delta since the last call. */
   take(): RunDelta {
-    const session = this.session;
-    const now = this.fingerprints();
-    const delta: RunDelta = { ops: this.ops, status: session.status, path: pathOf(session), steps: session.steps, epoch: session.epoch };
+    const s = this.session;
+    // The frontier array is replaced, never changed, once a batch is done: it can be handed out as is.
+    const path = s.status === "running" && s.unread.length === 0 ? s.frontier : pathOf(s);
+    const delta: RunDelta = { ops: this.ops, status: s.status, path, steps: s.steps, epoch: s.epoch };
     this.ops = [];
-    if (this.executed.size > 0) {
-      delta.executions = {};
-      for (const id of this.executed) delta.executions[id] = session.executions[id] ?? 0;
-      this.executed.clear();
+    const state = fingerprint(s.componentState);
+    if (state !== this.state) {
+      delta.component_state = structuredClone(s.componentState);
+      this.state = state;
     }
-    if (now.state !== this.last.state) delta.component_state = structuredClone(session.componentState);
-    if (now.containers !== this.last.containers) delta.open_containers = { ...session.openContainers };
-    if (now.references !== this.last.references) delta.references = structuredClone(session.references);
-    if (now.usage !== this.last.usage) delta.usage = { ...session.usage };
-    if (now.pending !== this.last.pending) delta.pending = session.pending ? structuredClone(session.pending) : null;
-    if (now.error !== this.last.error) delta.error = session.error ?? null;
-    if (now.run !== this.last.run) delta.run = session.run ? structuredClone(session.run) : null;
-    else if (now.lastShown !== this.last.lastShown && session.run?.last !== undefined) delta.last = session.run.last;
-    this.last = now;
+    const containers = fingerprint(s.openContainers);
+    if (containers !== this.containers) {
+      delta.open_containers = { ...s.openContainers };
+      this.containers = containers;
+    }
+    const references = referencesText(s);
+    if (references !== this.references) {
+      delta.references = structuredClone(s.references);
+      this.references = references;
+    }
+    const usage = usageText(s);
+    if (usage !== this.usage) {
+      delta.usage = { ...s.usage };
+      this.usage = usage;
+    }
+    const pending = pendingText(s);
+    if (pending !== this.pending) {
+      delta.pending = s.pending ? structuredClone(s.pending) : null;
+      this.pending = pending;
+    }
+    const error = s.error ?? "";
+    if (error !== this.error) {
+      delta.error = s.error ?? null;
+      this.error = error;
+    }
+    // The run changes as a whole (a new object) when it starts, ends or hands its inputs on.
+    if (s.run !== this.run) {
+      delta.run = s.run ? structuredClone(s.run) : null;
+      this.run = s.run;
+      this.lastShown = s.run?.last;
+    } else if (s.run?.last !== this.lastShown && s.run?.last !== undefined) {
+      delta.last = s.run.last;
+      this.lastShown = s.run.last;
+    }
     return delta;
   }
 
@@ -93,21 +127,18 @@ export class RunRecorder {
   detach(): void {
     if (this.session.pool.journal) this.session.pool.journal = undefined;
   }
+}
 
-  private fingerprints() {
-    const s = this.session;
-    return {
-      state: fingerprint(s.componentState),
-      containers: fingerprint(s.openContainers),
-      references: s.references.chunks.length === 0 && s.references.doc_aggs.length === 0 ? "" : JSON.stringify(s.references),
-      usage: s.usage.calls === 0 ? "" : JSON.stringify(s.usage),
-      pending: s.pending === undefined ? "" : JSON.stringify(s.pending),
-      error: s.error ?? "",
-      // The run changes as a whole (a new object) when it starts, ends or hands its inputs on.
-      run: s.run,
-      lastShown: s.run?.last,
-    };
-  }
+function referencesText(s: CanvasSession): string {
+  return s.references.chunks.length === 0 && s.references.doc_aggs.length === 0 ? "" : JSON.stringify(s.references);
+}
+
+function usageText(s: CanvasSession): string {
+  return s.usage.calls === 0 ? "" : JSON.stringify(s.usage);
+}
+
+function pendingText(s: CanvasSession): string {
+  return s.pending === undefined ? "" : JSON.stringify(s.pending);
 }
 
 /** What a small record holds, as text to compare; an empty one (the common case) costs nothing. */
@@ -118,12 +149,11 @@ function fingerprint(record: Record<string, unknown>): string {
 
 /**
  * Two consecutive checkpoints (without their ops) as one: applying the result is applying `a`
- * then `b`. What `b` carries wins; executions add up; a `last` survives a later `run` only if
+ * then `b`. What `b` carries wins; a `last` survives a later `run` only if
  * that `run` did not replace it.
  */
 export function mergeDeltaParts(a: Omit<RunDelta, "ops">, b: Omit<RunDelta, "ops">): Omit<RunDelta, "ops"> {
   const merged: Omit<RunDelta, "ops"> = { ...a, ...b };
-  if (a.executions && b.executions) merged.executions = { ...a.executions, ...b.executions };
   if (b.run !== undefined && b.last === undefined) delete merged.last;
   return merged;
 }
@@ -144,6 +174,11 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
       case "executionsReset":
         session.executions = {};
         break;
+      case "reset":
+        // A component started: one more execution of it in this turn.
+        session.executions[op[1]] = (session.executions[op[1]] ?? 0) + 1;
+        applyPoolOp(session.pool, op);
+        break;
       default:
         applyPoolOp(session.pool, op);
     }
@@ -153,7 +188,6 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
   session.epoch = delta.epoch;
   // Paused and running sessions keep their path; the rest have nothing pending.
   session.frontier = delta.path.filter((id) => session.graph.nodes.has(id));
-  if (delta.executions) Object.assign(session.executions, delta.executions);
   if (delta.component_state) session.componentState = delta.component_state;
   if (delta.open_containers) session.openContainers = delta.open_containers;
   if (delta.references) session.references = delta.references;

@@ -213,7 +213,7 @@ class Run {
       // A component that reads a streamed output (other than a message sink, which streams it on)
       // gets the finished text: the stream is drained before it runs.
       beforeInvoke: (node) => this.drainDependencies(node),
-      beforeRetry: (node) => this.pool.resetOutputs(node.id),
+      beforeRetry: (node) => this.pool.resetOutputs(node.id, true),
     };
     const external = request.signal;
     if (external) {
@@ -239,13 +239,15 @@ class Run {
   }
 
   /** A checkpoint that cannot be written stops the run: it goes no further than what is durable. */
-  private async checkpointAfterBatch(): Promise<string | undefined> {
+  private checkpointAfterBatch(): string | undefined | Promise<string | undefined> {
+    const failed = (error: unknown) =>
+      `the checkpoint after this step could not be written (${errorMessage(error)}); the run stopped after its last durable checkpoint`;
     try {
+      // A sink that wrote at once returns nothing: the run goes on without a promise.
       const pending = this.checkpoint();
-      if (pending) await pending;
-      return undefined;
+      return pending ? pending.then(() => undefined, failed) : undefined;
     } catch (error) {
-      return `the checkpoint after this step could not be written (${errorMessage(error)}); the run stopped after its last durable checkpoint`;
+      return failed(error);
     }
   }
 
@@ -341,10 +343,8 @@ class Run {
       // A producer about to run again first finishes its last run: nobody can read that stream
       // once its outputs are reset, and its node_finished belongs before the new node_started.
       if (this.partials.length > 0) yield* this.drainPartials(ready);
-      for (const node of nodes) {
-        session.executions[node.id] = (session.executions[node.id] ?? 0) + 1;
-        this.recorder?.started(node.id);
-      }
+      // Each start is journaled as a "reset" op (below): replaying it counts the execution again.
+      for (const node of nodes) session.executions[node.id] = (session.executions[node.id] ?? 0) + 1;
       const contexts = nodes.map((node) => this.contextFor(node));
       for (const node of nodes) {
         this.pool.resetOutputs(node.id);
@@ -375,8 +375,11 @@ class Run {
       for (const containerId of exited ?? []) frontier = withoutDescendants(frontier, containerId, this.graph);
       session.frontier = frontier;
       if (failure !== undefined) break;
-      failure = await this.checkpointAfterBatch();
-      if (failure !== undefined) break;
+      if (this.recorder) {
+        const saved = this.checkpointAfterBatch();
+        failure = saved instanceof Promise ? await saved : saved;
+        if (failure !== undefined) break;
+      }
     }
 
     if (failure === undefined) yield* this.drainPartials(undefined);

@@ -14,8 +14,10 @@ export type PoolOp =
   | ["output", string, string, unknown]
   /** replaceOutputs(componentId, record) */
   | ["outputs", string, Record<string, unknown>]
-  /** resetOutputs(componentId): a fresh, empty record */
+  /** resetOutputs(componentId): a fresh, empty record for a component that starts (one more execution) */
   | ["reset", string]
+  /** resetOutputs(componentId, true): the same, for a retry (not a new execution) */
+  | ["retry", string]
   /** clearOutputs(componentId): no record */
   | ["clear", string]
   | ["clearAll"]
@@ -42,6 +44,7 @@ export function applyPoolOp(pool: VariablePool, op: PoolOp): void {
       pool.replaceOutputs(op[1], op[2]);
       return;
     case "reset":
+    case "retry":
       pool.resetOutputs(op[1]);
       return;
     case "clear":

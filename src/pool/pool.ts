@@ -98,10 +98,13 @@ export class VariablePool {
     this.journal?.(["outputs", componentId, outputs]);
   }
 
-  /** A fresh, empty record for a component about to run (earlier records stay untouched). */
-  resetOutputs(componentId: string): void {
+  /**
+   * A fresh, empty record for a component about to run (earlier records stay untouched). A
+   * `retry` is journaled apart: it is the same execution again, not a new one.
+   */
+  resetOutputs(componentId: string, retry = false): void {
     this.outputs.set(componentId, {});
-    this.journal?.(["reset", componentId]);
+    this.journal?.([retry ? "retry" : "reset", componentId]);
   }
 
   clearOutputs(componentId: string): void {
