@@ -3,6 +3,7 @@
  * given store, and LangGraph's chain with a checkpointer. Not a workload itself.
  */
 import { randomBytes } from "node:crypto";
+import pg from "pg";
 import { canvasflow, chainDsl, chainGraph, langgraph, registerBenchComponents } from "../lib.mjs";
 
 export const N = 1000;
@@ -53,6 +54,50 @@ export async function langgraphChainSide(makeSaver, durability, cleanup = async 
     extra: async () => {
       await cleanup(saver);
       return {};
+    },
+  };
+}
+
+async function dropSchema(schema) {
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * The chain with a checkpoint per step in PostgreSQL, in `durability` on both sides: canvasflow's
+ * PostgresSnapshotStore against LangGraph's PostgresSaver, each in a schema of its own.
+ */
+export function postgresWorkload(durability) {
+  return {
+    plan: { clock: "wall", warmup: 2, samples: 6, langgraph: { warmup: 1, samples: 3 } },
+    async canvasflowSide() {
+      const schema = uniqueName("cf_bench");
+      return durableChainSide((api) => new api.PostgresSnapshotStore({ url: POSTGRES_URL, schema }), durability, () => dropSchema(schema));
+    },
+    async langgraphSide() {
+      const schema = uniqueName("lg_bench");
+      const { PostgresSaver } = await import("@langchain/langgraph-checkpoint-postgres");
+      return langgraphChainSide(
+        async () => {
+          const client = new pg.Client({ connectionString: POSTGRES_URL });
+          await client.connect();
+          await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+          await client.end();
+          const saver = PostgresSaver.fromConnString(POSTGRES_URL, { schema });
+          await saver.setup();
+          return saver;
+        },
+        durability,
+        async (saver) => {
+          await saver.end();
+          await dropSchema(schema);
+        },
+      );
     },
   };
 }

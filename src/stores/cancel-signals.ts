@@ -43,10 +43,62 @@ export function cancelKey(taskId: string): string {
   return `${taskId}-cancel`;
 }
 
+/**
+ * The watches of one CancelSignals object, by task: each watch's callback runs at most once, and a
+ * watch is forgotten once it ran or was stopped. Backends only say which task was cancelled.
+ */
+export class CancelWatchers {
+  private readonly byTask = new Map<string, Set<() => void>>();
+
+  /** `onIdle` runs when the last watch goes (a backend may stop listening then). */
+  constructor(private readonly onIdle: () => void = () => undefined) {}
+
+  /** Watch a task: `onCancel` runs once, on the first `cancelled(taskId)`. Returns what stops the watch. */
+  add(taskId: string, onCancel: () => void): () => void {
+    const set = this.byTask.get(taskId) ?? new Set<() => void>();
+    this.byTask.set(taskId, set);
+    const watch = () => {
+      this.remove(taskId, watch);
+      onCancel();
+    };
+    set.add(watch);
+    return () => this.remove(taskId, watch);
+  }
+
+  /** The task was cancelled: every watch of it runs. */
+  cancelled(taskId: string): void {
+    for (const watch of [...(this.byTask.get(taskId) ?? [])]) watch();
+  }
+
+  has(taskId: string): boolean {
+    return this.byTask.has(taskId);
+  }
+
+  /** The tasks being watched. */
+  tasks(): string[] {
+    return [...this.byTask.keys()];
+  }
+
+  get size(): number {
+    return this.byTask.size;
+  }
+
+  clear(): void {
+    this.byTask.clear();
+  }
+
+  private remove(taskId: string, watch: () => void): void {
+    const set = this.byTask.get(taskId);
+    if (!set?.delete(watch)) return;
+    if (set.size === 0) this.byTask.delete(taskId);
+    if (this.byTask.size === 0) this.onIdle();
+  }
+}
+
 /** Cancel signals within one process: for tests and single-process servers. */
 export class MemoryCancelSignals implements CancelSignals {
   private readonly flags = new Map<string, number>();
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new CancelWatchers();
   private closed = false;
 
   constructor(private readonly now: () => number = Date.now) {}
@@ -54,7 +106,7 @@ export class MemoryCancelSignals implements CancelSignals {
   async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
     this.check(checkTaskId(taskId));
     this.flags.set(taskId, this.now() + (options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS) * 1000);
-    for (const notify of [...(this.watchers.get(taskId) ?? [])]) notify();
+    this.watchers.cancelled(taskId);
   }
 
   async isRequested(taskId: string): Promise<boolean> {
@@ -70,20 +122,9 @@ export class MemoryCancelSignals implements CancelSignals {
 
   async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
     this.check(checkTaskId(taskId));
-    let fired = false;
-    const notify = () => {
-      if (fired) return;
-      fired = true;
-      onCancel();
-    };
-    const set = this.watchers.get(taskId) ?? new Set();
-    set.add(notify);
-    this.watchers.set(taskId, set);
-    if (await this.isRequested(taskId)) notify();
-    return async () => {
-      set.delete(notify);
-      if (set.size === 0) this.watchers.delete(taskId);
-    };
+    const stop = this.watchers.add(taskId, onCancel);
+    if (await this.isRequested(taskId)) this.watchers.cancelled(taskId);
+    return async () => stop();
   }
 
   async clear(taskId: string): Promise<void> {

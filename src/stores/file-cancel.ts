@@ -12,7 +12,7 @@
 import { watch as watchFolder, type FSWatcher } from "node:fs";
 import { mkdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+import { CancelSignalError, CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
 import { writeFileAtomic } from "./file-io.js";
 
 export interface FileCancelSignalsOptions {
@@ -32,7 +32,7 @@ export class FileCancelSignals implements CancelSignals {
   private readonly pollMs: number;
   private readonly notifications: boolean;
   /** Task id → the callbacks still waiting for its cancel. */
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new CancelWatchers(() => this.stopListening());
   private folderWatcher: FSWatcher | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -89,19 +89,10 @@ export class FileCancelSignals implements CancelSignals {
     } catch (error) {
       throw new CancelSignalError(`cannot create the cancel flag folder ${this.directory}: ${(error as Error).message}`);
     }
-    let fired = false;
-    const notify = () => {
-      if (fired) return;
-      fired = true;
-      this.forget(taskId, notify);
-      onCancel();
-    };
-    const set = this.watchers.get(taskId) ?? new Set();
-    set.add(notify);
-    this.watchers.set(taskId, set);
+    const stop = this.watchers.add(taskId, onCancel);
     this.startListening();
-    if (await this.isRequested(taskId)) notify();
-    return async () => this.forget(taskId, notify);
+    if (await this.isRequested(taskId)) this.watchers.cancelled(taskId);
+    return async () => stop();
   }
 
   async clear(taskId: string): Promise<void> {
@@ -126,14 +117,6 @@ export class FileCancelSignals implements CancelSignals {
     return this.flagPath(taskId);
   }
 
-  /** Stop calling one watcher; with none left, stop listening. */
-  private forget(taskId: string, notify: () => void): void {
-    const set = this.watchers.get(taskId);
-    set?.delete(notify);
-    if (set?.size === 0) this.watchers.delete(taskId);
-    if (this.watchers.size === 0) this.stopListening();
-  }
-
   private startListening(): void {
     if (this.notifications && this.folderWatcher === undefined) {
       try {
@@ -150,7 +133,7 @@ export class FileCancelSignals implements CancelSignals {
     }
     if (this.pollTimer === undefined) {
       this.pollTimer = setInterval(() => {
-        for (const taskId of this.watchers.keys()) this.look(taskId);
+        for (const taskId of this.watchers.tasks()) this.look(taskId);
       }, this.pollMs);
       this.pollTimer.unref();
     }
@@ -169,11 +152,10 @@ export class FileCancelSignals implements CancelSignals {
 
   /** Read a watched task's flag and call its watchers if it is set. */
   private look(taskId: string): void {
-    const set = this.watchers.get(taskId);
-    if (set === undefined || set.size === 0) return;
+    if (!this.watchers.has(taskId)) return;
     this.isRequested(taskId).then(
       (requested) => {
-        if (requested) for (const notify of [...set]) notify();
+        if (requested) this.watchers.cancelled(taskId);
       },
       // Unreadable for now (permissions, a folder being replaced): the next look tries again.
       () => undefined,

@@ -7,7 +7,7 @@
  * missed. When that connection is lost, it is made again and the watched flags are checked anew.
  */
 import pg from "pg";
-import { CancelSignalError, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+import { CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
 import { SnapshotStoreError } from "./snapshot-store.js";
@@ -30,7 +30,7 @@ export class PostgresCancelSignals implements CancelSignals {
   /** `host:port/database`, for messages. */
   readonly location: string;
   private readonly ownsPool: boolean;
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new CancelWatchers();
   private listener: Promise<pg.PoolClient> | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private reconnectMs: number = RECONNECT_MS[0];
@@ -84,28 +84,16 @@ export class PostgresCancelSignals implements CancelSignals {
   async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
     checkTaskId(taskId);
     this.checkOpen();
-    let fired = false;
-    const notify = () => {
-      if (fired) return;
-      fired = true;
-      onCancel();
-    };
-    const set = this.watchers.get(taskId) ?? new Set();
-    set.add(notify);
-    this.watchers.set(taskId, set);
-    const stop = async () => {
-      set.delete(notify);
-      if (set.size === 0 && this.watchers.get(taskId) === set) this.watchers.delete(taskId);
-    };
+    const stop = this.watchers.add(taskId, onCancel);
     try {
       await this.listening();
       // Listening now: a request from before is in the table, one from after comes as a notice.
-      if (await this.isRequested(taskId)) notify();
+      if (await this.isRequested(taskId)) this.watchers.cancelled(taskId);
     } catch (error) {
-      await stop();
+      stop();
       throw error;
     }
-    return stop;
+    return async () => stop();
   }
 
   async clear(taskId: string): Promise<void> {
@@ -147,7 +135,7 @@ export class PostgresCancelSignals implements CancelSignals {
     client.on("end", lost);
     client.on("notification", (message: pg.Notification) => {
       if (message.channel !== this.tables.cancelChannel || message.payload === undefined) return;
-      for (const notify of [...(this.watchers.get(message.payload) ?? [])]) notify();
+      this.watchers.cancelled(message.payload);
     });
     try {
       await client.query(`LISTEN ${pg.escapeIdentifier(this.tables.cancelChannel)}`);
@@ -184,9 +172,9 @@ export class PostgresCancelSignals implements CancelSignals {
     if (this.closed || this.watchers.size === 0) return;
     try {
       await this.listening();
-      const tasks = [...this.watchers.keys()];
+      const tasks = this.watchers.tasks();
       const rows = await this.query<{ task_id: string }>(tasks[0], this.sql.requested, [tasks]);
-      for (const { task_id: task } of rows) for (const notify of [...(this.watchers.get(task) ?? [])]) notify();
+      for (const { task_id: task } of rows) this.watchers.cancelled(task);
     } catch {
       this.reconnectMs = Math.min(this.reconnectMs * 2, RECONNECT_MS[1]);
       this.scheduleReconnect();

@@ -9,7 +9,7 @@
  * flags of all watched tasks are checked again (a message published meanwhile is lost).
  */
 import type { Redis } from "ioredis";
-import { cancelKey, CancelSignalError, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+import { cancelKey, CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 
 export const DEFAULT_CANCEL_CHANNEL = "canvasflow:cancel";
@@ -26,7 +26,7 @@ export class RedisCancelSignals implements CancelSignals {
   readonly channel: string;
   private readonly connection: RedisConnection;
   /** Task id → the notify functions of its watches. */
-  private readonly watchers = new Map<string, Set<() => void>>();
+  private readonly watchers = new CancelWatchers();
   private subscriber: Redis | undefined;
   private subscribed: Promise<void> | undefined;
   private closed = false;
@@ -66,27 +66,15 @@ export class RedisCancelSignals implements CancelSignals {
   async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
     const key = this.flagKey(taskId);
     this.checkOpen();
-    let fired = false;
-    const notify = () => {
-      if (fired) return;
-      fired = true;
-      onCancel();
-    };
-    const set = this.watchers.get(taskId) ?? new Set();
-    set.add(notify);
-    this.watchers.set(taskId, set);
-    const stop = async () => {
-      set.delete(notify);
-      if (set.size === 0 && this.watchers.get(taskId) === set) this.watchers.delete(taskId);
-    };
+    const stop = this.watchers.add(taskId, onCancel);
     try {
       await this.subscribe(taskId);
-      if ((await this.command(taskId, () => this.connection.client.exists(key))) === 1) notify();
+      if ((await this.command(taskId, () => this.connection.client.exists(key))) === 1) this.watchers.cancelled(taskId);
     } catch (error) {
-      await stop();
+      stop();
       throw error;
     }
-    return stop;
+    return async () => stop();
   }
 
   async clear(taskId: string): Promise<void> {
@@ -114,7 +102,7 @@ export class RedisCancelSignals implements CancelSignals {
       this.subscriber = subscriber;
       subscriber.on("message", (channel: string, task: string) => {
         if (channel !== this.channel) return;
-        for (const notify of [...(this.watchers.get(task) ?? [])]) notify();
+        this.watchers.cancelled(task);
       });
       let ready = false;
       subscriber.on("ready", () => {
@@ -135,9 +123,9 @@ export class RedisCancelSignals implements CancelSignals {
 
   /** After a reconnect: the flags of the watched tasks, in case a request was published while the subscriber was away. */
   private async recheck(): Promise<void> {
-    for (const [taskId, notifies] of [...this.watchers]) {
+    for (const taskId of this.watchers.tasks()) {
       const set = await this.connection.client.exists(this.flagKey(taskId)).catch(() => 0);
-      if (set === 1) for (const notify of [...notifies]) notify();
+      if (set === 1) this.watchers.cancelled(taskId);
     }
   }
 

@@ -2,20 +2,10 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { MissingReferenceError, VariablePool } from "../../src/pool/pool.js";
 import { PathWriteError, UnsafePathError } from "../../src/pool/path.js";
-import { parseSelector, type Reference } from "../../src/refs/grammar.js";
 import { caught } from "../helpers/caught.js";
+import { poolOf, ref } from "../helpers/pool.js";
+import { parseSelector, type Reference } from "../../src/refs/grammar.js";
 
-/** A pool over a canvas with the given component ids. */
-function poolOf(ids: string[], globals: Record<string, unknown> = {}): VariablePool {
-  const known = new Set(ids);
-  return new VariablePool((id) => known.has(id), globals);
-}
-
-function ref(selector: string): Reference {
-  const parsed = parseSelector(selector);
-  if (!parsed) throw new Error(`test setup: ${selector} is not a selector`);
-  return parsed;
-}
 
 describe("VariablePool: component outputs", () => {
   it("stores and reads outputs", () => {

@@ -1,0 +1,74 @@
+/**
+ * Re-attaching to a run through its durable event log: what was logged after an id, then what
+ * the run goes on logging, up to its last event; from another "process" (another store object on
+ * shared data would do the same) as from this one.
+ */
+import { describe, expect, it } from "vitest";
+import { DurableSession, followEvents, MemorySnapshotStore, type CanvasEvent, type ComponentDefinition, type StoredEvent } from "../../src/index.js";
+import { canvasDsl, node } from "../helpers/dsl.js";
+import { registryWith } from "../helpers/registry.js";
+
+/** A step that takes a little while, so a reader can attach mid-run. */
+const Slow: ComponentDefinition = {
+  name: "Slow",
+  async invoke(ctx) {
+    await new Promise((resolve) => setTimeout(resolve, 15));
+    ctx.setOutput("n", 1);
+  },
+};
+
+const chain = (n: number) => {
+  const components: Record<string, ReturnType<typeof node>> = { begin: node("Begin", {}, ["S:0"]) };
+  for (let i = 0; i < n; i++) components[`S:${i}`] = node("Slow", {}, i + 1 < n ? [`S:${i + 1}`] : []);
+  return canvasDsl(components);
+};
+
+async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of items) out.push(item);
+  return out;
+}
+
+describe("followEvents", () => {
+  it("replays what was logged after an id, then follows the live run to its last event", async () => {
+    const store = new MemorySnapshotStore();
+    const session = await DurableSession.open({ store, key: "s", dsl: chain(12), registry: registryWith(Slow) });
+    const live: string[] = [];
+    let attachedAfter: string | undefined;
+    let followed: Promise<StoredEvent[]> | undefined;
+    for await (const { id } of session.stream({ query: "go" })) {
+      live.push(id);
+      if (live.length === 8) {
+        attachedAfter = live[2];
+        followed = collect(followEvents(store, "s", { after: attachedAfter, pollMs: 5 }));
+      }
+    }
+    const got = await followed!;
+    expect(got.map((e) => e.id)).toEqual(live.slice(3));
+    expect((got.at(-1)!.event as unknown as CanvasEvent).event).toBe("workflow_finished");
+    await session.close();
+  });
+
+  it("on a finished run, replays and stops; with latestRun, starts at the latest run", async () => {
+    const store = new MemorySnapshotStore();
+    const session = await DurableSession.open({ store, key: "s", dsl: chain(2), registry: registryWith(Slow) });
+    await collect(session.run({ query: "one" }));
+    await collect(session.run({ query: "two" }));
+    await session.close();
+    const fromStart = await collect(followEvents(store, "s"));
+    expect(fromStart[0].id).toBe("1-1");
+    expect((fromStart.at(-1)!.event as { event: string }).event).toBe("workflow_finished");
+    expect(fromStart.every((e) => e.id.startsWith("1-"))).toBe(true);
+    const latest = await collect(followEvents(store, "s", { latestRun: true }));
+    expect(latest[0].id).toBe("2-1");
+    expect(latest.every((e) => e.id.startsWith("2-"))).toBe(true);
+  });
+
+  it("stops when its signal aborts, even while nothing new is logged", async () => {
+    const store = new MemorySnapshotStore();
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 30);
+    const got = await collect(followEvents(store, "never-ran", { signal: controller.signal, pollMs: 5 }));
+    expect(got).toEqual([]);
+  });
+});
