@@ -8,6 +8,7 @@ import { EventEmitter } from "node:events";
 import type { FastifyReply } from "fastify";
 import { describe, expect, it } from "vitest";
 import { SseStream } from "../../src/server/sse.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { call, createAgent, frames, send, startTestServer, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas } from "./canvases.js";
@@ -67,6 +68,50 @@ describe("the native stream", () => {
     expect(finished.map((e) => e.data.trace.map((t: { component_id: string }) => t.component_id))).toEqual([["begin"], ["begin", "Message:Greet"]]);
     const answer = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "Ada", return_trace: true } });
     expect(answer.json.data.data.trace.map((t: { component_id: string }) => t.component_id)).toEqual(["begin", "Message:Greet"]);
+  });
+});
+
+describe("CORS", () => {
+  it("a preflight needs no key and allows the Authorization header", async () => {
+    const server = await startTestServer();
+    const response = await send(server, "/api/v1/agents/chat/completions", {
+      method: "OPTIONS",
+      key: null,
+      headers: { origin: "http://example.test", "access-control-request-method": "POST", "access-control-request-headers": "authorization,content-type" },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get("access-control-allow-origin")).toBe("*");
+    expect(response.headers.get("access-control-allow-headers")?.toLowerCase()).toContain("authorization");
+  });
+});
+
+/** A store whose cancel signals fail: a run cannot start listening for cancels. */
+function storeWithBrokenCancel(): MemoryServerStore {
+  const store = new MemoryServerStore();
+  const broken = async () => {
+    throw new Error("the cancel backend is down");
+  };
+  Object.assign(store.cancel, { clear: broken, watch: broken });
+  return store;
+}
+
+describe("a failure outside the run", () => {
+  it("native stream: a code 500 frame, then data:[DONE]; non-stream: code 100; the session is free again", async () => {
+    const server = await startTestServer({ store: storeWithBrokenCancel() });
+    const agentId = await createAgent(server, hello());
+    const { text } = await streamText(server, "/api/v1/agents/chat/completions", { agent_id: agentId, query: "Ada", stream: true });
+    expect(frames(text)).toEqual(['data:{"code":500,"message":"the cancel backend is down","data":false}', "data:[DONE]"]);
+    const answer = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "Ada" } });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ code: 100, message: "the cancel backend is down", data: null });
+    const openAi = await streamText(server, `/api/v1/agents_openai/${agentId}/chat/completions`, { messages: [{ role: "user", content: "hi" }], stream: true });
+    const parts = frames(openAi.text);
+    expect(parts.at(-1)).toBe("data: [DONE]");
+    expect(JSON.parse(parts.at(-2)!.slice(6)).choices[0]).toMatchObject({ finish_reason: "stop", delta: { content: "**ERROR**: the cancel backend is down" } });
+    // The sessions' leases were let go: another turn on one is not refused as running.
+    const sessionId = (await call(server, `/api/v1/agents/${agentId}/sessions`)).json.data[0].id;
+    const again = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "Ada", session_id: sessionId } });
+    expect(again.json.message).toBe("the cancel backend is down");
   });
 });
 
