@@ -72,6 +72,7 @@ export {
   type VariableDeclaration,
 } from "./pool/index.js";
 export * from "./stores/index.js";
+export * from "./server/store/index.js";
 export {
   migrateDsl,
   needsMigration,

@@ -1,9 +1,11 @@
 /**
  * `canvasflow db migrate --postgres URL [--schema NAME]`: create (or upgrade) the tables of the
- * PostgreSQL store and cancel signals ahead of time, for deployments whose runtime role may not
- * create tables. The stores do the same on first use otherwise.
+ * PostgreSQL store and cancel signals, and those of the server's records (agents, session
+ * records, API keys), ahead of time, for deployments whose runtime role may not create tables.
+ * The stores do the same on first use otherwise.
  */
-import { migratePostgres, postgresTables } from "../stores/postgres-schema.js";
+import { migratePostgresServer } from "../server/store/postgres-schema.js";
+import { migratePostgres, postgresTables, type MigrationResult } from "../stores/postgres-schema.js";
 import { postgresServer, type PostgresServer } from "../stores/open-store.js";
 import { SnapshotStoreError } from "../stores/snapshot-store.js";
 import { UsageError, type CliIO } from "./io.js";
@@ -25,15 +27,22 @@ export async function dbMigrateCommand(args: DbMigrateArgs, io: CliIO): Promise<
     if (error instanceof SnapshotStoreError) throw new UsageError(`--postgres: ${error.message}`);
     throw error;
   }
-  let result;
+  const options = server.schema === undefined ? {} : { schema: server.schema };
+  let runState: MigrationResult;
+  let records: MigrationResult;
   try {
-    result = await migratePostgres(server.connection, server.schema === undefined ? {} : { schema: server.schema });
+    runState = await migratePostgres(server.connection, options);
+    records = await migratePostgresServer(server.connection, options);
   } catch (error) {
     if (!(error instanceof SnapshotStoreError)) throw error;
     io.err(`canvasflow: ${error.message}\n`);
     return EXIT.failed;
   }
-  const what = result.from === result.to ? `already at version ${result.to}` : result.from === 0 ? `created (version ${result.to})` : `upgraded from version ${result.from} to ${result.to}`;
-  io.stdout.write(`schema ${result.schema} at ${server.shown}: ${what}\n`);
+  io.stdout.write(`schema ${runState.schema} at ${server.shown}: ${outcome(runState)}\n`);
+  io.stdout.write(`server tables in schema ${records.schema} at ${server.shown}: ${outcome(records)}\n`);
   return EXIT.finished;
+}
+
+function outcome(result: MigrationResult): string {
+  return result.from === result.to ? `already at version ${result.to}` : result.from === 0 ? `created (version ${result.to})` : `upgraded from version ${result.from} to ${result.to}`;
 }

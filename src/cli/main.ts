@@ -12,6 +12,7 @@ import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
 import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
+import { keysCommand } from "./keys-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { validateCommand } from "./validate-command.js";
 
@@ -26,6 +27,9 @@ Usage:
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
   canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
+  canvasflow keys create --tenant T --name N [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+  canvasflow keys list [--tenant T] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+  canvasflow keys revoke ID [--data DIR | --redis URL | --postgres URL [--schema NAME]]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
@@ -40,6 +44,9 @@ run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 inva
 cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
   the local folder ${"$"}${CANCEL_DIR_ENV} or <temp>/canvasflow-cancel-<uid>, where runs without a session or
   with a file session listen. Exit codes: 0 requested, 1 the server is unreachable, 2 usage.
+keys: the API keys of canvasflow serve, in the store it uses (default the data folder ./.canvasflow).
+  create prints the key once (only its SHA-256 is kept); list never shows keys. Exit codes: 0 done,
+  1 no such key or the store failed, 2 usage.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -65,6 +72,15 @@ const RUN_OPTIONS = {
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
 const DB_MIGRATE_OPTIONS = { postgres: { type: "string" }, schema: { type: "string" } } as const satisfies OptionSpecs;
+
+const KEYS_OPTIONS = {
+  tenant: { type: "string" },
+  name: { type: "string" },
+  data: { type: "string" },
+  redis: { type: "string" },
+  postgres: { type: "string" },
+  schema: { type: "string" },
+} as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 
@@ -125,6 +141,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`db migrate takes no arguments, got "${positionals[0]}"`);
       return await dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
+    }
+    if (command === "keys") {
+      const [action, ...flags] = rest;
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KEYS_OPTIONS });
+      return await keysCommand({ action, positionals, ...values }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });

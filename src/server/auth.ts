@@ -8,15 +8,12 @@
  * request is the tenant "default" (a known key still names its tenant). `createServer` refuses to
  * listen anywhere but loopback in that case unless told `insecureNoAuth`.
  */
-import { createHash, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { hashApiKey } from "./store/api-keys.js";
 import type { ApiKeyStore } from "./store/types.js";
 
 /** The tenant of the single configured key and of requests to an open server. */
 export const DEFAULT_TENANT = "default";
-
-export function sha256Hex(text: string): string {
-  return createHash("sha256").update(text, "utf8").digest("hex");
-}
 
 /** The key in an Authorization header: after a case-insensitive `Bearer ` prefix, else the whole value. */
 export function bearerToken(header: string | undefined): string | undefined {
@@ -39,17 +36,17 @@ export class KeyChecker {
   private readonly singleKeyHash: Buffer | undefined;
 
   constructor(private readonly options: KeyCheckerOptions) {
-    this.singleKeyHash = options.apiKey !== undefined ? createHash("sha256").update(options.apiKey, "utf8").digest() : undefined;
+    this.singleKeyHash = options.apiKey !== undefined ? Buffer.from(hashApiKey(options.apiKey), "hex") : undefined;
   }
 
   async tenantOf(authorization: string | undefined): Promise<string | undefined> {
     const token = bearerToken(authorization);
     if (token !== undefined) {
-      const hash = createHash("sha256").update(token, "utf8").digest();
+      const hash = hashApiKey(token);
       // Equal-length digests: the comparison takes the same time whatever the key.
-      if (this.singleKeyHash && timingSafeEqual(hash, this.singleKeyHash)) return DEFAULT_TENANT;
+      if (this.singleKeyHash && timingSafeEqual(Buffer.from(hash, "hex"), this.singleKeyHash)) return DEFAULT_TENANT;
       // The store is searched by the key's hash; a hash reveals nothing about the keys it misses.
-      const record = await this.options.keys.findByHash(hash.toString("hex"));
+      const record = await this.options.keys.findByHash(hash);
       if (record) return record.tenant;
     }
     return this.options.open ? DEFAULT_TENANT : undefined;

@@ -75,12 +75,25 @@ export function postgresTables(schema: unknown = DEFAULT_POSTGRES_SCHEMA): Postg
 }
 
 /** One migration: the statements that take the schema from `version - 1` to `version`. */
-interface Migration {
+export interface Migration<T = PostgresTables> {
   version: number;
-  statements: (t: PostgresTables) => string[];
+  statements: (t: T) => string[];
 }
 
-const MIGRATIONS: Migration[] = [
+/**
+ * An ordered list of migrations and the one-row table that records how far a schema has come
+ * through them. The run-state tables are one such set; other rooms (the server's records) keep
+ * theirs beside it in the same schema, with a version table of their own.
+ */
+export interface MigrationSet<T extends { schema: string }> {
+  /** For messages: "the canvasflow tables". */
+  label: string;
+  /** The quoted, schema-qualified name of the version table. */
+  versionTable(tables: T): string;
+  migrations: ReadonlyArray<Migration<T>>;
+}
+
+const MIGRATIONS: Array<Migration<PostgresTables>> = [
   {
     version: 1,
     statements: (t) => [
@@ -137,6 +150,8 @@ const MIGRATIONS: Migration[] = [
 /** The schema version this release writes and reads. */
 export const POSTGRES_SCHEMA_VERSION = MIGRATIONS[MIGRATIONS.length - 1].version;
 
+const RUN_STATE: MigrationSet<PostgresTables> = { label: "the canvasflow tables", versionTable: (t) => t.sql.schemaVersion, migrations: MIGRATIONS };
+
 export interface MigrationResult {
   schema: string;
   /** The version found (0: no tables yet). */
@@ -162,13 +177,13 @@ export async function migratePostgres(target: PostgresTarget, options: MigratePo
   const tables = postgresTables(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
   const where = describeTarget(target);
   if (target instanceof pg.Client) {
-    return migrateWith(target, tables, where).catch((error: unknown) => {
+    return applyMigrations(target, RUN_STATE, tables, where).catch((error: unknown) => {
       throw error instanceof SnapshotStoreError ? error : postgresFailure(error, where, `creating the tables of schema ${tables.schema}`);
     });
   }
   const pool = typeof target === "string" ? openPool(target, options) : target;
   try {
-    return await withClient(pool, where, `creating the tables of schema ${tables.schema}`, undefined, (client) => migrateWith(client, tables, where));
+    return await withClient(pool, where, `creating the tables of schema ${tables.schema}`, undefined, (client) => applyMigrations(client, RUN_STATE, tables, where));
   } finally {
     if (typeof target === "string") await pool.end();
   }
@@ -176,13 +191,29 @@ export async function migratePostgres(target: PostgresTarget, options: MigratePo
 
 /** The schema is ready to use: the tables exist at this release's version (created if missing). */
 export async function ensureSchema(pool: pg.Pool, tables: PostgresTables, where: string): Promise<void> {
-  const found = await schemaVersion(pool, tables, where);
-  if (found === POSTGRES_SCHEMA_VERSION) return;
-  if (found !== undefined && found > POSTGRES_SCHEMA_VERSION) throw newerSchema(tables, found, where);
-  await withClient(pool, where, `creating the tables of schema ${tables.schema}`, undefined, (client) => migrateWith(client, tables, where));
+  await ensureMigrations(pool, RUN_STATE, tables, where);
 }
 
-async function migrateWith(client: pg.ClientBase, tables: PostgresTables, where: string): Promise<MigrationResult> {
+/** The newest version of a migration set. */
+export function latestVersion<T extends { schema: string }>(set: MigrationSet<T>): number {
+  return set.migrations[set.migrations.length - 1].version;
+}
+
+/** The set's tables exist at this release's version in the schema (created or upgraded if not). */
+export async function ensureMigrations<T extends { schema: string }>(pool: pg.Pool, set: MigrationSet<T>, tables: T, where: string): Promise<void> {
+  const found = await schemaVersion(pool, set, tables, where);
+  if (found === latestVersion(set)) return;
+  if (found !== undefined && found > latestVersion(set)) throw newerSchema(set, tables, found, where);
+  await withClient(pool, where, `creating the tables of schema ${tables.schema}`, undefined, (client) => applyMigrations(client, set, tables, where));
+}
+
+/**
+ * Take the schema through the set's migrations it has not had, in one transaction under an
+ * advisory lock (the same lock for every set: one schema is created once).
+ */
+export async function applyMigrations<T extends { schema: string }>(client: pg.ClientBase, set: MigrationSet<T>, tables: T, where: string): Promise<MigrationResult> {
+  const latest = latestVersion(set);
+  const versionTable = set.versionTable(tables);
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock($1, hashtext($2))", [ADVISORY_CLASS, tables.schema]);
@@ -190,27 +221,27 @@ async function migrateWith(client: pg.ClientBase, tables: PostgresTables, where:
     // even when the schema is there, and a deployment may have made it for us.
     const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [tables.schema]);
     if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${pg.escapeIdentifier(tables.schema)}`);
-    await client.query(`CREATE TABLE IF NOT EXISTS ${tables.sql.schemaVersion} (
+    await client.query(`CREATE TABLE IF NOT EXISTS ${versionTable} (
       one boolean PRIMARY KEY DEFAULT true CHECK (one),
       version integer NOT NULL,
       migrated_at timestamptz NOT NULL DEFAULT now()
     )`);
-    const row = await client.query<{ version: number }>(`SELECT version FROM ${tables.sql.schemaVersion}`);
+    const row = await client.query<{ version: number }>(`SELECT version FROM ${versionTable}`);
     const from = row.rows[0]?.version ?? 0;
-    if (from > POSTGRES_SCHEMA_VERSION) throw newerSchema(tables, from, where);
-    for (const migration of MIGRATIONS) {
+    if (from > latest) throw newerSchema(set, tables, from, where);
+    for (const migration of set.migrations) {
       if (migration.version <= from) continue;
       for (const statement of migration.statements(tables)) await client.query(statement);
     }
-    if (from < POSTGRES_SCHEMA_VERSION) {
+    if (from < latest) {
       await client.query(
-        `INSERT INTO ${tables.sql.schemaVersion} (one, version) VALUES (true, $1)
+        `INSERT INTO ${versionTable} (one, version) VALUES (true, $1)
          ON CONFLICT (one) DO UPDATE SET version = EXCLUDED.version, migrated_at = now()`,
-        [POSTGRES_SCHEMA_VERSION],
+        [latest],
       );
     }
     await client.query("COMMIT");
-    return { schema: tables.schema, from, to: POSTGRES_SCHEMA_VERSION };
+    return { schema: tables.schema, from, to: latest };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
@@ -218,10 +249,10 @@ async function migrateWith(client: pg.ClientBase, tables: PostgresTables, where:
 }
 
 /** The recorded schema version; undefined when there are no tables yet. */
-async function schemaVersion(pool: pg.Pool, tables: PostgresTables, where: string): Promise<number | undefined> {
+async function schemaVersion<T extends { schema: string }>(pool: pg.Pool, set: MigrationSet<T>, tables: T, where: string): Promise<number | undefined> {
   return withClient(pool, where, `reading the schema version of ${tables.schema}`, undefined, async (client) => {
     try {
-      const result = await client.query<{ version: number }>(`SELECT version FROM ${tables.sql.schemaVersion}`);
+      const result = await client.query<{ version: number }>(`SELECT version FROM ${set.versionTable(tables)}`);
       return result.rows[0]?.version ?? 0;
     } catch (error) {
       // 3F000: no such schema; 42P01: no such table.
@@ -231,8 +262,8 @@ async function schemaVersion(pool: pg.Pool, tables: PostgresTables, where: strin
   });
 }
 
-function newerSchema(tables: PostgresTables, found: number, where: string): SnapshotStoreError {
+function newerSchema<T extends { schema: string }>(set: MigrationSet<T>, tables: T, found: number, where: string): SnapshotStoreError {
   return new SnapshotStoreError(
-    `the canvasflow tables in schema ${tables.schema} of PostgreSQL at ${where} are at schema version ${found}; this canvasflow knows versions up to ${POSTGRES_SCHEMA_VERSION}: upgrade canvasflow`,
+    `${set.label} in schema ${tables.schema} of PostgreSQL at ${where} are at schema version ${found}; this canvasflow knows versions up to ${latestVersion(set)}: upgrade canvasflow`,
   );
 }

@@ -159,12 +159,29 @@ describe("canvasflow db migrate", () => {
     const first = await cli(["db", "migrate", "--postgres", TEST_POSTGRES_URL, "--schema", migrated]);
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(first.stdout).toBe(`schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 1)\n`);
+    expect(first.stdout).toBe(
+      `schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 1)\n` +
+        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 1)\n`,
+    );
     const tables = await admin.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [migrated]);
-    expect(tables.rows.map((row) => row.table_name)).toEqual(["cancel_flags", "checkpoints", "events", "locks", "schema_version", "sessions"]);
+    expect(tables.rows.map((row) => row.table_name)).toEqual([
+      "agents",
+      "api_keys",
+      "cancel_flags",
+      "checkpoints",
+      "events",
+      "locks",
+      "schema_version",
+      "server_schema_version",
+      "session_records",
+      "sessions",
+    ]);
     const again = await cli(["db", "migrate", "--postgres", `${TEST_POSTGRES_URL}?schema=${migrated}`]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toBe(`schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 1\n`);
+    expect(again.stdout).toBe(
+      `schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 1\n` +
+        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 1\n`,
+    );
   });
 
   it("usage errors (exit 2): no --postgres, no or another subcommand, a bad schema name, two schemas", async () => {

@@ -7,10 +7,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterEach } from "vitest";
-import { createServer, type CreateServerOptions } from "../../src/index.js";
-import { sha256Hex } from "../../src/server/auth.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import { createApiKey, createServer, MemoryServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
 
 export interface TestServer {
   /** http://127.0.0.1:<port> */
@@ -30,9 +27,7 @@ afterEach(async () => {
 
 /** Store a new key of `tenant` and return it. */
 export async function addKey(store: ServerStore, tenant: string): Promise<string> {
-  const key = `ragflow-${randomBytes(24).toString("base64url")}`;
-  await store.keys.create({ id: randomBytes(4).toString("hex"), tenant, name: `${tenant} key`, hash: sha256Hex(key), last4: key.slice(-4), create_time: Date.now(), revoked: false });
-  return key;
+  return (await createApiKey(store, { tenant, name: `${tenant} key` })).key;
 }
 
 /** A server with a key of the tenant "t1" (pass `keys: false` for none). */

@@ -4,7 +4,7 @@
  * have conformance suites of their own (test/stores/).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { DuplicateTitleError, type AgentRecord, type ApiKeyRecord, type ListQuery, type ServerStore, type SessionRecord } from "../../src/server/store/types.js";
+import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ApiKeyRecord, type ListQuery, type ServerStore, type SessionRecord } from "../../src/server/store/types.js";
 
 export interface ServerStoreHarness {
   /** A new, empty store (closed by the suite). Two from `open()` share data when `shared`. */
@@ -140,9 +140,15 @@ export function describeServerStore(name: string, harness: ServerStoreHarness): 
       const store = await open();
       const t = tenant();
       const a = await store.agents.create(agent(t, "Gone"));
+      const kept = await store.agents.create(agent(t, "Kept"));
       const s = await store.sessions.create(session(t, a.id));
+      const other = await store.sessions.create(session(t, kept.id));
       await store.agents.delete(t, a.id);
       expect(await store.sessions.get(t, s.id)).toBeUndefined();
+      expect((await store.sessions.list(t, a.id, LIST)).total).toBe(0);
+      expect(await store.sessions.get(t, other.id)).toMatchObject({ agent_id: kept.id });
+      // The title is free again.
+      await expect(store.agents.create(agent(t, "gone"))).resolves.toMatchObject({ title: "gone" });
     });
 
     it("keeps API keys by hash only: find a live one, list them, revoke one", async () => {
@@ -158,6 +164,83 @@ export function describeServerStore(name: string, harness: ServerStoreHarness): 
       expect(await reader.keys.findByHash("a".repeat(64))).toBeUndefined();
       expect(await reader.keys.list(t)).toEqual([{ ...key, revoked: true }]);
       expect(await store.keys.revoke("no-such-key")).toBe(false);
+    });
+
+    it("breaks ties of the order by id, in the order's direction, so every backend pages alike", async () => {
+      const store = await open();
+      const t = tenant();
+      const ids = [];
+      for (let i = 0; i < 3; i++) ids.push((await store.agents.create(agent(t, `Tie ${i}`, 5000))).id);
+      const ascending = [...ids].sort();
+      expect((await store.agents.list(t, { ...LIST, desc: false })).items.map((a) => a.id)).toEqual(ascending);
+      expect((await store.agents.list(t, LIST)).items.map((a) => a.id)).toEqual([...ascending].reverse());
+      const a = ids[0];
+      const sessionIds = [];
+      for (let i = 0; i < 3; i++) sessionIds.push((await store.sessions.create(session(t, a, 5000))).id);
+      const sorted = [...sessionIds].sort();
+      expect((await store.sessions.list(t, a, { ...LIST, orderby: "create_time", desc: false })).items.map((s) => s.id)).toEqual(sorted);
+      expect((await store.sessions.list(t, a, { ...LIST, orderby: "create_time", desc: true, page: 2, page_size: 2 })).items.map((s) => s.id)).toEqual([sorted[0]]);
+    });
+
+    it("refuses a record whose id is in use, or a key whose hash is, and keeps what was stored", async () => {
+      const store = await open();
+      const t = tenant();
+      const first = await store.agents.create(agent(t, "First"));
+      const again = { ...agent(t, "Second"), id: first.id };
+      await expect(store.agents.create(again)).rejects.toThrow(ServerStoreError);
+      await expect(store.agents.create(again)).rejects.not.toBeInstanceOf(DuplicateTitleError);
+      expect(await store.agents.get(t, first.id)).toMatchObject({ title: "First" });
+      // The refused create claimed no title.
+      await expect(store.agents.create(agent(t, "Second"))).resolves.toMatchObject({ title: "Second" });
+      const s = await store.sessions.create(session(t, first.id, 1000, "u1"));
+      await expect(store.sessions.create({ ...session(t, first.id, 2000, "u2"), id: s.id })).rejects.toThrow(ServerStoreError);
+      expect(await store.sessions.get(t, s.id)).toMatchObject({ user_id: "u1" });
+      expect((await store.sessions.list(t, first.id, LIST)).total).toBe(1);
+      const key: ApiKeyRecord = { id: hex().slice(8, 24), tenant: t, name: "one", hash: "c".repeat(64), last4: "abcd", create_time: 1, revoked: false };
+      await store.keys.create(key);
+      await expect(store.keys.create({ ...key, name: "same id" , hash: "d".repeat(64) })).rejects.toThrow(ServerStoreError);
+      await expect(store.keys.create({ ...key, id: hex().slice(8, 24), name: "same hash" })).rejects.toThrow(ServerStoreError);
+      expect((await store.keys.list(t)).map((k) => k.name)).toEqual(["one"]);
+      expect(await store.keys.findByHash("d".repeat(64))).toBeUndefined();
+    });
+
+    it("refuses ids that cannot name a record and malformed records; such ids read as missing", async () => {
+      const store = await open();
+      const t = tenant();
+      for (const id of ["", "../escape", "a/b", "x".repeat(129), "with space"]) {
+        await expect(store.agents.create({ ...agent(t, `Bad ${id.length}`), id })).rejects.toThrow(ServerStoreError);
+        expect(await store.agents.get(t, id)).toBeUndefined();
+        expect(await store.agents.update(t, id, { title: "x" }, 1)).toBeUndefined();
+        expect(await store.agents.delete(t, id)).toBe(false);
+        expect(await store.sessions.get(t, id)).toBeUndefined();
+        expect(await store.sessions.delete(t, [id])).toEqual([]);
+        expect(await store.keys.revoke(id)).toBe(false);
+      }
+      await expect(store.agents.create({ ...agent(t, "Typed"), title: 42 as unknown as string })).rejects.toThrow(/title/);
+      await expect(store.agents.create({ ...agent(t, "No DSL"), dsl: null as unknown as AgentRecord["dsl"] })).rejects.toThrow(/dsl/);
+      await expect(store.agents.create(agent("", "No tenant"))).rejects.toThrow(/tenant/);
+      await expect(store.sessions.create({ ...session(t, "a1"), message: "hi" as unknown as SessionRecord["message"] })).rejects.toThrow(/message/);
+      await expect(store.keys.create({ id: "k1", tenant: t, name: "n", hash: "not hex", last4: "abcd", create_time: 1, revoked: false })).rejects.toThrow(/hash/);
+      expect((await store.agents.list(t, LIST)).total).toBe(0);
+      expect(await store.keys.list(t)).toEqual([]);
+      expect(await store.keys.findByHash("not hex")).toBeUndefined();
+      const a = await store.agents.create(agent(t, "Good"));
+      await expect(store.agents.update(t, a.id, { title: "" }, 2)).rejects.toThrow(/title/);
+      await expect(store.agents.update(t, a.id, { dsl: [] as unknown as AgentRecord["dsl"] }, 2)).rejects.toThrow(/dsl/);
+      expect(await store.agents.get(t, a.id)).toMatchObject({ title: "Good", update_time: a.update_time });
+    });
+
+    it("lists every tenant's keys oldest first when no tenant is named", async () => {
+      const store = await open();
+      const [a, b] = [tenant(), tenant()];
+      const base = { name: "k", last4: "abcd", revoked: false };
+      const later: ApiKeyRecord = { ...base, id: hex().slice(8, 24), tenant: a, hash: hex() + hex(), create_time: 2000 };
+      const earlier: ApiKeyRecord = { ...base, id: hex().slice(8, 24), tenant: b, hash: hex() + hex(), create_time: 1000 };
+      await store.keys.create(later);
+      await store.keys.create(earlier);
+      const all = (await store.keys.list()).filter((k) => k.tenant === a || k.tenant === b);
+      expect(all.map((k) => k.id)).toEqual([earlier.id, later.id]);
+      expect((await store.keys.list(b)).map((k) => k.id)).toEqual([earlier.id]);
     });
 
     it("answers ping, and names where it keeps things", async () => {

@@ -5,8 +5,10 @@
 import { MemoryCancelSignals } from "../../stores/cancel-signals.js";
 import { MemorySnapshotStore } from "../../stores/memory-store.js";
 import { listPage } from "./paging.js";
+import { checkNewRecord, isKeyHash, isRecordId, patchedAgent, patchedSession } from "./records.js";
 import {
   DuplicateTitleError,
+  ServerStoreError,
   type AgentPatch,
   type AgentRecord,
   type AgentStore,
@@ -20,6 +22,7 @@ import {
   type SessionRecordStore,
 } from "./types.js";
 
+const STORE = "memory store";
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 class MemoryAgents implements AgentStore {
@@ -28,13 +31,15 @@ class MemoryAgents implements AgentStore {
   constructor(private readonly sessions: MemorySessions) {}
 
   async create(agent: AgentRecord): Promise<AgentRecord> {
+    checkNewRecord("agent", agent, STORE);
+    if (this.records.has(agent.id)) throw new ServerStoreError(`${STORE}: agent ${agent.id} already exists`);
     if (this.titled(agent.tenant, agent.title)) throw new DuplicateTitleError(agent.title);
     this.records.set(agent.id, JSON.stringify(agent));
     return copy(agent);
   }
 
   async get(tenant: string, id: string): Promise<AgentRecord | undefined> {
-    const text = this.records.get(id);
+    const text = isRecordId(id) ? this.records.get(id) : undefined;
     const agent = text ? (JSON.parse(text) as AgentRecord) : undefined;
     return agent?.tenant === tenant ? agent : undefined;
   }
@@ -50,7 +55,7 @@ class MemoryAgents implements AgentStore {
     if (patch.title !== undefined && patch.title.toLowerCase() !== agent.title.toLowerCase() && this.titled(tenant, patch.title)) {
       throw new DuplicateTitleError(patch.title);
     }
-    const updated: AgentRecord = { ...agent, ...definedOnly(patch), update_time: now };
+    const updated = patchedAgent(agent, patch, now, STORE);
     this.records.set(id, JSON.stringify(updated));
     return copy(updated);
   }
@@ -76,12 +81,14 @@ class MemorySessions implements SessionRecordStore {
   private readonly records = new Map<string, string>();
 
   async create(record: SessionRecord): Promise<SessionRecord> {
+    checkNewRecord("session record", record, STORE);
+    if (this.records.has(record.id)) throw new ServerStoreError(`${STORE}: session record ${record.id} already exists`);
     this.records.set(record.id, JSON.stringify(record));
     return copy(record);
   }
 
   async get(tenant: string, id: string): Promise<SessionRecord | undefined> {
-    const text = this.records.get(id);
+    const text = isRecordId(id) ? this.records.get(id) : undefined;
     const record = text ? (JSON.parse(text) as SessionRecord) : undefined;
     return record?.tenant === tenant ? record : undefined;
   }
@@ -96,7 +103,7 @@ class MemorySessions implements SessionRecordStore {
   async update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined> {
     const record = await this.get(tenant, id);
     if (!record) return undefined;
-    const updated: SessionRecord = { ...record, ...definedOnly(patch), update_time: now };
+    const updated = patchedSession(record, patch, now, STORE);
     this.records.set(id, JSON.stringify(updated));
     return copy(updated);
   }
@@ -124,11 +131,15 @@ class MemoryKeys implements ApiKeyStore {
   private readonly records = new Map<string, ApiKeyRecord>();
 
   async create(key: ApiKeyRecord): Promise<ApiKeyRecord> {
+    checkNewRecord("API key", key, STORE);
+    if (this.records.has(key.id)) throw new ServerStoreError(`${STORE}: API key ${key.id} already exists`);
+    for (const other of this.records.values()) if (other.hash === key.hash) throw new ServerStoreError(`${STORE}: another API key (${other.id}) has this hash`);
     this.records.set(key.id, copy(key));
     return copy(key);
   }
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    if (!isKeyHash(hash)) return undefined;
     for (const key of this.records.values()) if (key.hash === hash && !key.revoked) return copy(key);
     return undefined;
   }
@@ -159,9 +170,4 @@ export class MemoryServerStore implements ServerStore {
     await this.runs.close();
     await this.cancel.close();
   }
-}
-
-/** The fields a patch sets (undefined means "leave it", as RAGFlow's PUT does with absent fields). */
-function definedOnly<T extends object>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

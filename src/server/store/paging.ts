@@ -18,8 +18,10 @@ export function listPage<T extends { id: string; create_time: number; update_tim
       (title === undefined || title === "" || textOf(r).toLowerCase() === title),
   );
   const key = query.orderby;
-  // Ties by id, so a page never depends on insertion order.
-  matching.sort((a, b) => (a[key] - b[key]) * (query.desc ? -1 : 1) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // Ties by id in the same direction (what a database's `ORDER BY t DESC, id DESC` and a Redis
+  // sorted set's reverse range give), so a page never depends on insertion order or backend.
+  const direction = query.desc ? -1 : 1;
+  matching.sort((a, b) => ((a[key] - b[key]) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)) * direction);
   const start = (Math.max(1, query.page) - 1) * query.page_size;
   return { items: matching.slice(start, start + query.page_size), total: matching.length };
 }

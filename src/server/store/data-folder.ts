@@ -1,0 +1,450 @@
+/**
+ * A ServerStore in a folder (the server's default, `./.canvasflow`), so a fresh machine needs no
+ * service. Every record is one JSON file, replaced whole through a temp file and a rename (a
+ * reader never sees half of one):
+ *
+ *     <data>/agents/<agent id>.json            AgentRecord
+ *     <data>/session-records/<session id>.json SessionRecord (RAGFlow's session object)
+ *     <data>/keys/<sha256 of the key>.json     ApiKeyRecord (found by hash with one read)
+ *     <data>/sessions/                         the sessions' run state (FileSnapshotStore)
+ *     <data>/cancel/                           cancel flags (FileCancelSignals)
+ *
+ * Ids are unique across tenants, as in the databases. Writes take the lock file of their folder
+ * (`agents/.lock`, … : file-lock.ts), so processes sharing the folder neither lose an update nor
+ * let two agents of a tenant take one title; reads take no lock.
+ *
+ * Listing: a list reads the folder and stats each record file; each process keeps a summary of
+ * every file it has parsed (the fields lists filter and sort on), checked against the file's
+ * inode, size and mtime, so a file is read again only when it changed, and only the records of
+ * the page asked for are read whole. That is one readdir and one stat per record of the kind per
+ * list: fine for thousands of records; beyond that, use PostgreSQL or Redis.
+ */
+import { mkdir, readdir, readFile, stat, unlink, access, constants } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { FileCancelSignals } from "../../stores/file-cancel.js";
+import { writeFileAtomic } from "../../stores/file-io.js";
+import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from "../../stores/file-lock.js";
+import { FileSnapshotStore } from "../../stores/file-store.js";
+import { SnapshotStoreError } from "../../stores/snapshot-store.js";
+import { listPage } from "./paging.js";
+import { checkNewRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey, type RecordKind } from "./records.js";
+import {
+  DuplicateTitleError,
+  ServerStoreError,
+  type AgentPatch,
+  type AgentRecord,
+  type AgentStore,
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  type ListQuery,
+  type Page,
+  type ServerStore,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionRecordStore,
+} from "./types.js";
+
+export interface DataFolderServerStoreOptions {
+  /** The data folder (created when first written). */
+  directory: string;
+  /** How long a write waits for another process's write lock on the same folder (default 10 s). */
+  lockTimeoutMs?: number;
+  /** fsync every record write and its folder, so it survives a power loss (default false, as the file session store). */
+  sync?: boolean;
+}
+
+/** The sub-folders of a data folder. */
+export const DATA_FOLDER_LAYOUT = {
+  agents: "agents",
+  sessionRecords: "session-records",
+  keys: "keys",
+  runs: "sessions",
+  cancel: "cancel",
+} as const;
+
+/** What a list needs of a record without reading it whole. */
+interface Summary {
+  id: string;
+  tenant: string;
+  create_time: number;
+  update_time: number;
+  /** Agents: the title; sessions: the name (what keywords search). */
+  text: string;
+  agent_id?: string;
+  user_id?: string;
+}
+
+interface Cached<S> {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  value: S;
+}
+
+/**
+ * One folder of records of one kind, `<name>.json` each: reads, atomic writes, the folder's write
+ * lock, and a per-file cache of what lists need (`digest`), revalidated by stat on every list.
+ */
+class RecordFolder<T extends { id: string; tenant: string }, S> {
+  private readonly cache = new Map<string, Cached<S>>();
+
+  constructor(
+    readonly path: string,
+    private readonly data: DataFolderServerStore,
+    private readonly kind: RecordKind,
+    private readonly digest: (record: T) => S,
+  ) {}
+
+  fileOf(name: string): string {
+    return join(this.path, `${name}.json`);
+  }
+
+  /** How a file is named in messages: the data folder and the path inside it. */
+  where(name: string): string {
+    return `${this.data.location}: ${this.relative(this.fileOf(name))}`;
+  }
+
+  /** The record in `<name>.json`, or undefined when there is none. */
+  async read(name: string, expectedId?: string): Promise<T | undefined> {
+    const file = this.fileOf(name);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw this.data.fsFailure("read", file, error);
+    }
+    return parseStoredRecord<T>(this.kind, text, this.where(name), expectedId === undefined ? {} : { id: expectedId });
+  }
+
+  async write(name: string, record: T): Promise<void> {
+    const file = this.fileOf(name);
+    try {
+      await writeFileAtomic(file, JSON.stringify(record), { sync: this.data.sync });
+    } catch (error) {
+      throw this.data.fsFailure("write", file, error);
+    }
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const file = this.fileOf(name);
+    try {
+      await unlink(file);
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw this.data.fsFailure("delete", file, error);
+    }
+  }
+
+  async exists(name: string): Promise<boolean> {
+    try {
+      await stat(this.fileOf(name));
+      return true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+      throw this.data.fsFailure("look at", this.fileOf(name), error);
+    }
+  }
+
+  /** The digest of every record in the folder (a file that goes away meanwhile is left out). */
+  async all(): Promise<Array<S & { fileName: string }>> {
+    let names: string[];
+    try {
+      names = (await readdir(this.path)).filter((entry) => entry.endsWith(".json") && !entry.startsWith(".")).map((entry) => entry.slice(0, -".json".length));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw this.data.fsFailure("list", this.path, error);
+    }
+    const seen = new Set<string>();
+    const out: Array<S & { fileName: string }> = [];
+    for (const name of names) {
+      const file = this.fileOf(name);
+      seen.add(file);
+      let info;
+      try {
+        info = await stat(file);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ENOENT") continue;
+        throw this.data.fsFailure("look at", file, error);
+      }
+      const cached = this.cache.get(file);
+      if (cached && cached.ino === info.ino && cached.size === info.size && cached.mtimeMs === info.mtimeMs) {
+        out.push({ ...cached.value, fileName: name });
+        continue;
+      }
+      const record = await this.read(name);
+      if (record === undefined) continue;
+      this.checkName(name, record);
+      const value = this.digest(record);
+      this.cache.set(file, { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, value });
+      out.push({ ...value, fileName: name });
+    }
+    for (const file of this.cache.keys()) if (!seen.has(file)) this.cache.delete(file);
+    return out;
+  }
+
+  /** Run `action` holding the folder's write lock (created with the folder when missing). */
+  async locked<R>(action: () => Promise<R>): Promise<R> {
+    const lockPath = join(this.path, ".lock");
+    try {
+      await mkdir(this.path, { recursive: true });
+    } catch (error) {
+      throw this.data.fsFailure("create", this.path, error);
+    }
+    try {
+      return await withFileLock(
+        lockPath,
+        { purpose: "save", waitMs: this.data.lockTimeoutMs, staleAfterMs: this.data.lockTimeoutMs, session: `the ${this.kind}s of ${this.data.location}`, key: lockPath },
+        action,
+      );
+    } catch (error) {
+      // The lock's own errors (held too long, cannot be created) are about the store, not a session.
+      if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
+      if (error instanceof ServerStoreError) throw error;
+      throw this.data.fsFailure("lock", lockPath, error);
+    }
+  }
+
+  /** A record must be stored under its own name (its id; a key under its hash). */
+  checkName(name: string, record: T): void {
+    const expected = this.kind === "API key" ? (record as unknown as ApiKeyRecord).hash : record.id;
+    if (expected !== name) {
+      const what = this.kind === "API key" ? "hash" : "id";
+      throw new StoredRecordError(`${this.where(name)}: the stored ${this.kind} says its ${what} is ${JSON.stringify(expected)}, but its file is named ${name}.json`, this.where(name));
+    }
+  }
+
+  private relative(file: string): string {
+    return file.startsWith(this.data.directory) ? file.slice(this.data.directory.length + 1) : file;
+  }
+}
+
+class DataFolderAgents implements AgentStore {
+  constructor(
+    private readonly folder: RecordFolder<AgentRecord, Summary>,
+    private readonly sessions: DataFolderSessions,
+    private readonly store: string,
+  ) {}
+
+  async create(agent: AgentRecord): Promise<AgentRecord> {
+    checkNewRecord("agent", agent, this.store);
+    await this.folder.locked(async () => {
+      if (await this.folder.exists(agent.id)) throw new ServerStoreError(`${this.store}: agent ${agent.id} already exists`);
+      await this.checkTitleFree(agent.tenant, agent.title, agent.id);
+      await this.folder.write(agent.id, agent);
+    });
+    return structuredClone(agent);
+  }
+
+  async get(tenant: string, id: string): Promise<AgentRecord | undefined> {
+    if (!isRecordId(id)) return undefined;
+    const agent = await this.folder.read(id, id);
+    return agent?.tenant === tenant ? agent : undefined;
+  }
+
+  async list(tenant: string, query: ListQuery): Promise<Page<AgentRecord>> {
+    const mine = (await this.folder.all()).filter((s) => s.tenant === tenant);
+    const page = listPage(mine, query, (s) => s.text);
+    return { items: await readPage(page.items, (name) => this.folder.read(name, name), tenant), total: page.total };
+  }
+
+  async update(tenant: string, id: string, patch: AgentPatch, now: number): Promise<AgentRecord | undefined> {
+    if (!isRecordId(id)) return undefined;
+    return this.folder.locked(async () => {
+      const agent = await this.get(tenant, id);
+      if (!agent) return undefined;
+      const updated = patchedAgent(agent, patch, now, this.store);
+      if (titleKey(updated.title) !== titleKey(agent.title)) await this.checkTitleFree(tenant, updated.title, id);
+      await this.folder.write(id, updated);
+      return updated;
+    });
+  }
+
+  async delete(tenant: string, id: string): Promise<boolean> {
+    if (!isRecordId(id)) return false;
+    return this.folder.locked(async () => {
+      if (!(await this.get(tenant, id))) return false;
+      // The agent goes first: a crash after it leaves session records of a missing agent, which
+      // no list shows (lists are per agent) rather than an agent with some of its sessions gone.
+      await this.folder.remove(id);
+      await this.sessions.dropAgent(tenant, id);
+      return true;
+    });
+  }
+
+  /** Called under the lock: no other agent of the tenant has this title (in any case). */
+  private async checkTitleFree(tenant: string, title: string, self: string): Promise<void> {
+    const wanted = titleKey(title);
+    const taken = (await this.folder.all()).some((s) => s.tenant === tenant && s.id !== self && titleKey(s.text) === wanted);
+    if (taken) throw new DuplicateTitleError(title);
+  }
+}
+
+class DataFolderSessions implements SessionRecordStore {
+  constructor(
+    private readonly folder: RecordFolder<SessionRecord, Summary>,
+    private readonly store: string,
+  ) {}
+
+  async create(record: SessionRecord): Promise<SessionRecord> {
+    checkNewRecord("session record", record, this.store);
+    await this.folder.locked(async () => {
+      if (await this.folder.exists(record.id)) throw new ServerStoreError(`${this.store}: session record ${record.id} already exists`);
+      await this.folder.write(record.id, record);
+    });
+    return structuredClone(record);
+  }
+
+  async get(tenant: string, id: string): Promise<SessionRecord | undefined> {
+    if (!isRecordId(id)) return undefined;
+    const record = await this.folder.read(id, id);
+    return record?.tenant === tenant ? record : undefined;
+  }
+
+  async list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>> {
+    const mine = (await this.folder.all()).filter((s) => s.tenant === tenant && s.agent_id === agentId && (query.user_id === undefined || s.user_id === query.user_id));
+    const page = listPage(mine, query, (s) => s.text);
+    return { items: await readPage(page.items, (name) => this.folder.read(name, name), tenant), total: page.total };
+  }
+
+  async update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined> {
+    if (!isRecordId(id)) return undefined;
+    return this.folder.locked(async () => {
+      const record = await this.get(tenant, id);
+      if (!record) return undefined;
+      const updated = patchedSession(record, patch, now, this.store);
+      await this.folder.write(id, updated);
+      return updated;
+    });
+  }
+
+  async delete(tenant: string, ids: readonly string[]): Promise<string[]> {
+    const wanted = [...new Set(ids)].filter(isRecordId);
+    if (wanted.length === 0) return [];
+    return this.folder.locked(async () => {
+      const deleted: string[] = [];
+      for (const id of wanted) {
+        if ((await this.get(tenant, id)) && (await this.folder.remove(id))) deleted.push(id);
+      }
+      return deleted;
+    });
+  }
+
+  /** Remove an agent's session records (its delete calls this). */
+  async dropAgent(tenant: string, agentId: string): Promise<void> {
+    await this.folder.locked(async () => {
+      for (const s of await this.folder.all()) if (s.tenant === tenant && s.agent_id === agentId) await this.folder.remove(s.fileName);
+    });
+  }
+}
+
+class DataFolderKeys implements ApiKeyStore {
+  constructor(
+    private readonly folder: RecordFolder<ApiKeyRecord, ApiKeyRecord>,
+    private readonly store: string,
+  ) {}
+
+  async create(key: ApiKeyRecord): Promise<ApiKeyRecord> {
+    checkNewRecord("API key", key, this.store);
+    await this.folder.locked(async () => {
+      const all = await this.folder.all();
+      if (all.some((k) => k.id === key.id)) throw new ServerStoreError(`${this.store}: API key ${key.id} already exists`);
+      if (await this.folder.exists(key.hash)) throw new ServerStoreError(`${this.store}: another API key has this hash (${this.folder.where(key.hash)})`);
+      await this.folder.write(key.hash, key);
+    });
+    return structuredClone(key);
+  }
+
+  async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
+    if (!isKeyHash(hash)) return undefined;
+    const key = await this.folder.read(hash);
+    if (key === undefined) return undefined;
+    this.folder.checkName(hash, key);
+    return key.revoked ? undefined : key;
+  }
+
+  async list(tenant?: string): Promise<ApiKeyRecord[]> {
+    return (await this.folder.all())
+      .filter((k) => tenant === undefined || k.tenant === tenant)
+      .sort((a, b) => a.create_time - b.create_time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+      .map(({ fileName: _file, ...key }) => key as ApiKeyRecord);
+  }
+
+  async revoke(id: string): Promise<boolean> {
+    if (!isRecordId(id)) return false;
+    return this.folder.locked(async () => {
+      const found = (await this.folder.all()).find((k) => k.id === id);
+      if (!found) return false;
+      const key = await this.folder.read(found.fileName);
+      if (!key) return false;
+      if (!key.revoked) await this.folder.write(found.fileName, { ...key, revoked: true });
+      return true;
+    });
+  }
+}
+
+function agentSummary(a: AgentRecord): Summary {
+  return { id: a.id, tenant: a.tenant, create_time: a.create_time, update_time: a.update_time, text: a.title };
+}
+
+function sessionSummary(s: SessionRecord): Summary {
+  return { id: s.id, tenant: s.tenant, create_time: s.create_time, update_time: s.update_time, text: s.name, agent_id: s.agent_id, user_id: s.user_id };
+}
+
+/** The records of a page, read whole (one that was deleted since it was listed is left out). */
+async function readPage<T extends { tenant: string }>(items: ReadonlyArray<{ fileName: string }>, read: (name: string) => Promise<T | undefined>, tenant: string): Promise<T[]> {
+  const records: Array<T | undefined> = await Promise.all(items.map((item) => read(item.fileName)));
+  return records.filter((r): r is T => r !== undefined && r.tenant === tenant);
+}
+
+export class DataFolderServerStore implements ServerStore {
+  /** The folder, as an absolute path. */
+  readonly directory: string;
+  readonly location: string;
+  readonly lockTimeoutMs: number;
+  readonly sync: boolean;
+  readonly agents: DataFolderAgents;
+  readonly sessions: DataFolderSessions;
+  readonly keys: DataFolderKeys;
+  readonly runs: FileSnapshotStore;
+  readonly cancel: FileCancelSignals;
+
+  constructor(options: DataFolderServerStoreOptions) {
+    if (typeof options?.directory !== "string" || options.directory === "") throw new ServerStoreError("a data folder store needs a directory: a non-empty folder path");
+    this.directory = resolve(options.directory);
+    this.location = `data folder ${this.directory}`;
+    this.lockTimeoutMs = options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS;
+    if (!Number.isInteger(this.lockTimeoutMs) || this.lockTimeoutMs <= 0) throw new ServerStoreError(`lockTimeoutMs must be a positive whole number of milliseconds, got ${String(options.lockTimeoutMs)}`);
+    if (options.sync !== undefined && typeof options.sync !== "boolean") throw new ServerStoreError(`sync must be true or false, got ${JSON.stringify(options.sync)}`);
+    this.sync = options.sync ?? false;
+    const sessionFolder = new RecordFolder<SessionRecord, Summary>(join(this.directory, DATA_FOLDER_LAYOUT.sessionRecords), this, "session record", sessionSummary);
+    this.sessions = new DataFolderSessions(sessionFolder, this.location);
+    this.agents = new DataFolderAgents(new RecordFolder<AgentRecord, Summary>(join(this.directory, DATA_FOLDER_LAYOUT.agents), this, "agent", agentSummary), this.sessions, this.location);
+    this.keys = new DataFolderKeys(new RecordFolder<ApiKeyRecord, ApiKeyRecord>(join(this.directory, DATA_FOLDER_LAYOUT.keys), this, "API key", (k) => k), this.location);
+    this.runs = new FileSnapshotStore({ directory: join(this.directory, DATA_FOLDER_LAYOUT.runs), lockTimeoutMs: this.lockTimeoutMs, sync: this.sync });
+    this.cancel = new FileCancelSignals({ directory: join(this.directory, DATA_FOLDER_LAYOUT.cancel) });
+  }
+
+  /** The folder exists (it is created if missing) and can be written. */
+  async ping(): Promise<void> {
+    try {
+      await mkdir(this.directory, { recursive: true });
+      await access(this.directory, constants.R_OK | constants.W_OK);
+    } catch (error) {
+      throw this.fsFailure("use", this.directory, error);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.runs.close();
+    await this.cancel.close();
+  }
+
+  /** A file system failure in words naming the store and the path. */
+  fsFailure(verb: string, path: string, error: unknown): ServerStoreError {
+    if (error instanceof ServerStoreError) return error;
+    const inside = path === this.directory ? "the folder" : path.startsWith(this.directory) ? path.slice(this.directory.length + 1) : path;
+    return new ServerStoreError(`${this.location}: cannot ${verb} ${inside}: ${(error as Error).message}`);
+  }
+}
