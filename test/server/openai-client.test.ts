@@ -95,6 +95,16 @@ describe("the openai client against /api/v1/agents_openai/{id}", () => {
     expect(streamed).toBe("<think>Let me think.</think>Because.");
   });
 
+  it("user_id and inputs in an OpenAI body go to the run (RAGFlow raises a TypeError on user_id)", async () => {
+    const server = await startTestServer();
+    const agentId = await createAgent(server, hello());
+    const answer = await call(server, `/api/v1/agents_openai/${agentId}/chat/completions`, { body: { model: "x", messages: [{ role: "user", content: "Ada" }], user_id: "end-user-7", inputs: {} } });
+    expect(answer.json.object).toBe("chat.completion");
+    const session = (await call(server, `/api/v1/agents/${agentId}/sessions/${answer.json.id}`)).json.data;
+    expect(session.user_id).toBe("end-user-7");
+    expect(session.dsl.globals["sys.user_id"]).toBe("end-user-7");
+  });
+
   it("a bad key raises AuthenticationError with status 401 and RAGFlow's message", async () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
