@@ -8,7 +8,7 @@ import type { ServerContext } from "./context.js";
 import type { Envelope } from "./envelope.js";
 import { nativeAnswer, nativeStreamError } from "./formats/native.js";
 import { OpenAiChunks, openAiCompletion, openAiUsage } from "./formats/openai.js";
-import { SseStream } from "./sse.js";
+import { SseStream, type SseFraming } from "./sse.js";
 import type { Turn } from "./turn.js";
 
 const CLIENT_GONE = "the client closed the connection";
@@ -25,9 +25,19 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/** Take the response over for a stream; if that fails, the turn is given up (its session let go). */
+async function openStream(reply: FastifyReply, turn: Turn, framing: SseFraming): Promise<SseStream> {
+  try {
+    return new SseStream(reply, framing);
+  } catch (error) {
+    await turn.abandon();
+    throw error;
+  }
+}
+
 /** The native stream: every event as `data:{json}`, then `data:[DONE]`. */
 export async function streamNative(ctx: ServerContext, reply: FastifyReply, turn: Turn): Promise<void> {
-  const sse = new SseStream(reply, "native");
+  const sse = await openStream(reply, turn, "native");
   stopWhenClientLeaves(ctx, reply, turn);
   try {
     for await (const event of turn.events) await sse.send(event);
@@ -47,7 +57,7 @@ export async function answerNative(ctx: ServerContext, reply: FastifyReply, turn
 
 /** The OpenAI stream: a chunk per message and message_end, a finishing chunk with the usage, then `data: [DONE]`. */
 export async function streamOpenAi(ctx: ServerContext, reply: FastifyReply, turn: Turn, question: string): Promise<void> {
-  const sse = new SseStream(reply, "openai");
+  const sse = await openStream(reply, turn, "openai");
   stopWhenClientLeaves(ctx, reply, turn);
   let chunks: OpenAiChunks | undefined;
   const chunker = (created: number) => (chunks ??= new OpenAiChunks(turn.sessionId, turn.agent.id, created));

@@ -43,6 +43,8 @@ export interface Turn {
   readonly events: AsyncIterable<SessionEvent>;
   /** Stop the run: it ends with workflow_finished error "cancelled". */
   stop(reason: string): void;
+  /** Give the turn up before reading its events (the response could not be started): lets the session go. */
+  abandon(): Promise<void>;
 }
 
 export const AGENT_NOT_FOUND = "Agent not found.";
@@ -73,13 +75,30 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
     }
   }
   const transcript = new TurnTranscript();
+  const sessionId = record.id;
+  let released = false;
+  let started = false;
+  // Once: after the run's events (or instead of them, when the turn is given up).
+  const release = async () => {
+    if (released) return;
+    released = true;
+    try {
+      await session.close();
+    } finally {
+      ctx.runs.release(sessionId, controller);
+    }
+  };
   return {
-    sessionId: record.id,
+    sessionId,
     agent,
     newSession,
     transcript,
-    events: runTurn(ctx, input, record, session, controller, transcript),
+    events: runTurn(ctx, input, record, session, controller, transcript, () => (started = true), release),
     stop: (reason) => controller.abort(new Error(reason)),
+    // A generator that never started does not run its `finally`: the session is let go here.
+    abandon: async () => {
+      if (!started) await release();
+    },
   };
 }
 
@@ -90,7 +109,10 @@ async function* runTurn(
   session: DurableSession,
   controller: AbortController,
   transcript: TurnTranscript,
+  onStart: () => void,
+  release: () => Promise<void>,
 ): AsyncGenerator<SessionEvent, void, undefined> {
+  onStart();
   const sessionId = record.id;
   try {
     // A run whose process died goes on with the inputs it started with.
@@ -115,8 +137,7 @@ async function* runTurn(
       }
     }
   } finally {
-    await session.close();
-    ctx.runs.release(sessionId, controller);
+    await release();
   }
 }
 
