@@ -97,3 +97,5 @@ export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";
 export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
 export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
+export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./server/app.js";
+export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";

@@ -28,3 +28,21 @@ export function processIO(): CliIO {
     color: Boolean(process.stdout.isTTY) && !process.env.NO_COLOR,
   };
 }
+
+/** Resolves when a long-running command should stop: io.shutdown, or SIGINT/SIGTERM. */
+export function stopRequested(io: CliIO): Promise<void> {
+  return new Promise((resolve) => {
+    if (io.shutdown) {
+      if (io.shutdown.aborted) resolve();
+      else io.shutdown.addEventListener("abort", () => resolve(), { once: true });
+      return;
+    }
+    const stop = () => {
+      process.removeListener("SIGINT", stop);
+      process.removeListener("SIGTERM", stop);
+      resolve();
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}

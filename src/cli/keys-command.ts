@@ -78,7 +78,7 @@ export async function keysCommand(args: KeysArgs, io: CliIO): Promise<number> {
 }
 
 /** Open the store the flags name (a bad flag is a usage error), run `work`, close it; a store failure is one line, exit 1. */
-async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: ServerStore) => Promise<number>): Promise<number> {
+export async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: ServerStore) => Promise<number>): Promise<number> {
   if (args.data !== undefined && (args.redis !== undefined || args.postgres !== undefined)) {
     throw new UsageError(`--data is the store when there is no Redis and no PostgreSQL: give --data or --redis/--postgres, not both`);
   }

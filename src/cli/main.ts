@@ -14,6 +14,7 @@ import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
 import { keysCommand } from "./keys-command.js";
 import { EXIT, runCommand } from "./run-command.js";
+import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
@@ -30,6 +31,9 @@ Usage:
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL | --postgres URL [--schema NAME]]
   canvasflow keys list [--tenant T] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
   canvasflow keys revoke ID [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+                   [--api-key-env NAME] [--insecure-no-auth]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
@@ -47,6 +51,10 @@ cancel: asks every process running TASK_ID to stop it: through Redis or PostgreS
 keys: the API keys of canvasflow serve, in the store it uses (default the data folder ./.canvasflow).
   create prints the key once (only its SHA-256 is kept); list never shows keys. Exit codes: 0 done,
   1 no such key or the store failed, 2 usage.
+serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C or SIGTERM, over the
+  keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
+  loopback only, unless --insecure-no-auth. Exit codes: 0 stopped, 1 cannot listen or the store
+  failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -80,6 +88,21 @@ const KEYS_OPTIONS = {
   redis: { type: "string" },
   postgres: { type: "string" },
   schema: { type: "string" },
+} as const satisfies OptionSpecs;
+
+const SERVE_OPTIONS = {
+  host: { type: "string" },
+  port: { type: "string", short: "p" },
+  data: { type: "string" },
+  redis: { type: "string" },
+  postgres: { type: "string" },
+  schema: { type: "string" },
+  agents: { type: "string" },
+  config: { type: "string" },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+  "api-key-env": { type: "string" },
+  "insecure-no-auth": { type: "boolean" },
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
@@ -146,6 +169,27 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KEYS_OPTIONS });
       return await keysCommand({ action, positionals, ...values }, io);
+    }
+    if (command === "serve") {
+      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
+      if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
+      return await serveCommand(
+        {
+          host: values.host,
+          port: values.port,
+          data: values.data,
+          redis: values.redis,
+          postgres: values.postgres,
+          schema: values.schema,
+          agents: values.agents,
+          config: values.config,
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
+          apiKeyEnv: values["api-key-env"],
+          insecureNoAuth: values["insecure-no-auth"] ?? false,
+        },
+        io,
+      );
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });

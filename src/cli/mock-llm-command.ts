@@ -5,7 +5,7 @@
  */
 import { startMockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError, loadMockLlmScript } from "../llm/mock-script.js";
-import type { CliIO } from "./io.js";
+import { stopRequested, type CliIO } from "./io.js";
 import { integerFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 
@@ -16,24 +16,6 @@ export interface MockLlmArgs {
 
 function portNumber(value: string | undefined): number {
   return value === undefined ? 0 : integerFlag("--port", value, { min: 0, max: 65535 });
-}
-
-/** Resolves when the command should stop: io.shutdown, or SIGINT/SIGTERM. */
-function stopRequested(io: CliIO): Promise<void> {
-  return new Promise((resolve) => {
-    if (io.shutdown) {
-      if (io.shutdown.aborted) resolve();
-      else io.shutdown.addEventListener("abort", () => resolve(), { once: true });
-      return;
-    }
-    const stop = () => {
-      process.removeListener("SIGINT", stop);
-      process.removeListener("SIGTERM", stop);
-      resolve();
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
 }
 
 export async function mockLlmCommand(args: MockLlmArgs, io: CliIO): Promise<number> {

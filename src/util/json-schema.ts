@@ -48,8 +48,12 @@ function describe(error: ErrorObject): string {
 export function schemaIssues(schemaFile: string, value: unknown): SchemaIssue[] {
   const validate = validator(schemaFile);
   if (validate(value)) return [];
+  return issuesOf(validate.errors ?? []);
+}
+
+/** ajv's errors (of any validator) as one issue per place, worded as `schemaIssues` words them. */
+export function issuesOf(errors: readonly ErrorObject[]): SchemaIssue[] {
   const seen = new Map<string, SchemaIssue>();
-  const errors = validate.errors ?? [];
   for (const error of errors) {
     if (error.keyword === "anyOf" || error.keyword === "oneOf" || error.keyword === "if") continue;
     const params = error.params as Record<string, unknown>;

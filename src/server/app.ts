@@ -1,0 +1,198 @@
+/**
+ * `createServer(options)`: RAGFlow's agent HTTP API on Fastify 5, validated by the project's ajv
+ * with the schemas in `schemas/server/`. Every answer, errors included, is RAGFlow's envelope
+ * `{code, message, data}` (research/ragflow-api.md §1); nothing a client sends crashes the process.
+ *
+ * Layout: the health routes and the 404 answer need no key; every other route is in a child
+ * context whose first hook checks the key (auth.ts). CORS headers are set before either, so a
+ * browser can read refusals too.
+ */
+import cors from "@fastify/cors";
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOptions, type FastifyServerOptions } from "fastify";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
+import { packageRoot } from "../dsl/schemas.js";
+import { AgentCatalog } from "./agent-catalog.js";
+import { loadAgentFolder } from "./agent-folder.js";
+import { anyKeyConfigured, KeyChecker } from "./auth.js";
+import { ActiveRuns, type ServerContext } from "./context.js";
+import { ApiError, argumentError, RET, tooLarge, unauthorized } from "./envelope.js";
+import { agentRoutes } from "./routes/agents.js";
+import { completionRoutes, speaksOpenAi } from "./routes/completions.js";
+import { sessionRoutes } from "./routes/sessions.js";
+import { systemRoutes } from "./routes/system.js";
+import { taskRoutes } from "./routes/tasks.js";
+import type { ServerStore } from "./store/types.js";
+import { validationError, validatorCompiler } from "./validation.js";
+
+/** Bytes a request body may take (agent writes: AGENT_BODY_LIMIT). */
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface CreateServerOptions {
+  /** Agents, sessions, keys, run state and cancel signals. The caller closes it after the server. */
+  store: ServerStore;
+  /** Component types (default: the built-ins and what `registerComponent` added). */
+  registry?: ComponentRegistry;
+  /** Engine options and services (LLM provider…) of every run; the task id is set per session. */
+  canvas?: CanvasRuntimeOptions;
+  /** Serve every DSL file of this folder as a read-only agent of every tenant. */
+  agentsDir?: string;
+  /** A single key for a one-key deployment (tenant "default"), besides the store's keys. */
+  apiKey?: string;
+  /** Listen on any host even with no key configured (every request is then the tenant "default"). */
+  insecureNoAuth?: boolean;
+  /** Keep a run going when its client disconnects (default: the run is cancelled). */
+  keepRunningOnDisconnect?: boolean;
+  /** Allowed CORS origins (default "*", as RAGFlow). */
+  corsOrigin?: string | string[] | boolean;
+  /** Bytes a request body may take (default 1 MiB; agent writes 10 MiB). */
+  bodyLimit?: number;
+  /** Fastify's logger option (default: no logs). */
+  logger?: FastifyServerOptions["logger"];
+}
+
+/** The server would listen beyond loopback with no key configured. */
+export class InsecureListenError extends Error {
+  constructor(readonly host: string) {
+    super(
+      `refusing to listen on ${host}: no API key is configured, so anyone who can reach it could run, change and delete agents. ` +
+        "Create a key (canvasflow keys create --tenant T --name N), give one (--api-key-env NAME), listen on 127.0.0.1, " +
+        "or pass --insecure-no-auth to serve without keys anyway.",
+    );
+    this.name = "InsecureListenError";
+  }
+}
+
+const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1", "[::1]", "::ffff:127.0.0.1"]);
+
+/** Whether a listen host only accepts connections from this machine (no host: Fastify's localhost). */
+export function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true;
+  return LOOPBACK.has(host.toLowerCase()) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
+}
+
+export function createServer(options: CreateServerOptions): FastifyInstance {
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  const registry = options.registry ?? defaultRegistry;
+  const ctx: ServerContext = {
+    store: options.store,
+    agents: new AgentCatalog(options.store.agents),
+    registry,
+    canvas: options.canvas ?? {},
+    runs: new ActiveRuns(),
+    keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
+    version: packageVersion(),
+    now: Date.now,
+    log: app.log,
+  };
+  // Decided when the server gets ready: whether keys are required.
+  let checker: KeyChecker | undefined;
+  let open = false;
+
+  app.setValidatorCompiler(validatorCompiler());
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const answer = asApiError(error);
+    if (answer.code === RET.exception) request.log.error({ err: error }, "request failed");
+    void reply.code(answer.status).send(answer.envelope(speaksOpenAi(request)));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split("?")[0];
+    void reply.code(404).send({ code: RET.notFound, message: `Not Found: ${path}`, data: null, error: "Not Found" });
+  });
+  installJsonParser(app);
+  app.register(cors, {
+    origin: options.corsOrigin ?? "*",
+    credentials: false,
+    methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    allowedHeaders: ["Authorization", "Content-Type"],
+  });
+
+  app.addHook("onReady", async () => {
+    if (options.agentsDir !== undefined) {
+      const folder = await loadAgentFolder(options.agentsDir, registry);
+      for (const warning of folder.warnings) app.log.warn(warning);
+      ctx.agents = new AgentCatalog(options.store.agents, folder.agents);
+    }
+    open = options.insecureNoAuth === true || !(await anyKeyConfigured(options.store.keys, options.apiKey));
+    checker = new KeyChecker({ keys: options.store.keys, apiKey: options.apiKey, open });
+  });
+  // Closing stops this process's runs: their streams end with a cancelled workflow_finished and [DONE].
+  app.addHook("preClose", async () => ctx.runs.abortAll("the server is shutting down"));
+
+  systemRoutes(app, ctx);
+  app.register(async (api) => {
+    api.addHook("onRequest", async (request) => {
+      const tenant = await checker!.tenantOf(request.headers.authorization);
+      if (tenant === undefined) throw unauthorized();
+      request.tenant = tenant;
+    });
+    // A request without a body (curl -X POST) is an empty one, as RAGFlow reads it.
+    api.addHook("preValidation", async (request) => {
+      if (request.body === undefined || request.body === null) request.body = {};
+    });
+    agentRoutes(api, ctx);
+    sessionRoutes(api, ctx);
+    completionRoutes(api, ctx);
+    taskRoutes(api, ctx);
+  });
+
+  guardListen(app, () => open && options.insecureNoAuth !== true);
+  return app;
+}
+
+/** Refuse to listen beyond loopback while no key is required. */
+function guardListen(app: FastifyInstance, keyless: () => boolean): void {
+  const listen = app.listen.bind(app) as (opts: FastifyListenOptions) => Promise<string>;
+  const guarded = async (opts: FastifyListenOptions = {}): Promise<string> => {
+    await app.ready();
+    if (keyless() && opts.path === undefined && !isLoopbackHost(opts.host)) throw new InsecureListenError(opts.host!);
+    return listen(opts);
+  };
+  app.listen = ((opts?: FastifyListenOptions, callback?: (error: Error | null, address: string) => void) => {
+    const started = guarded(opts);
+    if (!callback) return started;
+    started.then((address) => callback(null, address), (error: Error) => callback(error, ""));
+    return undefined;
+  }) as FastifyInstance["listen"];
+}
+
+/**
+ * JSON bodies, read safely (a body that sets `__proto__` or `constructor.prototype` is refused),
+ * with the parser's reason in the message. An empty body is no body.
+ */
+function installJsonParser(app: FastifyInstance): void {
+  const safeParse = app.getDefaultJsonParser("error", "error");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === "") return done(null, undefined);
+    safeParse(request, text, (error, value) => {
+      if (!error) return done(null, value);
+      let reason: string;
+      try {
+        JSON.parse(text);
+        reason = "it sets __proto__ or constructor.prototype, which is not allowed";
+      } catch (syntax) {
+        reason = (syntax as Error).message;
+      }
+      done(argumentError(`The request body is not valid JSON: ${reason}`, null), undefined);
+    });
+  });
+}
+
+/** Every failure as RAGFlow's envelope. */
+function asApiError(error: FastifyError): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.validation) return validationError(error.validation, error.validationContext);
+  if (error.code === "FST_ERR_CTP_BODY_TOO_LARGE") return tooLarge();
+  if (error.code === "FST_ERR_CTP_INVALID_MEDIA_TYPE") {
+    return argumentError("The request body must be JSON (send it with Content-Type: application/json).", null);
+  }
+  // Other request errors Fastify finds (a bad Content-Length…): the client's, code 101.
+  if (typeof error.statusCode === "number" && error.statusCode >= 400 && error.statusCode < 500) return argumentError(error.message, null);
+  return new ApiError(RET.exception, error.message, null);
+}

@@ -1,0 +1,71 @@
+/**
+ * What the routes share: the store, the agents, the engine's settings, and the runs this process
+ * is running now.
+ */
+import { randomBytes } from "node:crypto";
+import type { FastifyBaseLogger } from "fastify";
+import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
+import type { AgentCatalog } from "./agent-catalog.js";
+import type { ServerStore } from "./store/types.js";
+
+export interface ServerContext {
+  store: ServerStore;
+  agents: AgentCatalog;
+  registry: ComponentRegistry;
+  /** Engine options and services every run gets (its taskId is set per session). */
+  canvas: CanvasRuntimeOptions;
+  /** The runs of this process, by session id. */
+  runs: ActiveRuns;
+  /** Keep a run going when its streaming client goes away (default: cancel it). */
+  keepRunningOnDisconnect: boolean;
+  version: string;
+  now(): number;
+  log: FastifyBaseLogger;
+}
+
+/** A 32-hex id, as RAGFlow's (uuid1().hex). */
+export function newId(): string {
+  return randomBytes(16).toString("hex");
+}
+
+/**
+ * The sessions this process is running a turn of. A second turn of the same session is refused
+ * here at once; across processes the session's lease refuses it.
+ */
+export class ActiveRuns {
+  private readonly running = new Map<string, AbortController>();
+
+  /** Claims the session; false when this process is already running it. */
+  claim(sessionId: string, controller: AbortController): boolean {
+    if (this.running.has(sessionId)) return false;
+    this.running.set(sessionId, controller);
+    return true;
+  }
+
+  release(sessionId: string, controller: AbortController): void {
+    if (this.running.get(sessionId) === controller) this.running.delete(sessionId);
+  }
+
+  /** Stop the session's run if this process runs it (a cancel also goes through the store for the others). */
+  abort(sessionId: string, reason: string): boolean {
+    const controller = this.running.get(sessionId);
+    controller?.abort(new Error(reason));
+    return controller !== undefined;
+  }
+
+  /** Stop every run of this process (the server is closing). */
+  abortAll(reason: string): void {
+    for (const controller of this.running.values()) controller.abort(new Error(reason));
+  }
+
+  get size(): number {
+    return this.running.size;
+  }
+}
+
+declare module "fastify" {
+  interface FastifyRequest {
+    /** The tenant of the request's API key (set by the auth hook before any handler runs). */
+    tenant: string;
+  }
+}

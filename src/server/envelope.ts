@@ -1,0 +1,87 @@
+/**
+ * RAGFlow's answer envelope `{code, message, data}` and its return codes (research/ragflow-api.md
+ * §1). Application errors answer HTTP 200 with a non-zero code, as RAGFlow does (its SDK only
+ * reads `code`); real HTTP statuses are kept for 401, 404 and 413.
+ */
+
+/** RAGFlow's `RetCode` values that the agent API uses. */
+export const RET = {
+  success: 0,
+  exception: 100,
+  argument: 101,
+  data: 102,
+  operating: 103,
+  unauthorized: 401,
+  notFound: 404,
+  tooLarge: 413,
+  serverError: 500,
+} as const;
+
+export interface Envelope {
+  code: number;
+  message?: string;
+  data?: unknown;
+  /** Only on the OpenAI-compatible routes: what the `openai` SDK reads to raise its errors. */
+  error?: OpenAiError;
+}
+
+/** The `error` object of OpenAI's API (the `openai` SDK shows `message` and maps the status). */
+export interface OpenAiError {
+  message: string;
+  type: string;
+  code: number | string | null;
+}
+
+/** RAGFlow's `get_json_result`: `{code: 0, message: "success", data}`. */
+export function success(data: unknown): Envelope {
+  return { code: RET.success, message: "success", data };
+}
+
+/**
+ * A request that cannot be served: it becomes the envelope `{code, message, data}` with HTTP
+ * `status` (200 for application errors, as RAGFlow). Thrown by handlers; the error handler
+ * answers it.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data: unknown = false,
+    readonly status = 200,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  envelope(openAi = false): Envelope {
+    const envelope: Envelope = { code: this.code, message: this.message, data: this.data };
+    if (openAi) envelope.error = { message: this.message, type: "invalid_request_error", code: this.code };
+    return envelope;
+  }
+}
+
+/** The exact answer RAGFlow (HEAD) gives a missing or unknown key, with HTTP 401; its tests assert the message. */
+export const UNAUTHORIZED_MESSAGE = "<Unauthorized '401: Unauthorized'>";
+
+export function unauthorized(): ApiError {
+  return new ApiError(RET.unauthorized, UNAUTHORIZED_MESSAGE, null, 401);
+}
+
+export function tooLarge(): ApiError {
+  return new ApiError(RET.tooLarge, "Request body is too large", null, 413);
+}
+
+/** A bad argument (code 101). */
+export function argumentError(message: string, data: unknown = false): ApiError {
+  return new ApiError(RET.argument, message, data);
+}
+
+/** Missing or wrong data (code 102). */
+export function dataError(message: string, data: unknown = false): ApiError {
+  return new ApiError(RET.data, message, data);
+}
+
+/** Not allowed in this state or for this tenant (code 103). */
+export function operatingError(message: string, data: unknown = false): ApiError {
+  return new ApiError(RET.operating, message, data);
+}

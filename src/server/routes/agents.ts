@@ -1,0 +1,129 @@
+/**
+ * Agents (research/ragflow-api.md §2.1): list, create, get, update, delete. A write's DSL is
+ * checked before anything is stored; agents of `--agents DIR` are read-only.
+ */
+import type { FastifyInstance } from "fastify";
+import { checkAgentDsl } from "../agent-dsl.js";
+import { newId, type ServerContext } from "../context.js";
+import { argumentError, dataError, operatingError, success } from "../envelope.js";
+import { listQuery, type RawListQuery } from "../list-query.js";
+import { allSessionIds } from "../sessions.js";
+import { DuplicateTitleError, type AgentPatch, type AgentRecord } from "../store/types.js";
+import { serverSchema } from "../validation.js";
+
+/** DSLs are large: agent writes may carry up to this many bytes (other requests: the server's body limit). */
+export const AGENT_BODY_LIMIT = 10 * 1024 * 1024;
+
+interface AgentWrite {
+  title?: string | null;
+  description?: string | null;
+  dsl?: unknown;
+  canvas_type?: string | null;
+  avatar?: string | null;
+}
+
+export const CANVAS_NOT_FOUND = "canvas not found.";
+
+/** An agent as RAGFlow's API shows it (its owner is `user_id`). */
+export function agentView(agent: AgentRecord): Record<string, unknown> {
+  return {
+    id: agent.id,
+    title: agent.title,
+    description: agent.description,
+    dsl: agent.dsl,
+    canvas_type: agent.canvas_type,
+    canvas_category: "agent_canvas",
+    avatar: agent.avatar,
+    user_id: agent.tenant,
+    create_time: agent.create_time,
+    update_time: agent.update_time,
+  };
+}
+
+function readOnly(id: string) {
+  return operatingError(`The agent ${id} is served read-only from the server's agents folder (--agents); change its file instead.`);
+}
+
+export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const write = { body: serverSchema("agent-write.schema.json") };
+
+  app.get("/api/v1/agents", { schema: { querystring: serverSchema("list-query.schema.json") } }, async (request) => {
+    const raw = request.query as RawListQuery;
+    const page = await ctx.agents.list(request.tenant, listQuery(raw, "create_time"));
+    const canvas = page.items.map(agentView);
+    // Scripts written for RAGFlow v0.24 iterate `data` itself.
+    return success(raw.format === "list" ? canvas : { canvas, total: page.total });
+  });
+
+  app.post("/api/v1/agents", { schema: write, bodyLimit: AGENT_BODY_LIMIT }, async (request) => {
+    const body = request.body as AgentWrite;
+    if (body.dsl === undefined || body.dsl === null) throw argumentError("No DSL data in request.");
+    if (body.title === undefined || body.title === null) throw argumentError("No title in request.");
+    const title = body.title.trim();
+    if (title === "") throw argumentError("`title` must not be empty.");
+    const dsl = await checkAgentDsl(body.dsl, ctx.registry);
+    const now = ctx.now();
+    try {
+      const agent = await ctx.store.agents.create({
+        id: newId(),
+        tenant: request.tenant,
+        title,
+        description: body.description ?? "",
+        dsl,
+        canvas_type: body.canvas_type ?? "",
+        avatar: body.avatar ?? null,
+        create_time: now,
+        update_time: now,
+      });
+      return success(agentView(agent));
+    } catch (error) {
+      if (error instanceof DuplicateTitleError) throw dataError(error.message);
+      throw error;
+    }
+  });
+
+  app.get("/api/v1/agents/:agent_id", async (request) => {
+    const { agent_id } = request.params as { agent_id: string };
+    const agent = await ctx.agents.get(request.tenant, agent_id);
+    if (!agent) throw dataError(CANVAS_NOT_FOUND);
+    return success(agentView(agent));
+  });
+
+  app.put("/api/v1/agents/:agent_id", { schema: write, bodyLimit: AGENT_BODY_LIMIT }, async (request) => {
+    const { agent_id } = request.params as { agent_id: string };
+    if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
+    const body = request.body as AgentWrite;
+    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    // Null or absent fields are left alone, as in RAGFlow.
+    const patch: AgentPatch = {};
+    if (body.title !== undefined && body.title !== null) {
+      patch.title = body.title.trim();
+      if (patch.title === "") throw argumentError("`title` must not be empty.");
+    }
+    if (body.description !== undefined && body.description !== null) patch.description = body.description;
+    if (body.canvas_type !== undefined && body.canvas_type !== null) patch.canvas_type = body.canvas_type;
+    if (body.avatar !== undefined && body.avatar !== null) patch.avatar = body.avatar;
+    if (body.dsl !== undefined && body.dsl !== null) patch.dsl = await checkAgentDsl(body.dsl, ctx.registry);
+    try {
+      const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
+      if (!updated) throw dataError(CANVAS_NOT_FOUND);
+      return success(true);
+    } catch (error) {
+      if (error instanceof DuplicateTitleError) throw dataError(error.message);
+      throw error;
+    }
+  });
+
+  app.delete("/api/v1/agents/:agent_id", async (request) => {
+    const { agent_id } = request.params as { agent_id: string };
+    if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
+    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    const sessions = await allSessionIds(ctx, request.tenant, agent_id);
+    if (!(await ctx.store.agents.delete(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    // The records went with the agent; their run state goes too (a session running now keeps its own until it ends).
+    for (const id of sessions) {
+      await ctx.store.runs.delete(id).catch((error: unknown) => ctx.log.warn({ err: error, session: id }, "the run state of a deleted agent's session was kept"));
+    }
+    return success(true);
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Completions (research/ragflow-api.md §2.3, §2.4): the canonical
+ * `POST /api/v1/agents/chat/completions` (agent_id in the body; `"openai-compatible": true`
+ * switches to OpenAI's format) and RAGFlow's two aliases, `/api/v1/agents/{id}/completions`
+ * (native) and `/api/v1/agents_openai/{id}/chat/completions` (OpenAI). `stream` defaults to false.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ServerContext } from "../context.js";
+import { answerNative, answerOpenAi, streamNative, streamOpenAi } from "../deliver.js";
+import { argumentError, dataError } from "../envelope.js";
+import { lastUserContent } from "../formats/openai.js";
+import { startTurn } from "../turn.js";
+import { serverSchema } from "../validation.js";
+
+interface CompletionBody {
+  agent_id?: string | null;
+  query?: string | null;
+  question?: string | null;
+  stream?: boolean | null;
+  session_id?: string | null;
+  inputs?: Record<string, unknown> | null;
+  files?: unknown[] | null;
+  user_id?: string | null;
+  /** OpenAI's end-user field: taken as user_id when that is absent. */
+  user?: string | null;
+  name?: string | null;
+  return_trace?: boolean | null;
+  "openai-compatible"?: boolean | null;
+  messages?: Array<{ role: string; content?: unknown }> | null;
+  id?: string | null;
+  metadata?: { id?: unknown } | null;
+}
+
+/** Route config of the routes whose errors also carry OpenAI's `error` object. */
+export interface CompletionRouteConfig {
+  openAi?: boolean;
+}
+
+/** Whether a request speaks OpenAI's format (its errors then carry `error` for the openai SDK). */
+export function speaksOpenAi(request: FastifyRequest): boolean {
+  if ((request.routeOptions.config as CompletionRouteConfig | undefined)?.openAi) return true;
+  const body = request.body as CompletionBody | undefined;
+  return body !== null && typeof body === "object" && body["openai-compatible"] === true;
+}
+
+function nonEmpty(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
+  const body = request.body as CompletionBody;
+  if (!agentId) throw argumentError("`agent_id` is required.");
+  const common = {
+    tenant: request.tenant,
+    agentId,
+    ...(body.inputs ? { inputs: body.inputs } : {}),
+    ...(body.files ? { files: body.files } : {}),
+    ...(nonEmpty(body.user_id ?? body.user) ? { userId: body.user_id ?? body.user! } : {}),
+    ...(nonEmpty(body.name) ? { name: body.name! } : {}),
+  };
+  if (openAi) {
+    const messages = body.messages ?? [];
+    if (messages.length === 0) throw dataError("You must provide at least one message.");
+    const question = lastUserContent(messages);
+    const sessionId = nonEmpty(body.session_id) ?? nonEmpty(body.id) ?? nonEmpty(body.metadata?.id);
+    const turn = await startTurn(ctx, { ...common, query: question, ...(sessionId ? { sessionId } : {}) });
+    if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
+    return answerOpenAi(ctx, reply, turn, question);
+  }
+  const sessionId = nonEmpty(body.session_id);
+  const returnTrace = body.return_trace === true;
+  const turn = await startTurn(ctx, { ...common, query: body.query ?? body.question ?? "", returnTrace, ...(sessionId ? { sessionId } : {}) });
+  if (body.stream === true) return streamNative(ctx, reply, turn);
+  return answerNative(ctx, reply, turn, returnTrace);
+}
+
+export function completionRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const native = { body: serverSchema("completion.schema.json") };
+  // Its 401 and validation errors may be read by an OpenAI client too.
+  app.post("/api/v1/agents/chat/completions", { schema: native, config: { openAi: false } }, async (request, reply) => {
+    const body = request.body as CompletionBody;
+    return complete(ctx, request, reply, body.agent_id, body["openai-compatible"] === true);
+  });
+
+  app.post("/api/v1/agents/:agent_id/completions", { schema: native }, async (request, reply) => {
+    const { agent_id } = request.params as { agent_id: string };
+    return complete(ctx, request, reply, agent_id, (request.body as CompletionBody)["openai-compatible"] === true);
+  });
+
+  app.post("/api/v1/agents_openai/:agent_id/chat/completions", { schema: { body: serverSchema("openai-completion.schema.json") }, config: { openAi: true } }, async (request, reply) => {
+    const { agent_id } = request.params as { agent_id: string };
+    return complete(ctx, request, reply, agent_id, true);
+  });
+}

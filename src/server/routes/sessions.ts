@@ -1,0 +1,82 @@
+/**
+ * Sessions of an agent (research/ragflow-api.md §2.2): create, list, get, delete.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ServerContext } from "../context.js";
+import { dataError, operatingError, success, RET } from "../envelope.js";
+import { listQuery, queryFlag, type RawListQuery } from "../list-query.js";
+import { allSessionIds, deleteSessions, findSession, openNewSession, sessionDsl, sessionView } from "../sessions.js";
+import { AGENT_NOT_FOUND } from "../turn.js";
+import { serverSchema } from "../validation.js";
+
+interface SessionCreate {
+  user_id?: string | null;
+  name?: string | null;
+}
+
+interface SessionsDelete {
+  ids?: string[] | null;
+  delete_all?: boolean | null;
+}
+
+export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
+  const agentOf = async (tenant: string, agentId: string) => {
+    const agent = await ctx.agents.get(tenant, agentId);
+    if (!agent) throw dataError(AGENT_NOT_FOUND);
+    return agent;
+  };
+
+  app.post("/api/v1/agents/:agent_id/sessions", { schema: { body: serverSchema("session-create.schema.json") } }, async (request) => {
+    const { agent_id } = request.params as { agent_id: string };
+    const body = request.body as SessionCreate;
+    const query = request.query as { user_id?: string };
+    const agent = await agentOf(request.tenant, agent_id);
+    const userId = body.user_id || query.user_id || request.tenant;
+    const { record, session } = await openNewSession(ctx, request.tenant, agent, { userId, name: body.name ?? "" });
+    const dsl = session.canvas.toJSON();
+    await session.close();
+    // RAGFlow's SDK tells an agent session from a chat one by `agent_id` in this answer.
+    return { code: RET.success, data: { ...sessionView(record), exp_user_id: record.user_id, dsl, version_title: null } };
+  });
+
+  app.get("/api/v1/agents/:agent_id/sessions", { schema: { querystring: serverSchema("list-query.schema.json") } }, async (request) => {
+    const { agent_id } = request.params as { agent_id: string };
+    const raw = request.query as RawListQuery;
+    await agentOf(request.tenant, agent_id);
+    const page = await ctx.store.sessions.list(request.tenant, agent_id, listQuery(raw, "update_time"));
+    // A session's DSL is its stored state: loaded only when asked for (`dsl=true`).
+    const withDsl = queryFlag(raw.dsl, false);
+    const data = await Promise.all(page.items.map(async (record) => sessionView(record, withDsl ? await sessionDsl(ctx, record.id) : undefined)));
+    return { code: RET.success, message: "success", data, total: page.total };
+  });
+
+  app.get("/api/v1/agents/:agent_id/sessions/:session_id", async (request) => {
+    const { agent_id, session_id } = request.params as { agent_id: string; session_id: string };
+    await agentOf(request.tenant, agent_id);
+    const record = await findSession(ctx, request.tenant, agent_id, session_id);
+    return success(sessionView(record, await sessionDsl(ctx, record.id)));
+  });
+
+  app.delete("/api/v1/agents/:agent_id/sessions", { schema: { body: serverSchema("sessions-delete.schema.json") } }, async (request) => {
+    const { agent_id } = request.params as { agent_id: string };
+    const body = request.body as SessionsDelete;
+    if (!(await ctx.agents.get(request.tenant, agent_id))) throw dataError(`You don't own the agent ${agent_id}`);
+    let ids = body.ids ?? [];
+    // No ids and no delete_all deletes nothing, as in RAGFlow.
+    if (ids.length === 0 && body.delete_all === true) ids = await allSessionIds(ctx, request.tenant, agent_id);
+    if (ids.length === 0) return { code: RET.success };
+    const { deleted, errors } = await deleteSessions(ctx, request.tenant, agent_id, ids);
+    if (errors.length === 0) return { code: RET.success };
+    if (deleted.length === 0) throw dataError(errors.join("; "));
+    return { code: RET.success, message: `Partially deleted ${deleted.length} sessions with ${errors.length} errors`, data: { success_count: deleted.length, errors } };
+  });
+
+  app.delete("/api/v1/agents/:agent_id/sessions/:session_id", async (request) => {
+    const { agent_id, session_id } = request.params as { agent_id: string; session_id: string };
+    await agentOf(request.tenant, agent_id);
+    await findSession(ctx, request.tenant, agent_id, session_id);
+    const { errors } = await deleteSessions(ctx, request.tenant, agent_id, [session_id]);
+    if (errors.length > 0) throw operatingError(errors.join("; "));
+    return success(true);
+  });
+}

@@ -1,0 +1,152 @@
+/**
+ * One turn of a session, whatever the transport (SSE, a JSON answer; later WebSocket): every check
+ * that can refuse it happens in `startTurn`, before anything is sent, so a refusal is an envelope;
+ * then `events` runs the turn and yields its events with `session_id`. When the run ends, a turn
+ * that finished or paused is added to the session's messages, and the session's lease is let go.
+ *
+ * A turn without a session id creates the session first and runs its first turn. One run per
+ * session at a time: this process refuses a second one at once, and the session's lease refuses
+ * one from another process (both code 103).
+ */
+import { MAX_DSL_DEPTH, type DurableSession, type RunRequest } from "../index.js";
+import { pathDeeperThan } from "../util/nesting.js";
+import { argumentError, dataError } from "./envelope.js";
+import type { ServerContext } from "./context.js";
+import { findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
+import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
+import { TurnTranscript, type SessionEvent } from "./transcript.js";
+
+export interface TurnInput {
+  tenant: string;
+  agentId: string;
+  /** Left out: a new session. */
+  sessionId?: string;
+  query: string;
+  /** Begin's inputs on a new turn, or the answers a paused run waits for. */
+  inputs?: Record<string, unknown>;
+  files?: unknown[];
+  /** The end user (a new session's user_id; defaults to the tenant). */
+  userId?: string;
+  /** A new session's name. */
+  name?: string;
+  /** Add `trace` (cumulative, RAGFlow's shape) to node_finished events. */
+  returnTrace?: boolean;
+}
+
+export interface Turn {
+  readonly sessionId: string;
+  readonly agent: AgentRecord;
+  /** Whether the session was created for this turn. */
+  readonly newSession: boolean;
+  readonly transcript: TurnTranscript;
+  /** The run's events; read them to the end (the run and its bookkeeping finish with them). */
+  readonly events: AsyncIterable<SessionEvent>;
+  /** Stop the run: it ends with workflow_finished error "cancelled". */
+  stop(reason: string): void;
+  /** Give the turn up before reading its events (the response could not be started): lets the session go. */
+  abandon(): Promise<void>;
+}
+
+export const AGENT_NOT_FOUND = "Agent not found.";
+
+export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
+  if (input.inputs !== undefined) {
+    const tooDeep = pathDeeperThan(input.inputs, MAX_DSL_DEPTH);
+    if (tooDeep) throw argumentError(`\`inputs\` is nested deeper than ${MAX_DSL_DEPTH} levels (at inputs.${tooDeep.join(".")})`);
+  }
+  const agent = await ctx.agents.get(input.tenant, input.agentId);
+  if (!agent) throw dataError(AGENT_NOT_FOUND);
+  const controller = new AbortController();
+  let record: SessionRecord;
+  let session: DurableSession;
+  let newSession = false;
+  if (input.sessionId === undefined) {
+    ({ record, session } = await openNewSession(ctx, input.tenant, agent, { userId: input.userId ?? input.tenant, name: input.name ?? "" }));
+    newSession = true;
+    ctx.runs.claim(record.id, controller);
+  } else {
+    record = await findSession(ctx, input.tenant, agent.id, input.sessionId);
+    if (!ctx.runs.claim(record.id, controller)) throw runInProgress();
+    try {
+      session = await openSession(ctx, record, agent);
+    } catch (error) {
+      ctx.runs.release(record.id, controller);
+      throw error;
+    }
+  }
+  const transcript = new TurnTranscript();
+  const sessionId = record.id;
+  let released = false;
+  let started = false;
+  // Once: after the run's events (or instead of them, when the turn is given up).
+  const release = async () => {
+    if (released) return;
+    released = true;
+    try {
+      await session.close();
+    } finally {
+      ctx.runs.release(sessionId, controller);
+    }
+  };
+  return {
+    sessionId,
+    agent,
+    newSession,
+    transcript,
+    events: runTurn(ctx, input, record, session, controller, transcript, () => (started = true), release),
+    stop: (reason) => controller.abort(new Error(reason)),
+    // A generator that never started does not run its `finally`: the session is let go here.
+    abandon: async () => {
+      if (!started) await release();
+    },
+  };
+}
+
+async function* runTurn(
+  ctx: ServerContext,
+  input: TurnInput,
+  record: SessionRecord,
+  session: DurableSession,
+  controller: AbortController,
+  transcript: TurnTranscript,
+  onStart: () => void,
+  release: () => Promise<void>,
+): AsyncGenerator<SessionEvent, void, undefined> {
+  onStart();
+  const sessionId = record.id;
+  try {
+    // A run whose process died goes on with the inputs it started with.
+    const request: RunRequest =
+      session.openedAs === "crashed"
+        ? { signal: controller.signal }
+        : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal };
+    for await (const event of session.run(request)) {
+      let sent = { ...event, session_id: sessionId } as SessionEvent;
+      transcript.add(sent);
+      // A copy: the event itself may still be on its way to the session's log.
+      if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+      yield sent;
+    }
+    const status = session.canvas.status;
+    if (session.lastRunSaved && (status === "idle" || status === "paused")) {
+      try {
+        await addMessages(ctx, record, input.query, transcript);
+      } catch (error) {
+        // The turn itself is saved; only its line in the session's message list is missing.
+        ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
+      }
+    }
+  } finally {
+    await release();
+  }
+}
+
+/** The turn's user message and reply, added to the session's record. */
+async function addMessages(ctx: ServerContext, record: SessionRecord, query: string, transcript: TurnTranscript): Promise<void> {
+  const id = transcript.messageId;
+  const reply: SessionMessage = { role: "assistant", content: transcript.content, ...(id ? { id } : {}) };
+  const reference = transcript.reference;
+  if ("chunks" in reference) reply.reference = reference;
+  const added: SessionMessage[] = [{ role: "user", content: query, ...(id ? { id } : {}) }, reply];
+  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...added] }, ctx.now());
+}
