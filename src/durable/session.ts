@@ -204,8 +204,10 @@ export class DurableSession {
     const start = async (): Promise<AsyncIterator<CanvasEvent>> => {
       try {
         if (cancel) {
-          // A new turn clears a cancel left from an earlier one (RAGFlow never clears it).
-          if (canvas.status !== "paused" && canvas.status !== "running") await cancel.clear(canvas.taskId);
+          // A new turn, or a resumed pause, clears a cancel left from before (RAGFlow never clears
+          // it): nothing was running to hear it. A run continued after a crash keeps it: that run
+          // was under way, and the cancel was meant for it.
+          if (canvas.status !== "running") await cancel.clear(canvas.taskId);
           stopWatching = await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled")));
         }
       } catch (error) {

@@ -197,6 +197,28 @@ describe("DurableSession", () => {
     expect(logged.slice(-ids.length)).toEqual(ids);
   });
 
+  it("a cancel sent while a session is paused does not cancel its resume; one sent while a crashed run waits does stop it", async () => {
+    const store = new MemorySnapshotStore();
+    const cancel = new MemoryCancelSignals();
+    const first = await DurableSession.open({ store, key: "p", dsl: "fixtures/user-fill-up.json", cancel, canvas: { taskId: "paused-task" } });
+    expect((await collect(first.run({ query: "a badge" }))).at(-1)?.event).toBe("user_inputs");
+    await cancelRun("paused-task", { signals: cancel });
+    const resumed = await collect(first.run({ inputs: { name: "Ada", colour: "red" } }));
+    expect(finished(resumed).error).toBeUndefined();
+    await first.close();
+
+    const dying = new DyingStore(5);
+    const crashed = await DurableSession.open({ store: dying, key: "c", dsl: countingLoop(20), cancel, canvas: { taskId: "crashed-task" } });
+    expect(finished(await collect(crashed.run({ query: "go" }))).error).toMatch(/could not be written/);
+    await crashed.close();
+    dying.revive();
+    await cancelRun("crashed-task", { signals: cancel });
+    const continued = await DurableSession.open({ store: dying, key: "c", dsl: countingLoop(20), cancel });
+    expect(continued.openedAs).toBe("crashed");
+    expect(finished(await collect(continued.run({}))).error).toBe("cancelled");
+    await continued.close();
+  });
+
   it("a pause is a stable point: another process resumes it with the inputs", async () => {
     const store = new MemorySnapshotStore();
     const first = await DurableSession.open({ store, key: "s", dsl: "fixtures/user-fill-up.json" });
