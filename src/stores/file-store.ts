@@ -51,6 +51,7 @@ import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFil
 import {
   checkEventQuery,
   checkKey,
+  checkEventsFollow,
   checkRecord,
   checkSaveOptions,
   closedError,
@@ -115,6 +116,8 @@ interface LogWriter {
   size: number;
   /** The log file is created by the next write (in sync mode its folder is synced after it). */
   isNew: boolean;
+  /** The last event id logged (events are kept across bases): the next must come after it. */
+  lastEventId: string | undefined;
   handle?: FileHandle;
 }
 
@@ -211,11 +214,13 @@ export class FileSnapshotStore implements CheckpointStore {
       await this.checkStillHeld(held, key, file);
       const writer = (held.writer ??= await this.openWriter(key, file));
       if (record.seq !== writer.lastSeq + 1) throw seqConflict(key, writer.lastSeq + 1, record.seq);
+      checkEventsFollow(key, writer.lastEventId, record);
       const line = checkpointLine(session, key, writer.generation, record);
       const text = writer.basePending ? baseLine(writer.baseSha, writer.generation) + line : line;
       await this.writeToLog(held, writer, text, key, file, `checkpoint ${record.seq}`);
       writer.basePending = false;
       writer.lastSeq = record.seq;
+      writer.lastEventId = record.events.at(-1)?.id ?? writer.lastEventId;
       return sessionVersion(writer.baseSha, writer.generation, record.seq);
     });
   }
@@ -354,7 +359,16 @@ export class FileSnapshotStore implements CheckpointStore {
       }
     }
     if (held) {
-      held.writer = { file: place.file, baseSha, generation, lastSeq: 0, basePending: logSize === undefined, size: logSize ?? 0, isNew: logSize === undefined };
+      held.writer = {
+        file: place.file,
+        baseSha,
+        generation,
+        lastSeq: 0,
+        basePending: logSize === undefined,
+        size: logSize ?? 0,
+        isNew: logSize === undefined,
+        lastEventId: scan?.events.at(-1)?.id,
+      };
     }
     return sessionVersion(baseSha, generation, 0);
   }
@@ -382,6 +396,7 @@ export class FileSnapshotStore implements CheckpointStore {
       basePending: scan?.generation === undefined,
       size: scan?.completeBytes ?? 0,
       isNew: bytes === undefined,
+      lastEventId: scan?.events.at(-1)?.id,
     };
   }
 

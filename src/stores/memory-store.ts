@@ -5,6 +5,7 @@
  */
 import {
   checkEventQuery,
+  checkEventsFollow,
   checkKey,
   checkRecord,
   compareEventIds,
@@ -107,6 +108,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     this.checkLock(key, options?.lock, true);
     if (!entry) throw seqConflict(key, 0, record.seq);
     if (record.seq !== entry.deltas.length + 1) throw seqConflict(key, entry.deltas.length + 1, record.seq);
+    checkEventsFollow(key, this.logs.get(key)?.at(-1)?.id, record);
     entry.deltas.push(record.delta);
     entry.version = String(++this.lastVersion);
     if (record.events.length > 0) {

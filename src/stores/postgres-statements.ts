@@ -48,12 +48,19 @@ export function sessionStatements(t: PostgresTables): SessionStatements {
         SELECT 1 FROM ${t.sql.locks} WHERE key = $1 AND token = $2 AND expires_at > now() FOR SHARE
       ), session AS (
         SELECT last_seq, event_count, ${expired} AS expired FROM ${t.sql.sessions} WHERE key = $1 FOR UPDATE
+      ), latest AS (
+        SELECT run, n FROM ${t.sql.events} WHERE key = $1 ORDER BY run DESC, n DESC LIMIT 1
+      ), ordered AS (
+        SELECT cardinality($5::bigint[]) = 0 OR NOT EXISTS (
+          SELECT 1 FROM latest WHERE (latest.run, latest.n) >= (($5::bigint[])[1], ($6::bigint[])[1])
+        ) AS ok
       ), bumped AS (
         UPDATE ${t.sql.sessions} AS s
         SET last_seq = $3::integer, version = nextval('${t.sql.versions}'),
             event_count = LEAST(session.event_count + cardinality($7::text[]), $8::integer)
         FROM session
         WHERE s.key = $1 AND NOT session.expired AND session.last_seq = $3::integer - 1 AND EXISTS (SELECT 1 FROM lease)
+          AND (SELECT ok FROM ordered)
         RETURNING s.version, session.event_count + cardinality($7::text[]) - $8::integer AS excess
       ), delta AS (
         INSERT INTO ${t.sql.checkpoints} (key, seq, delta) SELECT $1, $3::integer, $4 FROM bumped
@@ -67,7 +74,8 @@ export function sessionStatements(t: PostgresTables): SessionStatements {
         )
       )
       SELECT (SELECT version::text FROM bumped) AS version, EXISTS (SELECT 1 FROM lease) AS leased,
-        (SELECT last_seq FROM session) AS last_seq, (SELECT expired FROM session) AS expired`,
+        (SELECT last_seq FROM session) AS last_seq, (SELECT expired FROM session) AS expired,
+        (SELECT run::text || '-' || n::text FROM latest) AS last_event, (SELECT ok FROM ordered) AS ordered`,
     load: `SELECT 0 AS seq, snapshot AS body, version::text AS version, last_seq, ${expired} AS expired
         FROM ${t.sql.sessions} WHERE key = $1
       UNION ALL

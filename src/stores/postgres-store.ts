@@ -16,6 +16,7 @@ import { isPlainObject } from "../util/values.js";
 import {
   checkEventQuery,
   checkKey,
+  checkEventsFollow,
   checkRecord,
   checkSaveOptions,
   checkTtl,
@@ -97,6 +98,10 @@ interface AppendRow {
   leased: boolean;
   last_seq: number | null;
   expired: boolean | null;
+  /** The last event id logged, `<run>-<n>`. */
+  last_event: string | null;
+  /** The checkpoint's first event comes after it. */
+  ordered: boolean;
 }
 
 interface StateRow {
@@ -234,6 +239,8 @@ export class PostgresSnapshotStore implements CheckpointStore {
         error.message = `${this.describe(key)}: checkpoint ${record.seq} has no base to follow: the session does not exist${row.expired ? " (it expired)" : ""}; save a base first; nothing was written`;
         throw error;
       }
+      if (row.last_seq + 1 !== record.seq) throw seqConflict(key, row.last_seq + 1, record.seq);
+      checkEventsFollow(key, row.last_event ?? undefined, record);
       throw seqConflict(key, row.last_seq + 1, record.seq);
     });
   }
@@ -337,7 +344,9 @@ export class PostgresSnapshotStore implements CheckpointStore {
   private appendFailure(error: unknown, key: string, seq: number): SnapshotStoreError | undefined {
     if (!isSqlError(error) || error.code !== "23505") return undefined;
     if (error.constraint === "events_pkey") {
-      return new SnapshotStoreError(`${this.describe(key)}: checkpoint ${seq}: one of its event ids is already in the log (${this.eventsTable}); event ids must keep growing; nothing was written`, key);
+      const conflict = new SnapshotConflictError(key, null, undefined);
+      conflict.message = `${this.describe(key)}: checkpoint ${seq}: one of its event ids is already in the log (${this.eventsTable}); another run wrote this session; nothing was written`;
+      return conflict;
     }
     if (error.constraint === "checkpoints_pkey") {
       return new SnapshotCorruptError(`session "${key}": ${this.checkpointsTable} is corrupt: it already holds a checkpoint ${seq} although the session's last checkpoint is ${seq - 1}; nothing was written`, key);

@@ -391,6 +391,18 @@ export function checkRecord(key: string, record: CheckpointRecord): void {
   }
 }
 
+/**
+ * A checkpoint's events must come after the last event the session logged (ids only grow, across
+ * checkpoints and bases too). SnapshotConflictError otherwise: another run wrote the session.
+ */
+export function checkEventsFollow(key: string, lastEventId: string | undefined, record: CheckpointRecord): void {
+  const first = record.events[0]?.id;
+  if (first === undefined || lastEventId === undefined || compareEventIds(first, lastEventId) > 0) return;
+  const error = new SnapshotConflictError(key, null, undefined);
+  error.message = `session "${key}": checkpoint ${record.seq}'s first event ${first} does not come after the last one logged (${lastEventId}); another run wrote this session; nothing was written`;
+  throw error;
+}
+
 /** Out of order: a checkpoint whose seq does not follow the last one. */
 export function seqConflict(key: string, expected: number, got: number): SnapshotConflictError {
   const error = new SnapshotConflictError(key, null, undefined);

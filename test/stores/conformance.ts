@@ -409,6 +409,22 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
         expect(await other.events(key)).toEqual([]);
       });
 
+      it("refuses events that do not come after the last one logged, across checkpoints and bases", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        await store.save(key, tinySnapshot("base"), { lock });
+        await store.append(key, record(1, [["2-5", "node_started"]]), { lock });
+        const repeated = await store.append(key, record(2, [["2-5", "again"]]), { lock }).then(() => undefined, (e: unknown) => e);
+        expect(repeated).toBeInstanceOf(SnapshotConflictError);
+        await expect(store.append(key, record(2, [["1-9", "older run"]]), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+        await store.save(key, tinySnapshot("next base"), { lock });
+        await expect(store.append(key, record(1, [["2-4", "before the base"]]), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+        await store.append(key, record(1, [["3-1", "next run"]]), { lock });
+        expect((await store.events(key)).map((e) => e.id)).toEqual(["2-5", "3-1"]);
+        await lock.release();
+      });
+
       it("keeps a thousand checkpoints and their order", async () => {
         const store = await openStore();
         const key = freshKey();

@@ -190,9 +190,9 @@ describe("PostgresSnapshotStore", () => {
       const v1 = await s.append(key, record(1, ["1-1"]), { lock });
       await s.save(key, tinySnapshot("next turn"), { lock });
       const v2 = (await s.load(key))!.version;
-      // Event 1-1 is in the log already (the log outlives the base): the events' primary key refuses it.
+      // Event 1-1 is in the log already (the log outlives the base): the append refuses it.
       await expect(s.append(key, record(1, ["1-1"]), { lock })).rejects.toThrow(
-        `session "${key}" (${schema}.sessions at 127.0.0.1:5432/test): checkpoint 1: one of its event ids is already in the log (table ${schema}.events at 127.0.0.1:5432/test); event ids must keep growing; nothing was written`,
+        `session "${key}": checkpoint 1's first event 1-1 does not come after the last one logged (1-1); another run wrote this session; nothing was written`,
       );
       expect(await s.load(key)).toEqual({ snapshot: tinySnapshot("next turn"), version: v2, deltas: [] });
       expect(v2).not.toBe(v1);
