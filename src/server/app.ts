@@ -98,7 +98,8 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const answer = asApiError(error);
     if (answer.code === RET.exception) request.log.error({ err: error }, "request failed");
-    void reply.code(answer.status).send(answer.envelope(speaksOpenAi(request)));
+    const openAi = speaksOpenAi(request);
+    void reply.code(answer.httpStatus(openAi)).send(answer.envelope(openAi));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];

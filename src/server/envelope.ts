@@ -1,7 +1,8 @@
 /**
  * RAGFlow's answer envelope `{code, message, data}` and its return codes (research/ragflow-api.md
  * §1). Application errors answer HTTP 200 with a non-zero code, as RAGFlow does (its SDK only
- * reads `code`); real HTTP statuses are kept for 401, 404 and 413.
+ * reads `code`); real HTTP statuses are kept for 401, 404 and 413, and on the OpenAI routes for
+ * every error (`httpStatus`).
  */
 
 /** RAGFlow's `RetCode` values that the agent API uses. */
@@ -51,6 +52,17 @@ export class ApiError extends Error {
   ) {
     super(message);
     this.name = "ApiError";
+  }
+
+  /**
+   * The HTTP status to answer with. An OpenAI client reads only the status: a 200 is a completion
+   * to it (the `openai` SDK returns the envelope as one, or streams nothing), so on the OpenAI
+   * routes an application error gets a real status, 400 (OpenAI's `invalid_request_error`) or 500
+   * for code 100, and the SDK raises it with the message.
+   */
+  httpStatus(openAi = false): number {
+    if (!openAi || this.status !== 200) return this.status;
+    return this.code === RET.exception ? 500 : 400;
   }
 
   envelope(openAi = false): Envelope {
