@@ -7,6 +7,9 @@
  * Reports min / median / p90 of the per-run time for both sides and the LangGraph/canvasflow
  * ratio of the medians, checks the targets and that canvasflow is steady (median ≤ 1.5× min),
  * and writes the figures as JSON with --json.
+ *
+ * The server workloads (server-completions, server-streams) are wall-clock load tests of the
+ * HTTP server on loopback instead: req/s and latency, each round in fresh processes.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -16,7 +19,12 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size", "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes"];
+const WORKLOADS = [
+  "chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size",
+  "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes",
+  // The HTTP server under load (kind "server": figures of their own, see runServerWorkload).
+  "server-completions", "server-streams",
+];
 
 function parseArgs(argv) {
   const args = { json: undefined, only: WORKLOADS, rounds: 2 };
@@ -51,6 +59,34 @@ function runSide(workload, side) {
     throw new Error(`${workload} (${side}) failed with status ${result.status}:\n${noise.filter((l) => !/Warning|--trace-warnings/.test(l)).join("\n")}`);
   }
   return JSON.parse(result.stdout.trim().split("\n").at(-1));
+}
+
+/**
+ * A server workload: each round runs it in a fresh process (server-worker.mjs; it forks the
+ * server itself), and the workload module names its target and its one-line summary. The target
+ * must be met in every round.
+ */
+async function runServerWorkload(name, rounds) {
+  const module = await import(join(here, "workloads", `${name}.mjs`));
+  const figures = [];
+  for (let r = 0; r < rounds; r++) {
+    const result = spawnSync(process.execPath, [join(here, "server-worker.mjs"), name], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    if (result.status !== 0) throw new Error(`${name} failed with status ${result.status}:\n${result.stderr}`);
+    figures.push(JSON.parse(result.stdout.trim().split("\n").at(-1)));
+  }
+  const targets = figures.map((f) => module.target(f));
+  for (const [i, f] of figures.entries()) {
+    const [target, met] = targets[i];
+    console.log(`${name.padEnd(11)} round ${i + 1}: ${module.describe(f)} · ${met ? "✓" : "✗"} ${target}`);
+  }
+  return {
+    name,
+    kind: "server",
+    rounds: figures,
+    target: targets.map(([target]) => target).join(" | "),
+    target_met: targets.every(([, met]) => met),
+    load_average: os.loadavg().map((x) => round(x, 2)),
+  };
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -118,6 +154,10 @@ console.log(`canvasflow ${JSON.parse(readFileSync(join(root, "package.json"), "u
 console.log("per-run ms over samples of ≥ 50 ms: min / median / p90; ratio = LangGraph median / canvasflow median\n");
 const records = [];
 for (const name of args.only) {
+  if (name.startsWith("server-")) {
+    records.push(await runServerWorkload(name, args.rounds));
+    continue;
+  }
   let clock = "wall";
   const sides = (await hasLangGraphSide(name)) ? ["canvasflow", "langgraph"] : ["canvasflow"];
   const samples = { canvasflow: [], langgraph: [] };
@@ -225,12 +265,12 @@ for (const name of args.only) {
   );
 }
 const byClock = new Map();
-for (const record of records) byClock.set(record.clock, [...(byClock.get(record.clock) ?? []), record.name]);
+for (const record of records.filter((r) => r.clock)) byClock.set(record.clock, [...(byClock.get(record.clock) ?? []), record.name]);
 console.log(`\nclock: ${[...byClock].map(([clock, names]) => `${clock} (${names.join(", ")})`).join("; ")}`);
 if (args.json) writeFileSync(args.json, `${JSON.stringify(records, null, 2)}\n`);
 for (const [key, count] of warningCounts) console.log(`note: ${key} printed ${count} warning line(s) (e.g. MaxListenersExceededWarning)`);
 const missed = records.filter((r) => !r.target_met).map((r) => r.name);
-const unsteady = records.filter((r) => !r.steady).map((r) => r.name);
+const unsteady = records.filter((r) => r.steady === false).map((r) => r.name);
 console.log(
   `\n${records.length} workloads in ${((Date.now() - started) / 1000).toFixed(0)} s; targets ${missed.length ? `missed: ${missed.join(", ")}` : "all met"}; ` +
     `canvasflow ${unsteady.length ? `unsteady: ${unsteady.join(", ")}` : "steady everywhere"}${args.json ? `; figures in ${args.json}` : ""}`,
