@@ -11,9 +11,8 @@ import Fastify from "fastify";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Redis } from "ioredis";
 import { canvasflow, node } from "../lib.mjs";
-import { serveCommands } from "./process.mjs";
+import { deleteRedisKeys, serveCommands } from "./process.mjs";
 
 const REDIS_URL = "redis://127.0.0.1:6379/0";
 export const QUERY = "hello";
@@ -53,16 +52,7 @@ closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
 const data = await canvasflowServer(new api.DataFolderServerStore({ directory: dataDir }));
 
 const redisPrefix = `canvasflow-bench:${process.pid}:`;
-closers.push(async () => {
-  const admin = new Redis(REDIS_URL);
-  let cursor = "0";
-  do {
-    const [next, keys] = await admin.scan(cursor, "MATCH", `${redisPrefix}*`, "COUNT", 1000);
-    cursor = next;
-    if (keys.length > 0) await admin.del(...keys);
-  } while (cursor !== "0");
-  admin.disconnect();
-});
+closers.push(() => deleteRedisKeys(REDIS_URL, redisPrefix));
 const redis = await canvasflowServer(new api.RedisServerStore({ url: REDIS_URL, prefix: redisPrefix }));
 
 // The bare route answers canvasflow's own answer: a body of exactly the same size.

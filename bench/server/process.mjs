@@ -9,6 +9,7 @@
  * `{id, result}` or `{id, error}`; it sends `{ready, info}` itself once set up.
  */
 import { fork } from "node:child_process";
+import { Redis } from "ioredis";
 
 /** Fork `script`, wait for its ready message; resolves to its info, a `call(cmd, args)` and `stop()`. */
 export async function startServerProcess(script, { execArgv = [], readyTimeoutMs = 60_000 } = {}) {
@@ -90,3 +91,18 @@ export function percentile(sorted, p) {
 }
 
 export const round = (x, digits = 2) => (x === undefined || x === null ? null : Number(x.toFixed(digits)));
+
+/** Delete every key under `prefix` (a benchmark's own keys). */
+export async function deleteRedisKeys(url, prefix) {
+  const admin = new Redis(url);
+  try {
+    let cursor = "0";
+    do {
+      const [next, keys] = await admin.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await admin.del(...keys);
+    } while (cursor !== "0");
+  } finally {
+    admin.disconnect();
+  }
+}

@@ -1,6 +1,7 @@
 /**
  * The server-streams benchmark's server process (see process.mjs for why it is one): canvasflow's
- * `createServer` over a data-folder store (`canvasflow serve`'s default), one key, and an agent
+ * `createServer` twice, over a data-folder store (`canvasflow serve`'s default) and over Redis
+ * (127.0.0.1:6379, a prefix of its own, deleted at the end), each with one key and an agent
  * Begin → LLM → Message whose model is a timed one in this process: it streams TOKENS tokens, one
  * every INTERVAL_MS (5 s in all), each token being the time it was due
  * (`performance.timeOrigin + performance.now()`, comparable across processes) and a space.
@@ -22,10 +23,11 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { setTimeout as sleep } from "node:timers/promises";
 import { canvasflow, node } from "../lib.mjs";
-import { serveCommands } from "./process.mjs";
+import { deleteRedisKeys, serveCommands } from "./process.mjs";
 
 export const TOKENS = 100;
 export const INTERVAL_MS = 50;
+const REDIS_URL = "redis://127.0.0.1:6379/0";
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -68,13 +70,29 @@ const canvas = {
 };
 
 const api = await canvasflow();
+const closers = [];
+const llm = { chatModel: (llmId) => timedModel(llmId) };
+
+/** canvasflow over `store`, with one key and the agent. */
+async function canvasflowServer(store) {
+  const { key } = await api.createApiKey(store, { tenant: "bench", name: "bench" });
+  const app = api.createServer({ store, canvas: { services: { llm } } });
+  closers.push(async () => {
+    await app.close();
+    await store.close();
+  });
+  await app.listen({ port: 0, host: "127.0.0.1" });
+  const created = await app.inject({ method: "POST", url: "/api/v1/agents", headers: { authorization: `Bearer ${key}` }, payload: { title: "timed", dsl: canvas } });
+  if (created.json().code !== 0) throw new Error(`cannot create the agent: ${created.body}`);
+  return { url: `http://127.0.0.1:${app.server.address().port}`, key, agentId: created.json().data.id };
+}
+
 const dataDir = mkdtempSync(join(tmpdir(), "canvasflow-bench-streams-"));
-const store = new api.DataFolderServerStore({ directory: dataDir });
-const { key } = await api.createApiKey(store, { tenant: "bench", name: "bench" });
-const app = api.createServer({ store, canvas: { services: { llm: { chatModel: (llmId) => timedModel(llmId) } } } });
-await app.listen({ port: 0, host: "127.0.0.1" });
-const created = await app.inject({ method: "POST", url: "/api/v1/agents", headers: { authorization: `Bearer ${key}` }, payload: { title: "timed", dsl: canvas } });
-if (created.json().code !== 0) throw new Error(`cannot create the agent: ${created.body}`);
+closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
+const data = await canvasflowServer(new api.DataFolderServerStore({ directory: dataDir }));
+const redisPrefix = `canvasflow-bench-streams:${process.pid}:`;
+closers.push(() => deleteRedisKeys(REDIS_URL, redisPrefix));
+const redis = await canvasflowServer(new api.RedisServerStore({ url: REDIS_URL, prefix: redisPrefix }));
 
 // The baseline, in the same process: a bare Fastify route streaming the same tokens on the same
 // schedule in the same frames (a message event each, then workflow_finished and [DONE]), with no
@@ -105,7 +123,7 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 let cpuAtReset = process.cpuUsage();
 
 serveCommands(
-  { url: `http://127.0.0.1:${app.server.address().port}`, bareUrl: `http://127.0.0.1:${bare.server.address().port}/bare`, key, agentId: created.json().data.id, tokens: TOKENS, intervalMs: INTERVAL_MS },
+  { data, redis, bareUrl: `http://127.0.0.1:${bare.server.address().port}/bare`, tokens: TOKENS, intervalMs: INTERVAL_MS },
   {
     resetPeak: () => {
       peakRss = process.memoryUsage().rss;
@@ -121,9 +139,7 @@ serveCommands(
     close: async () => {
       clearInterval(sampler);
       await bare.close();
-      await app.close();
-      await store.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      for (const close of closers.reverse()) await close();
     },
   },
 );

@@ -1,21 +1,22 @@
 /**
  * server-streams: 500 SSE clients at once on a canvas that streams for 5 s (100 model tokens,
  * one every 50 ms, into a Message), each a native `stream:true` completion starting a new
- * session on a data-folder store. The server runs in a child process (../server/process.mjs says
- * why); the clients here read the raw SSE with node:http. First the same 500 clients read a bare
- * Fastify route in that process that streams the same tokens in the same frames: the baseline of
- * what the machine does at that moment (it is shared; its load average is in the record).
+ * session, on a data-folder store and on Redis. The server runs in a child process
+ * (../server/process.mjs says why); the clients here read the raw SSE with node:http. First the
+ * same 500 clients read a bare Fastify route in that process that streams the same tokens in the
+ * same frames: the baseline of what the machine does at that moment (it is shared; its load
+ * average is in the record).
  *
  * Event latency: each token is the time it was due in the server process (see
  * ../server/streams-server.mjs); on arrival of the frame carrying it, the client takes
  * `performance.timeOrigin + performance.now()` minus that. Both processes read the same system
  * clock. Also reported after the ramp, i.e. for tokens due once every stream has had its first:
  * while streams still start, their turns' setup shares the CPU with the tokens of the others.
- * RSS is the server process's, idle and the peak (sampled every 50 ms) during canvasflow's load;
+ * RSS is the server process's, idle and the peak (sampled every 50 ms) during each store's load;
  * CPU is what the server process used meanwhile (every thread).
  *
- * Targets: every canvasflow stream completes (all its tokens, a workflow_finished without error,
- * then `data:[DONE]`), and its p99 event latency is under 50 ms.
+ * Targets, on each store: every stream completes (all its tokens, a workflow_finished without
+ * error, then `data:[DONE]`), and the p99 event latency is under 50 ms.
  */
 import http from "node:http";
 import { fileURLToPath } from "node:url";
@@ -107,39 +108,45 @@ async function load(url, headers, body, tokens) {
   }
 }
 
+/** One canvasflow server under the load, with what its process used meanwhile. */
+async function loadCanvasflow(server, target, tokens) {
+  await server.call("resetPeak");
+  const figures = await load(new URL("/api/v1/agents/chat/completions", target.url), { authorization: `Bearer ${target.key}` }, JSON.stringify({ agent_id: target.agentId, query: "go", stream: true }), tokens);
+  const usage = await server.call("rss");
+  return {
+    ...figures,
+    server_rss_mb: { idle: round(usage.idleRss / 2 ** 20, 1), peak: round(usage.peakRss / 2 ** 20, 1), after: round(usage.rss / 2 ** 20, 1) },
+    server_cpu_s: round(usage.cpuMs / 1000),
+    server_loop_delay_ms: { p99: round(usage.loopDelayP99Ms), max: round(usage.loopDelayMaxMs) },
+  };
+}
+
 export async function measure() {
   const server = await startServerProcess(SERVER);
   try {
     const { info } = server;
     const bare = await load(info.bareUrl, {}, "{}", info.tokens);
-    await server.call("resetPeak");
-    const canvasflow = await load(new URL("/api/v1/agents/chat/completions", info.url), { authorization: `Bearer ${info.key}` }, JSON.stringify({ agent_id: info.agentId, query: "go", stream: true }), info.tokens);
-    const usage = await server.call("rss");
-    return {
-      clients: CLIENTS,
-      tokens_per_stream: info.tokens,
-      token_interval_ms: info.intervalMs,
-      bare,
-      ...canvasflow,
-      server_rss_mb: { idle: round(usage.idleRss / 2 ** 20, 1), peak: round(usage.peakRss / 2 ** 20, 1), after: round(usage.rss / 2 ** 20, 1) },
-      server_cpu_s: round(usage.cpuMs / 1000),
-      server_loop_delay_ms: { p99: round(usage.loopDelayP99Ms), max: round(usage.loopDelayMaxMs) },
-    };
+    const data = await loadCanvasflow(server, info.data, info.tokens);
+    const redis = await loadCanvasflow(server, info.redis, info.tokens);
+    return { clients: CLIENTS, tokens_per_stream: info.tokens, token_interval_ms: info.intervalMs, bare, data, redis };
   } finally {
     await server.stop();
   }
 }
 
+const STORES = ["data", "redis"];
+
 export function target(figures) {
-  return [`${figures.completed}/${figures.clients} streams complete, p99 event latency ${figures.latency_ms.p99} ms < 50 ms`, figures.completed === figures.clients && figures.latency_ms.p99 < 50];
+  const met = (f) => f.completed === figures.clients && f.latency_ms.p99 < 50;
+  const text = STORES.map((name) => `${name}: ${figures[name].completed}/${figures.clients} complete, p99 ${figures[name].latency_ms.p99} ms`).join("; ");
+  return [`${text} (every stream complete, p99 < 50 ms)`, STORES.every((name) => met(figures[name]))];
 }
 
 export function describe(figures) {
-  const latency = (f) => `p50 ${f.latency_ms.p50} / p99 ${f.latency_ms.p99} / max ${f.latency_ms.max} ms`;
-  const rss = figures.server_rss_mb;
-  return (
-    `${figures.clients} streams × ${figures.tokens_per_stream} tokens · bare route ${figures.bare.completed} complete, ${latency(figures.bare)} · ` +
-    `canvasflow ${figures.completed} complete in ${figures.wall_s} s, ${latency(figures)} (after the ${figures.steady.ramp_s} s ramp: p50 ${figures.steady.p50_ms} / p99 ${figures.steady.p99_ms} ms), ` +
-    `server CPU ${figures.server_cpu_s} s, RSS ${rss.idle} → peak ${rss.peak} MB`
-  );
+  const latency = (f) => `${f.completed} complete, p50 ${f.latency_ms.p50} / p99 ${f.latency_ms.p99} / max ${f.latency_ms.max} ms`;
+  const side = (name) => {
+    const f = figures[name];
+    return `${name} ${latency(f)} in ${f.wall_s} s (after the ${f.steady.ramp_s} s ramp p99 ${f.steady.p99_ms} ms), CPU ${f.server_cpu_s} s, RSS ${f.server_rss_mb.idle} → ${f.server_rss_mb.peak} MB`;
+  };
+  return `${figures.clients} streams × ${figures.tokens_per_stream} tokens · bare ${latency(figures.bare)} · ${side("data")} · ${side("redis")}`;
 }
