@@ -62,6 +62,9 @@ export async function* followEvents(store: CheckpointStore, key: string, options
       if (!lastKnown) {
         last = (await store.events(key)).at(-1);
         lastKnown = true;
+      } else if (last !== undefined && last.id !== after) {
+        // `after` is past the log's end: the log grows below it, unseen by the look above.
+        last = (await store.events(key, { after: last.id })).at(-1) ?? last;
       }
       // Nothing is running: one more look for what was logged meanwhile, then stop.
       if (!(await options.running(last))) {

@@ -20,10 +20,12 @@ import { ActiveRuns, type ServerContext } from "./context.js";
 import { ApiError, argumentError, RET, tooLarge, unauthorized } from "./envelope.js";
 import { agentRoutes } from "./routes/agents.js";
 import { completionRoutes, speaksOpenAi } from "./routes/completions.js";
+import { eventRoutes } from "./routes/events.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
 import type { ServerStore } from "./store/types.js";
+import { installGracefulClose, Shutdown } from "./shutdown.js";
 import { validationError, validatorCompiler } from "./validation.js";
 
 /** Bytes a request body may take (agent writes: AGENT_BODY_LIMIT). */
@@ -44,6 +46,11 @@ export interface CreateServerOptions {
   insecureNoAuth?: boolean;
   /** Keep a run going when its client disconnects (default: the run is cancelled). */
   keepRunningOnDisconnect?: boolean;
+  /**
+   * On `close()`, how long the runs going on get to finish before they are cancelled (default 0:
+   * cancelled at once). New requests are refused meanwhile (shutdown.ts).
+   */
+  shutdownGraceMs?: number;
   /** Allowed CORS origins (default "*", as RAGFlow). */
   corsOrigin?: string | string[] | boolean;
   /** Bytes a request body may take (default 1 MiB; agent writes 10 MiB). */
@@ -77,7 +84,8 @@ function packageVersion(): string {
 }
 
 export function createServer(options: CreateServerOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  // Requests that arrive while closing are refused with the API's envelope (shutdown.ts), not Fastify's.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, return503OnClosing: false });
   const registry = options.registry ?? defaultRegistry;
   const ctx: ServerContext = {
     store: options.store,
@@ -86,6 +94,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     canvas: options.canvas ?? {},
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
+    shutdown: new Shutdown(),
     version: packageVersion(),
     now: Date.now,
     log: app.log,
@@ -121,8 +130,9 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     open = options.insecureNoAuth === true || !(await anyKeyConfigured(options.store.keys, options.apiKey));
     checker = new KeyChecker({ keys: options.store.keys, apiKey: options.apiKey, open });
   });
-  // Closing stops this process's runs: their streams end with a cancelled workflow_finished and [DONE].
-  app.addHook("preClose", async () => ctx.runs.abortAll("the server is shutting down"));
+  // Closing lets this process's runs finish within the grace period, then cancels the rest: their
+  // streams end with a cancelled workflow_finished and [DONE].
+  installGracefulClose(app, ctx, options.shutdownGraceMs ?? 0);
 
   systemRoutes(app, ctx);
   app.register(async (api) => {
@@ -139,6 +149,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     sessionRoutes(api, ctx);
     completionRoutes(api, ctx);
     taskRoutes(api, ctx);
+    eventRoutes(api, ctx);
   });
 
   guardListen(app, () => open && options.insecureNoAuth !== true);
