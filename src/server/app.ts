@@ -8,6 +8,7 @@
  * browser can read refusals too.
  */
 import cors from "@fastify/cors";
+import websocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOptions, type FastifyServerOptions } from "fastify";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -24,9 +25,11 @@ import { eventRoutes } from "./routes/events.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { webSocketRoutes } from "./routes/ws.js";
 import type { ServerStore } from "./store/types.js";
 import { installGracefulClose, Shutdown } from "./shutdown.js";
 import { validationError, validatorCompiler } from "./validation.js";
+import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
 /** Bytes a request body may take (agent writes: AGENT_BODY_LIMIT). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -134,10 +137,19 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   // streams end with a cancelled workflow_finished and [DONE].
   installGracefulClose(app, ctx, options.shutdownGraceMs ?? 0);
 
+  // WebSocket frames are held to the body limit; the connections are closed by the graceful close.
+  app.register(websocket, {
+    options: { maxPayload: options.bodyLimit ?? DEFAULT_BODY_LIMIT, handleProtocols: selectProtocol },
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.terminate();
+      this.websocketServer.close(() => done());
+    },
+  });
+
   systemRoutes(app, ctx);
   app.register(async (api) => {
     api.addHook("onRequest", async (request) => {
-      const tenant = await checker!.tenantOf(request.headers.authorization);
+      const tenant = await checker!.tenantOf(request.headers.authorization ?? webSocketKey(request));
       if (tenant === undefined) throw unauthorized();
       request.tenant = tenant;
     });
@@ -150,6 +162,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     completionRoutes(api, ctx);
     taskRoutes(api, ctx);
     eventRoutes(api, ctx);
+    webSocketRoutes(api, ctx);
   });
 
   guardListen(app, () => open && options.insecureNoAuth !== true);
