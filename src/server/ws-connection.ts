@@ -118,8 +118,8 @@ export class WsConnection {
 
   /** Why a run frame cannot start now, if it cannot. */
   private refusal(frame: Record<string, unknown>): ApiError | undefined {
-    if (this.busy) return operatingError('a run is already in progress on this connection: wait for its "done" frame, or send {"type":"cancel"}', null);
     if (this.ctx.shutdown.draining) return shuttingDown();
+    if (this.busy) return operatingError('a run is already in progress on this connection: wait for its "done" frame, or send {"type":"cancel"}', null);
     checkRun ??= bodyCheck("completion.schema.json");
     const invalid = checkRun(frame);
     if (invalid) return invalid;
