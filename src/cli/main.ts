@@ -176,7 +176,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return await keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
     }
     if (command === "serve") {
-      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
+      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
       return await serveCommand(
         {
