@@ -3,8 +3,9 @@
  * with the schemas in `schemas/server/`. Every answer, errors included, is RAGFlow's envelope
  * `{code, message, data}` (research/ragflow-api.md §1); nothing a client sends crashes the process.
  *
- * Layout: the health routes and the 404 answer need no key; every other route is in a child
- * context whose first hook checks the key (auth.ts). CORS headers are set before either, so a
+ * Layout: the health routes and the 404 answer need no key; every other route (WebSocket upgrades
+ * included, whose key may come as a subprotocol: ws-auth.ts) is in a child context whose first
+ * hook checks the key (auth.ts). CORS headers are set before either, so a
  * browser can read refusals too.
  */
 import cors from "@fastify/cors";
@@ -26,8 +27,8 @@ import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { webSocketRoutes } from "./routes/ws.js";
-import type { ServerStore } from "./store/types.js";
 import { installGracefulClose, Shutdown } from "./shutdown.js";
+import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
 

@@ -110,10 +110,13 @@ export class WsConnection {
     }
     this.busy = true;
     this.cancelAsked = false;
-    return this.serve(frame as CompletionBody).finally(() => {
-      this.busy = false;
-      this.turn = undefined;
-    });
+    return this.serve(frame as CompletionBody)
+      // Nothing a connection does may crash the process.
+      .catch((error: unknown) => this.ctx.log.error({ err: error }, "a WebSocket turn failed"))
+      .finally(() => {
+        this.busy = false;
+        this.turn = undefined;
+      });
   }
 
   /** Why a run frame cannot start now, if it cannot. */
