@@ -154,6 +154,23 @@ describe("the WebSocket transport", () => {
     expect(plain.json.message).toContain("is a WebSocket endpoint");
   });
 
+  it("never logs the key, however it came (logs at the most detailed level)", async () => {
+    let logged = "";
+    const server = await startTestServer({ logger: { level: "trace", stream: { write: (line: string) => void (logged += line) } } });
+    const agentId = await createAgent(server, hello());
+    const viaProtocol = await connect(server, agentId, { protocols: ["canvasflow", `bearer.${server.key}`] });
+    viaProtocol.send({ type: "run", query: "Ada" });
+    await viaProtocol.untilDone();
+    const viaHeader = await connect(server, agentId);
+    viaHeader.send({ type: "run", query: "Bob" });
+    await viaHeader.untilDone();
+    await refusedUpgrade(`${server.base.replace("http", "ws")}/api/v1/agents/${agentId}/ws`, {}, ["canvasflow", "bearer.cf-a-wrong-key-here"]);
+    expect(logged).toContain("/ws");
+    expect(logged).not.toContain(server.key);
+    expect(logged).not.toContain(server.key.slice(3, 20));
+    expect(logged).not.toContain("cf-a-wrong-key-here");
+  });
+
   it("answers every bad frame with an envelope naming what is wrong, and the connection goes on", async () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
