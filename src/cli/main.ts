@@ -28,12 +28,12 @@ Usage:
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
   canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
-  canvasflow keys create --tenant T --name N [--data DIR | --redis URL | --postgres URL [--schema NAME]]
-  canvasflow keys list [--tenant T] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
-  canvasflow keys revoke ID [--data DIR | --redis URL | --postgres URL [--schema NAME]]
-  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+  canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
-                   [--api-key-env NAME] [--insecure-no-auth]
+                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
@@ -53,7 +53,8 @@ keys: the API keys of canvasflow serve, in the store it uses (default the data f
   1 no such key or the store failed, 2 usage.
 serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C or SIGTERM, over the
   keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
-  loopback only, unless --insecure-no-auth. Exit codes: 0 stopped, 1 cannot listen or the store
+  loopback only, unless --insecure-no-auth. On Ctrl+C or SIGTERM it takes no new requests, gives
+  the runs going on --grace seconds (default 30) to finish, then cancels the rest. Exit codes: 0 stopped, 1 cannot listen or the store
   failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
@@ -86,6 +87,7 @@ const KEYS_OPTIONS = {
   name: { type: "string" },
   data: { type: "string" },
   redis: { type: "string" },
+  "redis-prefix": { type: "string" },
   postgres: { type: "string" },
   schema: { type: "string" },
 } as const satisfies OptionSpecs;
@@ -95,9 +97,11 @@ const SERVE_OPTIONS = {
   port: { type: "string", short: "p" },
   data: { type: "string" },
   redis: { type: "string" },
+  "redis-prefix": { type: "string" },
   postgres: { type: "string" },
   schema: { type: "string" },
   agents: { type: "string" },
+  grace: { type: "string" },
   config: { type: "string" },
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
@@ -168,10 +172,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "keys") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KEYS_OPTIONS });
-      return await keysCommand({ action, positionals, ...values }, io);
+      const { "redis-prefix": redisPrefix, ...storeFlags } = values;
+      return await keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
     }
     if (command === "serve") {
-      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
+      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
       return await serveCommand(
         {
@@ -179,9 +184,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           port: values.port,
           data: values.data,
           redis: values.redis,
+          redisPrefix: values["redis-prefix"],
           postgres: values.postgres,
           schema: values.schema,
           agents: values.agents,
+          grace: values.grace,
           config: values.config,
           mockLlm: values["mock-llm"] ?? false,
           mockLlmScript: values["mock-llm-script"],

@@ -1,12 +1,13 @@
 /**
- * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+ * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
- *                   [--api-key-env NAME] [--insecure-no-auth]`
+ *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
- * key. Stopping cancels the runs still going (their streams end with a cancelled
- * workflow_finished and [DONE]) and closes connections as they fall idle.
+ * key. Stopping takes no new requests, gives the runs going on `--grace` seconds (default 30) to
+ * finish, cancels the rest (their streams end with a cancelled workflow_finished and [DONE]; their
+ * sessions go on from before that turn), and closes connections as they fall idle.
  *
  * Exit codes: 0 stopped, 1 cannot listen or the store failed, 2 usage (bad flags, an agents
  * folder that cannot be served, no key on a non-loopback host).
@@ -16,7 +17,7 @@ import { createServer, InsecureListenError } from "../server/app.js";
 import type { ServerStore } from "../server/store/types.js";
 import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { withStore, type KeysStoreArgs } from "./keys-command.js";
-import { integerFlag } from "./numeric-flags.js";
+import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices, type RunServices } from "./services.js";
 
@@ -25,6 +26,10 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 9380;
 /** How often, while closing, connections that fell idle are closed (clients keep them alive). */
 const IDLE_SWEEP_MS = 100;
+/** Seconds the runs going on get to finish when the server is stopped. */
+export const DEFAULT_GRACE_SECONDS = 30;
+/** The longest grace: a day. */
+const MAX_GRACE_SECONDS = 86_400;
 
 export interface ServeArgs extends KeysStoreArgs {
   host?: string;
@@ -35,6 +40,7 @@ export interface ServeArgs extends KeysStoreArgs {
   mockLlmScript?: string;
   apiKeyEnv?: string;
   insecureNoAuth?: boolean;
+  grace?: string;
 }
 
 export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
@@ -42,6 +48,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const host = args.host ?? DEFAULT_HOST;
   if (host.trim() === "") throw new UsageError("--host must name an address, such as 127.0.0.1 or 0.0.0.0");
   const apiKey = args.apiKeyEnv === undefined ? undefined : keyFromEnvironment(args.apiKeyEnv, env);
+  const grace = args.grace === undefined ? DEFAULT_GRACE_SECONDS : secondsFlag("--grace", args.grace, { min: 0, max: MAX_GRACE_SECONDS });
   return withStore(args, io, async (store) => {
     let services: RunServices;
     try {
@@ -52,7 +59,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
-      return await serve(args, io, store, services, { host, port, apiKey });
+      return await serve(args, io, store, services, { host, port, apiKey, grace });
     } finally {
       await services.close();
     }
@@ -68,13 +75,14 @@ function keyFromEnvironment(name: string, env: Readonly<Record<string, string | 
   return value.trim();
 }
 
-async function serve(args: ServeArgs, io: CliIO, store: ServerStore, services: RunServices, at: { host: string; port: number; apiKey: string | undefined }): Promise<number> {
+async function serve(args: ServeArgs, io: CliIO, store: ServerStore, services: RunServices, at: { host: string; port: number; apiKey: string | undefined; grace: number }): Promise<number> {
   const app = createServer({
     store,
     canvas: { services: { ...services.services } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
     insecureNoAuth: args.insecureNoAuth === true,
+    shutdownGraceMs: Math.round(at.grace * 1000),
     // Warnings and failures only (a migrated folder agent, a request that failed), never keys.
     logger: { level: "warn", stream: { write: (line: string) => io.err(line) } },
   });
@@ -115,7 +123,11 @@ async function serve(args: ServeArgs, io: CliIO, store: ServerStore, services: R
     ].join("\n"),
   );
   await stopRequested(io);
-  io.err("canvasflow: stopping: runs still going are cancelled\n");
+  io.err(
+    at.grace > 0
+      ? `canvasflow: stopping: no new requests; runs going on get ${at.grace} s to finish, then are cancelled\n`
+      : "canvasflow: stopping: no new requests; runs going on are cancelled\n",
+  );
   const closing = app.close();
   // Clients keep connections alive; each is closed once its last answer went out.
   const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
@@ -134,6 +146,7 @@ function storeFlags(args: KeysStoreArgs): string {
   return [
     args.data !== undefined ? ` --data ${args.data}` : "",
     args.redis !== undefined ? ` --redis ${mask(args.redis)}` : "",
+    args.redisPrefix !== undefined ? ` --redis-prefix ${args.redisPrefix}` : "",
     args.postgres !== undefined ? ` --postgres ${mask(args.postgres)}` : "",
     args.schema !== undefined ? ` --schema ${args.schema}` : "",
   ].join("");

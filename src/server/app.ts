@@ -3,11 +3,13 @@
  * with the schemas in `schemas/server/`. Every answer, errors included, is RAGFlow's envelope
  * `{code, message, data}` (research/ragflow-api.md §1); nothing a client sends crashes the process.
  *
- * Layout: the health routes and the 404 answer need no key; every other route is in a child
- * context whose first hook checks the key (auth.ts). CORS headers are set before either, so a
+ * Layout: the health routes and the 404 answer need no key; every other route (WebSocket upgrades
+ * included, whose key may come as a subprotocol: ws-auth.ts) is in a child context whose first
+ * hook checks the key (auth.ts). CORS headers are set before either, so a
  * browser can read refusals too.
  */
 import cors from "@fastify/cors";
+import websocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOptions, type FastifyServerOptions } from "fastify";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,11 +22,15 @@ import { ActiveRuns, type ServerContext } from "./context.js";
 import { ApiError, argumentError, RET, tooLarge, unauthorized } from "./envelope.js";
 import { agentRoutes } from "./routes/agents.js";
 import { completionRoutes, speaksOpenAi } from "./routes/completions.js";
+import { eventRoutes } from "./routes/events.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { webSocketRoutes } from "./routes/ws.js";
+import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
+import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
 /** Bytes a request body may take (agent writes: AGENT_BODY_LIMIT). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -44,6 +50,11 @@ export interface CreateServerOptions {
   insecureNoAuth?: boolean;
   /** Keep a run going when its client disconnects (default: the run is cancelled). */
   keepRunningOnDisconnect?: boolean;
+  /**
+   * On `close()`, how long the runs going on get to finish before they are cancelled (default 0:
+   * cancelled at once). New requests are refused meanwhile (shutdown.ts).
+   */
+  shutdownGraceMs?: number;
   /** Allowed CORS origins (default "*", as RAGFlow). */
   corsOrigin?: string | string[] | boolean;
   /** Bytes a request body may take (default 1 MiB; agent writes 10 MiB). */
@@ -77,7 +88,8 @@ function packageVersion(): string {
 }
 
 export function createServer(options: CreateServerOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  // Requests that arrive while closing are refused with the API's envelope (shutdown.ts), not Fastify's.
+  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, return503OnClosing: false });
   const registry = options.registry ?? defaultRegistry;
   const ctx: ServerContext = {
     store: options.store,
@@ -86,6 +98,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     canvas: options.canvas ?? {},
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
+    shutdown: new Shutdown(),
     version: packageVersion(),
     now: Date.now,
     log: app.log,
@@ -122,13 +135,23 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     open = options.insecureNoAuth === true || !(await anyKeyConfigured(options.store.keys, options.apiKey));
     checker = new KeyChecker({ keys: options.store.keys, apiKey: options.apiKey, open });
   });
-  // Closing stops this process's runs: their streams end with a cancelled workflow_finished and [DONE].
-  app.addHook("preClose", async () => ctx.runs.abortAll("the server is shutting down"));
+  // Closing lets this process's runs finish within the grace period, then cancels the rest: their
+  // streams end with a cancelled workflow_finished and [DONE].
+  installGracefulClose(app, ctx, options.shutdownGraceMs ?? 0);
+
+  // WebSocket frames are held to the body limit; the connections are closed by the graceful close.
+  app.register(websocket, {
+    options: { maxPayload: options.bodyLimit ?? DEFAULT_BODY_LIMIT, handleProtocols: selectProtocol },
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.terminate();
+      this.websocketServer.close(() => done());
+    },
+  });
 
   systemRoutes(app, ctx);
   app.register(async (api) => {
     api.addHook("onRequest", async (request) => {
-      const tenant = await checker!.tenantOf(request.headers.authorization);
+      const tenant = await checker!.tenantOf(request.headers.authorization ?? webSocketKey(request));
       if (tenant === undefined) throw unauthorized();
       request.tenant = tenant;
     });
@@ -140,6 +163,8 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     sessionRoutes(api, ctx);
     completionRoutes(api, ctx);
     taskRoutes(api, ctx);
+    eventRoutes(api, ctx);
+    webSocketRoutes(api, ctx);
   });
 
   guardListen(app, () => open && options.insecureNoAuth !== true);

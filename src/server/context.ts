@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
 import type { AgentCatalog } from "./agent-catalog.js";
+import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 
 export interface ServerContext {
@@ -18,6 +19,8 @@ export interface ServerContext {
   runs: ActiveRuns;
   /** Keep a run going when its streaming client goes away (default: cancel it). */
   keepRunningOnDisconnect: boolean;
+  /** Whether the server is closing, and the long-lived streams to end when it does. */
+  shutdown: Shutdown;
   version: string;
   now(): number;
   log: FastifyBaseLogger;
@@ -34,6 +37,7 @@ export function newId(): string {
  */
 export class ActiveRuns {
   private readonly running = new Map<string, AbortController>();
+  private idleWaiters: Array<() => void> = [];
 
   /** Claims the session; false when this process is already running it. */
   claim(sessionId: string, controller: AbortController): boolean {
@@ -44,6 +48,28 @@ export class ActiveRuns {
 
   release(sessionId: string, controller: AbortController): void {
     if (this.running.get(sessionId) === controller) this.running.delete(sessionId);
+    if (this.running.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** Whether this process is running a turn of the session. */
+  has(sessionId: string): boolean {
+    return this.running.has(sessionId);
+  }
+
+  /** Resolves to true once no run is left, or to false when `timeoutMs` passed first. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.running.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== wake);
+        resolve(false);
+      }, timeoutMs);
+      this.idleWaiters.push(wake);
+    });
   }
 
   /** Stop the session's run if this process runs it (a cancel also goes through the store for the others). */

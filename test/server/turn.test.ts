@@ -7,13 +7,14 @@ import { describe, expect, it } from "vitest";
 import { defaultRegistry, MemoryServerStore } from "../../src/index.js";
 import { AgentCatalog } from "../../src/server/agent-catalog.js";
 import { ActiveRuns, type ServerContext } from "../../src/server/context.js";
+import { Shutdown } from "../../src/server/shutdown.js";
 import { startTurn } from "../../src/server/turn.js";
 import { hello } from "./canvases.js";
 
 function context(): ServerContext {
   const store = new MemoryServerStore();
   const quiet = { error: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
-  return { store, agents: new AgentCatalog(store.agents), registry: defaultRegistry, canvas: {}, runs: new ActiveRuns(), keepRunningOnDisconnect: false, version: "test", now: Date.now, log: quiet };
+  return { store, agents: new AgentCatalog(store.agents), registry: defaultRegistry, canvas: {}, runs: new ActiveRuns(), keepRunningOnDisconnect: false, shutdown: new Shutdown(), version: "test", now: Date.now, log: quiet };
 }
 
 async function agent(ctx: ServerContext): Promise<string> {

@@ -9,10 +9,10 @@ import type { ServerContext } from "../context.js";
 import { answerNative, answerOpenAi, streamNative, streamOpenAi } from "../deliver.js";
 import { argumentError, dataError } from "../envelope.js";
 import { lastUserContent } from "../formats/openai.js";
-import { startTurn } from "../turn.js";
+import { startTurn, type TurnInput } from "../turn.js";
 import { serverSchema } from "../validation.js";
 
-interface CompletionBody {
+export interface CompletionBody {
   agent_id?: string | null;
   query?: string | null;
   question?: string | null;
@@ -47,17 +47,28 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
-  const body = request.body as CompletionBody;
-  if (!agentId) throw argumentError("`agent_id` is required.");
-  const common = {
-    tenant: request.tenant,
+/** What a body says about the turn, besides the question and the session. */
+function commonInput(tenant: string, agentId: string, body: CompletionBody) {
+  return {
+    tenant,
     agentId,
     ...(body.inputs ? { inputs: body.inputs } : {}),
     ...(body.files ? { files: body.files } : {}),
     ...(nonEmpty(body.user_id ?? body.user) ? { userId: body.user_id ?? body.user! } : {}),
     ...(nonEmpty(body.name) ? { name: body.name! } : {}),
   };
+}
+
+/** The turn a native completion body asks for (the WebSocket's run frames take the same fields). */
+export function nativeTurnInput(tenant: string, agentId: string, body: CompletionBody): TurnInput {
+  const sessionId = nonEmpty(body.session_id);
+  return { ...commonInput(tenant, agentId, body), query: body.query ?? body.question ?? "", returnTrace: body.return_trace === true, ...(sessionId ? { sessionId } : {}) };
+}
+
+async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
+  const body = request.body as CompletionBody;
+  if (!agentId) throw argumentError("`agent_id` is required.");
+  const common = commonInput(request.tenant, agentId, body);
   if (openAi) {
     const messages = body.messages ?? [];
     if (messages.length === 0) throw dataError("You must provide at least one message.");
@@ -67,11 +78,10 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
     if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
     return answerOpenAi(ctx, reply, turn, question);
   }
-  const sessionId = nonEmpty(body.session_id);
-  const returnTrace = body.return_trace === true;
-  const turn = await startTurn(ctx, { ...common, query: body.query ?? body.question ?? "", returnTrace, ...(sessionId ? { sessionId } : {}) });
+  const input = nativeTurnInput(request.tenant, agentId, body);
+  const turn = await startTurn(ctx, input);
   if (body.stream === true) return streamNative(ctx, reply, turn);
-  return answerNative(ctx, reply, turn, returnTrace);
+  return answerNative(ctx, reply, turn, input.returnTrace === true);
 }
 
 export function completionRoutes(app: FastifyInstance, ctx: ServerContext): void {
