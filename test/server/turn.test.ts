@@ -7,13 +7,30 @@ import { describe, expect, it } from "vitest";
 import { defaultRegistry, MemoryServerStore } from "../../src/index.js";
 import { AgentCatalog } from "../../src/server/agent-catalog.js";
 import { ActiveRuns, type ServerContext } from "../../src/server/context.js";
+import { ServerMetrics } from "../../src/server/metrics.js";
+import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
+import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS } from "../../src/server/settings.js";
 import { startTurn } from "../../src/server/turn.js";
 import { hello } from "./canvases.js";
 
 function context(): ServerContext {
   const store = new MemoryServerStore();
-  const quiet = { error: () => undefined, warn: () => undefined } as unknown as FastifyBaseLogger;
-  return { store, agents: new AgentCatalog(store.agents), registry: defaultRegistry, canvas: {}, runs: new ActiveRuns(), keepRunningOnDisconnect: false, version: "test", now: Date.now, log: quiet };
+  const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, child: () => quiet } as unknown as FastifyBaseLogger;
+  const metrics = new ServerMetrics();
+  return {
+    store,
+    agents: new AgentCatalog(store.agents),
+    registry: defaultRegistry,
+    canvas: {},
+    runs: new ActiveRuns(),
+    keepRunningOnDisconnect: false,
+    version: "test",
+    now: Date.now,
+    log: quiet,
+    limits: { ...DEFAULT_LIMITS },
+    admission: new RunAdmission(DEFAULT_RATE_LIMITS, new MemoryKeySlots(), (kind) => metrics.rateLimited(kind)),
+    metrics,
+  };
 }
 
 async function agent(ctx: ServerContext): Promise<string> {

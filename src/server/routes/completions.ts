@@ -43,6 +43,13 @@ export function speaksOpenAi(request: FastifyRequest): boolean {
   return body !== null && typeof body === "object" && body["openai-compatible"] === true;
 }
 
+/** The completion routes, as declared: rate limits count them as completions. */
+export const COMPLETION_ROUTES: ReadonlySet<string> = new Set([
+  "/api/v1/agents/chat/completions",
+  "/api/v1/agents/:agent_id/completions",
+  "/api/v1/agents_openai/:agent_id/chat/completions",
+]);
+
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
@@ -52,6 +59,8 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
   if (!agentId) throw argumentError("`agent_id` is required.");
   const common = {
     tenant: request.tenant,
+    caller: request.caller,
+    log: request.log,
     agentId,
     ...(body.inputs ? { inputs: body.inputs } : {}),
     ...(body.files ? { files: body.files } : {}),
