@@ -1,11 +1,13 @@
 /**
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
- *                   [--api-key-env NAME] [--insecure-no-auth]`
+ *                   [--api-key-env NAME] [--insecure-no-auth] [--log-level LEVEL]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
- * key. Stopping cancels the runs still going (their streams end with a cancelled
+ * key; then logs one JSON line per request and per run (pino, to stderr, at `--log-level`, else
+ * the config's `server.logLevel`, else info). The config's `server` section holds the limits,
+ * rate limits, the private-network guard, /metrics and OpenAPI settings. Stopping cancels the runs still going (their streams end with a cancelled
  * workflow_finished and [DONE]) and closes connections as they fall idle.
  *
  * Exit codes: 0 stopped, 1 cannot listen or the store failed, 2 usage (bad flags, an agents
@@ -13,6 +15,7 @@
  */
 import { AgentFolderError } from "../server/agent-folder.js";
 import { createServer, InsecureListenError } from "../server/app.js";
+import type { ServerConfig } from "../config/types.js";
 import type { ServerStore } from "../server/store/types.js";
 import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { withStore, type KeysStoreArgs } from "./keys-command.js";
@@ -35,6 +38,17 @@ export interface ServeArgs extends KeysStoreArgs {
   mockLlmScript?: string;
   apiKeyEnv?: string;
   insecureNoAuth?: boolean;
+  logLevel?: string;
+}
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const DEFAULT_LOG_LEVEL: LogLevel = "info";
+
+function logLevelFlag(value: string | undefined): LogLevel | undefined {
+  if (value === undefined) return undefined;
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
+  return value as LogLevel;
 }
 
 export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
@@ -42,6 +56,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const host = args.host ?? DEFAULT_HOST;
   if (host.trim() === "") throw new UsageError("--host must name an address, such as 127.0.0.1 or 0.0.0.0");
   const apiKey = args.apiKeyEnv === undefined ? undefined : keyFromEnvironment(args.apiKeyEnv, env);
+  const logLevel = logLevelFlag(args.logLevel);
   return withStore(args, io, async (store) => {
     let services: RunServices;
     try {
@@ -52,7 +67,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
-      return await serve(args, io, store, services, { host, port, apiKey });
+      return await serve(args, io, store, services, { host, port, apiKey, logLevel });
     } finally {
       await services.close();
     }
@@ -68,15 +83,25 @@ function keyFromEnvironment(name: string, env: Readonly<Record<string, string | 
   return value.trim();
 }
 
-async function serve(args: ServeArgs, io: CliIO, store: ServerStore, services: RunServices, at: { host: string; port: number; apiKey: string | undefined }): Promise<number> {
+async function serve(
+  args: ServeArgs,
+  io: CliIO,
+  store: ServerStore,
+  services: RunServices,
+  at: { host: string; port: number; apiKey: string | undefined; logLevel: LogLevel | undefined },
+): Promise<number> {
+  const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
+  // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
+  const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
   const app = createServer({
     store,
-    canvas: { services: { ...services.services } },
+    canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
     insecureNoAuth: args.insecureNoAuth === true,
-    // Warnings and failures only (a migrated folder agent, a request that failed), never keys.
-    logger: { level: "warn", stream: { write: (line: string) => io.err(line) } },
+    ...settings,
+    // Keys, prompts, inputs and DSLs are never logged (server/logging.ts).
+    logger: { level: at.logLevel ?? configLevel ?? DEFAULT_LOG_LEVEL, stream: { write: (line: string) => io.err(line) } },
   });
   try {
     await app.listen({ port: at.port, host: at.host });
