@@ -25,8 +25,11 @@ import { TurnTranscript, type SessionEvent } from "./transcript.js";
 
 export interface TurnInput {
   tenant: string;
-  /** Whom the run counts against for runs-at-once (`request.caller`; default: the tenant). */
-  caller?: string;
+  /**
+   * Whom the run counts against for runs at once: `request.caller` (the key's rate-limit
+   * identity), whatever the transport, so a key's runs are counted together.
+   */
+  caller: string;
   /** The request's logger (its lines carry the request id; default: the server's). */
   log?: FastifyBaseLogger;
   agentId: string;
@@ -67,7 +70,7 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
   }
   const agent = await ctx.agents.get(input.tenant, input.agentId);
   if (!agent) throw dataError(AGENT_NOT_FOUND);
-  const giveSlotsBack = await ctx.admission.admit(input.caller ?? `tenant:${input.tenant}`, newId());
+  const giveSlotsBack = await ctx.admission.admit(input.caller, newId());
   const controller = new AbortController();
   let record: SessionRecord;
   let session: DurableSession;

@@ -43,9 +43,9 @@ describe("a turn", () => {
   it("given up before its events were read, lets its session go", async () => {
     const ctx = context();
     const agentId = await agent(ctx);
-    const first = await startTurn(ctx, { tenant: "t1", agentId, query: "Ada" });
+    const first = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
     await first.abandon();
-    const again = await startTurn(ctx, { tenant: "t1", agentId, sessionId: first.sessionId, query: "Bob" });
+    const again = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, sessionId: first.sessionId, query: "Bob" });
     const events = [];
     for await (const event of again.events) events.push(event);
     expect(events.at(-1)?.event).toBe("workflow_finished");
@@ -59,7 +59,7 @@ describe("a turn", () => {
   it("read to the end, releases its session once", async () => {
     const ctx = context();
     const agentId = await agent(ctx);
-    const turn = await startTurn(ctx, { tenant: "t1", agentId, query: "Ada" });
+    const turn = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
     for await (const _ of turn.events);
     expect(ctx.runs.size).toBe(0);
     const lock = await ctx.store.runs.lock(turn.sessionId);
