@@ -114,7 +114,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   const app = Fastify({ logger: safeLoggerOptions(options.logger), bodyLimit: settings.limits.bodyBytes, genReqId: requestId });
   const registry = options.registry ?? defaultRegistry;
   const redis = options.redis ? { client: options.redis.client, prefix: options.redis.prefix ?? "canvasflow:" } : options.store.redis;
-  const metrics = new ServerMetrics();
+  const metrics = new ServerMetrics({ processMetrics: settings.metrics.enabled });
   const keySlots = redis ? new RedisKeySlots(redis.client, `${redis.prefix}run-slots:`, settings.limits.runMs + SLOT_LEASE_MARGIN_MS) : new MemoryKeySlots();
   const ctx: ServerContext = {
     store: options.store,
@@ -155,6 +155,8 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     credentials: false,
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     allowedHeaders: ["Authorization", "Content-Type"],
+    // A page's script may read when to retry and which request to quote.
+    exposedHeaders: ["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-request-id"],
   });
 
   app.addHook("onReady", async () => {
@@ -171,9 +173,9 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
 
   // Registered first: the document is made from the routes registered after it.
   if (settings.openapi.enabled) installOpenApi(app, { version: ctx.version });
-  app.register(async (open) => {
-    systemRoutes(open, ctx);
-    if (settings.metrics.enabled) metricsRoute(open, metrics, settings.metrics);
+  app.register(async (unkeyed) => {
+    systemRoutes(unkeyed, ctx);
+    if (settings.metrics.enabled) metricsRoute(unkeyed, metrics, settings.metrics);
   });
   app.register(async (api) => {
     api.addHook("onRequest", async (request) => {

@@ -35,7 +35,8 @@ export class ServerMetrics {
   private readonly activeStreams: Gauge;
   private readonly rejections: Counter<"limit">;
 
-  constructor() {
+  /** `processMetrics`: also the process's own figures (prom-client's defaults; they watch GC and the event loop). */
+  constructor(options: { processMetrics?: boolean } = {}) {
     const registers = [this.registry];
     this.runsStarted = new Counter({ name: "canvasflow_runs_started_total", help: "Runs (turns of a session) started.", registers });
     this.runsFinished = new Counter({ name: "canvasflow_runs_finished_total", help: "Runs that ended without an error, by outcome (completed, paused for input).", labelNames: ["outcome"], registers });
@@ -48,7 +49,7 @@ export class ServerMetrics {
     for (const outcome of ["completed", "paused"]) this.runsFinished.inc({ outcome }, 0);
     for (const reason of ["error", "cancelled", "time_limit"]) this.runsFailed.inc({ reason }, 0);
     for (const limit of ["completions", "requests", "key_runs", "server_runs"]) this.rejections.inc({ limit }, 0);
-    collectDefaultMetrics({ register: this.registry });
+    if (options.processMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
   runStarted(): void {

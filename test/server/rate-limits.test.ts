@@ -70,7 +70,11 @@ describe("requests per minute, in memory", () => {
     const other = await addKey(server.store, "t1");
     for (let i = 0; i < 5; i++) expect((await call(server, "/api/v1/agents", { key: "cf-wrong" })).status).toBe(401);
     for (let i = 0; i < 3; i++) expect((await call(server, "/api/v1/agents")).json.code).toBe(0);
-    expect429(await call(server, "/api/v1/agents"), "requestsPerMinute");
+    const refused = await call(server, "/api/v1/agents", { headers: { origin: "http://example.test" } });
+    expect429(refused, "requestsPerMinute");
+    // A browser page may read when to retry.
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(refused.headers.get("access-control-expose-headers")?.split(/,\s*/)).toEqual(expect.arrayContaining(["retry-after", "x-request-id"]));
     expect429(await call(server, "/api/v1/tasks/0123456789abcdef0123456789abcdef/cancel", { method: "POST" }), "requestsPerMinute");
     // Another key of the same tenant has its own count.
     expect((await call(server, "/api/v1/agents", { key: other })).json.code).toBe(0);
