@@ -33,7 +33,7 @@ Usage:
   canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
-                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS]
+                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
@@ -107,6 +107,7 @@ const SERVE_OPTIONS = {
   "mock-llm-script": { type: "string" },
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
+  "log-level": { type: "string" },
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
@@ -194,6 +195,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           mockLlmScript: values["mock-llm-script"],
           apiKeyEnv: values["api-key-env"],
           insecureNoAuth: values["insecure-no-auth"] ?? false,
+          logLevel: values["log-level"],
         },
         io,
       );

@@ -26,6 +26,8 @@ export interface ServiceFlags {
 
 export interface RunServices {
   services: CanvasflowServices;
+  /** The config the services came from (serve reads its `server` section). */
+  config: CanvasflowConfig;
   /** The in-process mock LLM, when `--mock-llm` started one. */
   mock: MockLlmServer | undefined;
   close(): Promise<void>;
@@ -79,11 +81,11 @@ export async function openRunServices(
   // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
   const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
-    return { services: buildServices(config, { env, http }), mock: undefined, close: async () => undefined };
+    return { services: buildServices(config, { env, http }), config, mock: undefined, close: async () => undefined };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
   io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
   // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
-  return { services: buildServices(config, { env, http, llm }), mock, close: () => mock.close() };
+  return { services: buildServices(config, { env, http, llm }), config, mock, close: () => mock.close() };
 }

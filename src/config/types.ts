@@ -46,6 +46,35 @@ export interface CanvasflowConfig {
   defaultModel?: ModelRoute;
   knowledgeBases?: Record<string, KnowledgeBaseConfig>;
   tools?: Record<string, ToolEndpointConfig>;
+  /** `canvasflow serve`'s settings (schemas/config.schema.json#/$defs/server). */
+  server?: ServerConfig;
+}
+
+/** Sizes and times (docs/server.md, Limits). */
+export interface ServerLimitsConfig {
+  bodyBytes?: number;
+  agentBodyBytes?: number;
+  dslBytes?: number;
+  dslComponents?: number;
+  runMs?: number;
+}
+
+/** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */
+export interface RateLimitsConfig {
+  completionsPerMinute?: number;
+  requestsPerMinute?: number;
+  runsPerKey?: number;
+  runsPerServer?: number;
+}
+
+/** The `server` section: what `canvasflow serve` passes to `createServer`. */
+export interface ServerConfig {
+  limits?: ServerLimitsConfig;
+  rateLimits?: RateLimitsConfig;
+  allowPrivateNetwork?: boolean;
+  metrics?: { enabled?: boolean; public?: boolean };
+  openapi?: { enabled?: boolean };
+  logLevel?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
 /** Resolved knowledge bases and tool endpoints, as components find them in `ctx.services`. */

@@ -6,6 +6,9 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
 import type { AgentCatalog } from "./agent-catalog.js";
+import type { ServerMetrics } from "./metrics.js";
+import type { RunAdmission } from "./run-slots.js";
+import type { ServerLimits } from "./settings.js";
 import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 
@@ -24,6 +27,11 @@ export interface ServerContext {
   version: string;
   now(): number;
   log: FastifyBaseLogger;
+  /** Sizes and times: bodies, DSLs, a run's wall-clock time. */
+  limits: ServerLimits;
+  /** Runs going at once, per key and per process. */
+  admission: RunAdmission;
+  metrics: ServerMetrics;
 }
 
 /** A 32-hex id, as RAGFlow's (uuid1().hex). */
@@ -93,5 +101,10 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The tenant of the request's API key (set by the auth hook before any handler runs). */
     tenant: string;
+    /**
+     * Whom rate limits count the request against (set with `tenant`): `key:<key id>`, or
+     * `ip:<address>` on an open server without a known key. Never the key itself.
+     */
+    caller: string;
   }
 }

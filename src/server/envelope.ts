@@ -1,8 +1,8 @@
 /**
  * RAGFlow's answer envelope `{code, message, data}` and its return codes (research/ragflow-api.md
  * §1). Application errors answer HTTP 200 with a non-zero code, as RAGFlow does (its SDK only
- * reads `code`); real HTTP statuses are kept for 401, 404 and 413, and on the OpenAI routes for
- * every error (`httpStatus`).
+ * reads `code`); real HTTP statuses are kept for 401, 403, 404, 413 and 429, and on the OpenAI
+ * routes for every error (`httpStatus`).
  */
 
 /** RAGFlow's `RetCode` values that the agent API uses. */
@@ -13,8 +13,11 @@ export const RET = {
   data: 102,
   operating: 103,
   unauthorized: 401,
+  forbidden: 403,
   notFound: 404,
   tooLarge: 413,
+  /** Not one of RAGFlow's RetCodes: RAGFlow has no API rate limit; its real-status errors carry the status as code (401, 404), so does this. */
+  tooManyRequests: 429,
   serverError: 500,
 } as const;
 
@@ -81,6 +84,17 @@ export function unauthorized(): ApiError {
 
 export function tooLarge(): ApiError {
   return new ApiError(RET.tooLarge, "Request body is too large", null, 413);
+}
+
+/** A rate limit refused the request: HTTP 429 with `retry-after` (seconds). */
+export class TooManyRequestsError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(RET.tooManyRequests, message, null, 429);
+    this.name = "TooManyRequestsError";
+  }
 }
 
 /** A bad argument (code 101). */

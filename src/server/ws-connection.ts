@@ -23,7 +23,7 @@ import type { RawData, WebSocket } from "ws";
 import type { ServerContext } from "./context.js";
 import { ApiError, argumentError, operatingError, RET, success, type Envelope } from "./envelope.js";
 import { nativeStreamError } from "./formats/native.js";
-import { nativeTurnInput, type CompletionBody } from "./routes/completions.js";
+import { nativeTurnInput, type CompletionBody, type TurnCaller } from "./routes/completions.js";
 import { shuttingDown } from "./shutdown.js";
 import { startTurn, type Turn } from "./turn.js";
 import { bodyCheck } from "./validation.js";
@@ -68,7 +68,7 @@ export class WsConnection {
   constructor(
     private readonly ctx: ServerContext,
     private readonly socket: WebSocket,
-    private readonly tenant: string,
+    private readonly who: TurnCaller,
     private readonly agentId: string,
   ) {
     socket.on("message", (data, isBinary) => this.receive(data, isBinary));
@@ -136,7 +136,7 @@ export class WsConnection {
   private async serve(body: CompletionBody): Promise<void> {
     let turn: Turn;
     try {
-      turn = await startTurn(this.ctx, nativeTurnInput(this.tenant, this.agentId, body));
+      turn = await startTurn(this.ctx, nativeTurnInput(this.who, this.agentId, body));
     } catch (error) {
       await this.send(this.errorEnvelope(error));
       await this.send({ type: "done" });

@@ -217,7 +217,7 @@ describe("the WebSocket transport", () => {
   });
 
   it("a frame over the body limit closes the connection with 1009 (message too big)", async () => {
-    const server = await startTestServer({ bodyLimit: 64 * 1024 });
+    const server = await startTestServer({ limits: { bodyBytes: 64 * 1024 } });
     const agentId = await createAgent(server, hello());
     const client = await connect(server, agentId);
     client.send({ type: "run", query: "x".repeat(70 * 1024) });

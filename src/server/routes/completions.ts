@@ -4,7 +4,7 @@
  * switches to OpenAI's format) and RAGFlow's two aliases, `/api/v1/agents/{id}/completions`
  * (native) and `/api/v1/agents_openai/{id}/chat/completions` (OpenAI). `stream` defaults to false.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.js";
 import { answerNative, answerOpenAi, streamNative, streamOpenAi } from "../deliver.js";
 import { argumentError, dataError } from "../envelope.js";
@@ -43,14 +43,30 @@ export function speaksOpenAi(request: FastifyRequest): boolean {
   return body !== null && typeof body === "object" && body["openai-compatible"] === true;
 }
 
+/** The completion routes, as declared: rate limits count them as completions. */
+export const COMPLETION_ROUTES: ReadonlySet<string> = new Set([
+  "/api/v1/agents/chat/completions",
+  "/api/v1/agents/:agent_id/completions",
+  "/api/v1/agents_openai/:agent_id/chat/completions",
+]);
+
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
+/** Who asks for a turn: the key's tenant, its rate-limit identity, and the request's logger. */
+export interface TurnCaller {
+  tenant: string;
+  caller: string;
+  log?: FastifyBaseLogger;
+}
+
 /** What a body says about the turn, besides the question and the session. */
-function commonInput(tenant: string, agentId: string, body: CompletionBody) {
+function commonInput(who: TurnCaller, agentId: string, body: CompletionBody) {
   return {
-    tenant,
+    tenant: who.tenant,
+    caller: who.caller,
+    ...(who.log ? { log: who.log } : {}),
     agentId,
     ...(body.inputs ? { inputs: body.inputs } : {}),
     ...(body.files ? { files: body.files } : {}),
@@ -60,15 +76,16 @@ function commonInput(tenant: string, agentId: string, body: CompletionBody) {
 }
 
 /** The turn a native completion body asks for (the WebSocket's run frames take the same fields). */
-export function nativeTurnInput(tenant: string, agentId: string, body: CompletionBody): TurnInput {
+export function nativeTurnInput(who: TurnCaller, agentId: string, body: CompletionBody): TurnInput {
   const sessionId = nonEmpty(body.session_id);
-  return { ...commonInput(tenant, agentId, body), query: body.query ?? body.question ?? "", returnTrace: body.return_trace === true, ...(sessionId ? { sessionId } : {}) };
+  return { ...commonInput(who, agentId, body), query: body.query ?? body.question ?? "", returnTrace: body.return_trace === true, ...(sessionId ? { sessionId } : {}) };
 }
 
 async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
   const body = request.body as CompletionBody;
   if (!agentId) throw argumentError("`agent_id` is required.");
-  const common = commonInput(request.tenant, agentId, body);
+  const who: TurnCaller = { tenant: request.tenant, caller: request.caller, log: request.log };
+  const common = commonInput(who, agentId, body);
   if (openAi) {
     const messages = body.messages ?? [];
     if (messages.length === 0) throw dataError("You must provide at least one message.");
@@ -78,7 +95,7 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
     if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
     return answerOpenAi(ctx, reply, turn, question);
   }
-  const input = nativeTurnInput(request.tenant, agentId, body);
+  const input = nativeTurnInput(who, agentId, body);
   const turn = await startTurn(ctx, input);
   if (body.stream === true) return streamNative(ctx, reply, turn);
   return answerNative(ctx, reply, turn, input.returnTrace === true);

@@ -20,7 +20,7 @@ export function webSocketRoutes(app: FastifyInstance, ctx: ServerContext): void 
     },
     wsHandler: (socket, request) => {
       const { agent_id: agentId } = request.params as { agent_id: string };
-      new WsConnection(ctx, socket, request.tenant, agentId);
+      new WsConnection(ctx, socket, { tenant: request.tenant, caller: request.caller, log: request.log }, agentId);
     },
   });
 }
