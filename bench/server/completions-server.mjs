@@ -14,6 +14,9 @@ import { join } from "node:path";
 import { canvasflow, node } from "../lib.mjs";
 import { deleteRedisKeys, serveCommands } from "./process.mjs";
 
+/** The load comes through one key: the per-key limits (60 completions a minute, 4 runs at once by default) would measure the limiter, not the server. */
+const UNLIMITED = { completionsPerMinute: 0, requestsPerMinute: 0, runsPerKey: 0, runsPerServer: 0 };
+
 const REDIS_URL = "redis://127.0.0.1:6379/0";
 export const QUERY = "hello";
 
@@ -33,7 +36,7 @@ const closers = [];
 
 async function canvasflowServer(store) {
   const { key } = await api.createApiKey(store, { tenant: "bench", name: "bench" });
-  const app = api.createServer({ store });
+  const app = api.createServer({ store, rateLimits: UNLIMITED });
   closers.push(async () => {
     await app.close();
     await store.close();

@@ -25,6 +25,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { canvasflow, node } from "../lib.mjs";
 import { deleteRedisKeys, serveCommands } from "./process.mjs";
 
+/** The load comes through one key: the per-key limits (60 completions a minute, 4 runs at once by default) would measure the limiter, not the server. */
+const UNLIMITED = { completionsPerMinute: 0, requestsPerMinute: 0, runsPerKey: 0, runsPerServer: 0 };
+
 export const TOKENS = 100;
 export const INTERVAL_MS = 50;
 const REDIS_URL = "redis://127.0.0.1:6379/0";
@@ -76,7 +79,7 @@ const llm = { chatModel: (llmId) => timedModel(llmId) };
 /** canvasflow over `store`, with one key and the agent. */
 async function canvasflowServer(store) {
   const { key } = await api.createApiKey(store, { tenant: "bench", name: "bench" });
-  const app = api.createServer({ store, canvas: { services: { llm } } });
+  const app = api.createServer({ store, canvas: { services: { llm } }, rateLimits: UNLIMITED });
   closers.push(async () => {
     await app.close();
     await store.close();
