@@ -144,7 +144,7 @@ describe("canvasflow serve as a process", () => {
       proc.child.kill("SIGTERM");
       expect(await proc.exited).toEqual({ code: 0, signal: null });
     }
-  });
+  }, 120_000);
 
   it("SIGTERM during a streaming run that ends within the grace (default 30 s): the run finishes, new connections are refused meanwhile; after a restart the session goes on", async () => {
     const folder = scratchDir("cf-serve-grace-");
@@ -202,5 +202,5 @@ describe("canvasflow serve as a process", () => {
       proc.child.kill("SIGTERM");
       expect(await proc.exited).toEqual({ code: 0, signal: null });
     }
-  });
+  }, 120_000);
 });
