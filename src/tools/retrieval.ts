@@ -80,7 +80,7 @@ async function retrieve(args: Record<string, unknown>, ctx: ToolContext): Promis
   const services = ctx.services as CanvasflowServices;
   const get = ctx.get ? (selector: string) => ctx.get!(selector) : undefined;
   const choices = knowledgeBasesFor(datasetIds(params, get), services.tools?.knowledgeBases ?? {});
-  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal), services.tools?.env ?? process.env);
+  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal), services.tools?.env ?? process.env, services.tools?.knowledgeModels);
   if (chunks.length === 0) {
     const empty = typeof params.empty_response === "string" && params.empty_response.trim() !== "" ? params.empty_response : `Nothing relevant to "${query}" was found in the knowledge base.`;
     return { formalized_content: empty, json: [] };
