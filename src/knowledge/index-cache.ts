@@ -128,6 +128,12 @@ function isManifest(value: unknown): value is Manifest {
 
 export type ReadResult<T> = { kind: "missing" } | { kind: "corrupt"; problem: string } | { kind: "ok"; value: T };
 
+/** No such file, or a path through something that is not a folder. */
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "ENOENT" || code === "ENOTDIR";
+}
+
 let temporaryCounter = 0;
 
 async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
@@ -157,7 +163,7 @@ export class IndexCache {
     try {
       text = await readFile(this.manifestFile, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+      if (isMissing(error)) return { kind: "missing" };
       return { kind: "corrupt", problem: `cannot read manifest.json: ${(error as Error).message}` };
     }
     let value: unknown;
@@ -174,7 +180,7 @@ export class IndexCache {
     try {
       bytes = await readFile(this.entryFile(hash, tag));
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { kind: "missing" };
+      if (isMissing(error)) return { kind: "missing" };
       return { kind: "corrupt", problem: (error as Error).message };
     }
     try {

@@ -220,6 +220,8 @@ async function build(options: BuildOptions, ignoreCache: boolean): Promise<{ ind
     }
   }
   const known = new Map((previous?.files ?? []).map((f) => [f.path, f]));
+  // A file's name vector depends on its path only: kept while the path is.
+  const knownNameVector = (before: ManifestFile | undefined) => (model && before?.nameVector ? decodeVector(before.nameVector) : undefined);
 
   // 1. Each file's entry: cached when its content (by hash) was indexed before with this model.
   const states: FileState[] = [];
@@ -251,10 +253,9 @@ async function build(options: BuildOptions, ignoreCache: boolean): Promise<{ ind
           dimensions: 0,
           vectors: [],
         };
-        states.push({ file, hash, entry, fresh: true, nameVector: undefined });
+        states.push({ file, hash, entry, fresh: true, nameVector: knownNameVector(before) });
       } else {
-        const nameVector = unchanged && before.nameVector && model ? decodeVector(before.nameVector) : undefined;
-        states.push({ file, hash, entry, fresh: false, nameVector });
+        states.push({ file, hash, entry, fresh: false, nameVector: knownNameVector(before) });
       }
     } catch (error) {
       skipped.push({ path: file.relative, reason: (error as NodeJS.ErrnoException).code === "EACCES" ? "permission denied" : error instanceof Error ? error.message : String(error) });

@@ -25,9 +25,11 @@ export type IndexNotifier = (message: string) => void;
 
 let notifier: IndexNotifier = (message) => process.stderr.write(`canvasflow: ${message}\n`);
 
-/** Sets where index notes go (the library's users may want them elsewhere, tests nowhere). */
-export function setIndexNotifier(notify: IndexNotifier): void {
+/** Sets where index notes go (the library's users may want them elsewhere, tests nowhere); returns the previous one. */
+export function setIndexNotifier(notify: IndexNotifier): IndexNotifier {
+  const previous = notifier;
   notifier = notify;
+  return previous;
 }
 
 function tell(dir: string, report: IndexReport): void {
