@@ -12,7 +12,7 @@ import path from "node:path";
 import { statSync } from "node:fs";
 import type { LocalKnowledgeBaseConfig } from "../config/types.js";
 import { isUnavailable } from "../components/unavailable.js";
-import { buildIndex, DEFAULT_INDEX_FOLDER, type IndexProgress, type IndexReport } from "../knowledge/indexer.js";
+import { DEFAULT_INDEX_FOLDER, updateIndex, type IndexProgress, type IndexReport } from "../knowledge/indexer.js";
 import { setIndexNotifier } from "../knowledge/knowledge-base.js";
 import { effectiveThreshold } from "../knowledge/similarity.js";
 import { searchKnowledgeBases } from "../tools/retrieval/search.js";
@@ -159,7 +159,7 @@ export async function kbCommand(args: KbArgs, io: CliIO): Promise<number> {
       const bar = progressBar(io);
       let report: IndexReport;
       try {
-        ({ report } = await buildIndex({ dir, indexDir, embedding, onProgress: (p) => bar.update(p) }));
+        report = await updateIndex({ dir, indexDir, embedding, onProgress: (p) => bar.update(p) });
       } finally {
         bar.done();
       }

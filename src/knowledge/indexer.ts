@@ -178,22 +178,35 @@ async function pool<T>(items: readonly T[], limit: number, work: (item: T) => Pr
  * embedding model cannot answer.
  */
 export async function buildIndex(options: BuildOptions): Promise<{ index: BuiltIndex; report: IndexReport }> {
+  const { index, report } = await update(options, true);
+  return { index: index!, report };
+}
+
+/**
+ * Brings the index folder up to date without loading the index for search (what
+ * `canvasflow kb index` does): cached entries are still read and checked.
+ */
+export async function updateIndex(options: BuildOptions): Promise<IndexReport> {
+  return (await update(options, false)).report;
+}
+
+async function update(options: BuildOptions, load: boolean): Promise<{ index: BuiltIndex | undefined; report: IndexReport }> {
   if (options.rebuild) {
-    const built = await build(options, true);
+    const built = await build(options, true, load);
     built.report.notes.unshift(options.rebuild.reason);
     return built;
   }
   try {
-    return await build(options, false);
+    return await build(options, false, load);
   } catch (error) {
     if (!(error instanceof DimensionMismatch)) throw error;
-    const again = await build(options, true);
+    const again = await build(options, true, load);
     again.report.notes.unshift(error.message);
     return again;
   }
 }
 
-async function build(options: BuildOptions, ignoreCache: boolean): Promise<{ index: BuiltIndex; report: IndexReport }> {
+async function build(options: BuildOptions, ignoreCache: boolean, load: boolean): Promise<{ index: BuiltIndex | undefined; report: IndexReport }> {
   const started = performance.now();
   const dir = path.resolve(options.dir);
   const cache = new IndexCache(path.resolve(options.indexDir ?? path.join(dir, DEFAULT_INDEX_FOLDER)));
@@ -330,43 +343,49 @@ async function build(options: BuildOptions, ignoreCache: boolean): Promise<{ ind
     }
   }
 
-  // 4. The index in memory.
-  const chunks: IndexedChunk[] = [];
-  const terms: Array<{ content: string[]; title: string[] }> = [];
-  const vectors: Float32Array[] = [];
-  for (const state of states) {
-    const documentId = shortHash(dir, state.file.relative);
-    const nameTerms = termsOf(state.file.relative);
-    state.entry.chunks.forEach((chunk, i) => {
-      chunks.push({ id: shortHash(documentId, String(i), chunk.content), documentId, documentName: state.file.relative, section: chunk.section, content: chunk.content });
-      terms.push({ content: chunk.terms === "" ? [] : chunk.terms.split(" "), title: [...nameTerms, ...(chunk.sectionTerms === "" ? [] : chunk.sectionTerms.split(" "))] });
-      if (model) {
-        const content = state.entry.vectors[i];
-        const blended = new Float32Array(content.length);
-        for (let j = 0; j < content.length; j++) blended[j] = FILE_NAME_WEIGHT * state.nameVector![j] + (1 - FILE_NAME_WEIGHT) * content[j];
-        vectors.push(blended);
-      }
-    });
-  }
-  const index: BuiltIndex = {
-    dir,
-    chunks,
-    keywords: new KeywordIndex(terms),
-    vectors: model ? new VectorIndex(dimensions || 1, vectors) : undefined,
-    model,
-    // All listed files, skipped ones too: a skipped file is tried again when it changes, not on every search.
-    signature: filesSignature(files),
-  };
   const report: IndexReport = {
     files: states.length,
-    chunks: chunks.length,
+    chunks: states.reduce((n, s) => n + s.entry.chunks.length, 0),
     reusedFiles: states.filter((s) => !s.fresh).length,
     chunkedFiles: states.filter((s) => s.fresh).length,
     embeddedChunks,
     tokens,
     skipped,
     notes,
-    ms: performance.now() - started,
+    ms: 0,
   };
+  if (!load) {
+    report.ms = performance.now() - started;
+    return { index: undefined, report };
+  }
+
+  // 4. The index in memory.
+  const chunks: IndexedChunk[] = [];
+  const terms: Array<{ content: string[]; title: string[] }> = [];
+  const rows: Array<{ name: Float32Array; content: Float32Array }> = [];
+  for (const state of states) {
+    const documentId = shortHash(dir, state.file.relative);
+    const nameTerms = termsOf(state.file.relative);
+    state.entry.chunks.forEach((chunk, i) => {
+      chunks.push({ id: shortHash(documentId, String(i), chunk.content), documentId, documentName: state.file.relative, section: chunk.section, content: chunk.content });
+      terms.push({ content: chunk.terms === "" ? [] : chunk.terms.split(" "), title: [...nameTerms, ...(chunk.sectionTerms === "" ? [] : chunk.sectionTerms.split(" "))] });
+      if (model) rows.push({ name: state.nameVector!, content: state.entry.vectors[i] });
+    });
+  }
+  const index: BuiltIndex = {
+    dir,
+    chunks,
+    keywords: new KeywordIndex(terms),
+    vectors: model
+      ? new VectorIndex(dimensions || 1, rows.length, (i, row) => {
+          const { name, content } = rows[i];
+          for (let j = 0; j < row.length; j++) row[j] = FILE_NAME_WEIGHT * name[j] + (1 - FILE_NAME_WEIGHT) * content[j];
+        })
+      : undefined,
+    model,
+    // All listed files, skipped ones too: a skipped file is tried again when it changes, not on every search.
+    signature: filesSignature(files),
+  };
+  report.ms = performance.now() - started;
   return { index, report };
 }

@@ -32,27 +32,54 @@ const MIN_PREFIX_LENGTH = 4;
 /** Prefix matches per query term, at most (the shortest terms first). */
 const MAX_PREFIX_EXPANSIONS = 50;
 
-interface Postings {
+/**
+ * One field's postings in compressed sparse rows: term t's chunks are
+ * `docs[offsets[t] .. offsets[t + 1]]` (ascending), with their term frequencies in `tfs`.
+ * Built from typed arrays in two passes, so a 10 000-chunk index makes little garbage.
+ */
+interface FieldPostings {
+  offsets: Int32Array;
   docs: Int32Array;
-  /** Term frequency in the field. */
   tfs: Uint16Array;
+  lengths: Uint32Array;
+  avgLength: number;
 }
 
-/** Postings under construction: chunk indexes and counts, appended in chunk order. */
-class PostingsBuilder {
-  docs: number[] = [];
-  tfs: number[] = [];
-  add(doc: number): void {
-    const last = this.docs.length - 1;
-    if (last >= 0 && this.docs[last] === doc) this.tfs[last] = Math.min(0xffff, this.tfs[last] + 1);
-    else {
-      this.docs.push(doc);
-      this.tfs.push(1);
+function buildField(sequences: readonly Int32Array[], termCount: number): FieldPostings {
+  const seen = new Int32Array(termCount).fill(-1);
+  const count = new Int32Array(termCount);
+  const lengths = new Uint32Array(sequences.length);
+  let total = 0;
+  sequences.forEach((seq, doc) => {
+    lengths[doc] = seq.length;
+    total += seq.length;
+    for (let i = 0; i < seq.length; i++) {
+      const t = seq[i];
+      if (seen[t] !== doc) {
+        seen[t] = doc;
+        count[t]++;
+      }
     }
-  }
-  build(): Postings {
-    return { docs: Int32Array.from(this.docs), tfs: Uint16Array.from(this.tfs) };
-  }
+  });
+  const offsets = new Int32Array(termCount + 1);
+  for (let t = 0; t < termCount; t++) offsets[t + 1] = offsets[t] + count[t];
+  const docs = new Int32Array(offsets[termCount]);
+  const tfs = new Uint16Array(offsets[termCount]);
+  const cursor = offsets.slice(0, termCount);
+  const at = new Int32Array(termCount);
+  seen.fill(-1);
+  sequences.forEach((seq, doc) => {
+    for (let i = 0; i < seq.length; i++) {
+      const t = seq[i];
+      if (seen[t] !== doc) {
+        seen[t] = doc;
+        at[t] = cursor[t]++;
+        docs[at[t]] = doc;
+        tfs[at[t]] = 1;
+      } else if (tfs[at[t]] < 0xffff) tfs[at[t]]++;
+    }
+  });
+  return { offsets, docs, tfs, lengths, avgLength: sequences.length > 0 ? total / sequences.length : 0 };
 }
 
 export interface KeywordHit {
@@ -60,10 +87,10 @@ export interface KeywordHit {
   score: number;
 }
 
-/** Binary search in sorted chunk indexes. */
-function contains(docs: Int32Array, doc: number): boolean {
-  let lo = 0;
-  let hi = docs.length - 1;
+/** Binary search for a chunk among a term's postings. */
+function contains(docs: Int32Array, from: number, to: number, doc: number): boolean {
+  let lo = from;
+  let hi = to - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = docs[mid];
@@ -76,80 +103,74 @@ function contains(docs: Int32Array, doc: number): boolean {
 
 export class KeywordIndex {
   readonly size: number;
-  private readonly content = new Map<string, Postings>();
-  private readonly title = new Map<string, Postings>();
-  /** Adjacent term pairs ("a b") of content and title, for the term similarity. */
-  private readonly pairs = new Map<string, Int32Array>();
-  private readonly contentLength: Uint32Array;
-  private readonly titleLength: Uint32Array;
-  private readonly avgContent: number;
-  private readonly avgTitle: number;
+  private readonly ids = new Map<string, number>();
   /** Every term, sorted, for prefix matching. */
   private readonly sortedTerms: string[];
-  private readonly frequency = new Map<string, number>();
+  private readonly content: FieldPostings;
+  private readonly title: FieldPostings;
+  /** Each chunk's terms as ids, in order: adjacency is read from them. */
+  private readonly contentSequences: Int32Array[];
+  private readonly titleSequences: Int32Array[];
+  /** Chunks holding the term in any field. */
+  private readonly frequency: Int32Array;
 
   constructor(chunks: readonly ChunkTerms[]) {
     this.size = chunks.length;
-    this.contentLength = new Uint32Array(chunks.length);
-    this.titleLength = new Uint32Array(chunks.length);
-    const content = new Map<string, PostingsBuilder>();
-    const title = new Map<string, PostingsBuilder>();
-    const pairs = new Map<string, number[]>();
-    const addTo = (map: Map<string, PostingsBuilder>, term: string, doc: number) => {
-      let p = map.get(term);
-      if (!p) map.set(term, (p = new PostingsBuilder()));
-      p.add(doc);
+    const idOf = (term: string) => {
+      let id = this.ids.get(term);
+      if (id === undefined) {
+        id = this.ids.size;
+        this.ids.set(term, id);
+      }
+      return id;
     };
-    const addPair = (a: string, b: string, doc: number) => {
-      const key = `${a} ${b}`;
-      let p = pairs.get(key);
-      if (!p) pairs.set(key, (p = []));
-      if (p[p.length - 1] !== doc) p.push(doc);
+    const toIds = (terms: readonly string[]) => {
+      const out = new Int32Array(terms.length);
+      for (let i = 0; i < terms.length; i++) out[i] = idOf(terms[i]);
+      return out;
     };
-    let totalContent = 0;
-    let totalTitle = 0;
-    chunks.forEach((chunk, doc) => {
-      const seen = new Set<string>();
-      for (const [field, map, lengths] of [
-        [chunk.content, content, this.contentLength],
-        [chunk.title, title, this.titleLength],
-      ] as const) {
-        lengths[doc] = field.length;
-        for (let i = 0; i < field.length; i++) {
-          addTo(map, field[i], doc);
-          seen.add(field[i]);
-          if (i + 1 < field.length) addPair(field[i], field[i + 1], doc);
+    this.contentSequences = chunks.map((c) => toIds(c.content));
+    this.titleSequences = chunks.map((c) => toIds(c.title));
+    const termCount = this.ids.size;
+    this.content = buildField(this.contentSequences, termCount);
+    this.title = buildField(this.titleSequences, termCount);
+    this.frequency = new Int32Array(termCount);
+    const seen = new Int32Array(termCount).fill(-1);
+    for (let doc = 0; doc < chunks.length; doc++) {
+      for (const seq of [this.contentSequences[doc], this.titleSequences[doc]]) {
+        for (let i = 0; i < seq.length; i++) {
+          if (seen[seq[i]] !== doc) {
+            seen[seq[i]] = doc;
+            this.frequency[seq[i]]++;
+          }
         }
       }
-      totalContent += chunk.content.length;
-      totalTitle += chunk.title.length;
-      for (const term of seen) this.frequency.set(term, (this.frequency.get(term) ?? 0) + 1);
-    });
-    for (const [term, p] of content) this.content.set(term, p.build());
-    for (const [term, p] of title) this.title.set(term, p.build());
-    for (const [key, docs] of pairs) this.pairs.set(key, Int32Array.from(docs));
-    this.avgContent = chunks.length > 0 ? totalContent / chunks.length : 0;
-    this.avgTitle = chunks.length > 0 ? totalTitle / chunks.length : 0;
-    this.sortedTerms = [...this.frequency.keys()].sort();
+    }
+    this.sortedTerms = [...this.ids.keys()].sort();
   }
 
   /** Chunks that hold the term, in any field. */
   documentFrequency(term: string): number {
-    return this.frequency.get(term) ?? 0;
+    const id = this.ids.get(term);
+    return id === undefined ? 0 : this.frequency[id];
   }
 
   /** Whether chunk `doc` holds `term` (in any field). */
   has(doc: number, term: string): boolean {
-    const c = this.content.get(term);
-    if (c && contains(c.docs, doc)) return true;
-    const t = this.title.get(term);
-    return t !== undefined && contains(t.docs, doc);
+    const id = this.ids.get(term);
+    if (id === undefined) return false;
+    return contains(this.content.docs, this.content.offsets[id], this.content.offsets[id + 1], doc) || contains(this.title.docs, this.title.offsets[id], this.title.offsets[id + 1], doc);
   }
 
-  /** Whether chunk `doc` holds `a` directly followed by `b`. */
+  /** Whether chunk `doc` holds `a` directly followed by `b` (in its content or its title). */
   hasPair(doc: number, a: string, b: string): boolean {
-    const docs = this.pairs.get(`${a} ${b}`);
-    return docs !== undefined && contains(docs, doc);
+    const ia = this.ids.get(a);
+    const ib = this.ids.get(b);
+    if (ia === undefined || ib === undefined) return false;
+    for (const seq of [this.contentSequences[doc], this.titleSequences[doc]]) {
+      for (let i = 0; i + 1 < seq.length; i++) if (seq[i] === ia && seq[i + 1] === ib) return true;
+    }
+    return false;
   }
 
   /** Indexed terms that start with `prefix` (other than itself), shortest first. */
@@ -173,19 +194,22 @@ export class KeywordIndex {
     const touched: number[] = [];
     const n = this.size;
     const accumulate = (term: string, weight: number) => {
-      for (const [map, lengths, avg, boost] of [
-        [this.content, this.contentLength, this.avgContent, 1],
-        [this.title, this.titleLength, this.avgTitle, TITLE_BOOST],
+      const id = this.ids.get(term);
+      if (id === undefined) return;
+      for (const [field, boost] of [
+        [this.content, 1],
+        [this.title, TITLE_BOOST],
       ] as const) {
-        const p = map.get(term);
-        if (!p) continue;
-        const df = p.docs.length;
+        const from = field.offsets[id];
+        const to = field.offsets[id + 1];
+        const df = to - from;
+        if (df === 0) continue;
         const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-        const norm = avg > 0 ? avg : 1;
-        for (let i = 0; i < p.docs.length; i++) {
-          const doc = p.docs[i];
-          const tf = p.tfs[i];
-          const s = (weight * boost * idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * lengths[doc]) / norm));
+        const norm = field.avgLength > 0 ? field.avgLength : 1;
+        for (let i = from; i < to; i++) {
+          const doc = field.docs[i];
+          const tf = field.tfs[i];
+          const s = (weight * boost * idf * (tf * (K1 + 1))) / (tf + K1 * (1 - B + (B * field.lengths[doc]) / norm));
           if (scores[doc] === 0) touched.push(doc);
           scores[doc] += s;
         }

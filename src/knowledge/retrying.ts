@@ -1,6 +1,7 @@
 /**
  * One request to an embedding or rerank endpoint, retried as the chat client retries (llm/retry.ts):
- * 429 and 5xx answers only, with exponential backoff; anything else fails at once. Every failure
+ * 429 and 5xx answers, with exponential backoff — and a connection reset, which a kept-alive
+ * connection meets when the server closes it as a request goes out; anything else fails at once. Every failure
  * is an UnavailableError naming the endpoint: an embedding or rerank service that cannot answer
  * is this machine's configuration, not the canvas's fault, so a Retrieval fails and the run goes on.
  */
@@ -42,7 +43,7 @@ export async function withRetries<T>(label: string, policy: RetryPolicy, signal:
       const status = error instanceof AttemptFailure ? error.status : undefined;
       const tries = n > 1 ? ` (after ${n} attempts)` : "";
       if (scope.timedOut) throw new UnavailableError(`${label} did not answer within ${policy.timeoutMs} ms`);
-      if (isRetryableStatus(status) && n <= policy.maxRetries) {
+      if ((isRetryableStatus(status) || isConnectionReset(error)) && n <= policy.maxRetries) {
         await waitUnlessAborted(backoffDelay(n, policy.delayMs), signal);
         if (signal?.aborted) throw signal.reason;
         continue;
@@ -53,6 +54,15 @@ export async function withRetries<T>(label: string, policy: RetryPolicy, signal:
       scope.dispose();
     }
   }
+}
+
+/**
+ * A kept-alive connection the server closed just as the request went out: the request was not
+ * served, and embedding and rerank requests can be sent again safely.
+ */
+function isConnectionReset(error: unknown): boolean {
+  const reason = reasonOf(error);
+  return reason === "ECONNRESET" || reason === "EPIPE" || reason === "UND_ERR_SOCKET" || /socket hang up/i.test(reason);
 }
 
 /** The network error's own words (ECONNREFUSED, ENOTFOUND…), not fetch's "fetch failed". */

@@ -22,16 +22,29 @@ export class VectorIndex {
   readonly size: number;
   private readonly data: Float32Array;
 
-  /** `vectors[i]` is chunk i's embedding; all must have `dimensions` values. */
+  /** `count` vectors of `dimensions` values; `fill(i, row)` writes chunk i's embedding into `row`. */
   constructor(
     readonly dimensions: number,
-    vectors: readonly Float32Array[],
+    count: number,
+    fill: (i: number, row: Float32Array) => void,
   ) {
-    this.size = vectors.length;
-    this.data = new Float32Array(vectors.length * dimensions);
-    vectors.forEach((v, i) => {
-      if (v.length !== dimensions) throw new Error(`chunk ${i} has a ${v.length}-dimensional vector, the index ${dimensions}`);
-      this.data.set(unit(v), i * dimensions);
+    this.size = count;
+    this.data = new Float32Array(count * dimensions);
+    for (let i = 0; i < count; i++) {
+      const row = this.data.subarray(i * dimensions, (i + 1) * dimensions);
+      fill(i, row);
+      let sum = 0;
+      for (let j = 0; j < dimensions; j++) sum += row[j] * row[j];
+      const norm = Math.sqrt(sum);
+      if (norm > 0) for (let j = 0; j < dimensions; j++) row[j] /= norm;
+    }
+  }
+
+  /** From one vector per chunk (tests, small indexes). */
+  static of(dimensions: number, vectors: readonly Float32Array[]): VectorIndex {
+    return new VectorIndex(dimensions, vectors.length, (i, row) => {
+      if (vectors[i].length !== dimensions) throw new Error(`chunk ${i} has a ${vectors[i].length}-dimensional vector, the index ${dimensions}`);
+      row.set(vectors[i]);
     });
   }
 
