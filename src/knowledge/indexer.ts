@@ -27,6 +27,8 @@ export const FILE_NAME_WEIGHT = 0.1;
 export const DEFAULT_INDEX_FOLDER = ".canvasflow-index";
 /** Files read and chunked at once. */
 const READ_CONCURRENCY = 8;
+/** Larger files are skipped: a knowledge base is text, and a whole file is held in memory while read. */
+export const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
 export interface SourceFile {
   /** Below the folder, "/"-separated. */
@@ -245,6 +247,7 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
     const unchanged = before !== undefined && before.size === file.size && before.mtimeMs === file.mtimeMs;
     let bytes: Buffer | undefined;
     try {
+      if (file.size > MAX_FILE_BYTES) throw new Error(`it is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB`);
       let hash: string;
       if (unchanged) hash = before.hash;
       else {
