@@ -24,6 +24,8 @@ export interface HybridQuery {
   similarityThreshold: number;
   keywordsWeight: number;
   signal?: AbortSignal;
+  /** Told the tokens the query's embedding cost (counted into the run's usage). */
+  onTokens?: (tokens: number) => void;
 }
 
 export interface ScoredChunk {
@@ -45,7 +47,8 @@ export async function scoreCandidates(index: BuiltIndex, query: HybridQuery): Pr
   let cosines: Float32Array | undefined;
   const candidates = new Set(keywordHits.map((h) => h.index));
   if (index.vectors && index.model && w < 1 && index.chunks.length > 0) {
-    const { vectors } = await index.model.embed([query.query], { signal: query.signal });
+    const { vectors, tokens } = await index.model.embed([query.query], { signal: query.signal });
+    query.onTokens?.(tokens);
     if (vectors[0].length !== index.vectors.dimensions) {
       throw new QueryDimensionMismatch(`dimension mismatch: ${index.model.label} gave the query a ${vectors[0].length}-dimensional vector, the index holds ${index.vectors.dimensions}-dimensional ones: rebuilding it`);
     }

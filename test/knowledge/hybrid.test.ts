@@ -59,8 +59,10 @@ function embeddedTexts(server: MockLlmServer): string[] {
 
 async function retrieve(kb: KnowledgeBaseConfig, knowledgeModels: KnowledgeModels, query: string, params: Record<string, unknown> = {}) {
   const { ctx } = toolContext({ params: paramsWithDefaults(Retrieval, { kb_ids: ["kb"], ...params }), knowledgeBases: { kb }, knowledgeModels });
-  const out = await Retrieval.tool!.run({ query }, ctx);
-  return { text: out.formalized_content as string, chunks: out.json as RetrievedChunk[] };
+  let tokens = 0;
+  const counted = { ...ctx, addUsage: (u: { total_tokens?: number }) => (tokens += u.total_tokens ?? 0) };
+  const out = await Retrieval.tool!.run({ query }, counted);
+  return { text: out.formalized_content as string, chunks: out.json as RetrievedChunk[], tokens };
 }
 
 const VEHICLES: MockLlmScript = { embeddings: [{ match: "\\b(automobiles?|cars?)\\b", concept: "vehicle" }] };
@@ -82,10 +84,13 @@ describe("hybrid scoring", () => {
     expect(hybrid.chunks[0].vector_similarity).toBeGreaterThan(0.9);
     expect(hybrid.chunks[0].similarity).toBeCloseTo(0.5 * hybrid.chunks[0].vector_similarity!, 6);
     expect(hybrid.chunks.map((c) => c.document_name)).not.toContain("boats.md");
+    // The query's embedding is counted into the run's usage (the mock counts words).
+    expect(hybrid.tokens).toBe(2);
 
     const keywordsOnly = await retrieve(kb, models(server), "automobile maintenance", { keywords_similarity_weight: 1 });
     expect(keywordsOnly.chunks).toEqual([]);
     expect(keywordsOnly.text).toBe('Nothing relevant to "automobile maintenance" was found in the knowledge base.');
+    expect(keywordsOnly.tokens).toBe(0);
   });
 
   it("blends term and vector similarity by keywords_similarity_weight and applies the threshold to the blend", async () => {

@@ -50,7 +50,7 @@ async function searchLocal(id: string, config: LocalKnowledgeBaseConfig, options
   const dir = path.resolve(config.dir);
   try {
     const kb = localKnowledgeBase({ dir, indexDir: config.indexDir, embedding: models?.embeddingFor(config, id) });
-    const query = { query: options.query, topK: options.topK, similarityThreshold: options.similarityThreshold, keywordsWeight: options.keywordsWeight, signal: options.signal };
+    const query = { query: options.query, topK: options.topK, similarityThreshold: options.similarityThreshold, keywordsWeight: options.keywordsWeight, signal: options.signal, onTokens: options.onTokens };
     let scored: ScoredChunk[];
     try {
       scored = await scoreCandidates(await kb.index(), query);
@@ -72,11 +72,12 @@ async function rerank(candidates: LocalCandidate[], options: SearchOptions, mode
   if (!models) throw new UnavailableError(`rerank_id "${options.rerankId}" is set, but no rerank model is configured here: add it to "rerankModels" in canvasflow.config.json`);
   const model = models.rerankModel(options.rerankId);
   const window = [...candidates].sort((a, b) => b.similarity - a.similarity).slice(0, rerankWindow(options.topN, options.topK));
-  const { scores } = await model.rerank(
+  const { scores, tokens } = await model.rerank(
     options.query,
     window.map((c) => c.chunk.content),
     { signal: options.signal },
   );
+  options.onTokens?.(tokens);
   return window.map((c, i) => ({ ...c, vectorSimilarity: scores[i], similarity: blend(options.keywordsWeight, c.termSimilarity, scores[i]) }));
 }
 

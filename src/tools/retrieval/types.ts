@@ -37,6 +37,8 @@ export interface SearchOptions {
   tocEnhance: boolean;
   crossLanguages: string[];
   signal: AbortSignal;
+  /** Told the tokens that embedding the query and reranking cost. */
+  onTokens?: (tokens: number) => void;
 }
 
 /** Documents of a chunk list, counted (RAGFlow doc_aggs), in order of first appearance. */
