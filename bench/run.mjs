@@ -24,6 +24,8 @@ const WORKLOADS = [
   "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes",
   // The HTTP server under load (kind "server": figures of their own, see runServerWorkload).
   "server-completions", "server-streams",
+  // Retrieval over a local knowledge base.
+  "retrieval",
 ];
 
 function parseArgs(argv) {
@@ -142,6 +144,11 @@ const TARGETS = {
     `${r.bytes_per_step_round_10} → ${r.bytes_per_step_round_10000} bytes per step at round 10 → 10 000: ratio ${r.bytes_ratio} ≤ 1.2 (LangGraph ${r.lg_bytes_per_step_step_10} → ${r.lg_bytes_per_step_last} at step 10 → ${r.lg_rounds})`,
     r.bytes_ratio <= 1.2,
   ],
+  retrieval: (r) => [
+    `${r.chunks} chunks: index ${fix(r.index_ms)} ms, re-index after 1% changed ${fix(r.reindex_ms)} ms = ${round(r.reindex_share * 100, 1)}% < 10%; ` +
+      `query p50/p99 hybrid ${fix(r.hybrid_p50_ms)}/${fix(r.hybrid_p99_ms)} ms vs MiniSearch keyword-only ${fix(r.keyword_minisearch_p50_ms)}/${fix(r.keyword_minisearch_p99_ms)} ms: p99 ratio ${r.p99_ratio} ≤ 3`,
+    r.reindex_share < 0.1 && r.p99_ratio <= 3,
+  ],
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
 
@@ -235,6 +242,37 @@ for (const name of args.only) {
   }
   if (name === "event-size") {
     Object.assign(record, { sizes: extra.canvasflow.sizes, bytes_per_item: extra.canvasflow.bytes_per_item.map((x) => round(x, 1)), size_ratio: round(extra.canvasflow.size_ratio, 3) });
+  }
+  if (name === "retrieval") {
+    // Figures of the last round (each round indexes a fresh folder in a fresh process).
+    const e = extra.canvasflow;
+    Object.assign(record, {
+      chunks: e.chunks,
+      files: e.files,
+      dimensions: e.dimensions,
+      index_ms: round(e.index_ms, 1),
+      index_cpu_ms: round(e.index_cpu_ms, 1),
+      index_tokens: e.index_tokens,
+      reindex_ms: round(e.reindex_ms, 1),
+      reindex_cpu_ms: round(e.reindex_cpu_ms, 1),
+      reindex_files: e.reindex_files,
+      reindex_embedded_chunks: e.reindex_embedded_chunks,
+      reindex_share: round(e.reindex_share, 4),
+      reindex_cpu_share: round(e.reindex_cpu_share, 4),
+      open_ms: round(e.open_ms, 1),
+      open_cpu_ms: round(e.open_cpu_ms, 1),
+      folder_check_ms: round(e.folder_check_ms, 1),
+      minisearch_build_ms: round(e.minisearch_build_ms, 1),
+      queries: e.queries,
+      queries_with_results: e.queries_with_results,
+      hybrid_p50_ms: round(e.hybrid_p50_ms),
+      hybrid_p99_ms: round(e.hybrid_p99_ms),
+      keyword_minisearch_p50_ms: round(e.keyword_minisearch_p50_ms),
+      keyword_minisearch_p99_ms: round(e.keyword_minisearch_p99_ms),
+      keyword_ours_p50_ms: round(e.keyword_ours_p50_ms),
+      keyword_ours_p99_ms: round(e.keyword_ours_p99_ms),
+      p99_ratio: round(e.p99_ratio, 2),
+    });
   }
   if (name === "load") {
     record.parse_ratio = round(cf.median / extra.canvasflow.parse_ms, 1);

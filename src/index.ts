@@ -90,6 +90,11 @@ export { Unsupported, UNSUPPORTED_COMPONENT } from "./components/unsupported.js"
 export { UnavailableError, isUnavailable } from "./components/unavailable.js";
 export * from "./llm/index.js";
 export { loadConfig, loadConfigFile, validateConfig, buildServices, ConfigError, CONFIG_FILE_NAME, type LoadedConfig, type BuildServicesOptions } from "./config/load.js";
+export { buildIndex, updateIndex, DEFAULT_INDEX_FOLDER, type BuildOptions, type BuiltIndex, type IndexReport, type IndexProgress, type IndexedChunk } from "./knowledge/indexer.js";
+export { localKnowledgeBase, setIndexNotifier, LocalKnowledgeBase, type IndexNotifier } from "./knowledge/knowledge-base.js";
+export { scoreCandidates, type HybridQuery, type ScoredChunk } from "./knowledge/hybrid.js";
+export { createKnowledgeModels, type KnowledgeModelsOptions } from "./knowledge/models.js";
+export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/model-types.js";
 export type * from "./config/types.js";
 export { DurableSession, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";

@@ -13,6 +13,7 @@ import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
 import { keysCommand } from "./keys-command.js";
+import { kbCommand } from "./kb-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
@@ -34,6 +35,9 @@ Usage:
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+  canvasflow kb index DIR [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+  canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
+                       [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
@@ -56,6 +60,10 @@ serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C o
   loopback only, unless --insecure-no-auth. On Ctrl+C or SIGTERM it takes no new requests, gives
   the runs going on --grace seconds (default 30) to finish, then cancels the rest. Exit codes: 0 stopped, 1 cannot listen or the store
   failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
+kb: a local knowledge base's index (chunks, keyword terms, vectors), kept in DIR/.canvasflow-index
+  or the indexDir configured for DIR. index builds or updates it (only changed files are read and
+  embedded); search shows the scored chunks (term, vector, blended), those below the threshold too.
+  Exit codes: 0 done, 1 the folder, embedding or rerank model cannot be used, 2 usage or config.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -108,6 +116,18 @@ const SERVE_OPTIONS = {
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
   "log-level": { type: "string" },
+} as const satisfies OptionSpecs;
+
+const KB_OPTIONS = {
+  config: { type: "string" },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+  "top-n": { type: "string" },
+  "top-k": { type: "string" },
+  threshold: { type: "string" },
+  "keywords-weight": { type: "string" },
+  "rerank-id": { type: "string" },
+  json: { type: "boolean" },
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
@@ -196,6 +216,26 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           apiKeyEnv: values["api-key-env"],
           insecureNoAuth: values["insecure-no-auth"] ?? false,
           logLevel: values["log-level"],
+        },
+        io,
+      );
+    }
+    if (command === "kb") {
+      const [action, ...flags] = rest;
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KB_OPTIONS });
+      return await kbCommand(
+        {
+          action,
+          positionals,
+          config: values.config,
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
+          topN: values["top-n"],
+          topK: values["top-k"],
+          threshold: values.threshold,
+          keywordsWeight: values["keywords-weight"],
+          rerankId: values["rerank-id"],
+          json: values.json ?? false,
         },
         io,
       );

@@ -10,6 +10,7 @@ import { buildServices } from "../config/services.js";
 import { ConfigError, loadConfig } from "../config/load.js";
 import type { CanvasflowConfig, CanvasflowServices } from "../config/types.js";
 import { createLlmProvider } from "../llm/provider.js";
+import { createKnowledgeModels } from "../knowledge/models.js";
 import { startMockLlmServer, type MockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError } from "../llm/mock-script.js";
 import { UsageError, type CliIO } from "./io.js";
@@ -87,5 +88,7 @@ export async function openRunServices(
   io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
   // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
-  return { services: buildServices(config, { env, http, llm }), config, mock, close: () => mock.close() };
+  // Embedding and rerank models too: every one of them is answered by the mock.
+  const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
+  return { services: buildServices(config, { env, http, llm, knowledgeModels }), config, mock, close: () => mock.close() };
 }

@@ -5,6 +5,7 @@
  */
 import type { HttpServiceOptions } from "../components/http/service.js";
 import type { LlmProvider } from "../llm/types.js";
+import type { KnowledgeModels } from "../knowledge/model-types.js";
 
 export interface ProviderConfig {
   /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -25,9 +26,32 @@ export interface ModelRoute {
   model?: string;
 }
 
+/** An embedding model on an OpenAI-compatible `/v1/embeddings` endpoint. */
+export interface EmbeddingConfig {
+  /** A key of `providers`. */
+  provider: string;
+  /** The model name the provider knows, e.g. "text-embedding-3-small" or "nomic-embed-text". */
+  model: string;
+  /** Asked of the server (OpenAI's `dimensions`); left out, the model's own size. */
+  dimensions?: number;
+  /** Texts per request (default 32; TEI, for one, takes at most 32). */
+  batchSize?: number;
+}
+
+/** A local folder of documents, searched by keywords and, with an embedding model, by vectors. */
+export interface LocalKnowledgeBaseConfig {
+  type: "local";
+  /** A folder of .md, .txt, .json, .pdf, .docx, .html and .csv files. */
+  dir: string;
+  /** The embedding model; default the config's `embedding`; false: keywords only. */
+  embedding?: EmbeddingConfig | false;
+  /** Where the index is cached; default `<dir>/.canvasflow-index`. */
+  indexDir?: string;
+}
+
 /** A knowledge base a Retrieval reads, keyed by RAGFlow kb_id / dataset_id. */
 export type KnowledgeBaseConfig =
-  | { type: "local"; /** A folder of .md, .txt and .json files. */ dir: string }
+  | LocalKnowledgeBaseConfig
   | { type: "ragflow"; /** RAGFlow server, e.g. http://localhost:9380. */ baseURL: string; apiKeyEnv?: string; /** Defaults to the key. */ datasetId?: string };
 
 /** Where a tool's API lives and which key it uses, keyed by component_name (e.g. "TavilySearch"). */
@@ -45,6 +69,12 @@ export interface CanvasflowConfig {
   /** The route for any llm_id not listed in `models`. */
   defaultModel?: ModelRoute;
   knowledgeBases?: Record<string, KnowledgeBaseConfig>;
+  /** The embedding model of local knowledge bases that name none. */
+  embedding?: EmbeddingConfig;
+  /** RAGFlow rerank_id (exactly, or its model part) → the rerank endpoint's provider and model. */
+  rerankModels?: Record<string, ModelRoute>;
+  /** The route for any rerank_id not listed in `rerankModels`. */
+  defaultRerankModel?: ModelRoute;
   tools?: Record<string, ToolEndpointConfig>;
   /** `canvasflow serve`'s settings (schemas/config.schema.json#/$defs/server). */
   server?: ServerConfig;
@@ -80,6 +110,8 @@ export interface ServerConfig {
 /** Resolved knowledge bases and tool endpoints, as components find them in `ctx.services`. */
 export interface ToolServices {
   knowledgeBases: Readonly<Record<string, KnowledgeBaseConfig>>;
+  /** Embedding and rerank models of local knowledge bases; without it, local search is by keywords only. */
+  knowledgeModels?: KnowledgeModels;
   endpoints: Readonly<Record<string, ToolEndpointConfig>>;
   /** Environment to read `apiKeyEnv` variables from (process.env by default). */
   env: Readonly<Record<string, string | undefined>>;
