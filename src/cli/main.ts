@@ -13,6 +13,7 @@ import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
 import { keysCommand } from "./keys-command.js";
+import { mcpCommand } from "./mcp-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
@@ -35,6 +36,7 @@ Usage:
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth]
   canvasflow validate FILE... [--json]
+  canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
@@ -55,6 +57,8 @@ serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C o
   keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
   loopback only, unless --insecure-no-auth. Exit codes: 0 stopped, 1 cannot listen or the store
   failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
+mcp list: opens each MCP server of the config's "mcpServers" and lists its tools. Exit codes: 0 listed,
+  1 a server could not be opened, 2 usage or an invalid config.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -104,6 +108,8 @@ const SERVE_OPTIONS = {
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
 } as const satisfies OptionSpecs;
+
+const MCP_OPTIONS = { config: { type: "string" }, json: { type: "boolean" } } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 
@@ -190,6 +196,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         },
         io,
       );
+    }
+    if (command === "mcp") {
+      const [action, ...flags] = rest;
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: MCP_OPTIONS });
+      return await mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });

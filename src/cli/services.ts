@@ -13,6 +13,7 @@ import { createLlmProvider } from "../llm/provider.js";
 import { startMockLlmServer, type MockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError } from "../llm/mock-script.js";
 import { UsageError, type CliIO } from "./io.js";
+import type { McpHub } from "../tools/mcp/hub.js";
 
 export interface ServiceFlags {
   config?: string;
@@ -79,11 +80,25 @@ export async function openRunServices(
   // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
   const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
-    return { services: buildServices(config, { env, http }), mock: undefined, close: async () => undefined };
+    const services = buildServices(config, { env, http });
+    return { services, mock: undefined, close: () => closeMcp(services.mcp) };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
   io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
   // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
-  return { services: buildServices(config, { env, http, llm }), mock, close: () => mock.close() };
+  const services = buildServices(config, { env, http, llm });
+  return {
+    services,
+    mock,
+    close: async () => {
+      await closeMcp(services.mcp);
+      await mock.close();
+    },
+  };
+}
+
+/** MCP sessions opened outside a run (runs close their own). */
+async function closeMcp(hub: McpHub | undefined): Promise<void> {
+  await hub?.close();
 }

@@ -59,6 +59,10 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
   for (const [id, kb] of Object.entries(config.knowledgeBases ?? {})) {
     if (kb.type === "ragflow" && !isHttpUrl(kb.baseURL)) issues.push({ pointer: jsonPointer("knowledgeBases", id, "baseURL"), message: `must be an http:// or https:// URL, got "${kb.baseURL}"` });
   }
+  for (const [id, server] of Object.entries(config.mcpServers ?? {})) {
+    // A URL with ${VAR} placeholders is checked once they are filled in, when the server is opened.
+    if ("url" in server && !server.url.includes("${") && !isHttpUrl(server.url)) issues.push({ pointer: jsonPointer("mcpServers", id, "url"), message: `must be an http:// or https:// URL, got "${server.url}"` });
+  }
   for (const [name, tool] of Object.entries(config.tools ?? {})) {
     if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
   }

@@ -1,11 +1,12 @@
 /**
  * From a configuration to the services a run's components find in `ctx.services`:
  * `llm` (chat models by llm_id), `tools` (knowledge bases, tool endpoints, the environment for
- * API keys) and `http` (Invoke's network policy).
+ * API keys), `http` (Invoke's network policy) and `mcp` (the MCP servers and their sessions).
  */
 import type { HttpServiceOptions } from "../components/http/service.js";
 import { createLlmProvider } from "../llm/provider.js";
 import type { LlmProvider } from "../llm/types.js";
+import { McpHub } from "../tools/mcp/hub.js";
 import type { CanvasflowConfig, CanvasflowServices } from "./types.js";
 
 export interface BuildServicesOptions {
@@ -27,5 +28,7 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
       env,
     },
     http: { ...(options.http ?? {}) },
+    // Always present, so an Agent's mcp entry that names no configured server says so.
+    mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
   };
 }

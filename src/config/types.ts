@@ -5,6 +5,10 @@
  */
 import type { HttpServiceOptions } from "../components/http/service.js";
 import type { LlmProvider } from "../llm/types.js";
+import type { McpHub } from "../tools/mcp/hub.js";
+import type { McpServerConfig } from "../tools/mcp/config.js";
+
+export type { McpServerConfig };
 
 export interface ProviderConfig {
   /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -46,6 +50,8 @@ export interface CanvasflowConfig {
   defaultModel?: ModelRoute;
   knowledgeBases?: Record<string, KnowledgeBaseConfig>;
   tools?: Record<string, ToolEndpointConfig>;
+  /** MCP servers by the mcp_id an Agent's `mcp` entries name. */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 /** Resolved knowledge bases and tool endpoints, as components find them in `ctx.services`. */
@@ -60,10 +66,12 @@ export interface ToolServices {
  * The well-known keys of `RuntimeServices` (components read them from `ctx.services`):
  * - `llm`: chat models for LLM, Agent and Categorize;
  * - `tools`: knowledge bases and tool endpoints;
- * - `http`: Invoke's network policy (see components/http/service.ts).
+ * - `http`: Invoke's network policy (see components/http/service.ts);
+ * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts).
  */
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
   http?: HttpServiceOptions;
+  mcp?: McpHub;
 }
