@@ -27,6 +27,8 @@ export interface ModelRoute {
    * llm_id's model part ("deepseek-chat" for "deepseek-chat@DeepSeek").
    */
   model?: string;
+  /** Tokens the model's context window holds; conversations are trimmed to 97% of it before each call. */
+  maxContextTokens?: number;
 }
 
 /** A knowledge base a Retrieval reads, keyed by RAGFlow kb_id / dataset_id. */
