@@ -82,6 +82,7 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
   for (const kb of Object.values(config.knowledgeBases ?? {})) {
     if (kb.type === "local" && !isAbsolute(kb.dir)) kb.dir = resolve(baseDir, kb.dir);
   }
+  if (config.files?.dir !== undefined && !isAbsolute(config.files.dir)) config.files.dir = resolve(baseDir, config.files.dir);
   return config;
 }
 

@@ -26,6 +26,8 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
       knowledgeBases: { ...(config.knowledgeBases ?? {}) },
       endpoints: { ...(config.tools ?? {}) },
       env,
+      ...(config.files ? { files: { ...config.files } } : {}),
+      ...(config.smtp ? { smtp: { ...config.smtp } } : {}),
     },
     http: { ...(options.http ?? {}) },
     // Always present, so an Agent's mcp entry that names no configured server says so.

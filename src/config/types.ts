@@ -54,6 +54,32 @@ export interface CanvasflowConfig {
   tools?: Record<string, ToolEndpointConfig>;
   /** MCP servers by the mcp_id an Agent's `mcp` entries name. */
   mcpServers?: Record<string, McpServerConfig>;
+  /** Where produced files go (DocGenerator, ExcelProcessor). */
+  files?: FilesConfig;
+  /** The SMTP server the Email tool sends through when its own params name none. */
+  smtp?: SmtpConfig;
+}
+
+export interface FilesConfig {
+  /** Default <tmp>/canvasflow-files. A relative path is relative to the config file's folder. */
+  dir?: string;
+}
+
+export interface SmtpConfig {
+  host: string;
+  /** Default 465 with implicit TLS, else 587 with STARTTLS. */
+  port?: number;
+  /** "implicit" (port 465), "starttls" (required), "none" (plain: loopback relays only). Default by port. */
+  tls?: "implicit" | "starttls" | "none";
+  /** Accept a self-signed certificate (a local relay). Default false. */
+  allowSelfSigned?: boolean;
+  /** The login; default the `from` address. */
+  username?: string;
+  /** The environment variable holding the password (never the password itself). */
+  passwordEnv?: string;
+  /** The sender address. */
+  from: string;
+  senderName?: string;
 }
 
 /** Resolved knowledge bases and tool endpoints, as components find them in `ctx.services`. */
@@ -62,6 +88,8 @@ export interface ToolServices {
   endpoints: Readonly<Record<string, ToolEndpointConfig>>;
   /** Environment to read `apiKeyEnv` variables from (process.env by default). */
   env: Readonly<Record<string, string | undefined>>;
+  files?: FilesConfig;
+  smtp?: SmtpConfig;
 }
 
 /**
