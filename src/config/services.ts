@@ -28,6 +28,7 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
       env,
       ...(config.files ? { files: { ...config.files } } : {}),
       ...(config.smtp ? { smtp: { ...config.smtp } } : {}),
+      ...(config.browser ? { browser: { ...config.browser } } : {}),
     },
     http: { ...(options.http ?? {}) },
     // Always present, so an Agent's mcp entry that names no configured server says so.

@@ -58,6 +58,13 @@ export interface CanvasflowConfig {
   files?: FilesConfig;
   /** The SMTP server the Email tool sends through when its own params name none. */
   smtp?: SmtpConfig;
+  /** The Chromium the Browser component drives. */
+  browser?: BrowserConfig;
+}
+
+export interface BrowserConfig {
+  /** Default: CANVASFLOW_CHROMIUM, else /usr/bin/chromium (Debian's chromium package). */
+  executablePath?: string;
 }
 
 export interface FilesConfig {
@@ -90,6 +97,7 @@ export interface ToolServices {
   env: Readonly<Record<string, string | undefined>>;
   files?: FilesConfig;
   smtp?: SmtpConfig;
+  browser?: BrowserConfig;
 }
 
 /**

@@ -36,7 +36,9 @@ export async function guardPage(page: Page, services: RuntimeServices, blocked: 
 
 async function pageText(page: Page): Promise<string> {
   const title = await page.title();
-  const text = (await page.locator("body").innerText({ timeout: 10_000 }).catch(() => "")).replace(/\n{3,}/g, "\n\n").trim();
+  // An expression string, not a function: a transpiled function may carry helpers the page does not have.
+  const read = page.evaluate<string>("document.body ? document.body.innerText : ''").catch((error: Error) => `[the page text could not be read: ${error.message.split("\n")[0]}]`);
+  const text = String(await read).replace(/\n{3,}/g, "\n\n").trim();
   const shown = text.length > PAGE_TEXT_LIMIT ? `${text.slice(0, PAGE_TEXT_LIMIT)}\n[… ${text.length - PAGE_TEXT_LIMIT} more characters]` : text;
   return `URL: ${page.url()}\nTitle: ${title}\n\n${shown}`;
 }
