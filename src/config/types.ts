@@ -70,6 +70,8 @@ export interface BrowserConfig {
 export interface FilesConfig {
   /** Default <tmp>/canvasflow-files. A relative path is relative to the config file's folder. */
   dir?: string;
+  /** A TTF/OTF font for DocGenerator's PDFs (pdfkit's standard fonts cover Latin-1 only). */
+  pdfFont?: string;
 }
 
 export interface SmtpConfig {
