@@ -1,5 +1,6 @@
 /** `canvasflow mcp list`: each configured server's tools, or why it could not be opened. */
 import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
 import { cli } from "../helpers/cli.js";
 import { everythingStdio } from "../helpers/mcp.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -64,4 +65,45 @@ describe("canvasflow mcp list", () => {
     expect(run.stderr).toContain("/mcpServers/wrong/url");
     expect(run.stderr).toContain('must be an http:// or https:// URL, got "ftp://example.org/mcp"');
   });
+});
+
+describe("canvasflow run with an MCP server in the config", () => {
+  it(
+    "the Agent calls the stdio server's tool, and the process exits with the server gone",
+    async () => {
+      const { spawnCli } = await import("../helpers/cli-process.js");
+      const scratch = scratchDir("cf-mcp-run-");
+      // An extra argument the server ignores marks this test's server process.
+      const marker = `cf-mcp-marker-${process.pid}-${Date.now()}`;
+      const server = everythingStdio() as { command: string; args: string[] };
+      const config = scratch.write("canvasflow.config.json", { mcpServers: { everything: { ...server, args: [...server.args, marker] } } });
+      const script = scratch.write("script.json", {
+        rules: [
+          { match: "add", on: "last_user", times: 1, tool_calls: [{ name: "get-sum", arguments: { a: 40, b: 2 } }] },
+          { match: "The sum of 40 and 2 is 42", on: "tool", reply: "It is 42." },
+        ],
+      });
+      const canvas = scratch.write("canvas.json", {
+        components: {
+          begin: { obj: { component_name: "Begin", params: {} }, downstream: ["Agent:A"], upstream: [] },
+          "Agent:A": { obj: { component_name: "Agent", params: { llm_id: "m@F", prompts: [{ role: "user", content: "{sys.query}" }], mcp: [{ mcp_id: "everything", tools: { "get-sum": {} } }] } }, downstream: ["Message:M"], upstream: ["begin"] },
+          "Message:M": { obj: { component_name: "Message", params: { content: ["{Agent:A@content}"] } }, downstream: [], upstream: ["Agent:A"] },
+        },
+        globals: {},
+        history: [],
+        path: [],
+        retrieval: [],
+      });
+      const run = spawnCli(["run", canvas, "-q", "add forty and two", "--events", "ndjson", "--config", config, "--mock-llm-script", script]);
+      const { code } = await run.exited;
+      expect(run.stderr()).not.toContain("error");
+      expect(code).toBe(0);
+      const events = run.stdout().trim().split("\n").map((line) => JSON.parse(line) as { event: string; data: { content?: string } });
+      expect(events.filter((e) => e.event === "message").map((e) => e.data.content).join("")).toBe("It is 42.");
+      // The server the run started is gone once the CLI has exited.
+      await expect.poll(() => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(marker), { timeout: 10_000 }).toBe(false);
+    },
+    // A child CLI that starts a child server: generous on a busy machine.
+    4 * TIMEOUT,
+  );
 });
