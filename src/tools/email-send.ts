@@ -9,7 +9,6 @@
  * The body is `content` as HTML (RAGFlow sends it so), with a plain-text alternative. canvasflow
  * adds `attachments`: references to files (a DocGenerator's download, an uploaded file).
  */
-import nodemailer from "nodemailer";
 import { htmlToText } from "../components/http/html-to-text.js";
 import { UnavailableError } from "../components/unavailable.js";
 import type { SmtpConfig } from "../config/types.js";
@@ -121,6 +120,8 @@ export const runEmail: ToolRun = async (args, ctx): Promise<ToolOutput> => {
   const html = (await textArgument(args.content)) || "No content provided";
   const settings = smtpSettings(ctx);
   const timeout = toolTimeoutMs(ctx.params, EMAIL_TIMEOUT_S);
+  // nodemailer loads on first use, as the other heavy libraries do.
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: settings.host,
     port: settings.port,

@@ -5,7 +5,7 @@
  * fails with an UnavailableError saying how to install it.
  */
 import { existsSync } from "node:fs";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { UnavailableError } from "../../components/unavailable.js";
 import { isPlainObject } from "../../util/values.js";
 import type { RuntimeServices } from "../../components/types.js";
@@ -26,6 +26,8 @@ export function chromiumPath(services: RuntimeServices, env: NodeJS.ProcessEnv =
 }
 
 export async function launchChromium(path: string, options: { headless: boolean; sandbox: boolean }): Promise<Browser> {
+  // Loaded on first use: playwright-core takes seconds to import, and most runs never browse.
+  const { chromium } = await import("playwright-core");
   try {
     return await chromium.launch({
       executablePath: path,

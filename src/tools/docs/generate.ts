@@ -11,10 +11,9 @@ import { isPlainObject } from "../../util/values.js";
 import { saveFile, safeFilename } from "../files/store.js";
 import type { ToolContext, ToolOutput, ToolRun } from "../types.js";
 import { choice, flag, textArgument } from "../web/args.js";
-import { renderDocx } from "./docx.js";
 import { blocksHtml } from "./html.js";
 import { markdownBlocks } from "./markdown-blocks.js";
-import { renderPdf, type PageDecor } from "./pdf.js";
+import type { PageDecor } from "./pdf.js";
 
 const FORMATS = ["pdf", "docx", "txt", "markdown", "html"] as const;
 type Format = (typeof FORMATS)[number];
@@ -67,8 +66,9 @@ export const runDocGenerator: ToolRun = async (args, ctx): Promise<ToolOutput> =
   const filename = safeFilename(name, EXTENSION[format]);
   const withStamp = stamp ? `${stamp}\n\n${content}` : content;
   let bytes: Buffer;
-  if (format === "pdf") bytes = await renderPdf(blocks, decor);
-  else if (format === "docx") bytes = await renderDocx(blocks, decor);
+  // The renderers load on first use: pdfkit and docx take a while to import.
+  if (format === "pdf") bytes = await (await import("./pdf.js")).renderPdf(blocks, decor);
+  else if (format === "docx") bytes = await (await import("./docx.js")).renderDocx(blocks, decor);
   else if (format === "html") bytes = Buffer.from(blocksHtml(markdownBlocks(withStamp), filename), "utf8");
   else if (format === "txt") bytes = Buffer.from(htmlToText(blocksHtml(markdownBlocks(withStamp), filename)), "utf8");
   else bytes = Buffer.from(withStamp, "utf8");

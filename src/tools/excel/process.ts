@@ -13,7 +13,17 @@ import { isPlainObject } from "../../util/values.js";
 import { readFileValue, saveFile, safeFilename } from "../files/store.js";
 import type { ToolContext, ToolOutput, ToolRun } from "../types.js";
 import { choice } from "../web/args.js";
-import { columnsOf, readCsv, readXlsx, writeCsv, writeXlsx, type Row } from "./workbook.js";
+import type { Row } from "./workbook.js";
+
+/** exceljs loads on first use: it takes seconds to import. */
+const workbook = () => import("./workbook.js");
+
+/** Column names of rows, in first-seen order. */
+function columnsOf(rows: readonly Row[]): string[] {
+  const seen = new Set<string>();
+  for (const row of rows) for (const key of Object.keys(row)) seen.add(key);
+  return [...seen];
+}
 
 const XLSX_MIME = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -36,6 +46,7 @@ async function inputSheets(ctx: ToolContext): Promise<Array<{ key: string; rows:
     const file = await readFileValue(ctx, value);
     if (!file) continue;
     const isCsv = file.filename.toLowerCase().endsWith(".csv") || file.mimeType === "text/csv";
+    const { readCsv, readXlsx } = await workbook();
     const sheets = isCsv ? await readCsv(file.bytes) : await readXlsx(file.bytes, selection(ctx));
     for (const [sheet, rows] of sheets) out.push({ key: sheets.size > 1 ? `${file.filename}_${sheet}` : file.filename, rows });
   }
@@ -120,6 +131,7 @@ export const runExcelProcessor: ToolRun = async (_args, ctx): Promise<ToolOutput
   const format = choice(ctx.params.output_format, "output_format", ["xlsx", "csv"], "xlsx");
   const stem = typeof ctx.params.output_filename === "string" && ctx.params.output_filename.trim() !== "" ? ctx.params.output_filename : "output";
   const filename = safeFilename(stem, format);
+  const { writeCsv, writeXlsx } = await workbook();
   const bytes = format === "csv" ? writeCsv([...sheets.values()][0]) : await writeXlsx(sheets);
   const info = await saveFile(ctx, bytes, filename, format === "csv" ? "text/csv" : XLSX_MIME);
   const rows = [...sheets.values()].reduce((n, r) => n + r.length, 0);

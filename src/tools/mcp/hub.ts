@@ -8,7 +8,7 @@
 import { UnavailableError } from "../../components/unavailable.js";
 import type { RunScope } from "../../components/run-scope.js";
 import { isStdioServer, resolveServerConfig, type McpServerConfig } from "./config.js";
-import { McpSession } from "./session.js";
+import type { McpSession } from "./session.js";
 
 export const MCP_SERVICE = "mcp";
 
@@ -110,6 +110,8 @@ export class McpHub {
     } catch (error) {
       throw new UnavailableError((error as Error).message);
     }
+    // The SDK loads on first use: most runs open no MCP server.
+    const { McpSession } = await import("./session.js");
     const session = await McpSession.open(serverId, resolved, { headers, ...(signal ? { signal } : {}) });
     this.open.add(session);
     liveHubs.add(this);

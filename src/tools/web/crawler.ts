@@ -5,7 +5,7 @@
  * `extract_type` says: "markdown" (node-html-markdown, scripts and styles dropped), "html" (the
  * cleaned HTML: no scripts, styles or comments) or "content" (the plain text).
  */
-import { NodeHtmlMarkdown } from "node-html-markdown";
+import type { NodeHtmlMarkdown } from "node-html-markdown";
 import { htmlToText } from "../../components/http/html-to-text.js";
 import type { ToolOutput, ToolRun } from "../types.js";
 import { choice, textArgument, toolTimeoutMs } from "./args.js";
@@ -15,7 +15,16 @@ export const CRAWLER_TIMEOUT_S = 600;
 /** Pages larger than this are refused: a model cannot read them anyway. */
 const MAX_PAGE_CHARS = 5_000_000;
 
-const markdown = new NodeHtmlMarkdown({ ignore: ["script", "style", "noscript", "template", "svg", "iframe"], maxConsecutiveNewlines: 2 });
+let markdown: NodeHtmlMarkdown | undefined;
+
+/** The converter, made on first use (the library loads then). */
+async function converter(): Promise<NodeHtmlMarkdown> {
+  if (!markdown) {
+    const { NodeHtmlMarkdown } = await import("node-html-markdown");
+    markdown = new NodeHtmlMarkdown({ ignore: ["script", "style", "noscript", "template", "svg", "iframe"], maxConsecutiveNewlines: 2 });
+  }
+  return markdown;
+}
 
 /** The HTML without scripts, styles, templates and comments. */
 export function cleanHtml(html: string): string {
@@ -25,8 +34,8 @@ export function cleanHtml(html: string): string {
     .trim();
 }
 
-export function htmlToMarkdown(html: string): string {
-  return markdown.translate(cleanHtml(html)).trim();
+export async function htmlToMarkdown(html: string): Promise<string> {
+  return (await converter()).translate(cleanHtml(html)).trim();
 }
 
 export const runCrawler: ToolRun = async (args, ctx): Promise<ToolOutput> => {
@@ -46,6 +55,6 @@ export const runCrawler: ToolRun = async (args, ctx): Promise<ToolOutput> => {
   const contentType = String(response.headers["content-type"] ?? "");
   const isHtml = contentType === "" || /html|xml/i.test(contentType);
   if (!isHtml) return { formalized_content: response.text };
-  const text = extract === "html" ? cleanHtml(response.text) : extract === "content" ? htmlToText(response.text) : htmlToMarkdown(response.text);
+  const text = extract === "html" ? cleanHtml(response.text) : extract === "content" ? htmlToText(response.text) : await htmlToMarkdown(response.text);
   return { formalized_content: text };
 };
