@@ -96,6 +96,7 @@ export { scoreCandidates, type HybridQuery, type ScoredChunk } from "./knowledge
 export { createKnowledgeModels, type KnowledgeModelsOptions } from "./knowledge/models.js";
 export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/model-types.js";
 export type * from "./config/types.js";
+export { McpHub } from "./tools/mcp/hub.js";
 export { DurableSession, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";

@@ -14,6 +14,7 @@ import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
 import { keysCommand } from "./keys-command.js";
 import { kbCommand } from "./kb-command.js";
+import { mcpCommand } from "./mcp-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
@@ -39,6 +40,7 @@ Usage:
   canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
                        [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow validate FILE... [--json]
+  canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
@@ -64,6 +66,8 @@ kb: a local knowledge base's index (chunks, keyword terms, vectors), kept in DIR
   or the indexDir configured for DIR. index builds or updates it (only changed files are read and
   embedded); search shows the scored chunks (term, vector, blended), those below the threshold too.
   Exit codes: 0 done, 1 the folder, embedding or rerank model cannot be used, 2 usage or config.
+mcp list: opens each MCP server of the config's "mcpServers" and lists its tools. Exit codes: 0 listed,
+  1 a server could not be opened, 2 usage or an invalid config.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -129,6 +133,8 @@ const KB_OPTIONS = {
   "rerank-id": { type: "string" },
   json: { type: "boolean" },
 } as const satisfies OptionSpecs;
+
+const MCP_OPTIONS = { config: { type: "string" }, json: { type: "boolean" } } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 
@@ -239,6 +245,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         },
         io,
       );
+    }
+    if (command === "mcp") {
+      const [action, ...flags] = rest;
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: MCP_OPTIONS });
+      return await mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });

@@ -14,6 +14,7 @@ import { createKnowledgeModels } from "../knowledge/models.js";
 import { startMockLlmServer, type MockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError } from "../llm/mock-script.js";
 import { UsageError, type CliIO } from "./io.js";
+import type { McpHub } from "../tools/mcp/hub.js";
 
 export interface ServiceFlags {
   config?: string;
@@ -82,7 +83,8 @@ export async function openRunServices(
   // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
   const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
-    return { services: buildServices(config, { env, http }), config, mock: undefined, close: async () => undefined };
+    const services = buildServices(config, { env, http });
+    return { services, config, mock: undefined, close: () => closeMcp(services.mcp) };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
   io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
@@ -90,5 +92,19 @@ export async function openRunServices(
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
   // Embedding and rerank models too: every one of them is answered by the mock.
   const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
-  return { services: buildServices(config, { env, http, llm, knowledgeModels }), config, mock, close: () => mock.close() };
+  const services = buildServices(config, { env, http, llm, knowledgeModels });
+  return {
+    services,
+    config,
+    mock,
+    close: async () => {
+      await closeMcp(services.mcp);
+      await mock.close();
+    },
+  };
+}
+
+/** MCP sessions opened outside a run (runs close their own). */
+async function closeMcp(hub: McpHub | undefined): Promise<void> {
+  await hub?.close();
 }

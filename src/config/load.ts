@@ -63,6 +63,10 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
     if (kb.type === "ragflow" && !isHttpUrl(kb.baseURL)) issues.push({ pointer: jsonPointer("knowledgeBases", id, "baseURL"), message: `must be an http:// or https:// URL, got "${kb.baseURL}"` });
     if (kb.type === "local" && kb.embedding) checkRoute(jsonPointer("knowledgeBases", id, "embedding"), kb.embedding.provider);
   }
+  for (const [id, server] of Object.entries(config.mcpServers ?? {})) {
+    // A URL with ${VAR} placeholders is checked once they are filled in, when the server is opened.
+    if ("url" in server && !server.url.includes("${") && !isHttpUrl(server.url)) issues.push({ pointer: jsonPointer("mcpServers", id, "url"), message: `must be an http:// or https:// URL, got "${server.url}"` });
+  }
   for (const [name, tool] of Object.entries(config.tools ?? {})) {
     if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
   }
@@ -84,6 +88,7 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
     if (kb.type === "local" && !isAbsolute(kb.dir)) kb.dir = resolve(baseDir, kb.dir);
     if (kb.type === "local" && kb.indexDir !== undefined && !isAbsolute(kb.indexDir)) kb.indexDir = resolve(baseDir, kb.indexDir);
   }
+  if (config.files?.dir !== undefined && !isAbsolute(config.files.dir)) config.files.dir = resolve(baseDir, config.files.dir);
   return config;
 }
 

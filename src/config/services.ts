@@ -1,11 +1,13 @@
 /**
  * From a configuration to the services a run's components find in `ctx.services`:
  * `llm` (chat models by llm_id), `tools` (knowledge bases with their embedding and rerank models,
- * tool endpoints, the environment for API keys) and `http` (Invoke's network policy).
+ * tool endpoints, the environment for API keys), `http` (Invoke's network policy) and `mcp` (the
+ * MCP servers and their sessions).
  */
 import type { HttpServiceOptions } from "../components/http/service.js";
 import { createLlmProvider } from "../llm/provider.js";
 import type { LlmProvider } from "../llm/types.js";
+import { McpHub } from "../tools/mcp/hub.js";
 import type { CanvasflowConfig, CanvasflowServices } from "./types.js";
 import { createKnowledgeModels } from "../knowledge/models.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
@@ -30,7 +32,12 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
       knowledgeModels: options.knowledgeModels ?? createKnowledgeModels(config, env),
       endpoints: { ...(config.tools ?? {}) },
       env,
+      ...(config.files ? { files: { ...config.files } } : {}),
+      ...(config.smtp ? { smtp: { ...config.smtp } } : {}),
+      ...(config.browser ? { browser: { ...config.browser } } : {}),
     },
     http: { ...(options.http ?? {}) },
+    // Always present, so an Agent's mcp entry that names no configured server says so.
+    mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
   };
 }

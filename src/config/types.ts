@@ -6,6 +6,10 @@
 import type { HttpServiceOptions } from "../components/http/service.js";
 import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
+import type { McpHub } from "../tools/mcp/hub.js";
+import type { McpServerConfig } from "../tools/mcp/config.js";
+
+export type { McpServerConfig };
 
 export interface ProviderConfig {
   /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -24,6 +28,8 @@ export interface ModelRoute {
    * llm_id's model part ("deepseek-chat" for "deepseek-chat@DeepSeek").
    */
   model?: string;
+  /** Tokens the model's context window holds; conversations are trimmed to 97% of it before each call. */
+  maxContextTokens?: number;
 }
 
 /** An embedding model on an OpenAI-compatible `/v1/embeddings` endpoint. */
@@ -78,6 +84,43 @@ export interface CanvasflowConfig {
   tools?: Record<string, ToolEndpointConfig>;
   /** `canvasflow serve`'s settings (schemas/config.schema.json#/$defs/server). */
   server?: ServerConfig;
+  /** MCP servers by the mcp_id an Agent's `mcp` entries name. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Where produced files go (DocGenerator, ExcelProcessor). */
+  files?: FilesConfig;
+  /** The SMTP server the Email tool sends through when its own params name none. */
+  smtp?: SmtpConfig;
+  /** The Chromium the Browser component drives. */
+  browser?: BrowserConfig;
+}
+
+export interface BrowserConfig {
+  /** Default: CANVASFLOW_CHROMIUM, else /usr/bin/chromium (Debian's chromium package). */
+  executablePath?: string;
+}
+
+export interface FilesConfig {
+  /** Default <tmp>/canvasflow-files. A relative path is relative to the config file's folder. */
+  dir?: string;
+  /** A TTF/OTF font for DocGenerator's PDFs (pdfkit's standard fonts cover Latin-1 only). */
+  pdfFont?: string;
+}
+
+export interface SmtpConfig {
+  host: string;
+  /** Default 465 with implicit TLS, else 587 with STARTTLS. */
+  port?: number;
+  /** "implicit" (port 465), "starttls" (required), "none" (plain: loopback relays only). Default by port. */
+  tls?: "implicit" | "starttls" | "none";
+  /** Accept a self-signed certificate (a local relay). Default false. */
+  allowSelfSigned?: boolean;
+  /** The login; default the `from` address. */
+  username?: string;
+  /** The environment variable holding the password (never the password itself). */
+  passwordEnv?: string;
+  /** The sender address. */
+  from: string;
+  senderName?: string;
 }
 
 /** Sizes and times (docs/server.md, Limits). */
@@ -115,16 +158,21 @@ export interface ToolServices {
   endpoints: Readonly<Record<string, ToolEndpointConfig>>;
   /** Environment to read `apiKeyEnv` variables from (process.env by default). */
   env: Readonly<Record<string, string | undefined>>;
+  files?: FilesConfig;
+  smtp?: SmtpConfig;
+  browser?: BrowserConfig;
 }
 
 /**
  * The well-known keys of `RuntimeServices` (components read them from `ctx.services`):
  * - `llm`: chat models for LLM, Agent and Categorize;
  * - `tools`: knowledge bases and tool endpoints;
- * - `http`: Invoke's network policy (see components/http/service.ts).
+ * - `http`: Invoke's network policy (see components/http/service.ts);
+ * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts).
  */
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
   http?: HttpServiceOptions;
+  mcp?: McpHub;
 }

@@ -3,6 +3,7 @@
  * returns the whole state as a DSL snapshot that `loadCanvas()` resumes from.
  */
 import type { ComponentRegistry } from "../components/registry.js";
+import { createRunScope, endingScope, RUN_SCOPE_SERVICE } from "../components/run-scope.js";
 import type { InputField, Outputs, RuntimeServices } from "../components/types.js";
 import type { CanvasDsl, HistoryEntry } from "../dsl/types.js";
 import type { ValidationIssue } from "../dsl/validate.js";
@@ -110,9 +111,14 @@ export class Canvas {
     return canvas;
   }
 
-  /** Start a turn (or resume a paused run with `inputs`) and stream its events. */
+  /**
+   * Start a turn (or resume a paused run with `inputs`) and stream its events. What components
+   * open for the run (MCP sessions) is closed when the stream ends.
+   */
   run(request: RunRequest = {}): AsyncIterable<CanvasEvent> {
-    return executeRun(this.session, request, this.engine);
+    const { scope, end } = createRunScope();
+    const engine = { ...this.engine, services: { ...this.engine.services, [RUN_SCOPE_SERVICE]: scope } };
+    return endingScope(executeRun(this.session, request, engine), end);
   }
 
   /** Run to the end and collect the events (convenience for tests and scripts). */
