@@ -56,6 +56,19 @@ export interface RunRequest {
   checkpoint?: CheckpointSink;
   /** Sees every event as it is made, in the order they go out (e.g. to number and log them). */
   onEvent?: (event: CanvasEvent) => void;
+  /**
+   * Also checkpoint when the run has started, before its first event is made (with `checkpoint`).
+   * A run whose events are logged as they happen needs it: then every logged event belongs to a
+   * run the checkpoints know as started, so a process that dies at any moment leaves a run that
+   * the next one continues (with workflow_resumed), never one it would start over unannounced.
+   */
+  checkpointAtStart?: boolean;
+  /**
+   * The message id the run's events carry (default: a new random one). A run continued after a
+   * crash keeps the id it started with. A queued run uses its job's id, so that its events can be
+   * told from other runs' in the session's log.
+   */
+  messageId?: string;
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
@@ -77,7 +90,7 @@ export async function* executeRun(
 ): AsyncGenerator<CanvasEvent, void, undefined> {
   // A run continued after a crash keeps its message id and start.
   const continued = session.status === "running" ? session.run : undefined;
-  const events = new EventFactory(continued?.message_id ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
+  const events = new EventFactory(continued?.message_id ?? request.messageId ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
   if (session.running) {
     yield events.make("workflow_finished", {
       inputs: request.inputs ?? {},
@@ -251,6 +264,16 @@ class Run {
     }
   }
 
+  /** The checkpoint before the run's first event; what went wrong when it could not be written. */
+  private async checkpointAtStart(): Promise<string | undefined> {
+    try {
+      await this.checkpoint();
+      return undefined;
+    } catch (error) {
+      return `the checkpoint at the run's start could not be written (${errorMessage(error)}); nothing of this run was done`;
+    }
+  }
+
   /**
    * The checkpoint that says how the run ended, before its last event goes out. Resolves to what
    * went wrong if it could not be written (it never throws: the run is over either way).
@@ -281,12 +304,13 @@ class Run {
   async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent, undefined> {
     const session = this.session;
     session.epoch += 1;
+    let inFlight: string[] | undefined;
+    let startsTurn = false;
     if (session.status === "running" && session.run) {
       // Its process died: go on from the last checkpoint; what was in flight runs again.
       for (const id of session.run.receivers) this.inputReceivers.add(id);
       if (session.run.last !== undefined) this.remember(session.run.last, eventRecord(this.pool.recordOf(session.run.last), this.options.eventValueLimit));
-      const inFlight = selectBatch(session.frontier, this.graph, session.openContainers).ready;
-      yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight });
+      inFlight = selectBatch(session.frontier, this.graph, session.openContainers).ready;
     } else {
       session.usage = emptyUsage();
       if (session.status === "paused" && session.pending !== undefined) {
@@ -294,17 +318,20 @@ class Run {
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
-        yield this.events.make("workflow_started", { inputs: this.shownInputs });
+        startsTurn = true;
       }
       session.status = "running";
       session.run = { message_id: this.events.messageId, created_at: this.events.createdAt, inputs: this.inputs, receivers: [...this.inputReceivers] };
     }
     session.pending = undefined;
     session.error = undefined;
+    // The run is known as started before its first event is made (see RunRequest.checkpointAtStart).
+    let failure = this.request.checkpointAtStart && this.recorder ? await this.checkpointAtStart() : undefined;
+    if (inFlight) yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight });
+    else if (startsTurn) yield this.events.make("workflow_started", { inputs: this.shownInputs });
 
     const signal = this.controller.signal;
-    let failure: string | undefined;
-    while (session.frontier.length > 0) {
+    while (failure === undefined && session.frontier.length > 0) {
       if (signal.aborted) break;
 
       const { ready, deferred } = selectBatch(session.frontier, this.graph, session.openContainers);
