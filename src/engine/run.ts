@@ -69,6 +69,13 @@ export interface RunRequest {
    * told from other runs' in the session's log.
    */
   messageId?: string;
+  /**
+   * Stops the run between two steps without ending it (a worker shutting down): the run stays
+   * `running` as its last checkpoint recorded it, for another process to continue (with
+   * workflow_resumed; nothing was in flight). The events stop without a last event; producers
+   * whose stream nobody had read yet run again there. Meant with `checkpoint`.
+   */
+  suspend?: AbortSignal;
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
@@ -107,10 +114,15 @@ export async function* executeRun(
   let run: Run | undefined;
   let ended = false;
   try {
-    let last: CanvasEvent;
+    let last: CanvasEvent | undefined;
     try {
       run = new Run(session, request, options, events);
       last = yield* run.execute();
+      if (last === undefined) {
+        // Suspended: its last checkpoint is where another process goes on; nothing more to say.
+        ended = true;
+        return;
+      }
     } catch (bug) {
       // A defect in the engine itself (or an unusable request): still end the stream the documented way.
       session.status = "failed";
@@ -175,6 +187,8 @@ class Run {
   private readonly inputs: Record<string, unknown>;
   /** Records what changes, for checkpoints (only when the request asks for them). */
   private readonly recorder: RunRecorder | undefined;
+  /** A checkpoint of this run was handed to the sink: a suspended run goes on from there. */
+  private checkpointed = false;
   /** Components that receive `inputs` when they run (Begin at a turn's start, or the paused ones). */
   private readonly inputReceivers = new Set<string>();
   /** Producers whose `node_finished` waits until their streamed output has been consumed. */
@@ -247,6 +261,7 @@ class Run {
   /** Hand the changes since the last checkpoint to the request's sink (awaited when it returns a promise). */
   private checkpoint(): void | Promise<void> {
     if (!this.recorder) return;
+    this.checkpointed = true;
     this.session.unread = this.partials.map((p) => p.node.id);
     return this.request.checkpoint!(this.recorder.take());
   }
@@ -300,8 +315,11 @@ class Run {
     return this.session.graph;
   }
 
-  /** Streams the run's events and returns its last one (workflow_finished or user_inputs), which the caller sends once the run's last checkpoint is written. */
-  async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent, undefined> {
+  /**
+   * Streams the run's events and returns its last one (workflow_finished or user_inputs), which
+   * the caller sends once the run's last checkpoint is written; undefined when it was suspended.
+   */
+  async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent | undefined, undefined> {
     const session = this.session;
     session.epoch += 1;
     let inFlight: string[] | undefined;
@@ -333,6 +351,7 @@ class Run {
     const signal = this.controller.signal;
     while (failure === undefined && session.frontier.length > 0) {
       if (signal.aborted) break;
+      if (this.request.suspend?.aborted && this.checkpointed) return this.suspend();
 
       const { ready, deferred } = selectBatch(session.frontier, this.graph, session.openContainers);
       // Only a pauser that could run now may pause the run: one still waiting for a reference
@@ -427,6 +446,16 @@ class Run {
     session.status = "idle";
     this.recordAssistantTurn();
     return this.finishedEvent(undefined, this.lastOutputs);
+  }
+
+  /** Stop after the last checkpoint, leaving the run under way (see RunRequest.suspend). */
+  private suspend(): undefined {
+    for (const result of this.partials.splice(0)) {
+      result.ctx.abort(new Error("the run was suspended: this step runs again where the run goes on"));
+      result.ctx.dispose();
+    }
+    this.recorder!.detach();
+    return undefined;
   }
 
   finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {
