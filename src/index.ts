@@ -91,7 +91,7 @@ export { UnavailableError, isUnavailable } from "./components/unavailable.js";
 export * from "./llm/index.js";
 export { loadConfig, loadConfigFile, validateConfig, buildServices, ConfigError, CONFIG_FILE_NAME, type LoadedConfig, type BuildServicesOptions } from "./config/load.js";
 export type * from "./config/types.js";
-export { DurableSession, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
+export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";

@@ -34,15 +34,18 @@ import type { RunRequest } from "../engine/run.js";
 import { readRunDelta } from "./delta-reader.js";
 import { CheckpointWriter, type Durability } from "./writer.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
-import { SnapshotCorruptError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
+import { SnapshotCorruptError, SnapshotStoreError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
 
 export type { Durability } from "./writer.js";
 
 export interface DurableSessionOptions {
   store: CheckpointStore;
   key: string;
-  /** The canvas to start a new session with: a path, JSON text or a DSL object. */
-  dsl: string | object;
+  /**
+   * The canvas to start a new session with: a path, JSON text or a DSL object. Left out, the
+   * session must exist (`SessionNotFoundError` otherwise).
+   */
+  dsl?: string | object;
   registry?: ComponentRegistry;
   /** Engine options (timeouts, services…); `taskId` names a new session's task. */
   canvas?: CanvasRuntimeOptions;
@@ -61,6 +64,14 @@ export interface DurableSessionOptions {
 }
 
 export const DEFAULT_COMPACT_AFTER = 10_000;
+
+/** A session opened without a DSL to create it from does not exist (or expired). */
+export class SessionNotFoundError extends SnapshotStoreError {
+  constructor(key: string) {
+    super(`session "${key}" does not exist (it was never created, was deleted, or expired)`, key);
+    this.name = "SessionNotFoundError";
+  }
+}
 
 /** An event and its id in the session's log (`<run>-<n>`), for SSE `id:` lines. */
 export interface LoggedRunEvent {
@@ -100,6 +111,7 @@ export class DurableSession {
     try {
       const stored = await store.load(key);
       if (!stored) {
+        if (options.dsl === undefined) throw new SessionNotFoundError(key);
         const canvas = canvasFromSource(await readSource(options.dsl), registry, options.canvas);
         await store.save(key, canvas.toJSON(), { lock, expectedVersion: null });
         return new DurableSession(options, lock, canvas, 0, "new");
@@ -263,10 +275,11 @@ export class DurableSession {
 
   /**
    * End a run without running anything, and log its workflow_finished with `reason` (see
-   * `Canvas.abandon`): a run under way (its process died) ends as failed or cancelled, so the
-   * next turn starts before it; an idle or paused session stays as it is. For a queued turn that
-   * was cancelled or given up, so that readers of the log see it end. If its checkpoint cannot be
-   * written this rejects, and the session should be closed.
+   * `Canvas.abandon`): the run under way (its process died) ends as failed or cancelled, so the
+   * next turn starts before it, unless `messageId` names another run (a queued turn that never
+   * started: only its end is logged); an idle or paused session stays as it is. For a queued turn
+   * that was cancelled or given up, so that readers of the log see it end. If its checkpoint
+   * cannot be written this rejects, and the session should be closed.
    */
   async abandon(reason: string, options: { as?: "failed" | "cancelled"; messageId?: string } = {}): Promise<LoggedRunEvent> {
     if (this.closed) throw new Error(`durable session "${this.key}" is closed`);

@@ -4,9 +4,11 @@
  * run's last event, a workflow_finished with the reason, and a checkpoint, through the same sinks
  * a run uses, so a reader of the session's event log sees the run end instead of waiting for it.
  *
- * A run under way (status `running`, its process gone) ends as failed or cancelled, so the next
- * turn starts from the last stable point before it. A paused or idle session stays as it was: only
- * the epoch grows, as it does for every run, so the event ids keep growing.
+ * The run under way (status `running`, its process gone) ends as failed or cancelled, so the next
+ * turn starts from the last stable point before it, unless `messageId` names another run: that one
+ * never started (a queued turn behind it), and only its end is logged. Otherwise the session
+ * stays as it was (paused, idle, or with the other run under way): only the epoch grows, as it
+ * does for every run, so the event ids keep growing.
  */
 import { nanoid } from "nanoid";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
@@ -23,7 +25,7 @@ export interface AbandonRequest {
   checkpoint?: CheckpointSink;
   /** Sees the event as it is made. */
   onEvent?: (event: CanvasEvent) => void;
-  /** The message id of a run that never started (a run under way keeps its own). */
+  /** The run to end (default: the one under way). */
   messageId?: string;
 }
 
@@ -33,9 +35,10 @@ export async function abandonRun(session: CanvasSession, request: AbandonRequest
   const recorder = request.checkpoint ? new RunRecorder(session) : undefined;
   try {
     const underWay = session.status === "running" ? session.run : undefined;
-    const events = new EventFactory(underWay?.message_id ?? request.messageId ?? nanoid(), session.taskId, underWay?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
+    const ending = underWay && (request.messageId === undefined || request.messageId === underWay.message_id) ? underWay : undefined;
+    const events = new EventFactory(ending?.message_id ?? request.messageId ?? nanoid(), session.taskId, ending?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
     session.epoch += 1;
-    if (session.status === "running") {
+    if (ending) {
       session.status = request.as ?? "failed";
       session.error = request.reason;
       session.frontier = [];
@@ -44,7 +47,7 @@ export async function abandonRun(session: CanvasSession, request: AbandonRequest
       session.run = undefined;
     }
     const last = events.make("workflow_finished", {
-      inputs: eventRecord(underWay?.inputs ?? {}, eventValueLimit),
+      inputs: eventRecord(ending?.inputs ?? {}, eventValueLimit),
       outputs: {},
       elapsed_time: 0,
       created_at: events.createdAt,

@@ -245,10 +245,15 @@ describe.each(BACKENDS)("live event log over $name", (backend) => {
     await first.close();
 
     const reader = backend.open();
+    // A queued turn behind the dead run, given up: only its end is logged; the dead run stays under way.
+    const queued = await DurableSession.open({ store: backend.open(), key, liveEvents: true, registry });
+    const queuedEnd = await queued.abandon("cancelled", { as: "cancelled", messageId: "job-queued" });
+    await queued.close();
+    expect(queuedEnd.event).toMatchObject({ event: "workflow_finished", message_id: "job-queued", data: { error: "cancelled" } });
     const second = await DurableSession.open({ store: backend.open(), key, dsl: probeChain(4), registry, liveEvents: true });
     expect(second.openedAs).toBe("crashed");
     expect(second.canvas.runMessageId).toBe("job-1");
-    const ended = await second.abandon("the run crashed its worker 3 times; it was given up", { messageId: "ignored: the run keeps its own" });
+    const ended = await second.abandon("the run crashed its worker 3 times; it was given up", { messageId: "job-1" });
     await second.close();
     expect(ended.event).toMatchObject({ event: "workflow_finished", message_id: "job-1", task_id: "t-abandon", data: { error: "the run crashed its worker 3 times; it was given up" } });
     const log = await reader.events(key);
@@ -315,6 +320,12 @@ describe.each(BACKENDS)("live event log over $name", (backend) => {
 });
 
 describe("live event log: options", () => {
+  it("opens only an existing session when no DSL is given", async () => {
+    await expect(DurableSession.open({ store: new MemorySnapshotStore(), key: "nobody" })).rejects.toThrow(
+      'session "nobody" does not exist (it was never created, was deleted, or expired)',
+    );
+  });
+
   it("refuses liveEvents with durability exit, which writes nothing until the run ends", async () => {
     await expect(DurableSession.open({ store: new MemorySnapshotStore(), key: "k", dsl: probeChain(1), liveEvents: true, durability: "exit" })).rejects.toThrow(
       "liveEvents needs checkpoints during a run: choose durability sync or async, not exit",
