@@ -16,6 +16,7 @@ import { keysCommand } from "./keys-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
+import { workerCommand } from "./worker-command.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
 
@@ -34,6 +35,10 @@ Usage:
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth]
+  canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--register MODULE]...
+                    [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+                    [--allow-private-network] [--durability sync|async] [--max-stalled N]
+                    [--stall-timeout SECONDS] [--grace SECONDS]
   canvasflow validate FILE... [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
@@ -55,6 +60,14 @@ serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C o
   keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
   loopback only, unless --insecure-no-auth. Exit codes: 0 stopped, 1 cannot listen or the store
   failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
+worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Redis and runs them with
+  the durable checkpointer, each event in the session's log as it happens; sessions, cancel flags and
+  the queue live under the prefix P (default canvasflow:, as canvasflow serve --redis keeps them).
+  --concurrency runs at once (default 4); --register adds components from a module exporting
+  register(registry); a job whose worker died is handed to another after --stall-timeout (default
+  30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
+  Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
+  to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -103,6 +116,23 @@ const SERVE_OPTIONS = {
   "mock-llm-script": { type: "string" },
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
+} as const satisfies OptionSpecs;
+
+const WORKER_OPTIONS = {
+  redis: { type: "string" },
+  queue: { type: "string" },
+  prefix: { type: "string" },
+  concurrency: { type: "string" },
+  config: { type: "string" },
+  kb: { type: "string", multiple: true },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+  "allow-private-network": { type: "boolean" },
+  register: { type: "string", multiple: true },
+  durability: { type: "string" },
+  "max-stalled": { type: "string" },
+  "stall-timeout": { type: "string" },
+  grace: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
@@ -187,6 +217,34 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           mockLlmScript: values["mock-llm-script"],
           apiKeyEnv: values["api-key-env"],
           insecureNoAuth: values["insecure-no-auth"] ?? false,
+        },
+        io,
+      );
+    }
+    if (command === "worker") {
+      const { values, positionals } = parseArgs({
+        args: attachDashValues(rest, WORKER_OPTIONS, ["--concurrency", "--max-stalled", "--stall-timeout", "--grace"]),
+        allowPositionals: true,
+        strict: true,
+        options: WORKER_OPTIONS,
+      });
+      if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got "${positionals[0]}" (canvases come with the queued runs' sessions)`);
+      return await workerCommand(
+        {
+          redis: values.redis,
+          queue: values.queue,
+          prefix: values.prefix,
+          concurrency: values.concurrency,
+          config: values.config,
+          kb: values.kb ?? [],
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
+          allowPrivateNetwork: values["allow-private-network"] ?? false,
+          register: values.register ?? [],
+          durability: values.durability,
+          maxStalled: values["max-stalled"],
+          stallTimeout: values["stall-timeout"],
+          grace: values.grace,
         },
         io,
       );

@@ -107,6 +107,11 @@ export class RunQueue {
     return this.names.name;
   }
 
+  /** Where Redis is, without credentials. */
+  get location(): string {
+    return this.connection.location;
+  }
+
   /** canvasflow's own connection (for its keys beside the queue). */
   get redis(): Redis {
     return this.connection.client;

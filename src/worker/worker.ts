@@ -71,7 +71,11 @@ export interface RunWorker {
   close(options?: { graceMs?: number }): Promise<void>;
 }
 
-export function createWorker(options: CreateWorkerOptions): RunWorker {
+/**
+ * Start a worker: resolves once it takes jobs. Rejects with RunQueueError, naming the server, when
+ * Redis cannot be reached (checked first, with bounded timeouts: BullMQ itself waits for ever).
+ */
+export async function createWorker(options: CreateWorkerOptions): Promise<RunWorker> {
   const numbers = {
     concurrency: positiveInteger("concurrency", options.concurrency ?? 4),
     maxStalledCount: wholeNumber("maxStalledCount", options.maxStalledCount ?? 1),
@@ -84,6 +88,12 @@ export function createWorker(options: CreateWorkerOptions): RunWorker {
   if (options.durability === "exit") throw new RunQueueError("durability exit writes nothing until a run ends, so a worker's death would lose the whole run: choose sync or async");
   if ((options.store === undefined) !== (options.cancel === undefined)) throw new RunQueueError("pass both store and cancel, or neither (then the server's layout on the same Redis is used)");
   const queue = new RunQueue(options);
+  try {
+    await queue.redis.ping();
+  } catch (error) {
+    await queue.close().catch(() => undefined);
+    throw new RunQueueError(`cannot reach Redis at ${queue.location}: ${(error as Error).message}`);
+  }
   const owned = options.store === undefined ? serverRunBackends(queue.names) : undefined;
   const store = options.store ?? owned!.store;
   const cancel = options.cancel ?? owned!.cancel;
@@ -152,6 +162,7 @@ export function createWorker(options: CreateWorkerOptions): RunWorker {
     await endJobRun(job.id!, data, reason, "failed", { store, registry: options.registry, canvas: options.canvas, lockWaitMs: numbers.lockWaitMs });
   }
 
+  await worker.waitUntilReady();
   let closing: Promise<void> | undefined;
   return {
     name,

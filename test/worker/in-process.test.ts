@@ -64,8 +64,8 @@ const gated = (name: string) =>
     "Message:M": node("Message", { content: ["{sys.query}: {Gate:G@content}"] }),
   });
 
-function startWorker(extra: Partial<Parameters<typeof createWorker>[0]> = {}): RunWorker {
-  const worker = createWorker({ redis: TEST_REDIS_URL, prefix, registry, lockDurationMs: 4000, graceMs: 5000, ...extra });
+async function startWorker(extra: Partial<Parameters<typeof createWorker>[0]> = {}): Promise<RunWorker> {
+  const worker = await createWorker({ redis: TEST_REDIS_URL, prefix, registry, lockDurationMs: 4000, graceMs: 5000, ...extra });
   workers.push(worker);
   return worker;
 }
@@ -109,7 +109,7 @@ async function jobResult(jobId: string): Promise<unknown> {
 
 describe("run queue in one process", () => {
   it("enqueues a new session's turn; a worker runs it; its events reach the log as they happen; the job returns how it ended", async () => {
-    startWorker();
+    await startWorker();
     const session = freshSession();
     openGate("first");
     const run = await enqueueRun({ session, dsl: gated("first"), query: "hi", tenant: "t1", agent: "a1" }, { queue, store: server.runs, registry });
@@ -132,7 +132,7 @@ describe("run queue in one process", () => {
   });
 
   it("a live follower sees the step under way before the run ends", async () => {
-    startWorker();
+    await startWorker();
     const session = freshSession();
     const run = await enqueueRun({ session, dsl: gated("live"), query: "q" }, { queue, store: server.runs, registry });
     const seen: string[] = [];
@@ -144,14 +144,14 @@ describe("run queue in one process", () => {
   });
 
   it("pause finishes the job as paused; the next enqueue with inputs resumes it on another worker", async () => {
-    const first = startWorker({ name: "first" });
+    const first = await startWorker({ name: "first" });
     const session = freshSession();
     const asked = await enqueueRun({ session, dsl: "fixtures/user-fill-up.json", query: "a badge please" }, { queue, store: server.runs });
     const paused = await follow(session, asked.jobId, asked.after);
     expect(eventNames(paused).at(-1)).toBe("user_inputs");
     expect(await jobResult(asked.jobId)).toMatchObject({ status: "paused" });
     await first.close();
-    startWorker({ name: "second" });
+    await startWorker({ name: "second" });
     const answered = await enqueueRun({ session, inputs: { name: "Ada", colour: "blue", note: "VIP" } }, { queue, store: server.runs });
     const done = await follow(session, answered.jobId, answered.after);
     expect(text(done)).toBe("[blue] Ada VIP");
@@ -168,7 +168,7 @@ describe("run queue in one process", () => {
     expect(ended.map((e) => e.event)).toEqual([expect.objectContaining({ event: "workflow_finished", message_id: waiting.jobId, data: expect.objectContaining({ error: "cancelled" }) })]);
     expect(await queue.queue.getJob(waiting.jobId)).toBeUndefined();
 
-    startWorker();
+    await startWorker();
     const running = await enqueueRun({ session, query: "q2" }, { queue, store: server.runs });
     const events: StoredEvent[] = [];
     for await (const logged of followEvents(server.runs, session, { after: running.after, messageId: running.jobId, pollMs: 10 })) {
@@ -184,7 +184,7 @@ describe("run queue in one process", () => {
   });
 
   it("close: a run that does not finish within the grace is suspended, its job handed back, and another worker finishes it with nothing redone", async () => {
-    const first = startWorker({ name: "closing" });
+    const first = await startWorker({ name: "closing" });
     const session = freshSession();
     const run = await enqueueRun({ session, dsl: twoGates("suspend-a", "suspend-b"), query: "q" }, { queue, store: server.runs, registry });
     // Wait until the first gate is under way, then close with a short grace; the gate opens after it.
@@ -196,7 +196,7 @@ describe("run queue in one process", () => {
     await closing;
     expect(await queue.queue.getJobState(run.jobId)).toBe("waiting");
     openGate("suspend-b");
-    startWorker({ name: "after" });
+    await startWorker({ name: "after" });
     const events = await follow(session, run.jobId, run.after);
     const names = eventNames(events);
     expect(names.filter((n) => n === "workflow_resumed")).toHaveLength(1);
@@ -213,7 +213,7 @@ describe("run queue in one process", () => {
     const waiting = await queueMetrics(queue);
     expect(waiting.waiting).toBe(before.waiting + 1);
     openGate("metrics");
-    startWorker();
+    await startWorker();
     for (let i = 0; i < 500 && (await queueMetrics(queue)).completed === before.completed; i++) await new Promise((r) => setTimeout(r, 20));
     const after = await queueMetrics(queue);
     expect(after).toMatchObject({ waiting: before.waiting, active: 0, completed: before.completed + 1, failed: before.failed, stalled: before.stalled });
