@@ -100,8 +100,7 @@ afterAll(async () => {
 
 async function jobResult(jobId: string): Promise<unknown> {
   for (let i = 0; i < 500; i++) {
-    const job = await queue.queue.getJob(jobId);
-    if (job && (await job.getState()) === "completed") return job.returnvalue;
+    if ((await queue.queue.getJobState(jobId)) === "completed") return (await queue.queue.getJob(jobId))!.returnvalue;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`job ${jobId} did not complete`);
