@@ -15,6 +15,7 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  builtinRegistry,
   cancelQueuedRun,
   enqueueRun,
   followEvents,
@@ -22,9 +23,9 @@ import {
   RedisServerStore,
   RunQueue,
   type CanvasDsl,
+  type ComponentRegistry,
   type StoredEvent,
 } from "../../src/index.js";
-import { builtinRegistry, type ComponentRegistry } from "../../src/index.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
