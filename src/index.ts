@@ -97,7 +97,7 @@ export { createKnowledgeModels, type KnowledgeModelsOptions } from "./knowledge/
 export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/model-types.js";
 export type * from "./config/types.js";
 export { McpHub } from "./tools/mcp/hub.js";
-export { DurableSession, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
+export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";
@@ -105,3 +105,5 @@ export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
 export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
 export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./server/app.js";
 export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
+export { createSessionIfAbsent, type CreateSessionOptions } from "./durable/create.js";
+export * from "./worker/index.js";

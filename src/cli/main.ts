@@ -18,6 +18,7 @@ import { mcpCommand } from "./mcp-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
+import { workerCommand } from "./worker-command.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
 
@@ -39,6 +40,10 @@ Usage:
   canvasflow kb index DIR [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
                        [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+  canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--register MODULE]...
+                    [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+                    [--allow-private-network] [--durability sync|async] [--max-stalled N]
+                    [--stall-timeout SECONDS] [--grace SECONDS]
   canvasflow validate FILE... [--json]
   canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
@@ -68,6 +73,14 @@ kb: a local knowledge base's index (chunks, keyword terms, vectors), kept in DIR
   Exit codes: 0 done, 1 the folder, embedding or rerank model cannot be used, 2 usage or config.
 mcp list: opens each MCP server of the config's "mcpServers" and lists its tools. Exit codes: 0 listed,
   1 a server could not be opened, 2 usage or an invalid config.
+worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Redis and runs them with
+  the durable checkpointer, each event in the session's log as it happens; sessions, cancel flags and
+  the queue live under the prefix P (default canvasflow:, as canvasflow serve --redis keeps them).
+  --concurrency runs at once (default 4); --register adds components from a module exporting
+  register(registry); a job whose worker died is handed to another after --stall-timeout (default
+  30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
+  Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
+  to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -135,6 +148,23 @@ const KB_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 const MCP_OPTIONS = { config: { type: "string" }, json: { type: "boolean" } } as const satisfies OptionSpecs;
+
+const WORKER_OPTIONS = {
+  redis: { type: "string" },
+  queue: { type: "string" },
+  prefix: { type: "string" },
+  concurrency: { type: "string" },
+  config: { type: "string" },
+  kb: { type: "string", multiple: true },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+  "allow-private-network": { type: "boolean" },
+  register: { type: "string", multiple: true },
+  durability: { type: "string" },
+  "max-stalled": { type: "string" },
+  "stall-timeout": { type: "string" },
+  grace: { type: "string" },
+} as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 
@@ -242,6 +272,34 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           keywordsWeight: values["keywords-weight"],
           rerankId: values["rerank-id"],
           json: values.json ?? false,
+        },
+        io,
+      );
+    }
+    if (command === "worker") {
+      const { values, positionals } = parseArgs({
+        args: attachDashValues(rest, WORKER_OPTIONS, ["--concurrency", "--max-stalled", "--stall-timeout", "--grace"]),
+        allowPositionals: true,
+        strict: true,
+        options: WORKER_OPTIONS,
+      });
+      if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got "${positionals[0]}" (canvases come with the queued runs' sessions)`);
+      return await workerCommand(
+        {
+          redis: values.redis,
+          queue: values.queue,
+          prefix: values.prefix,
+          concurrency: values.concurrency,
+          config: values.config,
+          kb: values.kb ?? [],
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
+          allowPrivateNetwork: values["allow-private-network"] ?? false,
+          register: values.register ?? [],
+          durability: values.durability,
+          maxStalled: values["max-stalled"],
+          stallTimeout: values["stall-timeout"],
+          grace: values.grace,
         },
         io,
       );

@@ -4,7 +4,8 @@
  * (workflow_finished or user_inputs). This is what a server needs for SSE `Last-Event-ID`.
  *
  * The log is read, never the run itself, so a reader in another process sees exactly what a
- * reader next to the run sees; events appear in the log with the checkpoint of their batch.
+ * reader next to the run sees; events appear in the log with the checkpoint of their batch, or as
+ * they happen when the run logs them live (`liveEvents`).
  */
 import type { CheckpointStore, StoredEvent } from "../stores/snapshot-store.js";
 
@@ -29,6 +30,11 @@ export interface FollowOptions {
    * reader waiting. Left out, the reader waits for the run's last event however long it takes.
    */
   running?: (last: StoredEvent | undefined) => boolean | Promise<boolean>;
+  /**
+   * Only the events of the run with this message id (a queued run's job id), up to its last
+   * event: the runs of other turns that the log holds in between are skipped.
+   */
+  messageId?: string;
 }
 
 const TERMINAL = new Set(["workflow_finished", "user_inputs"]);
@@ -50,10 +56,11 @@ export async function* followEvents(store: CheckpointStore, key: string, options
     if (options.signal?.aborted) return;
     const batch = await store.events(key, after === undefined ? {} : { after });
     for (const logged of batch) {
-      yield logged;
       after = logged.id;
       last = logged;
       lastKnown = true;
+      if (options.messageId !== undefined && logged.event.message_id !== options.messageId) continue;
+      yield logged;
       if (untilRunEnds && endsRun(logged.event)) return;
     }
     if (batch.length > 0) continue;
