@@ -6,19 +6,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { packageRoot } from "../dsl/schemas.js";
 import { processIO, UsageError, type CliIO } from "./io.js";
-import { mockLlmCommand } from "./mock-llm-command.js";
-import { migrateCommand } from "./migrate-command.js";
+// Each command's module is imported when that command runs: together they load Fastify, BullMQ,
+// ioredis, pg and the tools' libraries, seconds of startup that `--version` or `validate` never need.
 import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
-import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
-import { dbMigrateCommand } from "./db-command.js";
-import { keysCommand } from "./keys-command.js";
-import { kbCommand } from "./kb-command.js";
-import { mcpCommand } from "./mcp-command.js";
-import { EXIT, runCommand } from "./run-command.js";
-import { serveCommand } from "./serve-command.js";
-import { validateCommand } from "./validate-command.js";
-import { workerCommand } from "./worker-command.js";
+import { EXIT } from "./exit-codes.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
 
@@ -191,7 +183,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: RUN_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(`run expects exactly one FILE, got ${positionals.length}`);
-      return await runCommand(
+      return await (await import("./run-command.js")).runCommand(
         {
           file: positionals[0],
           query: values.query,
@@ -217,25 +209,25 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "cancel") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: CANCEL_OPTIONS });
       if (positionals.length !== 1) throw new UsageError(`cancel expects exactly one TASK_ID, got ${positionals.length}`);
-      return await cancelCommand({ taskId: positionals[0], redis: values.redis, postgres: values.postgres, dir: values.dir }, io);
+      return await (await import("./cancel-command.js")).cancelCommand({ taskId: positionals[0], redis: values.redis, postgres: values.postgres, dir: values.dir }, io);
     }
     if (command === "db") {
       const [sub, ...flags] = rest;
       if (sub !== "migrate") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate" : `unknown db subcommand "${sub}": the only one is migrate`);
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`db migrate takes no arguments, got "${positionals[0]}"`);
-      return await dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
+      return await (await import("./db-command.js")).dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
     }
     if (command === "keys") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KEYS_OPTIONS });
       const { "redis-prefix": redisPrefix, ...storeFlags } = values;
-      return await keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
+      return await (await import("./keys-command.js")).keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
     }
     if (command === "serve") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
-      return await serveCommand(
+      return await (await import("./serve-command.js")).serveCommand(
         {
           host: values.host,
           port: values.port,
@@ -259,7 +251,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "kb") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KB_OPTIONS });
-      return await kbCommand(
+      return await (await import("./kb-command.js")).kbCommand(
         {
           action,
           positionals,
@@ -284,7 +276,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: WORKER_OPTIONS,
       });
       if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got "${positionals[0]}" (canvases come with the queued runs' sessions)`);
-      return await workerCommand(
+      return await (await import("./worker-command.js")).workerCommand(
         {
           redis: values.redis,
           queue: values.queue,
@@ -307,12 +299,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "mcp") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: MCP_OPTIONS });
-      return await mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
+      return await (await import("./mcp-command.js")).mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`mock-llm takes no arguments, got "${positionals[0]}"`);
-      return await mockLlmCommand({ port: values.port, script: values.script }, io);
+      return await (await import("./mock-llm-command.js")).mockLlmCommand({ port: values.port, script: values.script }, io);
     }
     if (command === "migrate") {
       const { values, positionals } = parseArgs({
@@ -322,12 +314,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: { output: { type: "string", short: "o" }, "dry-run": { type: "boolean" }, report: { type: "string" } },
       });
       if (positionals.length !== 1) throw new UsageError(`migrate expects exactly one IN file, got ${positionals.length}`);
-      return await migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
+      return await (await import("./migrate-command.js")).migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
     }
     if (command === "validate") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { json: { type: "boolean" } } });
       if (positionals.length === 0) throw new UsageError("validate expects at least one FILE");
-      return await validateCommand(positionals, values.json ?? false, io);
+      return await (await import("./validate-command.js")).validateCommand(positionals, values.json ?? false, io);
     }
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

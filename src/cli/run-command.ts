@@ -43,7 +43,9 @@ import { UsageError, type CliIO } from "./io.js";
 import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
-export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3, locked: 4, cancelled: 130 } as const;
+import { EXIT } from "./exit-codes.js";
+
+export { EXIT };
 
 export interface RunArgs extends ServiceFlags {
   file: string;
