@@ -6,6 +6,7 @@
 import { componentSchema } from "../dsl/schemas.js";
 import { stringifyValue, type CompiledTemplate } from "../refs/template.js";
 import { isPlainObject } from "../util/values.js";
+import { saveToMemories } from "../memory/save.js";
 import { renderJinja, looksLikeJinja } from "./jinja.js";
 import { isTextStream, TextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
@@ -83,6 +84,16 @@ async function* streamTemplate(ctx: ComponentContext<Params>, template: Compiled
   }
 }
 
+/** The streamed message, saved to the memories `memory_ids` names once it is complete. */
+async function* thenSaved(ctx: ComponentContext<Params>, source: AsyncIterable<string>): AsyncGenerator<string> {
+  let text = "";
+  for await (const chunk of source) {
+    text += chunk;
+    yield chunk;
+  }
+  await saveToMemories(ctx, text);
+}
+
 export const Message: ComponentDefinition = {
   name: "Message",
   paramsSchema: componentSchema("Message"),
@@ -120,7 +131,7 @@ export const Message: ComponentDefinition = {
     const template = ctx.compile(text);
     const downloads: unknown[] = [];
     if (ctx.params.stream !== false && !looksLikeJinja(text)) {
-      ctx.setOutput("content", new TextStream(streamTemplate(ctx, template, downloads)));
+      ctx.setOutput("content", new TextStream(thenSaved(ctx, streamTemplate(ctx, template, downloads))));
       ctx.setOutput("downloads", downloads);
       return;
     }
@@ -149,4 +160,5 @@ async function renderStatic(ctx: ComponentContext<Params>, template: CompiledTem
   }
   ctx.setOutput("content", content);
   ctx.setOutput("downloads", downloads);
+  await saveToMemories(ctx, content);
 }
