@@ -17,6 +17,7 @@ import { checkMemoryId } from "../memory/types.js";
 import { defineTool } from "./define-tool.js";
 import { datasetIds, knowledgeBasesFor } from "./retrieval/datasets.js";
 import { formatChunks } from "./retrieval/kb-prompt.js";
+import { crossLanguageQuery } from "./retrieval/cross-languages.js";
 import { searchKnowledgeBases } from "./retrieval/search.js";
 import type { SearchOptions } from "./retrieval/types.js";
 import type { ToolContext, ToolOutput } from "./types.js";
@@ -109,10 +110,15 @@ async function retrieve(args: Record<string, unknown>, ctx: ToolContext): Promis
   const services = ctx.services as CanvasflowServices;
   const get = ctx.get ? (selector: string) => ctx.get!(selector) : undefined;
   const choices = knowledgeBasesFor(datasetIds(params, get), services.tools?.knowledgeBases ?? {});
-  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal, (tokens) => {
+  const options = searchOptions(query, params, ctx.signal, (tokens) => {
     // Embedding the query and reranking cost tokens too: they count into the run's usage.
     if (tokens > 0) ctx.addUsage({ prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
-  }), services.tools?.env ?? process.env, services.tools?.knowledgeModels);
+  });
+  // Local knowledge bases are searched with the query translated; a RAGFlow server translates it itself.
+  if (options.crossLanguages.length > 0 && choices.some((c) => c.config.type === "local")) {
+    options.localQuery = await crossLanguageQuery(query, options.crossLanguages, { provider: services.llm, label: ctx.label, signal: ctx.signal, onUsage: (usage) => ctx.addUsage(usage) });
+  }
+  const { chunks, documents } = await searchKnowledgeBases(choices, options, services.tools?.env ?? process.env, services.tools?.knowledgeModels);
   if (chunks.length === 0) return emptyResponse(params, query, "knowledge base");
   ctx.addReferences(chunks, documents);
   return { formalized_content: formatChunks(chunks), json: chunks };
