@@ -6,7 +6,7 @@
 import { componentSchema } from "../dsl/schemas.js";
 import { stringifyValue, type CompiledTemplate } from "../refs/template.js";
 import { isPlainObject } from "../util/values.js";
-import { saveToMemories } from "../memory/save.js";
+import { checkMemoryIdsParam, saveToMemories } from "../memory/save.js";
 import { renderJinja, looksLikeJinja } from "./jinja.js";
 import { isTextStream, TextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
@@ -106,6 +106,7 @@ export const Message: ComponentDefinition = {
     if (messageChoices(params.content).length === 0) {
       problems.push({ pointer: "/content", message: "Message content must list at least one non-empty text" });
     }
+    problems.push(...checkMemoryIdsParam(params.memory_ids));
     const format = params.output_format;
     if (typeof format === "string" && format !== "" && format.toLowerCase() !== "markdown") {
       problems.push({

@@ -62,3 +62,19 @@ export async function saveToMemories(ctx: ComponentContext, content: string): Pr
     }
   }
 }
+
+/** Validation of a `memory_ids` list: each entry a usable memory id (blank entries are skipped, as at run time). */
+export function checkMemoryIdsParam(value: unknown): Array<{ pointer: string; message: string }> {
+  // Not a list at all: the component's params schema reports it.
+  if (!Array.isArray(value)) return [];
+  const problems: Array<{ pointer: string; message: string }> = [];
+  value.forEach((entry, i) => {
+    if (typeof entry === "string" && entry.trim() === "") return;
+    try {
+      checkMemoryId(entry, `memory_ids[${i}]`);
+    } catch (error) {
+      problems.push({ pointer: `/memory_ids/${i}`, message: (error as Error).message });
+    }
+  });
+  return problems;
+}

@@ -12,7 +12,7 @@ import type { ParamProblem, Params } from "../components/types.js";
 import type { CanvasflowServices } from "../config/types.js";
 import { finiteNumber } from "../util/values.js";
 import { formatMemories, searchMemories } from "../memory/search.js";
-import { memoryIds, memoryStoreOf, memoryUserId } from "../memory/save.js";
+import { checkMemoryIdsParam, memoryIds, memoryStoreOf, memoryUserId } from "../memory/save.js";
 import { checkMemoryId } from "../memory/types.js";
 import { defineTool } from "./define-tool.js";
 import { datasetIds, knowledgeBasesFor } from "./retrieval/datasets.js";
@@ -162,5 +162,6 @@ export const Retrieval = defineTool({
     ...unitInterval(params, "keywords_similarity_weight"),
     ...positiveNumber(params, "top_n"),
     ...checkSources(params),
+    ...checkMemoryIdsParam(params.memory_ids),
   ],
 });

@@ -193,3 +193,21 @@ describe("memories of CLI runs live with the session", () => {
     expect(rows.rows).toEqual([{ memory_id: "notes" }]);
   }, 120_000);
 });
+
+describe("validation of memory_ids", () => {
+  it("names the entry that is not a usable memory id, in a Message and in a Retrieval", async () => {
+    const { validateDsl } = await import("../../src/index.js");
+    const report = validateDsl(
+      canvasDsl({
+        begin: node("Begin", {}, ["Retrieval:R"]),
+        "Retrieval:R": node("Retrieval", { query: "sys.query", retrieval_from: "memory", memory_ids: ["ok", "x".repeat(200)] }, ["Message:M"]),
+        "Message:M": node("Message", { content: ["{Retrieval:R@formalized_content}"], memory_ids: ["", "a\u0001b"] }),
+      }),
+    );
+    const found = report.issues.filter((i) => i.message.includes("memory_ids[")).map((i) => [i.pointer, i.message.replace(/"x+…"/, '"x…"')]);
+    expect(found).toEqual([
+      ["/components/Retrieval:R/obj/params/memory_ids/1", 'memory_ids[1] "x…" is 200 characters long; the limit is 128'],
+      ["/components/Message:M/obj/params/memory_ids/1", 'memory_ids[1] "a\\u0001b" contains a control character'],
+    ]);
+  });
+});
