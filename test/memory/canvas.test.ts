@@ -211,3 +211,37 @@ describe("validation of memory_ids", () => {
     ]);
   });
 });
+
+describe("canvasflow serve keeps memories with its store", () => {
+  it("a data-folder server: one agent's Message saves, another agent's Retrieval finds it", async () => {
+    const { main } = await import("../../src/cli/main.js");
+    const { liveIO } = await import("../helpers/cli.js");
+    const data = scratchDir("cf-memories-serve-").dir;
+    const agents = scratchDir("cf-memories-agents-");
+    agents.write("writer.json", writer({ user_id: "" }));
+    agents.write("reader.json", reader({ user_id: "" }));
+    const created = await cli(["keys", "create", "--tenant", "acme", "--name", "test", "--data", data]);
+    expect(created.code, created.stderr).toBe(0);
+    const headers = { authorization: `Bearer ${created.stdout.trim()}`, "content-type": "application/json" };
+    const live = liveIO();
+    const running = main(["serve", "--port", "0", "--data", data, "--agents", agents.dir, "--mock-llm"], live.io);
+    try {
+      let base: string | undefined;
+      for (let i = 0; i < 1500 && !base; i++) {
+        base = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(live.stderr())?.[1];
+        if (!base) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(base, live.stderr()).toBeDefined();
+      const ask = async (agent: string, query: string) => {
+        const response = await fetch(`${base}/api/v1/agents/chat/completions`, { method: "POST", headers, body: JSON.stringify({ agent_id: agent, query }) });
+        return ((await response.json()) as { data: { data: { content: string } } }).data.data.content;
+      };
+      expect(await ask("writer", "My favourite colour is teal")).toBe(`${ECHO}My favourite colour is teal`);
+      expect(await ask("reader", "favourite colour?")).toBe(TEAL);
+      expect((await new FileMemoryStore({ directory: `${data}/memories` }).messages("notes")).map((m) => m.content)).toEqual([TEAL]);
+    } finally {
+      live.stop();
+      expect(await running).toBe(0);
+    }
+  }, 120_000);
+});
