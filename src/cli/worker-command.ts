@@ -61,10 +61,13 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     io.err(`${error.message}\n`);
     return EXIT.usage;
   }
-  let memories: MemoryStore;
+  let memories: MemoryStore | undefined;
   try {
-    // The memories canvasflow serve --redis keeps on the same Redis (or the configured place).
-    memories = memoriesForServer(services.config.memories, { redis: args.redis, redisPrefix: args.prefix }, DEFAULT_DATA_FOLDER);
+    // The memories canvasflow serve --redis keeps on the same Redis (or the configured place). A
+    // --redis that is not a Redis URL is left to the queue, whose message names the flag.
+    if (services.config.memories?.location || /^rediss?:\/\//i.test(args.redis)) {
+      memories = memoriesForServer(services.config.memories, { redis: args.redis, redisPrefix: args.prefix }, DEFAULT_DATA_FOLDER);
+    }
   } catch (error) {
     await services.close();
     if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
@@ -72,7 +75,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     return EXIT.usage;
   }
   const closeServices = async () => {
-    await memories.close();
+    await memories?.close();
     await services.close();
   };
   let worker: RunWorker;
@@ -82,7 +85,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
       ...(args.queue !== undefined ? { queue: args.queue } : {}),
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
       registry,
-      canvas: { services: { ...services.services, memories } },
+      canvas: { services: { ...services.services, ...(memories ? { memories } : {}) } },
       ...(args.durability !== undefined ? { durability: args.durability as "sync" | "async" } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(maxStalledCount !== undefined ? { maxStalledCount } : {}),
