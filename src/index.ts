@@ -97,6 +97,19 @@ export { createKnowledgeModels, type KnowledgeModelsOptions } from "./knowledge/
 export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/model-types.js";
 export type * from "./config/types.js";
 export { McpHub } from "./tools/mcp/hub.js";
+export {
+  ProcessMemoryStore,
+  FileMemoryStore,
+  RedisMemoryStore,
+  PostgresMemoryStore,
+  openMemoryStore,
+  searchMemories,
+  MemoryStoreError,
+  type MemoryStore,
+  type MemoryMessage,
+  type MemoryHit,
+  type MemoryQuery,
+} from "./memory/index.js";
 export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";

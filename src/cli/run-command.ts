@@ -41,6 +41,8 @@ import { formatReport } from "./report.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
 import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
+import { memoriesForRun } from "../memory/open.js";
+import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
 import { EXIT } from "./exit-codes.js";
@@ -168,11 +170,22 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       io.err(`${error.message}\n`);
       return EXIT.usage;
     }
+    let memories: MemoryStore;
+    try {
+      // Memories live with the session (or where the config says), so later turns and other processes find them.
+      memories = memoriesForRun(services.config.memories, args.session);
+    } catch (error) {
+      await services.close();
+      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+      io.err(`canvasflow: memories: ${error.message}\n`);
+      return EXIT.usage;
+    }
     const cancellation = cancelOnSignals();
     try {
-      return await runTurn({ args, io, format, settings, inputs, taskId, target, services: services.services, cancellation });
+      return await runTurn({ args, io, format, settings, inputs, taskId, target, services: { ...services.services, memories }, cancellation });
     } finally {
       cancellation.dispose();
+      await memories.close();
       // The in-process mock LLM would keep the process alive.
       await services.close();
     }

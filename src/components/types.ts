@@ -177,6 +177,8 @@ export interface ComponentContext<P = Params> {
    * service that remembers keys can drop the duplicate of a side effect.
    */
   readonly idempotencyKey: string;
+  /** The session's task id (RAGFlow's task_id: what a memory records as the message's session). */
+  readonly taskId: string;
   readonly canvas: CanvasAccess;
   readonly state: ComponentState;
   readonly services: RuntimeServices;
