@@ -12,6 +12,7 @@ import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
 import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
+import { graphCommand } from "./graph-command.js";
 import { keysCommand } from "./keys-command.js";
 import { kbCommand } from "./kb-command.js";
 import { mcpCommand } from "./mcp-command.js";
@@ -47,6 +48,7 @@ Usage:
   canvasflow validate FILE... [--json]
   canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
+  canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
@@ -81,6 +83,9 @@ worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Red
   30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
   Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
   to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
+graph: a diagram of the canvas (old DSLs migrated in memory): a mermaid flowchart (default), an SVG,
+  or one self-contained HTML page with pan, zoom and each component's params on click. Exit codes:
+  0 drawn, 1 OUT could not be written, 2 usage, or a file that is not an agent canvas.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -323,6 +328,16 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       });
       if (positionals.length !== 1) throw new UsageError(`migrate expects exactly one IN file, got ${positionals.length}`);
       return await migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
+    }
+    if (command === "graph") {
+      const { values, positionals } = parseArgs({
+        args: [...rest],
+        allowPositionals: true,
+        strict: true,
+        options: { output: { type: "string", short: "o" }, format: { type: "string", short: "f" } },
+      });
+      if (positionals.length !== 1) throw new UsageError(`graph expects exactly one FILE, got ${positionals.length}`);
+      return await graphCommand({ file: positionals[0], format: values.format, output: values.output }, io);
     }
     if (command === "validate") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { json: { type: "boolean" } } });
