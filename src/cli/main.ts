@@ -30,6 +30,7 @@ Usage:
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
                       [--allow-private-network]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+                      [--trace FILE.html]
   canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -56,6 +57,8 @@ run: every run is checkpointed after each step (--durability; default: the store
   Redis, async for files and PostgreSQL). A session whose last run never finished (its process
   died) is continued by the next run on it. A turn that fails or is cancelled leaves the session
   as it was before the turn.
+run --trace FILE.html: writes the turn's trace (timeline, path taken, each step's inputs and outputs,
+  the messages) as one self-contained page when the turn ends, whatever its outcome.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
   4 the session is locked by another run, 130/143 cancelled by canvasflow cancel or Ctrl+C (SIGINT)/SIGTERM.
 cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
@@ -107,6 +110,7 @@ const RUN_OPTIONS = {
   kb: { type: "string", multiple: true },
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
+  trace: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
@@ -215,6 +219,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           kb: values.kb ?? [],
           mockLlm: values["mock-llm"] ?? false,
           mockLlmScript: values["mock-llm-script"],
+          trace: values.trace,
         },
         io,
       );

@@ -4,7 +4,7 @@
  */
 import type { RouteBranch } from "../components/types.js";
 import type { ComponentNode, CanvasGraph } from "../engine/graph.js";
-import type { GraphEdge, GraphModel, GraphNode, NodeFamily } from "./graph-model.js";
+import type { DiagramEdge, GraphModel, DiagramNode, NodeFamily } from "./graph-model.js";
 
 /** Families by component type; types not listed are placed by their capabilities. */
 const FAMILY_OF_TYPE: Readonly<Record<string, NodeFamily>> = {
@@ -62,8 +62,8 @@ function branchLabels(node: ComponentNode): Map<string, string[]> {
   return byTarget;
 }
 
-function edgesOf(node: ComponentNode, exists: (id: string) => boolean): GraphEdge[] {
-  const edges: GraphEdge[] = [];
+function edgesOf(node: ComponentNode, exists: (id: string) => boolean): DiagramEdge[] {
+  const edges: DiagramEdge[] = [];
   const covered = new Set<string>();
   for (const [target, labels] of branchLabels(node)) {
     if (!exists(target) || covered.has(target)) continue;
@@ -84,8 +84,8 @@ function edgesOf(node: ComponentNode, exists: (id: string) => boolean): GraphEdg
 }
 
 export function graphModelOf(graph: CanvasGraph): GraphModel {
-  const nodes: GraphNode[] = [];
-  const edges: GraphEdge[] = [];
+  const nodes: DiagramNode[] = [];
+  const edges: DiagramEdge[] = [];
   const exists = (id: string) => graph.nodes.has(id);
   for (const node of graph.nodes.values()) {
     nodes.push({

@@ -20,7 +20,7 @@ export type NodeFamily =
   | "exit"
   | "other";
 
-export interface GraphNode {
+export interface DiagramNode {
   readonly id: string;
   /** The name people gave it (falls back to the id). */
   readonly name: string;
@@ -43,7 +43,7 @@ export interface GraphNode {
  */
 export type EdgeKind = "normal" | "branch" | "exception" | "handle";
 
-export interface GraphEdge {
+export interface DiagramEdge {
   readonly from: string;
   readonly to: string;
   readonly kind: EdgeKind;
@@ -51,14 +51,14 @@ export interface GraphEdge {
 }
 
 export interface GraphModel {
-  readonly nodes: readonly GraphNode[];
-  readonly edges: readonly GraphEdge[];
+  readonly nodes: readonly DiagramNode[];
+  readonly edges: readonly DiagramEdge[];
 }
 
 /** The direct children of each container, and the top-level nodes under the key "". */
-export function nodesByContainer(model: GraphModel): Map<string, GraphNode[]> {
+export function nodesByContainer(model: GraphModel): Map<string, DiagramNode[]> {
   const ids = new Set(model.nodes.map((n) => n.id));
-  const out = new Map<string, GraphNode[]>();
+  const out = new Map<string, DiagramNode[]>();
   for (const node of model.nodes) {
     // A container id that names no node would hide the node: it is drawn at the top level.
     const key = node.container !== undefined && ids.has(node.container) ? node.container : "";

@@ -8,7 +8,7 @@ import { layoutGraph } from "./layout.js";
 import { renderSvg } from "./svg.js";
 
 export { graphModelOf } from "./canvas-model.js";
-export { checkGraphModel, type EdgeKind, type GraphEdge, type GraphModel, type GraphNode, type NodeFamily } from "./graph-model.js";
+export { checkGraphModel, type EdgeKind, type DiagramEdge, type GraphModel, type DiagramNode, type NodeFamily } from "./graph-model.js";
 export { escapeMermaidLabel, toMermaid } from "./mermaid.js";
 export { layoutGraph, type Layout, type PlacedEdge, type PlacedNode } from "./layout.js";
 export { renderGraphHtml } from "./graph-html.js";
@@ -22,3 +22,5 @@ export function canvasGraphModel(canvas: Canvas): GraphModel {
 export async function renderGraphSvg(model: GraphModel): Promise<string> {
   return renderSvg(await layoutGraph(model));
 }
+export { renderTrace, type TraceOptions } from "./trace-html.js";
+export { traceModel, type TraceModel, type TraceStep } from "./trace-model.js";

@@ -5,7 +5,7 @@
  */
 import elkBundle from "elkjs/lib/elk.bundled.js";
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from "elkjs/lib/elk-api.js";
-import { nodesByContainer, type GraphEdge, type GraphModel, type GraphNode } from "./graph-model.js";
+import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode } from "./graph-model.js";
 import { clip, textWidth } from "./text-size.js";
 
 export const NODE_HEIGHT = 48;
@@ -32,11 +32,11 @@ export interface Point {
 }
 
 export interface PlacedNode extends Box {
-  readonly node: GraphNode;
+  readonly node: DiagramNode;
 }
 
 export interface PlacedEdge {
-  readonly edge: GraphEdge;
+  readonly edge: DiagramEdge;
   readonly points: Point[];
   /** Where the label's box sits, when the edge has a label. */
   readonly label?: Box & { text: string };
@@ -50,18 +50,18 @@ export interface Layout {
 }
 
 /** The two lines of a node: its name, then its id and type. */
-export function nodeLines(node: GraphNode): { name: string; detail: string } {
+export function nodeLines(node: DiagramNode): { name: string; detail: string } {
   const detail = node.name === node.id ? node.type : `${node.id} · ${node.type}`;
   return { name: clip(node.name, NAME_CHARS), detail: clip(detail, DETAIL_CHARS) };
 }
 
-function nodeWidth(node: GraphNode): number {
+function nodeWidth(node: DiagramNode): number {
   const { name, detail } = nodeLines(node);
   // 30 px for the glyph, 24 px of padding.
   return Math.max(140, 54 + Math.max(textWidth(name, NAME_FONT) * 1.08, textWidth(detail, DETAIL_FONT)));
 }
 
-function edgeLabel(edge: GraphEdge): ElkLabel[] {
+function edgeLabel(edge: DiagramEdge): ElkLabel[] {
   if (!edge.label) return [];
   const text = clip(edge.label, LABEL_CHARS);
   return [{ id: "", text, width: textWidth(text, LABEL_FONT) + 10, height: LABEL_FONT + 8 }];
@@ -88,7 +88,7 @@ export async function layoutGraph(model: GraphModel): Promise<Layout> {
   const byId = new Map(model.nodes.map((n) => [n.id, n]));
   // ELK ids must be unique strings; DSL ids are, but keeping our own avoids any clash with label ids.
   const elkId = new Map(model.nodes.map((n, i) => [n.id, `n${i}`]));
-  const toElk = (node: GraphNode): ElkNode => {
+  const toElk = (node: DiagramNode): ElkNode => {
     const inner = children.get(node.id);
     if (node.isContainer || inner) {
       const titleWidth = nodeWidth(node);

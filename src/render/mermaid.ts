@@ -3,7 +3,7 @@
  * branches carry their labels, exception edges are dashed, and ids and names never reach mermaid's
  * grammar raw (nodes get generated ids; every label is quoted and escaped).
  */
-import { nodesByContainer, type GraphEdge, type GraphModel, type GraphNode, type NodeFamily } from "./graph-model.js";
+import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode, type NodeFamily } from "./graph-model.js";
 import { FAMILY_STYLES } from "./palette.js";
 
 /** Longest label text kept (mermaid lays out every character; the full text is in the DSL). */
@@ -22,14 +22,14 @@ export function escapeMermaidLabel(text: string): string {
   return out;
 }
 
-function nodeLabel(node: GraphNode): string {
+function nodeLabel(node: DiagramNode): string {
   const glyph = FAMILY_STYLES[node.family].glyph;
   const name = escapeMermaidLabel(node.name);
   const detail = node.name === node.id ? node.type : `${node.id} · ${node.type}`;
   return `${escapeMermaidLabel(glyph)} ${name}<br/><small>${escapeMermaidLabel(detail)}</small>`;
 }
 
-function edgeLine(edge: GraphEdge, ids: ReadonlyMap<string, string>): string {
+function edgeLine(edge: DiagramEdge, ids: ReadonlyMap<string, string>): string {
   const from = ids.get(edge.from)!;
   const to = ids.get(edge.to)!;
   const arrow = edge.kind === "exception" ? "-.->" : "-->";
@@ -42,7 +42,7 @@ export function toMermaid(model: GraphModel, options: { direction?: "LR" | "TD" 
   const children = nodesByContainer(model);
   const lines = [`flowchart ${options.direction ?? "LR"}`];
 
-  const emit = (node: GraphNode, indent: string): void => {
+  const emit = (node: DiagramNode, indent: string): void => {
     const inner = children.get(node.id);
     if (node.isContainer || inner) {
       lines.push(`${indent}subgraph ${ids.get(node.id)}["${nodeLabel(node)}"]`);
