@@ -84,7 +84,7 @@ const TRACE_SCRIPT = `
     row(dl, 'started', '+' + fmt(step.start));
     row(dl, 'elapsed', fmt(step.elapsed));
     row(dl, 'tokens', step.tokens ? JSON.stringify(step.tokens) : '\\u2014 (not reported per step)');
-    if (step.alongside.length) row(dl, 'alongside', step.alongside.map(function (i) { return data.steps[i].componentId; }).join(', '));
+    if (step.alongsideCount) row(dl, 'alongside', step.alongside.map(function (i) { return data.steps[i].componentId; }).join(', ') + (step.alongsideCount > step.alongside.length ? ' and ' + (step.alongsideCount - step.alongside.length) + ' more' : ''));
     panel.appendChild(dl);
     if (step.error) { var e = document.createElement('div'); e.className = 'err'; e.textContent = 'error: ' + step.error; panel.appendChild(e); }
     window.cfViewer.section(panel, 'inputs', step.inputs);
@@ -126,7 +126,7 @@ function gantt(trace: TraceModel, containers: ReadonlySet<string>): string {
       const step = trace.steps[i];
       const left = pct(step.start, total);
       const width = Math.max(0.3, pct(step.end - step.start, total));
-      const cls = ["bar", step.status, containers.has(step.componentId) ? "container" : "", step.alongside.length > 0 ? "parallel" : ""].filter(Boolean).join(" ");
+      const cls = ["bar", step.status, containers.has(step.componentId) ? "container" : "", step.alongsideCount > 0 ? "parallel" : ""].filter(Boolean).join(" ");
       const tip = `${step.componentId}${step.round > 1 ? ` (run ${step.round})` : ""}: ${step.status}, ${step.elapsed !== undefined ? seconds(step.elapsed) : "did not finish"}${step.error ? ` — ${step.error}` : ""}`;
       const mark = step.status === "error" ? `<span class="mark error" style="left:calc(${left + width}% + 3px)">✕</span>` : "";
       return `<button type="button" class="${cls}" data-step="${i}" style="left:${left.toFixed(3)}%;width:${width.toFixed(3)}%" title="${escapeXml(tip)}"></button>${mark}`;

@@ -30,6 +30,16 @@ export interface TraceStep {
    * Containers are left out: they span their children by nature.
    */
   alongside: number[];
+  /** How many steps ran alongside it in all (`alongside` keeps the first MAX_ALONGSIDE). */
+  alongsideCount: number;
+}
+
+/** Steps listed as running alongside one step: a fan-out of thousands stays linear in size. */
+export const MAX_ALONGSIDE = 20;
+
+function addAlongside(step: TraceStep, other: number): void {
+  step.alongsideCount++;
+  if (step.alongside.length < MAX_ALONGSIDE) step.alongside.push(other);
 }
 
 export interface TraceMessage {
@@ -92,7 +102,7 @@ export function traceModel(events: readonly CanvasEvent[], options: { containers
     rows.set(id, row);
     const step: TraceStep = {
       index: steps.length, componentId: id, name, type, start, end: start, elapsed: undefined,
-      inputs: {}, outputs: {}, error: null, status: "unfinished", round: row.steps.length + 1, tokens: undefined, alongside: [],
+      inputs: {}, outputs: {}, error: null, status: "unfinished", round: row.steps.length + 1, tokens: undefined, alongside: [], alongsideCount: 0,
     };
     steps.push(step);
     row.steps.push(step.index);
@@ -115,8 +125,8 @@ export function traceModel(events: readonly CanvasEvent[], options: { containers
         last = Math.max(last, step.start);
         if (!containers.has(step.componentId)) {
           for (const other of running) {
-            step.alongside.push(other);
-            steps[other].alongside.push(step.index);
+            addAlongside(step, other);
+            addAlongside(steps[other], step.index);
           }
           running.add(step.index);
         }

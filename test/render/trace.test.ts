@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canvasGraphModel, loadCanvas, renderTrace, traceModel, type CanvasEvent } from "../../src/index.js";
+import { MAX_ALONGSIDE } from "../../src/render/trace-model.js";
 import { cli } from "../helpers/cli.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -63,6 +64,20 @@ describe("the trace model", () => {
     expect(a.alongside).toEqual([b.index]);
     expect(b.alongside).toEqual([a.index]);
     expect(trace.steps.find((s) => s.componentId === "begin")!.alongside).toEqual([]);
+  });
+
+  it("lists at most MAX_ALONGSIDE neighbours of a step in a wide batch, and counts them all", () => {
+    const base = { message_id: "m", created_at: 1, task_id: "t" };
+    const started = (id: string) => ({ ...base, event: "node_started", data: { inputs: null, created_at: 1, component_id: id, component_name: id, component_type: "T", thoughts: "" } });
+    const finished = (id: string) => ({ ...base, event: "node_finished", data: { inputs: {}, outputs: {}, component_id: id, component_name: id, component_type: "T", error: null, elapsed_time: 0.001, created_at: 1 } });
+    const ids = Array.from({ length: 60 }, (_, i) => `n${i}`);
+    const events = [...ids.map(started), ...ids.map(finished)] as CanvasEvent[];
+    const trace = traceModel(events);
+    expect(trace.steps).toHaveLength(60);
+    for (const step of trace.steps) {
+      expect(step.alongsideCount).toBe(59);
+      expect(step.alongside).toHaveLength(MAX_ALONGSIDE);
+    }
   });
 
   it("records the pause and the fields it asks for", async () => {
