@@ -50,7 +50,7 @@ section h2 { font-size: 14px; margin: 14px 0 6px; color: #334155; text-transform
 .gantt .mark.error { color: #dc2626; }
 .keys { font-size: 12px; color: #475569; margin: 4px 0; display: flex; gap: 14px; flex-wrap: wrap; }
 .keys i { display: inline-block; width: 16px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: middle; }
-.cf-trace .cf-diagram { height: 420px; }
+.cf-trace .cf-diagram { height: 360px; }
 .messages { background: #fff; border: 1px solid #e2e8f0; padding: 8px 12px; }
 .messages .msg { white-space: pre-wrap; padding: 6px 0; border-bottom: 1px solid #f1f5f9; font-size: 13px; }
 .messages .msg small { color: #64748b; display: block; }
@@ -191,7 +191,7 @@ export async function renderTrace(events: readonly CanvasEvent[], options: Trace
   let diagram = `<p class="muted">No diagram: the trace was rendered without the canvas's graph.</p>`;
   if (options.graph) {
     const { states, taken } = pathStates(trace, options.graph);
-    diagram = `${legendHtml(options.graph)}<div class="cf-diagram"><div class="cf-stage">${renderSvg(await layoutGraph(options.graph), { states, takenEdges: taken })}</div></div>`;
+    diagram = `${legendHtml(options.graph)}<div class="cf-diagram cf-autoheight"><div class="cf-stage">${renderSvg(await layoutGraph(options.graph), { states, takenEdges: taken })}</div></div>`;
   }
   const byComponent = Object.fromEntries(trace.rows.map((r) => [r.componentId, r.steps]));
   const usage = trace.end?.usage;

@@ -38,6 +38,11 @@ export const VIEWER_SCRIPT = `
     function apply() { stage.style.transform = 'translate(' + tx + 'px,' + ty + 'px) scale(' + s + ')'; }
     function fit() {
       var w = svg.width.baseVal.value || 1, h = svg.height.baseVal.value || 1;
+      // A host marked cf-autoheight takes the diagram's proportions (within limits), so a wide,
+      // flat canvas is not drawn tiny in the middle of a tall empty box.
+      if (host.classList.contains('cf-autoheight')) {
+        host.style.height = Math.max(180, Math.min(640, host.clientWidth * h / w + 24)) + 'px';
+      }
       var r = host.getBoundingClientRect();
       s = Math.min(r.width / w, r.height / h, 1.5) * 0.96;
       tx = (r.width - w * s) / 2; ty = (r.height - h * s) / 2; apply();
