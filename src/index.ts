@@ -120,3 +120,26 @@ export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, 
 export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
 export { createSessionIfAbsent, type CreateSessionOptions } from "./durable/create.js";
 export * from "./worker/index.js";
+export {
+  canvasGraphModel,
+  graphModelOf,
+  checkGraphModel,
+  toMermaid,
+  escapeMermaidLabel,
+  layoutGraph,
+  renderGraphSvg,
+  renderGraphHtml,
+  renderTrace,
+  traceModel,
+  type GraphModel,
+  type DiagramNode,
+  type DiagramEdge,
+  type EdgeKind,
+  type NodeFamily,
+  type Layout,
+  type PlacedNode,
+  type PlacedEdge,
+  type TraceOptions,
+  type TraceModel,
+  type TraceStep,
+} from "./render/index.js";

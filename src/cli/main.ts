@@ -21,6 +21,7 @@ Usage:
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
                       [--allow-private-network]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+                      [--trace FILE.html]
   canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -39,6 +40,7 @@ Usage:
   canvasflow validate FILE... [--json]
   canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
+  canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
@@ -46,6 +48,8 @@ run: every run is checkpointed after each step (--durability; default: the store
   Redis, async for files and PostgreSQL). A session whose last run never finished (its process
   died) is continued by the next run on it. A turn that fails or is cancelled leaves the session
   as it was before the turn.
+run --trace FILE.html: writes the turn's trace (timeline, path taken, each step's inputs and outputs,
+  the messages) as one self-contained page when the turn ends, whatever its outcome.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
   4 the session is locked by another run, 130/143 cancelled by canvasflow cancel or Ctrl+C (SIGINT)/SIGTERM.
 cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
@@ -73,6 +77,9 @@ worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Red
   30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
   Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
   to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
+graph: a diagram of the canvas (old DSLs migrated in memory): a mermaid flowchart (default), an SVG,
+  or one self-contained HTML page with pan, zoom and each component's params on click. Exit codes:
+  0 drawn, 1 OUT could not be written, 2 usage, or a file that is not an agent canvas.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -94,6 +101,7 @@ const RUN_OPTIONS = {
   kb: { type: "string", multiple: true },
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
+  trace: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
@@ -202,6 +210,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           kb: values.kb ?? [],
           mockLlm: values["mock-llm"] ?? false,
           mockLlmScript: values["mock-llm-script"],
+          trace: values.trace,
         },
         io,
       );
@@ -315,6 +324,16 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       });
       if (positionals.length !== 1) throw new UsageError(`migrate expects exactly one IN file, got ${positionals.length}`);
       return await (await import("./migrate-command.js")).migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
+    }
+    if (command === "graph") {
+      const { values, positionals } = parseArgs({
+        args: [...rest],
+        allowPositionals: true,
+        strict: true,
+        options: { output: { type: "string", short: "o" }, format: { type: "string", short: "f" } },
+      });
+      if (positionals.length !== 1) throw new UsageError(`graph expects exactly one FILE, got ${positionals.length}`);
+      return await (await import("./graph-command.js")).graphCommand({ file: positionals[0], format: values.format, output: values.output }, io);
     }
     if (command === "validate") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { json: { type: "boolean" } } });

@@ -38,6 +38,7 @@ import { cancelOnSignals, signalExitCode, type Cancellation } from "./cancellati
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
+import { checkTracePath, writeTrace } from "./trace-file.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
 import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
@@ -63,6 +64,8 @@ export interface RunArgs extends ServiceFlags {
   timeout?: string;
   eventValueLimit?: string;
   allowPrivateNetwork: boolean;
+  /** `--trace FILE.html`: the run's trace page. */
+  trace?: string;
 }
 
 /** The ranges of the numeric flags. */
@@ -160,6 +163,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const settings = parseRunSettings(args);
   const inputs = parseInputs(args.inputs, args.input);
   const taskId = parseTaskId(args.taskId);
+  checkTracePath(args.trace);
   const target = openRunTarget(args.session, parseDurability(args.durability));
   try {
     let services: RunServices;
@@ -316,9 +320,11 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
   }
 
   let last: CanvasEvent | undefined;
+  const traced: CanvasEvent[] | undefined = args.trace !== undefined ? [] : undefined;
   const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal };
   for await (const event of session.run(request)) {
     last = event;
+    traced?.push(event);
     if (event.event === "workflow_resumed") {
       const again = event.data.in_flight.length > 0 ? `running again what was in flight: ${event.data.in_flight.join(", ")}` : "nothing was in flight";
       io.err(`canvasflow: the last run of session ${where} stopped before it finished; continuing it from its last checkpoint, ${again}\n`);
@@ -326,6 +332,7 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
     if (printer) printer.print(event);
     else io.stdout.write(`${JSON.stringify(event)}\n`);
   }
+  if (traced && args.trace !== undefined) await writeTrace(args.trace, traced, canvas, args.file, io);
 
   if (canvas.status === "cancelled") {
     const by = cancellation.by;
