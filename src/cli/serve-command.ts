@@ -1,7 +1,8 @@
 /**
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
- *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]`
+ *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+ *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
@@ -11,6 +12,10 @@
  * requests, gives the runs going on `--grace` seconds (default 30) to finish, cancels the rest
  * (their streams end with a cancelled workflow_finished and [DONE]; their sessions go on from
  * before that turn), and closes connections as they fall idle.
+ *
+ * With `--queue redis://…` every turn is enqueued for queue workers (`canvasflow worker`, on the
+ * same Redis and prefix) and the responses follow the runs' event logs; the store is that Redis.
+ * `--workers N` also runs N workers in this process (stopped after the server, with the grace).
  *
  * Exit codes: 0 stopped, 1 cannot listen or the store failed, 2 usage (bad flags, an agents
  * folder that cannot be served, no key on a non-loopback host).
@@ -24,6 +29,10 @@ import { withStore, type KeysStoreArgs } from "./keys-command.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices, type RunServices } from "./services.js";
+import { registryWithModules } from "./register-modules.js";
+import type { ComponentRegistry } from "../components/registry.js";
+import { RunQueue, RunQueueError } from "../worker/run-queue.js";
+import { createWorker, type RunWorker } from "../worker/worker.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 /** RAGFlow's API port. */
@@ -46,6 +55,37 @@ export interface ServeArgs extends KeysStoreArgs {
   insecureNoAuth?: boolean;
   grace?: string;
   logLevel?: string;
+  register?: readonly string[];
+  queue?: string;
+  queueName?: string;
+  workers?: string;
+  workerConcurrency?: string;
+}
+
+/** The run queue of `--queue`, and the workers of `--workers` (none: separate worker processes). */
+interface QueueSetup {
+  url: string;
+  name: string | undefined;
+  workers: number;
+  workerConcurrency: number | undefined;
+}
+
+/** `--queue URL`: the store is that Redis (sessions must be where the workers look for them). */
+function queueSetup(args: ServeArgs): QueueSetup | undefined {
+  const workerFlags = args.workers !== undefined || args.workerConcurrency !== undefined || args.queueName !== undefined;
+  if (args.queue === undefined) {
+    if (workerFlags) throw new UsageError(`${args.workers !== undefined ? "--workers" : args.queueName !== undefined ? "--queue-name" : "--worker-concurrency"} needs --queue redis://…: the run queue the workers take turns from`);
+    return undefined;
+  }
+  if (!/^rediss?:\/\//.test(args.queue)) throw new UsageError(`--queue must be a Redis URL (redis:// or rediss://), got ${JSON.stringify(args.queue)}`);
+  if (args.data !== undefined || args.postgres !== undefined) {
+    throw new UsageError(`--queue keeps the sessions in its Redis, where the workers run them: ${args.data !== undefined ? "--data" : "--postgres"} cannot be used with it`);
+  }
+  if (args.redis !== undefined && args.redis !== args.queue) throw new UsageError("--queue and --redis name different servers: the workers keep the sessions on the queue's Redis; give one URL (--queue alone is enough)");
+  const workers = args.workers === undefined ? 0 : integerFlag("--workers", args.workers, { min: 0, max: 64 });
+  const workerConcurrency = args.workerConcurrency === undefined ? undefined : integerFlag("--worker-concurrency", args.workerConcurrency, { min: 1, max: 1000 });
+  if (workerConcurrency !== undefined && workers === 0) throw new UsageError("--worker-concurrency is for the workers of --workers N");
+  return { url: args.queue, name: args.queueName, workers, workerConcurrency };
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -65,7 +105,10 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const apiKey = args.apiKeyEnv === undefined ? undefined : keyFromEnvironment(args.apiKeyEnv, env);
   const grace = args.grace === undefined ? DEFAULT_GRACE_SECONDS : secondsFlag("--grace", args.grace, { min: 0, max: MAX_GRACE_SECONDS });
   const logLevel = logLevelFlag(args.logLevel);
-  return withStore(args, io, async (store) => {
+  const queued = queueSetup(args);
+  const registry = await registryWithModules(args.register ?? []);
+  const storeArgs = queued ? { ...args, redis: queued.url } : args;
+  return withStore(storeArgs, io, async (store) => {
     let services: RunServices;
     try {
       services = await openRunServices({ config: args.config, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript }, io);
@@ -75,7 +118,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
-      return await serve(args, io, store, services, { host, port, apiKey, grace, logLevel });
+      return await serve(storeArgs, io, store, services, { host, port, apiKey, grace, logLevel, registry, queued });
     } finally {
       await services.close();
     }
@@ -96,13 +139,84 @@ async function serve(
   io: CliIO,
   store: ServerStore,
   services: RunServices,
-  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined },
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined },
 ): Promise<number> {
   const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
   // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
   const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
+  let queue: RunQueue | undefined;
+  const workers: RunWorker[] = [];
+  if (at.queued) {
+    const opened = await openQueue(args, io, at.queued, at.registry, { ...services.services, http: { ...http, allowPrivateNetwork: settings.allowPrivateNetwork === true } }, workers);
+    if (typeof opened === "number") return opened;
+    queue = opened;
+  }
+  try {
+    return await listenAndServe(args, io, store, services, at, settings, configLevel, http, queue, workers);
+  } finally {
+    // After the server: its followed runs have ended (or been cancelled) by then.
+    await Promise.all(workers.map((worker) => worker.close({ graceMs: Math.round(at.grace * 1000) })));
+    await queue?.close();
+  }
+}
+
+/** Open the run queue (Redis must answer) and start the in-process workers; an exit code when it cannot. */
+async function openQueue(
+  args: ServeArgs,
+  io: CliIO,
+  queued: QueueSetup,
+  registry: ComponentRegistry,
+  workerServices: RunServices["services"],
+  workers: RunWorker[],
+): Promise<RunQueue | number> {
+  let queue: RunQueue;
+  try {
+    queue = new RunQueue({ redis: queued.url, ...(args.redisPrefix !== undefined ? { prefix: args.redisPrefix } : {}), ...(queued.name !== undefined ? { queue: queued.name } : {}) });
+  } catch (error) {
+    if (error instanceof RunQueueError) throw new UsageError(error.message.replace(/^the queue name/, "--queue-name: the queue name"));
+    throw error;
+  }
+  try {
+    await queue.redis.ping();
+    for (let i = 0; i < queued.workers; i++) {
+      workers.push(
+        await createWorker({
+          redis: queued.url,
+          ...(args.redisPrefix !== undefined ? { prefix: args.redisPrefix } : {}),
+          ...(queued.name !== undefined ? { queue: queued.name } : {}),
+          registry,
+          canvas: { services: { ...workerServices } },
+          ...(queued.workerConcurrency !== undefined ? { concurrency: queued.workerConcurrency } : {}),
+          name: `${process.env.HOSTNAME ?? "serve"}:${process.pid}:${i + 1}`,
+          onError: (error) => io.err(`canvasflow: worker: ${error.message}\n`),
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(workers.map((worker) => worker.close({ graceMs: 0 })));
+    await queue.close();
+    io.err(`canvasflow: cannot use the run queue at ${queue.location}: ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
+  return queue;
+}
+
+async function listenAndServe(
+  args: ServeArgs,
+  io: CliIO,
+  store: ServerStore,
+  services: RunServices,
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined },
+  settings: Omit<ServerConfig, "logLevel">,
+  configLevel: ServerConfig["logLevel"],
+  http: NonNullable<RunServices["services"]["http"]>,
+  queue: RunQueue | undefined,
+  workers: RunWorker[],
+): Promise<number> {
   const app = createServer({
     store,
+    registry: at.registry,
+    ...(queue ? { queue } : {}),
     canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
@@ -144,6 +258,12 @@ async function serve(
       `canvasflow: OpenAI clients: baseURL ${base}/api/v1/agents_openai/<agent id>`,
       `canvasflow: ${keys}`,
       ...(args.agents !== undefined ? [`canvasflow: agents of ${args.agents} are served read-only to every tenant`] : []),
+      ...(queue
+        ? [
+            `canvasflow: turns go on the run queue "${queue.name}" at ${queue.location} (prefix ${queue.names.prefix}) for workers` +
+              (workers.length > 0 ? `; ${workers.length} worker${workers.length === 1 ? "" : "s"} run in this process` : ": start them with canvasflow worker"),
+          ]
+        : []),
       "canvasflow: Ctrl+C stops it.",
       "",
     ].join("\n"),

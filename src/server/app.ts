@@ -39,6 +39,8 @@ import { DEFAULT_LIMITS, resolveServerSettings, ServerOptionsError, type ServerS
 import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
+import { queueMetrics } from "../worker/metrics.js";
+import type { RunQueue } from "../worker/run-queue.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
 /** Bytes a request body may take by default (limits.bodyBytes; agent writes: limits.agentBodyBytes). */
@@ -84,6 +86,13 @@ export interface CreateServerOptions extends ServerSettingsInput {
    * The caller closes a client given here.
    */
   redis?: { client: Redis; prefix?: string };
+  /**
+   * Enqueue every turn on this run queue for workers (`createWorker`, `canvasflow worker`) instead
+   * of running it here; the responses follow the runs' event logs. The store's run state and
+   * cancel signals must be the workers' (a RedisServerStore on the queue's Redis and prefix). The
+   * caller closes the queue after the server. Its figures join /metrics.
+   */
+  queue?: RunQueue;
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
   // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
@@ -147,7 +156,12 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     limits: settings.limits,
     admission: new RunAdmission(settings.rateLimits, keySlots, (kind) => metrics.rateLimited(kind)),
     metrics,
+    ...(options.queue ? { queue: options.queue } : {}),
   };
+  if (options.queue) {
+    const queue = options.queue;
+    metrics.watchQueue(() => queueMetrics(queue));
+  }
   // Decided when the server gets ready: whether keys are required.
   let checker: KeyChecker | undefined;
   let open = false;
