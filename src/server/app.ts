@@ -40,6 +40,7 @@ import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
 import { queueMetrics } from "../worker/metrics.js";
+import { JobEnds } from "./job-ends.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
@@ -156,11 +157,14 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     limits: settings.limits,
     admission: new RunAdmission(settings.rateLimits, keySlots, (kind) => metrics.rateLimited(kind)),
     metrics,
-    ...(options.queue ? { queue: options.queue } : {}),
+    ...(options.queue ? { queue: options.queue, jobEnds: new JobEnds(options.queue) } : {}),
   };
   if (options.queue) {
     const queue = options.queue;
     metrics.watchQueue(() => queueMetrics(queue));
+    const jobEnds = ctx.jobEnds!;
+    app.addHook("onReady", () => jobEnds.ready());
+    app.addHook("onClose", () => jobEnds.close());
   }
   // Decided when the server gets ready: whether keys are required.
   let checker: KeyChecker | undefined;

@@ -144,6 +144,7 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
       ...(enqueued.after !== undefined ? { after: enqueued.after } : {}),
       messageId: enqueued.jobId,
       running: () => watch.running(),
+      ...(ctx.jobEnds ? { wait: ctx.jobEnds.waitFor(enqueued.jobId) } : {}),
     });
     for await (const { event } of logged) {
       let sent = { ...event, session_id: sessionId } as SessionEvent;
@@ -170,6 +171,7 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
     }
   } finally {
     clearTimeout(deadline);
+    ctx.jobEnds?.forget(enqueued.jobId);
     controller.signal.removeEventListener("abort", onAbort);
     await cancelling;
     const status = transcript.paused ? "paused" : transcript.finished && transcript.error === undefined ? "idle" : transcript.error === "cancelled" ? "cancelled" : "failed";
