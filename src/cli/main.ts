@@ -37,7 +37,8 @@ Usage:
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
-                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]]
+                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
+                   [--dashboard-key-env NAME [--dashboard-path PATH]]]
   canvasflow kb index DIR [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
                        [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
@@ -141,6 +142,8 @@ const SERVE_OPTIONS = {
   "queue-name": { type: "string" },
   workers: { type: "string" },
   "worker-concurrency": { type: "string" },
+  "dashboard-key-env": { type: "string" },
+  "dashboard-path": { type: "string" },
 } as const satisfies OptionSpecs;
 
 const KB_OPTIONS = {
@@ -265,6 +268,8 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           queueName: values["queue-name"],
           workers: values.workers,
           workerConcurrency: values["worker-concurrency"],
+          dashboardKeyEnv: values["dashboard-key-env"],
+          dashboardPath: values["dashboard-path"],
         },
         io,
       );

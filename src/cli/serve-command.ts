@@ -2,7 +2,8 @@
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
  *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
- *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]]`
+ *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
+ *                   [--dashboard-key-env NAME [--dashboard-path PATH]]]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
@@ -33,6 +34,7 @@ import { registryWithModules } from "./register-modules.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { RunQueue, RunQueueError } from "../worker/run-queue.js";
 import { createWorker, type RunWorker } from "../worker/worker.js";
+import { DEFAULT_DASHBOARD_PATH, dashboardSettings, MIN_DASHBOARD_KEY_LENGTH } from "../server/dashboard.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 /** RAGFlow's API port. */
@@ -60,6 +62,8 @@ export interface ServeArgs extends KeysStoreArgs {
   queueName?: string;
   workers?: string;
   workerConcurrency?: string;
+  dashboardKeyEnv?: string;
+  dashboardPath?: string;
 }
 
 /** The run queue of `--queue`, and the workers of `--workers` (none: separate worker processes). */
@@ -72,9 +76,10 @@ interface QueueSetup {
 
 /** `--queue URL`: the store is that Redis (sessions must be where the workers look for them). */
 function queueSetup(args: ServeArgs): QueueSetup | undefined {
-  const workerFlags = args.workers !== undefined || args.workerConcurrency !== undefined || args.queueName !== undefined;
+  const queueFlags = { "--workers": args.workers, "--worker-concurrency": args.workerConcurrency, "--queue-name": args.queueName, "--dashboard-key-env": args.dashboardKeyEnv, "--dashboard-path": args.dashboardPath };
   if (args.queue === undefined) {
-    if (workerFlags) throw new UsageError(`${args.workers !== undefined ? "--workers" : args.queueName !== undefined ? "--queue-name" : "--worker-concurrency"} needs --queue redis://…: the run queue the workers take turns from`);
+    const given = Object.entries(queueFlags).find(([, value]) => value !== undefined);
+    if (given) throw new UsageError(`${given[0]} needs --queue redis://…: the run queue the workers take turns from`);
     return undefined;
   }
   if (!/^rediss?:\/\//.test(args.queue)) throw new UsageError(`--queue must be a Redis URL (redis:// or rediss://), got ${JSON.stringify(args.queue)}`);
@@ -85,6 +90,7 @@ function queueSetup(args: ServeArgs): QueueSetup | undefined {
   const workers = args.workers === undefined ? 0 : integerFlag("--workers", args.workers, { min: 0, max: 64 });
   const workerConcurrency = args.workerConcurrency === undefined ? undefined : integerFlag("--worker-concurrency", args.workerConcurrency, { min: 1, max: 1000 });
   if (workerConcurrency !== undefined && workers === 0) throw new UsageError("--worker-concurrency is for the workers of --workers N");
+  if (args.dashboardPath !== undefined && args.dashboardKeyEnv === undefined) throw new UsageError("--dashboard-path needs --dashboard-key-env NAME: the dashboard is off without its admin key");
   return { url: args.queue, name: args.queueName, workers, workerConcurrency };
 }
 
@@ -106,6 +112,17 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const grace = args.grace === undefined ? DEFAULT_GRACE_SECONDS : secondsFlag("--grace", args.grace, { min: 0, max: MAX_GRACE_SECONDS });
   const logLevel = logLevelFlag(args.logLevel);
   const queued = queueSetup(args);
+  const dashboardKey = args.dashboardKeyEnv === undefined ? undefined : keyFromEnvironment(args.dashboardKeyEnv, env, "--dashboard-key-env", "the queue dashboard's admin key");
+  if (dashboardKey !== undefined && dashboardKey.length < MIN_DASHBOARD_KEY_LENGTH) {
+    throw new UsageError(`--dashboard-key-env ${args.dashboardKeyEnv}: the key must be at least ${MIN_DASHBOARD_KEY_LENGTH} characters (it opens every tenant's queued jobs)`);
+  }
+  if (dashboardKey !== undefined && args.dashboardPath !== undefined) {
+    try {
+      dashboardSettings({ key: dashboardKey, path: args.dashboardPath });
+    } catch (error) {
+      throw new UsageError(`--dashboard-path: ${(error as Error).message.replace(/^createServer: dashboard.path /, "")}`);
+    }
+  }
   const registry = await registryWithModules(args.register ?? []);
   const storeArgs = queued ? { ...args, redis: queued.url } : args;
   return withStore(storeArgs, io, async (store) => {
@@ -118,7 +135,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
-      return await serve(storeArgs, io, store, services, { host, port, apiKey, grace, logLevel, registry, queued });
+      return await serve(storeArgs, io, store, services, { host, port, apiKey, grace, logLevel, registry, queued, dashboardKey });
     } finally {
       await services.close();
     }
@@ -126,10 +143,10 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
 }
 
 /** `--api-key-env NAME`: the key in $NAME, which must be set. */
-function keyFromEnvironment(name: string, env: Readonly<Record<string, string | undefined>>): string {
+function keyFromEnvironment(name: string, env: Readonly<Record<string, string | undefined>>, flag = "--api-key-env", what = "the key the server should accept"): string {
   const value = env[name];
   if (value === undefined || value.trim() === "") {
-    throw new UsageError(`--api-key-env ${name}: the environment variable ${name} is ${value === undefined ? "not set" : "empty"}; set it to the key the server should accept`);
+    throw new UsageError(`${flag} ${name}: the environment variable ${name} is ${value === undefined ? "not set" : "empty"}; set it to ${what}`);
   }
   return value.trim();
 }
@@ -139,7 +156,7 @@ async function serve(
   io: CliIO,
   store: ServerStore,
   services: RunServices,
-  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined },
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
 ): Promise<number> {
   const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
   // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
@@ -206,7 +223,7 @@ async function listenAndServe(
   io: CliIO,
   store: ServerStore,
   services: RunServices,
-  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined },
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
   settings: Omit<ServerConfig, "logLevel">,
   configLevel: ServerConfig["logLevel"],
   http: NonNullable<RunServices["services"]["http"]>,
@@ -217,6 +234,7 @@ async function listenAndServe(
     store,
     registry: at.registry,
     ...(queue ? { queue } : {}),
+    ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
     canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
@@ -262,6 +280,7 @@ async function listenAndServe(
         ? [
             `canvasflow: turns go on the run queue "${queue.name}" at ${queue.location} (prefix ${queue.names.prefix}) for workers` +
               (workers.length > 0 ? `; ${workers.length} worker${workers.length === 1 ? "" : "s"} run in this process` : ": start them with canvasflow worker"),
+            ...(at.dashboardKey !== undefined ? [`canvasflow: queue dashboard (read-only) at ${base}${args.dashboardPath ?? DEFAULT_DASHBOARD_PATH}/, opened by the key in $${args.dashboardKeyEnv} only`] : []),
           ]
         : []),
       "canvasflow: Ctrl+C stops it.",

@@ -41,6 +41,7 @@ import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
 import { queueMetrics } from "../worker/metrics.js";
 import { JobEnds } from "./job-ends.js";
+import { dashboardSettings, installDashboard, type DashboardOptions } from "./dashboard.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
@@ -94,6 +95,12 @@ export interface CreateServerOptions extends ServerSettingsInput {
    * caller closes the queue after the server. Its figures join /metrics.
    */
   queue?: RunQueue;
+  /**
+   * The queue dashboard (@bull-board, read-only) at `path` (default /admin/queues), opened by
+   * `key` only (a bearer token, or Basic authentication's password): it shows every tenant's
+   * jobs. Needs `queue`. Off when left out.
+   */
+  dashboard?: DashboardOptions;
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
   // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
@@ -165,6 +172,12 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     const jobEnds = ctx.jobEnds!;
     app.addHook("onReady", () => jobEnds.ready());
     app.addHook("onClose", () => jobEnds.close());
+  }
+  if (options.dashboard !== undefined) {
+    if (!options.queue) throw new RangeError("createServer: dashboard needs queue: it shows the run queue's jobs");
+    const dashboard = dashboardSettings(options.dashboard);
+    const queue = options.queue;
+    app.register(async (scope) => installDashboard(scope, queue, dashboard));
   }
   // Decided when the server gets ready: whether keys are required.
   let checker: KeyChecker | undefined;

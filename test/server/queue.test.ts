@@ -38,10 +38,10 @@ function openQueue(name: string): RunQueue {
   return queue;
 }
 
-async function queuedServer(name: string, options: { registry?: ComponentRegistry; llm?: boolean } = {}): Promise<{ server: TestServer; queue: RunQueue; services: Record<string, unknown> }> {
+async function queuedServer(name: string, options: { registry?: ComponentRegistry; llm?: boolean; dashboard?: { key: string; path?: string } } = {}): Promise<{ server: TestServer; queue: RunQueue; services: Record<string, unknown> }> {
   const queue = openQueue(name);
   const services = options.llm ? { llm: (await startMockLlm()).provider } : {};
-  const server = await startTestServer({ store: new RedisServerStore({ url: TEST_REDIS_URL, prefix }), queue, canvas: { services }, ...(options.registry ? { registry: options.registry } : {}) });
+  const server = await startTestServer({ store: new RedisServerStore({ url: TEST_REDIS_URL, prefix }), queue, canvas: { services }, ...(options.registry ? { registry: options.registry } : {}), ...(options.dashboard ? { dashboard: options.dashboard } : {}) });
   return { server, queue, services };
 }
 
@@ -183,4 +183,41 @@ describe("serve with a run queue", () => {
     expect(answer.json.code).toBe(100);
     expect(answer.json.message).toMatch(/its job failed/);
   }, 60_000);
+
+  it("the queue dashboard is served only to its admin key (bearer or Basic), read-only; a tenant's API key does not open it", async () => {
+    const adminKey = "dashboard-admin-key-0123456789";
+    const { server, queue } = await queuedServer("dashboard", { dashboard: { key: adminKey } });
+    const agentId = await createAgent(server, hello());
+    const created = await call(server, `/api/v1/agents/${agentId}/sessions`, { body: { name: "s" } });
+    const streaming = call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "Ada", session_id: created.json.data.id, stream: true } });
+    const jobId = await waitForState(queue, "waiting");
+
+    for (const key of [null, server.key, "wrong-key-wrong-key-wrong"]) {
+      const refused = await call(server, "/admin/queues/api/queues", { key });
+      expect(refused.status, String(key)).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Basic realm=/);
+      expect(refused.json).toMatchObject({ code: 401, message: expect.stringContaining("admin key") });
+    }
+    const page = await call(server, "/admin/queues", { key: null, headers: { authorization: `Basic ${Buffer.from(`admin:${adminKey}`).toString("base64")}` } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/text\/html/);
+    const api = await call(server, "/admin/queues/api/queues?activeQueue=dashboard&status=waiting", { key: adminKey });
+    expect(api.status).toBe(200);
+    const listed = api.json.queues.find((q: Event) => q.name === "dashboard");
+    expect(listed.readOnlyMode).toBe(true);
+    expect(listed.jobs.map((job: Event) => job.id)).toContain(jobId);
+    // Read-only: a job cannot be removed through it.
+    const removed = await call(server, "/admin/queues/api/queues/dashboard/empty", { method: "PUT", key: adminKey });
+    expect(removed.status).toBeGreaterThanOrEqual(400);
+    expect(await queue.queue.getJobState(jobId)).toBe("waiting");
+    await call(server, `/api/v1/tasks/${created.json.data.id}/cancel`, { body: {} });
+    await streaming;
+  }, 60_000);
+
+  it("the dashboard needs a queue and a long enough key", async () => {
+    const { createServer, MemoryServerStore } = await import("../../src/index.js");
+    expect(() => createServer({ store: new MemoryServerStore(), dashboard: { key: "k".repeat(20) } })).toThrow("createServer: dashboard needs queue");
+    expect(() => createServer({ store: new MemoryServerStore(), queue: openQueue("x"), dashboard: { key: "short" } })).toThrow(/dashboard.key must be a string of at least 16 characters/);
+    expect(() => createServer({ store: new MemoryServerStore(), queue: openQueue("x"), dashboard: { key: "k".repeat(20), path: "/api/v1/q" } })).toThrow(/dashboard.path must be a path/);
+  });
 });
