@@ -1,6 +1,11 @@
 /**
  * The built CLI (`dist/src/cli/bin.js`) as a child process, for the queue benchmarks: servers and
  * workers run as users run them. `start` resolves once the process's stderr matches `ready`.
+ *
+ * Each child is started in a session of its own (detached: setsid), as a service manager starts
+ * each service: with Linux's autogroup scheduling, processes of one session share one CPU share,
+ * so on a machine busy with other work N workers started from the bench's session would split one
+ * share between them instead of getting one each, as separate services (or machines) do.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
@@ -8,7 +13,7 @@ import { fileURLToPath } from "node:url";
 const BIN = fileURLToPath(new URL("../../dist/src/cli/bin.js", import.meta.url));
 
 export async function startCli(args, ready, { timeoutMs = 60_000 } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"], detached: true });
   let stderr = "";
   const exited = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
   const match = await new Promise((resolve, reject) => {
