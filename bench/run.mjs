@@ -24,6 +24,8 @@ const WORKLOADS = [
   "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes",
   // The HTTP server under load (kind "server": figures of their own, see runServerWorkload).
   "server-completions", "server-streams",
+  // Scaling out on the run queue: worker processes and the queue's added latency (kind "server" too).
+  "server-queue-throughput", "server-queue-overhead",
   // Retrieval over a local knowledge base.
   "retrieval",
 ];

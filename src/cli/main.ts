@@ -30,6 +30,8 @@ Usage:
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
+                   [--dashboard-key-env NAME [--dashboard-path PATH]]]
   canvasflow kb index DIR [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
                        [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
@@ -61,7 +63,9 @@ keys: the API keys of canvasflow serve, in the store it uses (default the data f
 serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C or SIGTERM, over the
   keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
   loopback only, unless --insecure-no-auth. On Ctrl+C or SIGTERM it takes no new requests, gives
-  the runs going on --grace seconds (default 30) to finish, then cancels the rest. Exit codes: 0 stopped, 1 cannot listen or the store
+  the runs going on --grace seconds (default 30) to finish, then cancels the rest. With --queue URL
+  (Redis: the store and the queue) turns are enqueued for canvasflow worker processes and answered
+  from their event logs; --workers N also runs N workers in the server's process. Exit codes: 0 stopped, 1 cannot listen or the store
   failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
 kb: a local knowledge base's index (chunks, keyword terms, vectors), kept in DIR/.canvasflow-index
   or the indexDir configured for DIR. index builds or updates it (only changed files are read and
@@ -133,6 +137,13 @@ const SERVE_OPTIONS = {
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
   "log-level": { type: "string" },
+  register: { type: "string", multiple: true },
+  queue: { type: "string" },
+  "queue-name": { type: "string" },
+  workers: { type: "string" },
+  "worker-concurrency": { type: "string" },
+  "dashboard-key-env": { type: "string" },
+  "dashboard-path": { type: "string" },
 } as const satisfies OptionSpecs;
 
 const KB_OPTIONS = {
@@ -234,7 +245,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       return await (await import("./keys-command.js")).keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
     }
     if (command === "serve") {
-      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
+      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace", "--workers", "--worker-concurrency"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
       return await (await import("./serve-command.js")).serveCommand(
         {
@@ -253,6 +264,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           apiKeyEnv: values["api-key-env"],
           insecureNoAuth: values["insecure-no-auth"] ?? false,
           logLevel: values["log-level"],
+          register: values.register ?? [],
+          queue: values.queue,
+          queueName: values["queue-name"],
+          workers: values.workers,
+          workerConcurrency: values["worker-concurrency"],
+          dashboardKeyEnv: values["dashboard-key-env"],
+          dashboardPath: values["dashboard-path"],
         },
         io,
       );

@@ -1,7 +1,9 @@
 /**
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
- *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]`
+ *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+ *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
+ *                   [--dashboard-key-env NAME [--dashboard-path PATH]]]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
@@ -11,6 +13,10 @@
  * requests, gives the runs going on `--grace` seconds (default 30) to finish, cancels the rest
  * (their streams end with a cancelled workflow_finished and [DONE]; their sessions go on from
  * before that turn), and closes connections as they fall idle.
+ *
+ * With `--queue redis://…` every turn is enqueued for queue workers (`canvasflow worker`, on the
+ * same Redis and prefix) and the responses follow the runs' event logs; the store is that Redis.
+ * `--workers N` also runs N workers in this process (stopped after the server, with the grace).
  *
  * Exit codes: 0 stopped, 1 cannot listen or the store failed, 2 usage (bad flags, an agents
  * folder that cannot be served, no key on a non-loopback host).
@@ -28,6 +34,11 @@ import { memoriesForServer } from "../memory/open.js";
 import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
 import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { registryWithModules } from "./register-modules.js";
+import type { ComponentRegistry } from "../components/registry.js";
+import { RunQueue, RunQueueError } from "../worker/run-queue.js";
+import { createWorker, type RunWorker } from "../worker/worker.js";
+import { DEFAULT_DASHBOARD_PATH, dashboardSettings, MIN_DASHBOARD_KEY_LENGTH } from "../server/dashboard.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 /** RAGFlow's API port. */
@@ -50,6 +61,41 @@ export interface ServeArgs extends KeysStoreArgs {
   insecureNoAuth?: boolean;
   grace?: string;
   logLevel?: string;
+  register?: readonly string[];
+  queue?: string;
+  queueName?: string;
+  workers?: string;
+  workerConcurrency?: string;
+  dashboardKeyEnv?: string;
+  dashboardPath?: string;
+}
+
+/** The run queue of `--queue`, and the workers of `--workers` (none: separate worker processes). */
+interface QueueSetup {
+  url: string;
+  name: string | undefined;
+  workers: number;
+  workerConcurrency: number | undefined;
+}
+
+/** `--queue URL`: the store is that Redis (sessions must be where the workers look for them). */
+function queueSetup(args: ServeArgs): QueueSetup | undefined {
+  const queueFlags = { "--workers": args.workers, "--worker-concurrency": args.workerConcurrency, "--queue-name": args.queueName, "--dashboard-key-env": args.dashboardKeyEnv, "--dashboard-path": args.dashboardPath };
+  if (args.queue === undefined) {
+    const given = Object.entries(queueFlags).find(([, value]) => value !== undefined);
+    if (given) throw new UsageError(`${given[0]} needs --queue redis://…: the run queue the workers take turns from`);
+    return undefined;
+  }
+  if (!/^rediss?:\/\//.test(args.queue)) throw new UsageError(`--queue must be a Redis URL (redis:// or rediss://), got ${JSON.stringify(args.queue)}`);
+  if (args.data !== undefined || args.postgres !== undefined) {
+    throw new UsageError(`--queue keeps the sessions in its Redis, where the workers run them: ${args.data !== undefined ? "--data" : "--postgres"} cannot be used with it`);
+  }
+  if (args.redis !== undefined && args.redis !== args.queue) throw new UsageError("--queue and --redis name different servers: the workers keep the sessions on the queue's Redis; give one URL (--queue alone is enough)");
+  const workers = args.workers === undefined ? 0 : integerFlag("--workers", args.workers, { min: 0, max: 64 });
+  const workerConcurrency = args.workerConcurrency === undefined ? undefined : integerFlag("--worker-concurrency", args.workerConcurrency, { min: 1, max: 1000 });
+  if (workerConcurrency !== undefined && workers === 0) throw new UsageError("--worker-concurrency is for the workers of --workers N");
+  if (args.dashboardPath !== undefined && args.dashboardKeyEnv === undefined) throw new UsageError("--dashboard-path needs --dashboard-key-env NAME: the dashboard is off without its admin key");
+  return { url: args.queue, name: args.queueName, workers, workerConcurrency };
 }
 
 export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -69,7 +115,21 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const apiKey = args.apiKeyEnv === undefined ? undefined : keyFromEnvironment(args.apiKeyEnv, env);
   const grace = args.grace === undefined ? DEFAULT_GRACE_SECONDS : secondsFlag("--grace", args.grace, { min: 0, max: MAX_GRACE_SECONDS });
   const logLevel = logLevelFlag(args.logLevel);
-  return withStore(args, io, async (store) => {
+  const queued = queueSetup(args);
+  const dashboardKey = args.dashboardKeyEnv === undefined ? undefined : keyFromEnvironment(args.dashboardKeyEnv, env, "--dashboard-key-env", "the queue dashboard's admin key");
+  if (dashboardKey !== undefined && dashboardKey.length < MIN_DASHBOARD_KEY_LENGTH) {
+    throw new UsageError(`--dashboard-key-env ${args.dashboardKeyEnv}: the key must be at least ${MIN_DASHBOARD_KEY_LENGTH} characters (it opens every tenant's queued jobs)`);
+  }
+  if (dashboardKey !== undefined && args.dashboardPath !== undefined) {
+    try {
+      dashboardSettings({ key: dashboardKey, path: args.dashboardPath });
+    } catch (error) {
+      throw new UsageError(`--dashboard-path: ${(error as Error).message.replace(/^createServer: dashboard.path /, "")}`);
+    }
+  }
+  const registry = await registryWithModules(args.register ?? []);
+  const storeArgs = queued ? { ...args, redis: queued.url } : args;
+  return withStore(storeArgs, io, async (store) => {
     let services: RunServices;
     try {
       services = await openRunServices({ config: args.config, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript }, io);
@@ -81,7 +141,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
     let memories: MemoryStore;
     try {
       // Memories live with the server's store, so every server process on it sees them.
-      memories = memoriesForServer(services.config.memories, args, DEFAULT_DATA_FOLDER);
+      memories = memoriesForServer(services.config.memories, storeArgs, DEFAULT_DATA_FOLDER);
     } catch (error) {
       await services.close();
       if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
@@ -89,7 +149,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
-      return await serve(args, io, store, { ...services, services: { ...services.services, memories } }, { host, port, apiKey, grace, logLevel });
+      return await serve(storeArgs, io, store, { ...services, services: { ...services.services, memories } }, { host, port, apiKey, grace, logLevel, registry, queued, dashboardKey });
     } finally {
       await memories.close();
       await services.close();
@@ -98,10 +158,10 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
 }
 
 /** `--api-key-env NAME`: the key in $NAME, which must be set. */
-function keyFromEnvironment(name: string, env: Readonly<Record<string, string | undefined>>): string {
+function keyFromEnvironment(name: string, env: Readonly<Record<string, string | undefined>>, flag = "--api-key-env", what = "the key the server should accept"): string {
   const value = env[name];
   if (value === undefined || value.trim() === "") {
-    throw new UsageError(`--api-key-env ${name}: the environment variable ${name} is ${value === undefined ? "not set" : "empty"}; set it to the key the server should accept`);
+    throw new UsageError(`${flag} ${name}: the environment variable ${name} is ${value === undefined ? "not set" : "empty"}; set it to ${what}`);
   }
   return value.trim();
 }
@@ -111,13 +171,85 @@ async function serve(
   io: CliIO,
   store: ServerStore,
   services: RunServices,
-  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined },
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
 ): Promise<number> {
   const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
   // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
   const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
+  let queue: RunQueue | undefined;
+  const workers: RunWorker[] = [];
+  if (at.queued) {
+    const opened = await openQueue(args, io, at.queued, at.registry, { ...services.services, http: { ...http, allowPrivateNetwork: settings.allowPrivateNetwork === true } }, workers);
+    if (typeof opened === "number") return opened;
+    queue = opened;
+  }
+  try {
+    return await listenAndServe(args, io, store, services, at, settings, configLevel, http, queue, workers);
+  } finally {
+    // After the server: its followed runs have ended (or been cancelled) by then.
+    await Promise.all(workers.map((worker) => worker.close({ graceMs: Math.round(at.grace * 1000) })));
+    await queue?.close();
+  }
+}
+
+/** Open the run queue (Redis must answer) and start the in-process workers; an exit code when it cannot. */
+async function openQueue(
+  args: ServeArgs,
+  io: CliIO,
+  queued: QueueSetup,
+  registry: ComponentRegistry,
+  workerServices: RunServices["services"],
+  workers: RunWorker[],
+): Promise<RunQueue | number> {
+  let queue: RunQueue;
+  try {
+    queue = new RunQueue({ redis: queued.url, ...(args.redisPrefix !== undefined ? { prefix: args.redisPrefix } : {}), ...(queued.name !== undefined ? { queue: queued.name } : {}) });
+  } catch (error) {
+    if (error instanceof RunQueueError) throw new UsageError(error.message.replace(/^the queue name/, "--queue-name: the queue name"));
+    throw error;
+  }
+  try {
+    await queue.redis.ping();
+    for (let i = 0; i < queued.workers; i++) {
+      workers.push(
+        await createWorker({
+          redis: queued.url,
+          ...(args.redisPrefix !== undefined ? { prefix: args.redisPrefix } : {}),
+          ...(queued.name !== undefined ? { queue: queued.name } : {}),
+          registry,
+          canvas: { services: { ...workerServices } },
+          ...(queued.workerConcurrency !== undefined ? { concurrency: queued.workerConcurrency } : {}),
+          name: `${process.env.HOSTNAME ?? "serve"}:${process.pid}:${i + 1}`,
+          onError: (error) => io.err(`canvasflow: worker: ${error.message}\n`),
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(workers.map((worker) => worker.close({ graceMs: 0 })));
+    await queue.close();
+    io.err(`canvasflow: cannot use the run queue at ${queue.location}: ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
+  return queue;
+}
+
+async function listenAndServe(
+  args: ServeArgs,
+  io: CliIO,
+  store: ServerStore,
+  services: RunServices,
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
+  settings: Omit<ServerConfig, "logLevel">,
+  configLevel: ServerConfig["logLevel"],
+  http: NonNullable<RunServices["services"]["http"]>,
+  queue: RunQueue | undefined,
+  workers: RunWorker[],
+): Promise<number> {
   const app = createServer({
     store,
+    registry: at.registry,
+    ...(queue ? { queue } : {}),
+    ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
     canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
@@ -159,6 +291,13 @@ async function serve(
       `canvasflow: OpenAI clients: baseURL ${base}/api/v1/agents_openai/<agent id>`,
       `canvasflow: ${keys}`,
       ...(args.agents !== undefined ? [`canvasflow: agents of ${args.agents} are served read-only to every tenant`] : []),
+      ...(queue
+        ? [
+            `canvasflow: turns go on the run queue "${queue.name}" at ${queue.location} (prefix ${queue.names.prefix}) for workers` +
+              (workers.length > 0 ? `; ${workers.length} worker${workers.length === 1 ? "" : "s"} run in this process` : ": start them with canvasflow worker"),
+            ...(at.dashboardKey !== undefined ? [`canvasflow: queue dashboard (read-only) at ${base}${args.dashboardPath ?? DEFAULT_DASHBOARD_PATH}/, opened by the key in $${args.dashboardKeyEnv} only`] : []),
+          ]
+        : []),
       "canvasflow: Ctrl+C stops it.",
       "",
     ].join("\n"),

@@ -5,7 +5,7 @@
  */
 import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
 import type { ComponentRegistry } from "../components/registry.js";
-import type { CanvasRuntimeOptions } from "../engine/canvas.js";
+import type { Canvas, CanvasRuntimeOptions } from "../engine/canvas.js";
 import { SessionLockedError, SnapshotConflictError, type CheckpointStore } from "../stores/snapshot-store.js";
 
 export interface CreateSessionOptions {
@@ -19,7 +19,11 @@ export interface CreateSessionOptions {
  * read and validated first (CanvasValidationError, DslReadError), whether or not it is needed.
  */
 export async function createSessionIfAbsent(store: CheckpointStore, key: string, dsl: string | object, options: CreateSessionOptions = {}): Promise<boolean> {
-  const canvas = canvasFromSource(await readSource(dsl), options.registry ?? defaultRegistry, options.canvas);
+  return storeNewSession(store, key, canvasFromSource(await readSource(dsl), options.registry ?? defaultRegistry, options.canvas));
+}
+
+/** Store a canvas made from a DSL as a new session's base; false when the session was already there. */
+export async function storeNewSession(store: CheckpointStore, key: string, canvas: Canvas): Promise<boolean> {
   try {
     await store.save(key, canvas.toJSON(), { expectedVersion: null });
     return true;

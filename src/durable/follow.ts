@@ -35,6 +35,11 @@ export interface FollowOptions {
    * event: the runs of other turns that the log holds in between are skipped.
    */
   messageId?: string;
+  /**
+   * Waits between two looks (default: `pollMs`, ended early by the signal). A reader that hears
+   * of new events some other way (a queued run's job ending) may end the wait early.
+   */
+  wait?: (ms: number, signal: AbortSignal | undefined) => Promise<void>;
 }
 
 const TERMINAL = new Set(["workflow_finished", "user_inputs"]);
@@ -79,7 +84,7 @@ export async function* followEvents(store: CheckpointStore, key: string, options
         continue;
       }
     }
-    await pause(pollMs, options.signal);
+    await (options.wait ?? pause)(pollMs, options.signal);
   }
 }
 

@@ -39,6 +39,10 @@ import { DEFAULT_LIMITS, resolveServerSettings, ServerOptionsError, type ServerS
 import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
+import { queueMetrics } from "../worker/metrics.js";
+import { JobEnds } from "./job-ends.js";
+import { dashboardSettings, installDashboard, type DashboardOptions } from "./dashboard.js";
+import type { RunQueue } from "../worker/run-queue.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
 /** Bytes a request body may take by default (limits.bodyBytes; agent writes: limits.agentBodyBytes). */
@@ -84,6 +88,19 @@ export interface CreateServerOptions extends ServerSettingsInput {
    * The caller closes a client given here.
    */
   redis?: { client: Redis; prefix?: string };
+  /**
+   * Enqueue every turn on this run queue for workers (`createWorker`, `canvasflow worker`) instead
+   * of running it here; the responses follow the runs' event logs. The store's run state and
+   * cancel signals must be the workers' (a RedisServerStore on the queue's Redis and prefix). The
+   * caller closes the queue after the server. Its figures join /metrics.
+   */
+  queue?: RunQueue;
+  /**
+   * The queue dashboard (@bull-board, read-only) at `path` (default /admin/queues), opened by
+   * `key` only (a bearer token, or Basic authentication's password): it shows every tenant's
+   * jobs. Needs `queue`. Off when left out.
+   */
+  dashboard?: DashboardOptions;
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
   // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
@@ -147,7 +164,21 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     limits: settings.limits,
     admission: new RunAdmission(settings.rateLimits, keySlots, (kind) => metrics.rateLimited(kind)),
     metrics,
+    ...(options.queue ? { queue: options.queue, jobEnds: new JobEnds(options.queue) } : {}),
   };
+  if (options.queue) {
+    const queue = options.queue;
+    metrics.watchQueue(() => queueMetrics(queue));
+    const jobEnds = ctx.jobEnds!;
+    app.addHook("onReady", () => jobEnds.ready());
+    app.addHook("onClose", () => jobEnds.close());
+  }
+  if (options.dashboard !== undefined) {
+    if (!options.queue) throw new RangeError("createServer: dashboard needs queue: it shows the run queue's jobs");
+    const dashboard = dashboardSettings(options.dashboard);
+    const queue = options.queue;
+    app.register(async (scope) => installDashboard(scope, queue, dashboard));
+  }
   // Decided when the server gets ready: whether keys are required.
   let checker: KeyChecker | undefined;
   let open = false;

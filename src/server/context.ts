@@ -11,6 +11,8 @@ import type { RunAdmission } from "./run-slots.js";
 import type { ServerLimits } from "./settings.js";
 import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
+import type { RunQueue } from "../worker/run-queue.js";
+import type { JobEnds } from "./job-ends.js";
 
 export interface ServerContext {
   store: ServerStore;
@@ -32,6 +34,10 @@ export interface ServerContext {
   /** Runs going at once, per key and per process. */
   admission: RunAdmission;
   metrics: ServerMetrics;
+  /** Set when turns are enqueued for workers instead of run here (`serve --queue`): queued-turn.ts. */
+  queue?: RunQueue;
+  /** Wakes followers of queued runs when their jobs end (with `queue`). */
+  jobEnds?: JobEnds;
 }
 
 /** A 32-hex id, as RAGFlow's (uuid1().hex). */

@@ -15,6 +15,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { ApiError, RET } from "./envelope.js";
 import type { MetricsSettings } from "./settings.js";
+import type { QueueMetrics } from "../worker/metrics.js";
 
 /** How a run ended: a finished run completed or paused; a failed one ended with an error. */
 export type RunOutcome = { finished: "completed" | "paused" } | { failed: "error" | "cancelled" | "time_limit" };
@@ -71,6 +72,41 @@ export class ServerMetrics {
   trackStream(response: ServerResponse): void {
     this.activeStreams.inc();
     response.once("close", () => this.activeStreams.dec());
+  }
+
+  /**
+   * The run queue's figures (`serve --queue`), read from Redis at each scrape: jobs by state now
+   * (shared by every server on the queue, so sum them over one server only), and the count of
+   * jobs found stalled.
+   */
+  watchQueue(read: () => Promise<QueueMetrics>): void {
+    const registers = [this.registry];
+    let reading: Promise<QueueMetrics> | undefined;
+    // One read per scrape for both metrics.
+    const figures = () => (reading ??= read().finally(() => setTimeout(() => (reading = undefined), 0)));
+    new Gauge({
+      name: "canvasflow_queue_jobs",
+      help: "Run jobs on the queue now, by state (waiting, active, delayed; completed and failed: those kept).",
+      labelNames: ["state"],
+      registers,
+      async collect() {
+        // Redis away: the last figures stay, the rest of /metrics is still served.
+        const now = await figures().catch(() => undefined);
+        if (!now) return;
+        for (const state of ["waiting", "active", "delayed", "completed", "failed"] as const) this.set({ state }, now[state]);
+      },
+    });
+    new Counter({
+      name: "canvasflow_queue_stalled_jobs_total",
+      help: "Run jobs found stalled (their worker died or stopped renewing their lock) since the queue began.",
+      registers,
+      async collect() {
+        const now = await figures().catch(() => undefined);
+        if (!now) return;
+        this.reset();
+        this.inc(now.stalled);
+      },
+    });
   }
 
   rateLimited(kind: RateLimitKind): void {

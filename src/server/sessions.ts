@@ -3,7 +3,8 @@
  * times) and the run state in `store.runs` under the same id, which is also the session's task id
  * (so a cancel by task id reaches its runs, as in RAGFlow).
  */
-import { CanvasValidationError, DurableSession, SessionLockedError } from "../index.js";
+import { canvasFromSource, CanvasValidationError, DurableSession, readSource, SessionLockedError } from "../index.js";
+import { storeNewSession } from "../durable/create.js";
 import { dataError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
@@ -84,6 +85,41 @@ export async function openNewSession(ctx: ServerContext, tenant: string, agent: 
     return { record, session };
   } catch (error) {
     await session.close();
+    await ctx.store.runs.delete(id).catch(() => undefined);
+    throw error;
+  }
+}
+
+/**
+ * Create a session whose turns run on queue workers: its run state (the agent's DSL, reset, with
+ * the session id as task id, so a cancel by task id reaches the worker that runs it) and its
+ * record, without opening it (a worker does). A failure leaves nothing.
+ */
+export async function createQueuedSession(ctx: ServerContext, tenant: string, agent: AgentRecord, options: NewSessionOptions): Promise<SessionRecord> {
+  const id = newId();
+  let prologue: string;
+  try {
+    const canvas = canvasFromSource(await readSource(agent.dsl), ctx.registry, { ...ctx.canvas, taskId: id, userId: options.userId });
+    prologue = canvas.prologue;
+    await storeNewSession(ctx.store.runs, id, canvas);
+  } catch (error) {
+    if (error instanceof CanvasValidationError) throw dataError(`Agent ${agent.id} cannot run: ${error.message}`);
+    throw error;
+  }
+  try {
+    const now = ctx.now();
+    return await ctx.store.sessions.create({
+      id,
+      tenant,
+      agent_id: agent.id,
+      user_id: options.userId,
+      name: options.name,
+      message: [{ role: "assistant", content: prologue }],
+      source: "agent",
+      create_time: now,
+      update_time: now,
+    });
+  } catch (error) {
     await ctx.store.runs.delete(id).catch(() => undefined);
     throw error;
   }

@@ -63,13 +63,19 @@ export interface Turn {
 
 export const AGENT_NOT_FOUND = "Agent not found.";
 
-export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
+/** The checks every turn passes first, wherever it runs: its inputs' depth, and its agent (resolved to). */
+export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<AgentRecord> {
   if (input.inputs !== undefined) {
     const tooDeep = pathDeeperThan(input.inputs, MAX_DSL_DEPTH);
     if (tooDeep) throw argumentError(`\`inputs\` is nested deeper than ${MAX_DSL_DEPTH} levels (at inputs.${tooDeep.join(".")})`);
   }
   const agent = await ctx.agents.get(input.tenant, input.agentId);
   if (!agent) throw dataError(AGENT_NOT_FOUND);
+  return agent;
+}
+
+export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
+  const agent = await turnAgent(ctx, input);
   const giveSlotsBack = await ctx.admission.admit(input.caller, newId());
   const controller = new AbortController();
   let record: SessionRecord;
@@ -124,7 +130,7 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
 }
 
 /** Give a run's slots back; a failure (Redis gone) is logged: the slot's lease runs out on its own. */
-async function giveBack(ctx: ServerContext, giveSlotsBack: () => Promise<void>): Promise<void> {
+export async function giveBack(ctx: ServerContext, giveSlotsBack: () => Promise<void>): Promise<void> {
   try {
     await giveSlotsBack();
   } catch (error) {
@@ -199,7 +205,7 @@ async function* runTurn(
 }
 
 /** How a run ended, from the canvas's status after it ("running": it stopped without finishing). */
-function outcomeOf(status: string, timedOut: boolean): RunOutcome {
+export function outcomeOf(status: string, timedOut: boolean): RunOutcome {
   if (status === "idle") return { finished: "completed" };
   if (status === "paused") return { finished: "paused" };
   if (status === "cancelled") return { failed: timedOut ? "time_limit" : "cancelled" };
@@ -207,7 +213,7 @@ function outcomeOf(status: string, timedOut: boolean): RunOutcome {
 }
 
 /** The turn's user message and reply, added to the session's record. */
-async function addMessages(ctx: ServerContext, record: SessionRecord, query: string, transcript: TurnTranscript): Promise<void> {
+export async function addMessages(ctx: ServerContext, record: SessionRecord, query: string, transcript: TurnTranscript): Promise<void> {
   const id = transcript.messageId;
   const reply: SessionMessage = { role: "assistant", content: transcript.content, ...(id ? { id } : {}) };
   const reference = transcript.reference;

@@ -1,6 +1,6 @@
 /**
  * One WebSocket connection to an agent (`/api/v1/agents/{agent_id}/ws`): the same turns as the
- * native completions (through `startTurn`), over JSON text frames.
+ * native completions (through `openTurn`: run here, or on queue workers), over JSON text frames.
  *
  * Client frames:
  * - `{"type":"run", "query"|"question", "session_id"?, "inputs"?, "files"?, "user_id"?, "name"?,
@@ -25,7 +25,8 @@ import { ApiError, argumentError, operatingError, RET, success, type Envelope } 
 import { nativeStreamError } from "./formats/native.js";
 import { nativeTurnInput, type CompletionBody, type TurnCaller } from "./routes/completions.js";
 import { shuttingDown } from "./shutdown.js";
-import { startTurn, type Turn } from "./turn.js";
+import { openTurn } from "./open-turn.js";
+import type { Turn } from "./turn.js";
 import { bodyCheck } from "./validation.js";
 
 /** Bytes queued on the socket beyond which sending waits for them to go out (backpressure). */
@@ -136,7 +137,7 @@ export class WsConnection {
   private async serve(body: CompletionBody): Promise<void> {
     let turn: Turn;
     try {
-      turn = await startTurn(this.ctx, nativeTurnInput(this.who, this.agentId, body));
+      turn = await openTurn(this.ctx, nativeTurnInput(this.who, this.agentId, body));
     } catch (error) {
       await this.send(this.errorEnvelope(error));
       await this.send({ type: "done" });

@@ -9,7 +9,8 @@ import type { ServerContext } from "../context.js";
 import { answerNative, answerOpenAi, streamNative, streamOpenAi } from "../deliver.js";
 import { argumentError, dataError } from "../envelope.js";
 import { lastUserContent } from "../formats/openai.js";
-import { startTurn, type TurnInput } from "../turn.js";
+import { openTurn } from "../open-turn.js";
+import type { TurnInput } from "../turn.js";
 import { serverSchema } from "../validation.js";
 
 export interface CompletionBody {
@@ -91,12 +92,12 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
     if (messages.length === 0) throw dataError("You must provide at least one message.");
     const question = lastUserContent(messages);
     const sessionId = nonEmpty(body.session_id) ?? nonEmpty(body.id) ?? nonEmpty(body.metadata?.id);
-    const turn = await startTurn(ctx, { ...common, query: question, ...(sessionId ? { sessionId } : {}) });
+    const turn = await openTurn(ctx, { ...common, query: question, ...(sessionId ? { sessionId } : {}) });
     if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
     return answerOpenAi(ctx, reply, turn, question);
   }
   const input = nativeTurnInput(who, agentId, body);
-  const turn = await startTurn(ctx, input);
+  const turn = await openTurn(ctx, input);
   if (body.stream === true) return streamNative(ctx, reply, turn);
   return answerNative(ctx, reply, turn, input.returnTrace === true);
 }

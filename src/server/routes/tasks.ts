@@ -3,9 +3,12 @@
  * `PATCH /api/v1/tasks/{task_id}` with `{"action":"stop"}`. A task is a session's run (its id is
  * the session id). The request goes through the store's cancel signals, so whichever process runs
  * the session stops it; its stream ends with workflow_finished error "cancelled", then [DONE].
+ * With a run queue (`serve --queue`), the session's latest job is cancelled: taken off the queue
+ * while it waits (its end is logged, so its stream ends too), the durable cancel once a worker has it.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { cancelRun } from "../../index.js";
+import { cancelQueuedRun } from "../../worker/cancel.js";
 import type { ServerContext } from "../context.js";
 import { ApiError, argumentError, success, RET } from "../envelope.js";
 import { findTenantSession, SESSION_NOT_FOUND } from "../sessions.js";
@@ -18,6 +21,10 @@ async function cancelTask(ctx: ServerContext, request: FastifyRequest, taskId: s
     // RAGFlow's answer for a task it does not know.
     if (error instanceof ApiError && error.message === SESSION_NOT_FOUND) throw new ApiError(RET.notFound, `Task '${taskId}' not found.`, null);
     throw error;
+  }
+  if (ctx.queue) {
+    await cancelQueuedRun({ session: taskId }, { queue: ctx.queue, store: ctx.store.runs, cancel: ctx.store.cancel, registry: ctx.registry, canvas: ctx.canvas });
+    return success(true);
   }
   // This process stops its own run at once; the signal reaches the others (and is what RAGFlow tools set).
   ctx.runs.abort(taskId, "cancelled");
