@@ -23,8 +23,10 @@ export interface CanvasRuntimeOptions {
   timeoutMs?: number;
   /** Timeouts in ms for specific component ids. */
   componentTimeouts?: Record<string, number>;
-  /** Component steps allowed per turn (default 10 000). */
+  /** Component steps allowed per turn (default 10 000; 500 for Dify graphs, as in Dify). */
   maxSteps?: number;
+  /** Wall-clock limit of one run in ms (default none; 1 200 000 for Dify graphs, as in Dify). */
+  runTimeoutMs?: number;
   /** Services for components (LLM and tool providers, HTTP settings…). */
   services?: RuntimeServices;
   /**
@@ -59,12 +61,14 @@ export class Canvas {
     checkPositive("concurrency", options.concurrency, true);
     checkPositive("maxSteps", options.maxSteps, true);
     checkPositive("timeoutMs", options.timeoutMs, false);
+    checkPositive("runTimeoutMs", options.runTimeoutMs, false);
     checkPositive("eventValueLimit", options.eventValueLimit, false);
     this.engine = {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.timeoutMs ?? DEFAULT_COMPONENT_TIMEOUT_MS,
       componentTimeouts: options.componentTimeouts ?? {},
-      maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxSteps: options.maxSteps ?? graph.limits?.maxSteps ?? DEFAULT_MAX_STEPS,
+      runTimeoutMs: options.runTimeoutMs ?? graph.limits?.runTimeoutMs,
       eventValueLimit: options.eventValueLimit ?? DEFAULT_EVENT_VALUE_LIMIT,
       services: options.services ?? {},
       random: options.random ?? Math.random,

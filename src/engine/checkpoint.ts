@@ -9,13 +9,14 @@
  */
 import type { HistoryEntry } from "../dsl/types.js";
 import { applyPoolOp, type PoolOp } from "../pool/journal.js";
+import { unscopedId } from "../pool/pool.js";
 import type { TokenUsage } from "./events.js";
 import type { ReferenceBucket } from "./ledger.js";
 import { pathOf, type CanvasSession } from "./session.js";
 import type { PendingInput, RunInProgress, RunStatus } from "./state.js";
 
 /** An op of the session beyond the pool's: the conversation and what the user was shown. */
-export type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"];
+export type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"] | ["schedule", unknown];
 export type CheckpointOp = PoolOp | SessionOp;
 
 /** One checkpoint's content. Optional fields are there only when they changed. */
@@ -174,9 +175,13 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
       case "executionsReset":
         session.executions = {};
         break;
+      case "schedule":
+        // The scheduling policy's own state changed (e.g. edge states): its policy replays it.
+        session.graph.policy.replay(session, op[1]);
+        break;
       case "reset":
         // A component started: one more execution of it in this turn.
-        session.executions[op[1]] = (session.executions[op[1]] ?? 0) + 1;
+        session.executions[unscopedId(op[1])] = (session.executions[unscopedId(op[1])] ?? 0) + 1;
         applyPoolOp(session.pool, op);
         break;
       default:

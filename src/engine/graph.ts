@@ -7,6 +7,8 @@ import { displayNames, paramsWithDefaults, referencesOf } from "../components/pa
 import type { ComponentRegistry } from "../components/registry.js";
 import type { ComponentDefinition, ComponentInfo, Params } from "../components/types.js";
 import type { CanvasDsl } from "../dsl/types.js";
+import { FRONTIER_POLICY } from "./frontier.js";
+import type { SchedulingPolicy } from "./policy.js";
 
 export interface ComponentNode extends ComponentInfo {
   readonly def: ComponentDefinition;
@@ -37,6 +39,23 @@ export interface CanvasGraph {
   readonly entryId: string;
   /** The registry the canvas was compiled with (component types looked up by name). */
   readonly registry: ComponentRegistry;
+  /** How the graph decides what runs next (policy.ts). */
+  readonly policy: SchedulingPolicy;
+  /** Defaults of the run limits for this kind of graph (the runtime options override them). */
+  readonly limits?: { readonly maxSteps?: number; readonly runTimeoutMs?: number };
+  /** Globals set at the start of every turn, besides canvasflow's own `sys.*`. */
+  readonly turnGlobals?: (turn: TurnInfo) => Record<string, unknown>;
+}
+
+/** What a graph's turn globals may be made of. */
+export interface TurnInfo {
+  /** The turn, from 1 (`sys.conversation_turns`). */
+  readonly turn: number;
+  readonly taskId: string;
+  /** The run's message id. */
+  readonly runId: string;
+  /** Epoch seconds. */
+  readonly startedAt: number;
 }
 
 /** Compile a validated DSL. Throws if a component type is unknown (validation reports that first). */
@@ -115,7 +134,7 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
     for (const ancestor of node.ancestors) (nodes.get(ancestor)?.descendants as string[] | undefined)?.push(node.id);
   }
   if (!entryId) throw new Error('the canvas has no entry component (a Begin with id "begin")');
-  return { nodes, childrenOf, entryId, registry };
+  return { nodes, childrenOf, entryId, registry, policy: FRONTIER_POLICY };
 }
 
 /** Drop repeated ids, keeping the first (RAGFlow templates sometimes list a target twice). */

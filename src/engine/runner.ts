@@ -43,7 +43,7 @@ export interface RunnerHooks {
   /** Work a component depends on that must finish first (e.g. draining an upstream stream). */
   beforeInvoke(node: ComponentNode): Promise<void> | undefined;
   /** Called before a failed component is retried (its partial outputs are cleared). */
-  beforeRetry(node: ComponentNode): void;
+  beforeRetry(node: ComponentNode, ctx: InvocationContext): void;
 }
 
 /** The timeout of one component: `exec_timeout` param (s), then run options, then its type's default. */
@@ -154,7 +154,7 @@ export class BatchRunner {
           if (signal.aborted || unavailable || attempt >= attempts) break;
           await sleep(delayMs, undefined, { signal }).catch(() => undefined);
           if (signal.aborted) break;
-          hooks.beforeRetry(node);
+          hooks.beforeRetry(node, ctx);
           ctx.beginAttempt();
         }
       }
