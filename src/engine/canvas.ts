@@ -86,7 +86,9 @@ export class Canvas {
     options: CanvasRuntimeOptions = {},
     warnings: readonly ValidationIssue[] = [],
   ): Canvas {
-    const graph = compileGraph(dsl, registry);
+    // Another format (Dify YAML) compiles in its own front end.
+    const frontEnd = registry.frontEndFor(dsl);
+    const graph = frontEnd ? frontEnd.compile(dsl, registry) : compileGraph(dsl, registry);
     const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId, taskId: options.taskId });
     return new Canvas(dsl, graph, session, options, warnings);
   }
@@ -152,6 +154,23 @@ export class Canvas {
     return this.session.history;
   }
 
+  /** What messages call the entry ("Begin", Dify's "Start"). */
+  get entryLabel(): string {
+    return this.graph.entry?.label ?? "Begin";
+  }
+
+  /**
+   * The form fields a new turn cannot start without, missing from `inputs` (a Dify Start refuses
+   * the run; a Begin asks for them instead, by pausing: none here).
+   */
+  missingInputs(inputs: Readonly<Record<string, unknown>> | undefined): string[] {
+    const required = this.graph.entry?.required ?? [];
+    return required.filter((name) => {
+      const value = inputs?.[name];
+      return value === undefined || value === null;
+    });
+  }
+
   /** The ids of the canvas's components, in DSL order. */
   get componentIds(): string[] {
     return [...this.graph.nodes.keys()];
@@ -164,6 +183,7 @@ export class Canvas {
 
   /** Begin's prologue, shown before the first turn of a conversational canvas. */
   get prologue(): string {
+    if (this.graph.entry) return this.graph.entry.prologue;
     const begin = this.graph.nodes.get(this.graph.entryId);
     const enabled = begin?.params.enablePrologue;
     const prologue = begin?.params.prologue;
@@ -172,12 +192,14 @@ export class Canvas {
 
   /** Begin's mode: `conversational`, `task` or `Webhook`. */
   get mode(): string {
+    if (this.graph.entry) return this.graph.entry.mode;
     const mode = this.graph.nodes.get(this.graph.entryId)?.params.mode;
     return typeof mode === "string" ? mode : "conversational";
   }
 
   /** The form fields Begin asks for. */
   get inputForm(): Record<string, InputField> {
+    if (this.graph.entry) return { ...this.graph.entry.form };
     const inputs = this.graph.nodes.get(this.graph.entryId)?.params.inputs;
     return isPlainObject(inputs) ? (inputs as Record<string, InputField>) : {};
   }

@@ -200,5 +200,7 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
   if (delta.pending !== undefined) session.pending = delta.pending ?? undefined;
   if (delta.error !== undefined) session.error = delta.error ?? undefined;
   if (delta.run !== undefined) session.run = delta.run ?? undefined;
+  // A run that ended keeps no schedule (the live session drops it too).
+  if (delta.status !== "running" && delta.status !== "paused") session.schedule = undefined;
   if (delta.last !== undefined && session.run) session.run.last = delta.last;
 }

@@ -191,6 +191,10 @@ export class InvocationContext implements ComponentContext<Params> {
     return this.scope.pool.output(this.outputKey, key);
   }
 
+  clearOutputs(): void {
+    this.scope.pool.replaceOutputs(this.outputKey, {});
+  }
+
   outputs(): Outputs {
     return this.scope.pool.outputsOf(this.outputKey) ?? {};
   }

@@ -55,7 +55,7 @@ export interface FreshSessionOptions {
 
 /** A new conversation on a DSL: its declared variables and globals, nothing run yet. */
 export function freshSession(dsl: CanvasDsl, graph: CanvasGraph, options: FreshSessionOptions = {}): CanvasSession {
-  const globals = freshSessionGlobals(dsl.globals, normalizeDeclarations(dsl.variables), { userId: options.userId });
+  const globals = { ...freshSessionGlobals(dsl.globals, normalizeDeclarations(dsl.variables), { userId: options.userId }), ...structuredClone(graph.initialGlobals ?? {}) };
   return {
     graph,
     pool: new VariablePool((id) => graph.nodes.has(id), globals),

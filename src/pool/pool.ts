@@ -163,7 +163,7 @@ export class VariablePool {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
-        const key = scope?.frames ? this.recordKey(ref.componentId, scope.frames) : ref.componentId;
+        const key = scope?.frames ? this.recordKey(ref.componentId, scope.frames, ref.variable) : ref.componentId;
         const root = this.rawOutput(key, ref.variable);
         return ref.path.length === 0 ? root : getByPath(root, ref.path);
       }
@@ -179,15 +179,22 @@ export class VariablePool {
   }
 
   /**
-   * The key of the record a reader in `frames` sees for a component: the innermost frame that
-   * has one, else the top-level one.
+   * The key of the record a reader in `frames` sees for a component's output `variable`: the
+   * innermost frame whose record holds it (or, without a variable, holds a record), else the
+   * nearest record of the component, else the top-level one.
    */
-  recordKey(componentId: string, frames: readonly string[]): string {
+  recordKey(componentId: string, frames: readonly string[], variable?: string): string {
+    let nearest: string | undefined;
     for (const frame of frames) {
       const key = scopedKey(componentId, frame);
-      if (this.outputs.has(key)) return key;
+      const record = this.outputs.get(key);
+      if (!record) continue;
+      if (variable === undefined || Object.hasOwn(record, variable)) return key;
+      nearest ??= key;
     }
-    return componentId;
+    const top = this.outputs.get(componentId);
+    if (variable !== undefined && top && Object.hasOwn(top, variable)) return componentId;
+    return nearest ?? componentId;
   }
 
   /** Resolve a bare selector string (`cpn@var.path`, `sys.x`, `env.x`, braces optional). */
@@ -203,7 +210,7 @@ export class VariablePool {
    * key anyway, and removing it now keeps a live run and a restored one alike.
    */
   set(ref: Reference, value: unknown, scope?: ResolveScope): void {
-    const key = ref.kind === "component" && scope?.frames ? this.recordKey(ref.componentId, scope.frames) : undefined;
+    const key = ref.kind === "component" && scope?.frames ? this.recordKey(ref.componentId, scope.frames, ref.variable) : undefined;
     if (key !== undefined && ref.kind === "component" && key !== ref.componentId) {
       // A write into a frame's record: journaled as the whole output written, under its key.
       this.write(ref, value, key);
@@ -286,7 +293,7 @@ export class VariablePool {
     if (Object.hasOwn(this.globals, key)) return this.globals[key];
     const prefix = globalPrefix(this.globals, key);
     if (prefix === undefined) {
-      const scope = key.startsWith("env.") ? "conversation variable" : "system variable";
+      const scope = key.startsWith("env.") || key.startsWith("conversation.") ? "conversation variable" : "system variable";
       throw new MissingReferenceError(expr, `no ${scope} "${key}" is defined`);
     }
     return getByPath(this.globals[prefix], key.slice(prefix.length + 1).split("."));
