@@ -22,7 +22,7 @@ export function parseDifyYaml(text: string, file?: string): unknown {
   if (Buffer.byteLength(text, "utf8") > MAX_DIFY_YAML_BYTES) {
     throw new DslReadError(`the YAML is larger than ${MAX_DIFY_YAML_BYTES / 1024 / 1024} MB, the most Dify accepts`, file);
   }
-  const document = parseDocument(text, { version: "1.1", uniqueKeys: false, merge: true, prettyErrors: false });
+  const document = parseDocument(text, { version: "1.1", uniqueKeys: false, merge: true, prettyErrors: true });
   const error = document.errors[0];
   if (error) {
     const at = error.linePos?.[0];

@@ -177,11 +177,16 @@ function blockingSets(
   return sets.get(target) ?? [];
 }
 
-/** Drop duplicate sets and supersets of other sets (a superset never activates first). */
+function compareSets(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return 0;
+}
+
+/** Drop duplicate sets and supersets of other sets (a superset never activates first); in a stable order. */
 function minimalSets(sets: (readonly number[])[]): (readonly number[])[] {
   const unique = new Map<string, readonly number[]>();
   for (const set of sets) unique.set(set.join(","), set);
-  const list = [...unique.values()].sort((a, b) => a.length - b.length);
+  const list = [...unique.values()].sort((a, b) => a.length - b.length || compareSets(a, b));
   const out: (readonly number[])[] = [];
   for (const set of list) {
     if (!out.some((smaller) => smaller.every((e) => set.includes(e)))) out.push(set);
