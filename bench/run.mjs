@@ -7,6 +7,9 @@
  * Reports min / median / p90 of the per-run time for both sides and the LangGraph/canvasflow
  * ratio of the medians, checks the targets and that canvasflow is steady (median ≤ 1.5× min),
  * and writes the figures as JSON with --json.
+ *
+ * The server workloads (server-completions, server-streams) are wall-clock load tests of the
+ * HTTP server on loopback instead: req/s and latency, each round in fresh processes.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
@@ -16,7 +19,14 @@ import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, "..");
-const WORKLOADS = ["chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size", "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes"];
+const WORKLOADS = [
+  "chain", "fanout", "loop", "throughput", "io-fanout", "memory", "long-loop", "load", "append-scaling", "event-size",
+  "durable-memory", "durable-pg-async", "durable-pg-sync", "durable-redis", "checkpoint-bytes",
+  // The HTTP server under load (kind "server": figures of their own, see runServerWorkload).
+  "server-completions", "server-streams",
+  // Retrieval over a local knowledge base.
+  "retrieval",
+];
 
 function parseArgs(argv) {
   const args = { json: undefined, only: WORKLOADS, rounds: 2 };
@@ -51,6 +61,34 @@ function runSide(workload, side) {
     throw new Error(`${workload} (${side}) failed with status ${result.status}:\n${noise.filter((l) => !/Warning|--trace-warnings/.test(l)).join("\n")}`);
   }
   return JSON.parse(result.stdout.trim().split("\n").at(-1));
+}
+
+/**
+ * A server workload: each round runs it in a fresh process (server-worker.mjs; it forks the
+ * server itself), and the workload module names its target and its one-line summary. The target
+ * must be met in every round.
+ */
+async function runServerWorkload(name, rounds) {
+  const module = await import(join(here, "workloads", `${name}.mjs`));
+  const figures = [];
+  for (let r = 0; r < rounds; r++) {
+    const result = spawnSync(process.execPath, [join(here, "server-worker.mjs"), name], { cwd: root, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    if (result.status !== 0) throw new Error(`${name} failed with status ${result.status}:\n${result.stderr}`);
+    figures.push(JSON.parse(result.stdout.trim().split("\n").at(-1)));
+  }
+  const targets = figures.map((f) => module.target(f));
+  for (const [i, f] of figures.entries()) {
+    const [target, met] = targets[i];
+    console.log(`${name.padEnd(11)} round ${i + 1}: ${module.describe(f)} · ${met ? "✓" : "✗"} ${target}`);
+  }
+  return {
+    name,
+    kind: "server",
+    rounds: figures,
+    target: targets.map(([target]) => target).join(" | "),
+    target_met: targets.every(([, met]) => met),
+    load_average: os.loadavg().map((x) => round(x, 2)),
+  };
 }
 
 /** Nearest-rank percentile of sorted values. */
@@ -106,6 +144,11 @@ const TARGETS = {
     `${r.bytes_per_step_round_10} → ${r.bytes_per_step_round_10000} bytes per step at round 10 → 10 000: ratio ${r.bytes_ratio} ≤ 1.2 (LangGraph ${r.lg_bytes_per_step_step_10} → ${r.lg_bytes_per_step_last} at step 10 → ${r.lg_rounds})`,
     r.bytes_ratio <= 1.2,
   ],
+  retrieval: (r) => [
+    `${r.chunks} chunks: index ${fix(r.index_ms)} ms, re-index after 1% changed ${fix(r.reindex_ms)} ms = ${round(r.reindex_share * 100, 1)}% < 10%; ` +
+      `query p50/p99 hybrid ${fix(r.hybrid_p50_ms)}/${fix(r.hybrid_p99_ms)} ms vs MiniSearch keyword-only ${fix(r.keyword_minisearch_p50_ms)}/${fix(r.keyword_minisearch_p99_ms)} ms: p99 ratio ${r.p99_ratio} ≤ 3`,
+    r.reindex_share < 0.1 && r.p99_ratio <= 3,
+  ],
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
 
@@ -118,6 +161,10 @@ console.log(`canvasflow ${JSON.parse(readFileSync(join(root, "package.json"), "u
 console.log("per-run ms over samples of ≥ 50 ms: min / median / p90; ratio = LangGraph median / canvasflow median\n");
 const records = [];
 for (const name of args.only) {
+  if (name.startsWith("server-")) {
+    records.push(await runServerWorkload(name, args.rounds));
+    continue;
+  }
   let clock = "wall";
   const sides = (await hasLangGraphSide(name)) ? ["canvasflow", "langgraph"] : ["canvasflow"];
   const samples = { canvasflow: [], langgraph: [] };
@@ -196,6 +243,37 @@ for (const name of args.only) {
   if (name === "event-size") {
     Object.assign(record, { sizes: extra.canvasflow.sizes, bytes_per_item: extra.canvasflow.bytes_per_item.map((x) => round(x, 1)), size_ratio: round(extra.canvasflow.size_ratio, 3) });
   }
+  if (name === "retrieval") {
+    // Figures of the last round (each round indexes a fresh folder in a fresh process).
+    const e = extra.canvasflow;
+    Object.assign(record, {
+      chunks: e.chunks,
+      files: e.files,
+      dimensions: e.dimensions,
+      index_ms: round(e.index_ms, 1),
+      index_cpu_ms: round(e.index_cpu_ms, 1),
+      index_tokens: e.index_tokens,
+      reindex_ms: round(e.reindex_ms, 1),
+      reindex_cpu_ms: round(e.reindex_cpu_ms, 1),
+      reindex_files: e.reindex_files,
+      reindex_embedded_chunks: e.reindex_embedded_chunks,
+      reindex_share: round(e.reindex_share, 4),
+      reindex_cpu_share: round(e.reindex_cpu_share, 4),
+      open_ms: round(e.open_ms, 1),
+      open_cpu_ms: round(e.open_cpu_ms, 1),
+      folder_check_ms: round(e.folder_check_ms, 1),
+      minisearch_build_ms: round(e.minisearch_build_ms, 1),
+      queries: e.queries,
+      queries_with_results: e.queries_with_results,
+      hybrid_p50_ms: round(e.hybrid_p50_ms),
+      hybrid_p99_ms: round(e.hybrid_p99_ms),
+      keyword_minisearch_p50_ms: round(e.keyword_minisearch_p50_ms),
+      keyword_minisearch_p99_ms: round(e.keyword_minisearch_p99_ms),
+      keyword_ours_p50_ms: round(e.keyword_ours_p50_ms),
+      keyword_ours_p99_ms: round(e.keyword_ours_p99_ms),
+      p99_ratio: round(e.p99_ratio, 2),
+    });
+  }
   if (name === "load") {
     record.parse_ratio = round(cf.median / extra.canvasflow.parse_ms, 1);
     record.parse_ms = round(extra.canvasflow.parse_ms);
@@ -225,12 +303,12 @@ for (const name of args.only) {
   );
 }
 const byClock = new Map();
-for (const record of records) byClock.set(record.clock, [...(byClock.get(record.clock) ?? []), record.name]);
+for (const record of records.filter((r) => r.clock)) byClock.set(record.clock, [...(byClock.get(record.clock) ?? []), record.name]);
 console.log(`\nclock: ${[...byClock].map(([clock, names]) => `${clock} (${names.join(", ")})`).join("; ")}`);
 if (args.json) writeFileSync(args.json, `${JSON.stringify(records, null, 2)}\n`);
 for (const [key, count] of warningCounts) console.log(`note: ${key} printed ${count} warning line(s) (e.g. MaxListenersExceededWarning)`);
 const missed = records.filter((r) => !r.target_met).map((r) => r.name);
-const unsteady = records.filter((r) => !r.steady).map((r) => r.name);
+const unsteady = records.filter((r) => r.steady === false).map((r) => r.name);
 console.log(
   `\n${records.length} workloads in ${((Date.now() - started) / 1000).toFixed(0)} s; targets ${missed.length ? `missed: ${missed.join(", ")}` : "all met"}; ` +
     `canvasflow ${unsteady.length ? `unsteady: ${unsteady.join(", ")}` : "steady everywhere"}${args.json ? `; figures in ${args.json}` : ""}`,

@@ -14,6 +14,8 @@ import { EXIT } from "./run-command.js";
 export interface KeysStoreArgs {
   data?: string;
   redis?: string;
+  /** The prefix of every Redis key (default `canvasflow:`): several deployments in one Redis. */
+  redisPrefix?: string;
   postgres?: string;
   schema?: string;
 }
@@ -84,7 +86,7 @@ export async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: Se
   }
   let store: ServerStore;
   try {
-    store = await openServerStore({ data: args.data, redis: args.redis, postgres: args.postgres, schema: args.schema });
+    store = await openServerStore({ data: args.data, redis: args.redis, redisPrefix: args.redisPrefix, postgres: args.postgres, schema: args.schema });
   } catch (error) {
     if (error instanceof ServerStoreError) throw new UsageError(flagged(error.message));
     throw error;
@@ -102,7 +104,10 @@ export async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: Se
 
 /** openServerStore's option names as the flags that set them. */
 function flagged(message: string): string {
-  return message.replace(/^(redis|postgres): /, "--$1: ").replace(/^schema names/, "--schema names");
+  return message
+    .replace(/^(redis|postgres): /, "--$1: ")
+    .replace(/^schema names/, "--schema names")
+    .replace(/^redisPrefix is a Redis key prefix: give it with redis$/, "--redis-prefix is a Redis key prefix: give it with --redis");
 }
 
 /** Keys as an aligned table: id, tenant, name, last4, created, revoked (never the key or hash). */

@@ -13,9 +13,12 @@ import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { dbMigrateCommand } from "./db-command.js";
 import { keysCommand } from "./keys-command.js";
+import { kbCommand } from "./kb-command.js";
+import { mcpCommand } from "./mcp-command.js";
 import { EXIT, runCommand } from "./run-command.js";
 import { serveCommand } from "./serve-command.js";
 import { validateCommand } from "./validate-command.js";
+import { workerCommand } from "./worker-command.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
 
@@ -28,13 +31,21 @@ Usage:
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
   canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
-  canvasflow keys create --tenant T --name N [--data DIR | --redis URL | --postgres URL [--schema NAME]]
-  canvasflow keys list [--tenant T] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
-  canvasflow keys revoke ID [--data DIR | --redis URL | --postgres URL [--schema NAME]]
-  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+  canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
-                   [--api-key-env NAME] [--insecure-no-auth]
+                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+  canvasflow kb index DIR [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+  canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
+                       [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+  canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--register MODULE]...
+                    [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+                    [--allow-private-network] [--durability sync|async] [--max-stalled N]
+                    [--stall-timeout SECONDS] [--grace SECONDS]
   canvasflow validate FILE... [--json]
+  canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
@@ -53,8 +64,23 @@ keys: the API keys of canvasflow serve, in the store it uses (default the data f
   1 no such key or the store failed, 2 usage.
 serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C or SIGTERM, over the
   keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
-  loopback only, unless --insecure-no-auth. Exit codes: 0 stopped, 1 cannot listen or the store
+  loopback only, unless --insecure-no-auth. On Ctrl+C or SIGTERM it takes no new requests, gives
+  the runs going on --grace seconds (default 30) to finish, then cancels the rest. Exit codes: 0 stopped, 1 cannot listen or the store
   failed, 2 usage, an --agents folder that cannot be served, or no key on a non-loopback host.
+kb: a local knowledge base's index (chunks, keyword terms, vectors), kept in DIR/.canvasflow-index
+  or the indexDir configured for DIR. index builds or updates it (only changed files are read and
+  embedded); search shows the scored chunks (term, vector, blended), those below the threshold too.
+  Exit codes: 0 done, 1 the folder, embedding or rerank model cannot be used, 2 usage or config.
+mcp list: opens each MCP server of the config's "mcpServers" and lists its tools. Exit codes: 0 listed,
+  1 a server could not be opened, 2 usage or an invalid config.
+worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Redis and runs them with
+  the durable checkpointer, each event in the session's log as it happens; sessions, cancel flags and
+  the queue live under the prefix P (default canvasflow:, as canvasflow serve --redis keeps them).
+  --concurrency runs at once (default 4); --register adds components from a module exporting
+  register(registry); a job whose worker died is handed to another after --stall-timeout (default
+  30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
+  Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
+  to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -86,6 +112,7 @@ const KEYS_OPTIONS = {
   name: { type: "string" },
   data: { type: "string" },
   redis: { type: "string" },
+  "redis-prefix": { type: "string" },
   postgres: { type: "string" },
   schema: { type: "string" },
 } as const satisfies OptionSpecs;
@@ -95,14 +122,48 @@ const SERVE_OPTIONS = {
   port: { type: "string", short: "p" },
   data: { type: "string" },
   redis: { type: "string" },
+  "redis-prefix": { type: "string" },
   postgres: { type: "string" },
   schema: { type: "string" },
   agents: { type: "string" },
+  grace: { type: "string" },
   config: { type: "string" },
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
+  "log-level": { type: "string" },
+} as const satisfies OptionSpecs;
+
+const KB_OPTIONS = {
+  config: { type: "string" },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+  "top-n": { type: "string" },
+  "top-k": { type: "string" },
+  threshold: { type: "string" },
+  "keywords-weight": { type: "string" },
+  "rerank-id": { type: "string" },
+  json: { type: "boolean" },
+} as const satisfies OptionSpecs;
+
+const MCP_OPTIONS = { config: { type: "string" }, json: { type: "boolean" } } as const satisfies OptionSpecs;
+
+const WORKER_OPTIONS = {
+  redis: { type: "string" },
+  queue: { type: "string" },
+  prefix: { type: "string" },
+  concurrency: { type: "string" },
+  config: { type: "string" },
+  kb: { type: "string", multiple: true },
+  "mock-llm": { type: "boolean" },
+  "mock-llm-script": { type: "string" },
+  "allow-private-network": { type: "boolean" },
+  register: { type: "string", multiple: true },
+  durability: { type: "string" },
+  "max-stalled": { type: "string" },
+  "stall-timeout": { type: "string" },
+  grace: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
@@ -168,10 +229,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "keys") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KEYS_OPTIONS });
-      return await keysCommand({ action, positionals, ...values }, io);
+      const { "redis-prefix": redisPrefix, ...storeFlags } = values;
+      return await keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
     }
     if (command === "serve") {
-      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
+      const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
       return await serveCommand(
         {
@@ -179,17 +241,73 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           port: values.port,
           data: values.data,
           redis: values.redis,
+          redisPrefix: values["redis-prefix"],
           postgres: values.postgres,
           schema: values.schema,
           agents: values.agents,
+          grace: values.grace,
           config: values.config,
           mockLlm: values["mock-llm"] ?? false,
           mockLlmScript: values["mock-llm-script"],
           apiKeyEnv: values["api-key-env"],
           insecureNoAuth: values["insecure-no-auth"] ?? false,
+          logLevel: values["log-level"],
         },
         io,
       );
+    }
+    if (command === "kb") {
+      const [action, ...flags] = rest;
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KB_OPTIONS });
+      return await kbCommand(
+        {
+          action,
+          positionals,
+          config: values.config,
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
+          topN: values["top-n"],
+          topK: values["top-k"],
+          threshold: values.threshold,
+          keywordsWeight: values["keywords-weight"],
+          rerankId: values["rerank-id"],
+          json: values.json ?? false,
+        },
+        io,
+      );
+    }
+    if (command === "worker") {
+      const { values, positionals } = parseArgs({
+        args: attachDashValues(rest, WORKER_OPTIONS, ["--concurrency", "--max-stalled", "--stall-timeout", "--grace"]),
+        allowPositionals: true,
+        strict: true,
+        options: WORKER_OPTIONS,
+      });
+      if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got "${positionals[0]}" (canvases come with the queued runs' sessions)`);
+      return await workerCommand(
+        {
+          redis: values.redis,
+          queue: values.queue,
+          prefix: values.prefix,
+          concurrency: values.concurrency,
+          config: values.config,
+          kb: values.kb ?? [],
+          mockLlm: values["mock-llm"] ?? false,
+          mockLlmScript: values["mock-llm-script"],
+          allowPrivateNetwork: values["allow-private-network"] ?? false,
+          register: values.register ?? [],
+          durability: values.durability,
+          maxStalled: values["max-stalled"],
+          stallTimeout: values["stall-timeout"],
+          grace: values.grace,
+        },
+        io,
+      );
+    }
+    if (command === "mcp") {
+      const [action, ...flags] = rest;
+      const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: MCP_OPTIONS });
+      return await mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });

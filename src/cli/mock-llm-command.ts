@@ -36,8 +36,9 @@ export async function mockLlmCommand(args: MockLlmArgs, io: CliIO): Promise<numb
     io.err(`canvasflow: cannot start the mock LLM on 127.0.0.1:${port}: ${code === "EADDRINUSE" ? "the port is in use" : (error as Error).message}\n`);
     return EXIT.failed;
   }
+  const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   const replies = script
-    ? `replies from ${args.script} (${script.rules.length} rule${script.rules.length === 1 ? "" : "s"}), else as without a script`
+    ? `replies from ${args.script} (${count(script.rules?.length ?? 0, "rule")}, ${count(script.embeddings?.length ?? 0, "embedding rule")}, ${count(script.rerank?.length ?? 0, "rerank rule")}), else as without a script`
     : "an echo of the last user message; when tools are offered, first one call to the first tool";
   io.stdout.write(
     [

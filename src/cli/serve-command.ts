@@ -1,22 +1,27 @@
 /**
- * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL | --postgres URL [--schema NAME]]
+ * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
- *                   [--api-key-env NAME] [--insecure-no-auth]`
+ *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
- * key. Stopping cancels the runs still going (their streams end with a cancelled
- * workflow_finished and [DONE]) and closes connections as they fall idle.
+ * key; then logs one JSON line per request and per run (pino, to stderr, at `--log-level`, else
+ * the config's `server.logLevel`, else info). The config's `server` section holds the limits,
+ * rate limits, the private-network guard, /metrics and OpenAPI settings. Stopping takes no new
+ * requests, gives the runs going on `--grace` seconds (default 30) to finish, cancels the rest
+ * (their streams end with a cancelled workflow_finished and [DONE]; their sessions go on from
+ * before that turn), and closes connections as they fall idle.
  *
  * Exit codes: 0 stopped, 1 cannot listen or the store failed, 2 usage (bad flags, an agents
  * folder that cannot be served, no key on a non-loopback host).
  */
 import { AgentFolderError } from "../server/agent-folder.js";
 import { createServer, InsecureListenError } from "../server/app.js";
+import type { ServerConfig } from "../config/types.js";
 import type { ServerStore } from "../server/store/types.js";
 import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { withStore, type KeysStoreArgs } from "./keys-command.js";
-import { integerFlag } from "./numeric-flags.js";
+import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices, type RunServices } from "./services.js";
 
@@ -25,6 +30,10 @@ export const DEFAULT_HOST = "127.0.0.1";
 export const DEFAULT_PORT = 9380;
 /** How often, while closing, connections that fell idle are closed (clients keep them alive). */
 const IDLE_SWEEP_MS = 100;
+/** Seconds the runs going on get to finish when the server is stopped. */
+export const DEFAULT_GRACE_SECONDS = 30;
+/** The longest grace: a day. */
+const MAX_GRACE_SECONDS = 86_400;
 
 export interface ServeArgs extends KeysStoreArgs {
   host?: string;
@@ -35,6 +44,18 @@ export interface ServeArgs extends KeysStoreArgs {
   mockLlmScript?: string;
   apiKeyEnv?: string;
   insecureNoAuth?: boolean;
+  grace?: string;
+  logLevel?: string;
+}
+
+export const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+const DEFAULT_LOG_LEVEL: LogLevel = "info";
+
+function logLevelFlag(value: string | undefined): LogLevel | undefined {
+  if (value === undefined) return undefined;
+  if (!(LOG_LEVELS as readonly string[]).includes(value)) throw new UsageError(`--log-level must be one of ${LOG_LEVELS.join(", ")}, got "${value}"`);
+  return value as LogLevel;
 }
 
 export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Record<string, string | undefined>> = process.env): Promise<number> {
@@ -42,6 +63,8 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const host = args.host ?? DEFAULT_HOST;
   if (host.trim() === "") throw new UsageError("--host must name an address, such as 127.0.0.1 or 0.0.0.0");
   const apiKey = args.apiKeyEnv === undefined ? undefined : keyFromEnvironment(args.apiKeyEnv, env);
+  const grace = args.grace === undefined ? DEFAULT_GRACE_SECONDS : secondsFlag("--grace", args.grace, { min: 0, max: MAX_GRACE_SECONDS });
+  const logLevel = logLevelFlag(args.logLevel);
   return withStore(args, io, async (store) => {
     let services: RunServices;
     try {
@@ -52,7 +75,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
-      return await serve(args, io, store, services, { host, port, apiKey });
+      return await serve(args, io, store, services, { host, port, apiKey, grace, logLevel });
     } finally {
       await services.close();
     }
@@ -68,15 +91,26 @@ function keyFromEnvironment(name: string, env: Readonly<Record<string, string | 
   return value.trim();
 }
 
-async function serve(args: ServeArgs, io: CliIO, store: ServerStore, services: RunServices, at: { host: string; port: number; apiKey: string | undefined }): Promise<number> {
+async function serve(
+  args: ServeArgs,
+  io: CliIO,
+  store: ServerStore,
+  services: RunServices,
+  at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined },
+): Promise<number> {
+  const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
+  // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
+  const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
   const app = createServer({
     store,
-    canvas: { services: { ...services.services } },
+    canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
     insecureNoAuth: args.insecureNoAuth === true,
-    // Warnings and failures only (a migrated folder agent, a request that failed), never keys.
-    logger: { level: "warn", stream: { write: (line: string) => io.err(line) } },
+    shutdownGraceMs: Math.round(at.grace * 1000),
+    ...settings,
+    // Keys, prompts, inputs and DSLs are never logged (server/logging.ts).
+    logger: { level: at.logLevel ?? configLevel ?? DEFAULT_LOG_LEVEL, stream: { write: (line: string) => io.err(line) } },
   });
   try {
     await app.listen({ port: at.port, host: at.host });
@@ -115,7 +149,11 @@ async function serve(args: ServeArgs, io: CliIO, store: ServerStore, services: R
     ].join("\n"),
   );
   await stopRequested(io);
-  io.err("canvasflow: stopping: runs still going are cancelled\n");
+  io.err(
+    at.grace > 0
+      ? `canvasflow: stopping: no new requests; runs going on get ${at.grace} s to finish, then are cancelled\n`
+      : "canvasflow: stopping: no new requests; runs going on are cancelled\n",
+  );
   const closing = app.close();
   // Clients keep connections alive; each is closed once its last answer went out.
   const sweep = setInterval(() => app.server.closeIdleConnections(), IDLE_SWEEP_MS);
@@ -134,6 +172,7 @@ function storeFlags(args: KeysStoreArgs): string {
   return [
     args.data !== undefined ? ` --data ${args.data}` : "",
     args.redis !== undefined ? ` --redis ${mask(args.redis)}` : "",
+    args.redisPrefix !== undefined ? ` --redis-prefix ${args.redisPrefix}` : "",
     args.postgres !== undefined ? ` --postgres ${mask(args.postgres)}` : "",
     args.schema !== undefined ? ` --schema ${args.schema}` : "",
   ].join("");

@@ -10,9 +10,11 @@ import { buildServices } from "../config/services.js";
 import { ConfigError, loadConfig } from "../config/load.js";
 import type { CanvasflowConfig, CanvasflowServices } from "../config/types.js";
 import { createLlmProvider } from "../llm/provider.js";
+import { createKnowledgeModels } from "../knowledge/models.js";
 import { startMockLlmServer, type MockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError } from "../llm/mock-script.js";
 import { UsageError, type CliIO } from "./io.js";
+import type { McpHub } from "../tools/mcp/hub.js";
 
 export interface ServiceFlags {
   config?: string;
@@ -26,6 +28,8 @@ export interface ServiceFlags {
 
 export interface RunServices {
   services: CanvasflowServices;
+  /** The config the services came from (serve reads its `server` section). */
+  config: CanvasflowConfig;
   /** The in-process mock LLM, when `--mock-llm` started one. */
   mock: MockLlmServer | undefined;
   close(): Promise<void>;
@@ -79,11 +83,28 @@ export async function openRunServices(
   // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
   const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
-    return { services: buildServices(config, { env, http }), mock: undefined, close: async () => undefined };
+    const services = buildServices(config, { env, http });
+    return { services, config, mock: undefined, close: () => closeMcp(services.mcp) };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
   io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
   // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
-  return { services: buildServices(config, { env, http, llm }), mock, close: () => mock.close() };
+  // Embedding and rerank models too: every one of them is answered by the mock.
+  const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
+  const services = buildServices(config, { env, http, llm, knowledgeModels });
+  return {
+    services,
+    config,
+    mock,
+    close: async () => {
+      await closeMcp(services.mcp);
+      await mock.close();
+    },
+  };
+}
+
+/** MCP sessions opened outside a run (runs close their own). */
+async function closeMcp(hub: McpHub | undefined): Promise<void> {
+  await hub?.close();
 }

@@ -286,6 +286,7 @@ export const Invoke: ComponentDefinition = {
       timeoutMs: seconds * 1000,
       proxy,
       allowPrivateNetwork: privateNetworkAllowed(http),
+      ...(http.privateNetworkHint !== undefined ? { privateNetworkHint: http.privateNetworkHint } : {}),
       resolver: http.lookup ?? systemResolver,
       signal: ctx.signal,
     });

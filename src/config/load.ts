@@ -56,8 +56,16 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
   }
   for (const [llmId, route] of Object.entries(config.models ?? {})) checkRoute(jsonPointer("models", llmId), route.provider);
   if (config.defaultModel) checkRoute("/defaultModel", config.defaultModel.provider);
+  if (config.embedding) checkRoute("/embedding", config.embedding.provider);
+  for (const [id, route] of Object.entries(config.rerankModels ?? {})) checkRoute(jsonPointer("rerankModels", id), route.provider);
+  if (config.defaultRerankModel) checkRoute("/defaultRerankModel", config.defaultRerankModel.provider);
   for (const [id, kb] of Object.entries(config.knowledgeBases ?? {})) {
     if (kb.type === "ragflow" && !isHttpUrl(kb.baseURL)) issues.push({ pointer: jsonPointer("knowledgeBases", id, "baseURL"), message: `must be an http:// or https:// URL, got "${kb.baseURL}"` });
+    if (kb.type === "local" && kb.embedding) checkRoute(jsonPointer("knowledgeBases", id, "embedding"), kb.embedding.provider);
+  }
+  for (const [id, server] of Object.entries(config.mcpServers ?? {})) {
+    // A URL with ${VAR} placeholders is checked once they are filled in, when the server is opened.
+    if ("url" in server && !server.url.includes("${") && !isHttpUrl(server.url)) issues.push({ pointer: jsonPointer("mcpServers", id, "url"), message: `must be an http:// or https:// URL, got "${server.url}"` });
   }
   for (const [name, tool] of Object.entries(config.tools ?? {})) {
     if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
@@ -67,6 +75,7 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
 
 /**
  * Check a parsed config. `file` names it in errors; relative knowledge-base folders are resolved
+ * (and index folders) are resolved
  * against `baseDir` (the config file's folder). Returns a copy; the input is not changed.
  */
 export function validateConfig(value: unknown, file: string, baseDir = dirname(resolve(file))): CanvasflowConfig {
@@ -77,7 +86,9 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
   if (semantic.length > 0) throw new ConfigError(file, semantic);
   for (const kb of Object.values(config.knowledgeBases ?? {})) {
     if (kb.type === "local" && !isAbsolute(kb.dir)) kb.dir = resolve(baseDir, kb.dir);
+    if (kb.type === "local" && kb.indexDir !== undefined && !isAbsolute(kb.indexDir)) kb.indexDir = resolve(baseDir, kb.indexDir);
   }
+  if (config.files?.dir !== undefined && !isAbsolute(config.files.dir)) config.files.dir = resolve(baseDir, config.files.dir);
   return config;
 }
 

@@ -1,12 +1,16 @@
 /**
  * From a configuration to the services a run's components find in `ctx.services`:
- * `llm` (chat models by llm_id), `tools` (knowledge bases, tool endpoints, the environment for
- * API keys) and `http` (Invoke's network policy).
+ * `llm` (chat models by llm_id), `tools` (knowledge bases with their embedding and rerank models,
+ * tool endpoints, the environment for API keys), `http` (Invoke's network policy) and `mcp` (the
+ * MCP servers and their sessions).
  */
 import type { HttpServiceOptions } from "../components/http/service.js";
 import { createLlmProvider } from "../llm/provider.js";
 import type { LlmProvider } from "../llm/types.js";
+import { McpHub } from "../tools/mcp/hub.js";
 import type { CanvasflowConfig, CanvasflowServices } from "./types.js";
+import { createKnowledgeModels } from "../knowledge/models.js";
+import type { KnowledgeModels } from "../knowledge/model-types.js";
 
 export interface BuildServicesOptions {
   /** Where API keys are read from (default process.env). */
@@ -15,6 +19,8 @@ export interface BuildServicesOptions {
   http?: HttpServiceOptions;
   /** Use this provider instead of one made from the config (e.g. everything to the mock). */
   llm?: LlmProvider;
+  /** Use these embedding and rerank models instead of ones made from the config. */
+  knowledgeModels?: KnowledgeModels;
 }
 
 export function buildServices(config: CanvasflowConfig, options: BuildServicesOptions = {}): CanvasflowServices {
@@ -23,9 +29,15 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
     llm: options.llm ?? createLlmProvider(config, env),
     tools: {
       knowledgeBases: { ...(config.knowledgeBases ?? {}) },
+      knowledgeModels: options.knowledgeModels ?? createKnowledgeModels(config, env),
       endpoints: { ...(config.tools ?? {}) },
       env,
+      ...(config.files ? { files: { ...config.files } } : {}),
+      ...(config.smtp ? { smtp: { ...config.smtp } } : {}),
+      ...(config.browser ? { browser: { ...config.browser } } : {}),
     },
     http: { ...(options.http ?? {}) },
+    // Always present, so an Agent's mcp entry that names no configured server says so.
+    mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
   };
 }

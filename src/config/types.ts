@@ -5,6 +5,11 @@
  */
 import type { HttpServiceOptions } from "../components/http/service.js";
 import type { LlmProvider } from "../llm/types.js";
+import type { KnowledgeModels } from "../knowledge/model-types.js";
+import type { McpHub } from "../tools/mcp/hub.js";
+import type { McpServerConfig } from "../tools/mcp/config.js";
+
+export type { McpServerConfig };
 
 export interface ProviderConfig {
   /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -23,11 +28,36 @@ export interface ModelRoute {
    * llm_id's model part ("deepseek-chat" for "deepseek-chat@DeepSeek").
    */
   model?: string;
+  /** Tokens the model's context window holds; conversations are trimmed to 97% of it before each call. */
+  maxContextTokens?: number;
+}
+
+/** An embedding model on an OpenAI-compatible `/v1/embeddings` endpoint. */
+export interface EmbeddingConfig {
+  /** A key of `providers`. */
+  provider: string;
+  /** The model name the provider knows, e.g. "text-embedding-3-small" or "nomic-embed-text". */
+  model: string;
+  /** Asked of the server (OpenAI's `dimensions`); left out, the model's own size. */
+  dimensions?: number;
+  /** Texts per request (default 32; TEI, for one, takes at most 32). */
+  batchSize?: number;
+}
+
+/** A local folder of documents, searched by keywords and, with an embedding model, by vectors. */
+export interface LocalKnowledgeBaseConfig {
+  type: "local";
+  /** A folder of .md, .txt, .json, .pdf, .docx, .html and .csv files. */
+  dir: string;
+  /** The embedding model; default the config's `embedding`; false: keywords only. */
+  embedding?: EmbeddingConfig | false;
+  /** Where the index is cached; default `<dir>/.canvasflow-index`. */
+  indexDir?: string;
 }
 
 /** A knowledge base a Retrieval reads, keyed by RAGFlow kb_id / dataset_id. */
 export type KnowledgeBaseConfig =
-  | { type: "local"; /** A folder of .md, .txt and .json files. */ dir: string }
+  | LocalKnowledgeBaseConfig
   | { type: "ragflow"; /** RAGFlow server, e.g. http://localhost:9380. */ baseURL: string; apiKeyEnv?: string; /** Defaults to the key. */ datasetId?: string };
 
 /** Where a tool's API lives and which key it uses, keyed by component_name (e.g. "TavilySearch"). */
@@ -45,25 +75,104 @@ export interface CanvasflowConfig {
   /** The route for any llm_id not listed in `models`. */
   defaultModel?: ModelRoute;
   knowledgeBases?: Record<string, KnowledgeBaseConfig>;
+  /** The embedding model of local knowledge bases that name none. */
+  embedding?: EmbeddingConfig;
+  /** RAGFlow rerank_id (exactly, or its model part) → the rerank endpoint's provider and model. */
+  rerankModels?: Record<string, ModelRoute>;
+  /** The route for any rerank_id not listed in `rerankModels`. */
+  defaultRerankModel?: ModelRoute;
   tools?: Record<string, ToolEndpointConfig>;
+  /** `canvasflow serve`'s settings (schemas/config.schema.json#/$defs/server). */
+  server?: ServerConfig;
+  /** MCP servers by the mcp_id an Agent's `mcp` entries name. */
+  mcpServers?: Record<string, McpServerConfig>;
+  /** Where produced files go (DocGenerator, ExcelProcessor). */
+  files?: FilesConfig;
+  /** The SMTP server the Email tool sends through when its own params name none. */
+  smtp?: SmtpConfig;
+  /** The Chromium the Browser component drives. */
+  browser?: BrowserConfig;
+}
+
+export interface BrowserConfig {
+  /** Default: CANVASFLOW_CHROMIUM, else /usr/bin/chromium (Debian's chromium package). */
+  executablePath?: string;
+}
+
+export interface FilesConfig {
+  /** Default <tmp>/canvasflow-files. A relative path is relative to the config file's folder. */
+  dir?: string;
+  /** A TTF/OTF font for DocGenerator's PDFs (pdfkit's standard fonts cover Latin-1 only). */
+  pdfFont?: string;
+}
+
+export interface SmtpConfig {
+  host: string;
+  /** Default 465 with implicit TLS, else 587 with STARTTLS. */
+  port?: number;
+  /** "implicit" (port 465), "starttls" (required), "none" (plain: loopback relays only). Default by port. */
+  tls?: "implicit" | "starttls" | "none";
+  /** Accept a self-signed certificate (a local relay). Default false. */
+  allowSelfSigned?: boolean;
+  /** The login; default the `from` address. */
+  username?: string;
+  /** The environment variable holding the password (never the password itself). */
+  passwordEnv?: string;
+  /** The sender address. */
+  from: string;
+  senderName?: string;
+}
+
+/** Sizes and times (docs/server.md, Limits). */
+export interface ServerLimitsConfig {
+  bodyBytes?: number;
+  agentBodyBytes?: number;
+  dslBytes?: number;
+  dslComponents?: number;
+  runMs?: number;
+}
+
+/** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */
+export interface RateLimitsConfig {
+  completionsPerMinute?: number;
+  requestsPerMinute?: number;
+  runsPerKey?: number;
+  runsPerServer?: number;
+}
+
+/** The `server` section: what `canvasflow serve` passes to `createServer`. */
+export interface ServerConfig {
+  limits?: ServerLimitsConfig;
+  rateLimits?: RateLimitsConfig;
+  allowPrivateNetwork?: boolean;
+  metrics?: { enabled?: boolean; public?: boolean };
+  openapi?: { enabled?: boolean };
+  logLevel?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 
 /** Resolved knowledge bases and tool endpoints, as components find them in `ctx.services`. */
 export interface ToolServices {
   knowledgeBases: Readonly<Record<string, KnowledgeBaseConfig>>;
+  /** Embedding and rerank models of local knowledge bases; without it, local search is by keywords only. */
+  knowledgeModels?: KnowledgeModels;
   endpoints: Readonly<Record<string, ToolEndpointConfig>>;
   /** Environment to read `apiKeyEnv` variables from (process.env by default). */
   env: Readonly<Record<string, string | undefined>>;
+  files?: FilesConfig;
+  smtp?: SmtpConfig;
+  browser?: BrowserConfig;
 }
 
 /**
  * The well-known keys of `RuntimeServices` (components read them from `ctx.services`):
  * - `llm`: chat models for LLM, Agent and Categorize;
  * - `tools`: knowledge bases and tool endpoints;
- * - `http`: Invoke's network policy (see components/http/service.ts).
+ * - `http`: Invoke's network policy (see components/http/service.ts);
+ * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts).
  */
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
   http?: HttpServiceOptions;
+  mcp?: McpHub;
 }

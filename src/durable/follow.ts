@@ -4,7 +4,8 @@
  * (workflow_finished or user_inputs). This is what a server needs for SSE `Last-Event-ID`.
  *
  * The log is read, never the run itself, so a reader in another process sees exactly what a
- * reader next to the run sees; events appear in the log with the checkpoint of their batch.
+ * reader next to the run sees; events appear in the log with the checkpoint of their batch, or as
+ * they happen when the run logs them live (`liveEvents`).
  */
 import type { CheckpointStore, StoredEvent } from "../stores/snapshot-store.js";
 
@@ -22,6 +23,18 @@ export interface FollowOptions {
   untilRunEnds?: boolean;
   /** Without `after`: start at the session's latest run instead of the oldest event kept. */
   latestRun?: boolean;
+  /**
+   * Asked each time a look finds nothing new: whether a run may still log events. `last` is the
+   * log's last event as far as the reader knows (undefined when the log is empty). With false,
+   * one more look is made and following ends, so a session with no run going never keeps a
+   * reader waiting. Left out, the reader waits for the run's last event however long it takes.
+   */
+  running?: (last: StoredEvent | undefined) => boolean | Promise<boolean>;
+  /**
+   * Only the events of the run with this message id (a queued run's job id), up to its last
+   * event: the runs of other turns that the log holds in between are skipped.
+   */
+  messageId?: string;
 }
 
 const TERMINAL = new Set(["workflow_finished", "user_inputs"]);
@@ -35,15 +48,38 @@ export async function* followEvents(store: CheckpointStore, key: string, options
   const pollMs = options.pollMs ?? 50;
   const untilRunEnds = options.untilRunEnds ?? true;
   let after = options.after ?? (options.latestRun ? await beforeLatestRun(store, key) : undefined);
+  // The log's last event as far as this reader knows; read once when it has read nothing yet.
+  let last: StoredEvent | undefined;
+  let lastKnown = false;
+  let finalLook = false;
   for (;;) {
     if (options.signal?.aborted) return;
     const batch = await store.events(key, after === undefined ? {} : { after });
     for (const logged of batch) {
-      yield logged;
       after = logged.id;
+      last = logged;
+      lastKnown = true;
+      if (options.messageId !== undefined && logged.event.message_id !== options.messageId) continue;
+      yield logged;
       if (untilRunEnds && endsRun(logged.event)) return;
     }
-    if (batch.length === 0) await pause(pollMs, options.signal);
+    if (batch.length > 0) continue;
+    if (finalLook) return;
+    if (options.running) {
+      if (!lastKnown) {
+        last = (await store.events(key)).at(-1);
+        lastKnown = true;
+      } else if (last !== undefined && last.id !== after) {
+        // `after` is past the log's end: the log grows below it, unseen by the look above.
+        last = (await store.events(key, { after: last.id })).at(-1) ?? last;
+      }
+      // Nothing is running: one more look for what was logged meanwhile, then stop.
+      if (!(await options.running(last))) {
+        finalLook = true;
+        continue;
+      }
+    }
+    await pause(pollMs, options.signal);
   }
 }
 

@@ -18,6 +18,9 @@
  *   writes only at the end.
  * - The last event of a run (workflow_finished or user_inputs) is delivered once the run's last
  *   checkpoint is durable; if that write fails, workflow_finished carries the error instead.
+ * - With `liveEvents`, each event goes to the log as it happens (see writer.ts), and each run is
+ *   checkpointed as started before its first event, so a run that logged anything is a run the
+ *   next process continues with workflow_resumed, never one it starts over unannounced.
  */
 import { canvasFromSource, CanvasValidationError, defaultRegistry, readSource } from "../api.js";
 import type { ComponentRegistry } from "../components/registry.js";
@@ -31,15 +34,18 @@ import type { RunRequest } from "../engine/run.js";
 import { readRunDelta } from "./delta-reader.js";
 import { CheckpointWriter, type Durability } from "./writer.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
-import { SnapshotCorruptError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
+import { SnapshotCorruptError, SnapshotStoreError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
 
 export type { Durability } from "./writer.js";
 
 export interface DurableSessionOptions {
   store: CheckpointStore;
   key: string;
-  /** The canvas to start a new session with: a path, JSON text or a DSL object. */
-  dsl: string | object;
+  /**
+   * The canvas to start a new session with: a path, JSON text or a DSL object. Left out, the
+   * session must exist (`SessionNotFoundError` otherwise).
+   */
+  dsl?: string | object;
   registry?: ComponentRegistry;
   /** Engine options (timeouts, services…); `taskId` names a new session's task. */
   canvas?: CanvasRuntimeOptions;
@@ -49,9 +55,23 @@ export interface DurableSessionOptions {
   cancel?: CancelSignals;
   /** Checkpoints after which a run that ends at a stable point writes a new base (default 10 000). */
   compactAfter?: number;
+  /**
+   * Log each event as it happens, not only with its step's checkpoint, so that a reader of the
+   * log (`followEvents`, another process) sees it at once. Costs one write per burst of events and
+   * one checkpoint at each run's start. Not with durability `exit`.
+   */
+  liveEvents?: boolean;
 }
 
 export const DEFAULT_COMPACT_AFTER = 10_000;
+
+/** A session opened without a DSL to create it from does not exist (or expired). */
+export class SessionNotFoundError extends SnapshotStoreError {
+  constructor(key: string) {
+    super(`session "${key}" does not exist (it was never created, was deleted, or expired)`, key);
+    this.name = "SessionNotFoundError";
+  }
+}
 
 /** An event and its id in the session's log (`<run>-<n>`), for SSE `id:` lines. */
 export interface LoggedRunEvent {
@@ -83,11 +103,15 @@ export class DurableSession {
    */
   static async open(options: DurableSessionOptions): Promise<DurableSession> {
     const { store, key } = options;
+    if (options.liveEvents && (options.durability ?? store.defaultDurability) === "exit") {
+      throw new Error("liveEvents needs checkpoints during a run: choose durability sync or async, not exit");
+    }
     const registry = options.registry ?? defaultRegistry;
     const lock = await store.lock(key);
     try {
       const stored = await store.load(key);
       if (!stored) {
+        if (options.dsl === undefined) throw new SessionNotFoundError(key);
         const canvas = canvasFromSource(await readSource(options.dsl), registry, options.canvas);
         await store.save(key, canvas.toJSON(), { lock, expectedVersion: null });
         return new DurableSession(options, lock, canvas, 0, "new");
@@ -184,6 +208,8 @@ export class DurableSession {
       void stopWatching?.().catch(() => undefined);
       this.running = false;
     };
+    /** The writer has handled the run's end (its last checkpoint, or its suspension). */
+    let ended = false;
     const writer = new CheckpointWriter({
       store,
       key,
@@ -192,7 +218,9 @@ export class DurableSession {
       canvas,
       seq: this.seq,
       compactAfter: this.options.compactAfter ?? DEFAULT_COMPACT_AFTER,
+      live: this.options.liveEvents === true,
       onEnd: (saved) => {
+        ended = true;
         this.seq = writer.seq;
         this.saved = saved;
         end();
@@ -218,6 +246,7 @@ export class DurableSession {
         .run({
           ...request,
           signal: controller.signal,
+          checkpointAtStart: this.options.liveEvents === true,
           checkpoint: (delta) => writer.checkpoint(delta),
           onEvent: (event) => {
             if (n === 0) epoch = canvas.epoch;
@@ -228,14 +257,55 @@ export class DurableSession {
         [Symbol.asyncIterator]();
       return inner;
     };
+    const next = (): Promise<IteratorResult<CanvasEvent>> => (inner ? inner.next() : start().then((it) => it.next()));
+    // A suspended run ends without its last checkpoint: what it queued is written before it counts as ended.
+    const settle = async (step: IteratorResult<CanvasEvent>): Promise<IteratorResult<CanvasEvent>> => {
+      if (step.done && !ended) await writer.suspended();
+      return step;
+    };
     return {
-      next: () => (inner ? inner.next() : start().then((it) => it.next())),
+      next: request.suspend ? () => next().then(settle) : next,
       return: async () => {
         if (inner?.return) await inner.return(undefined);
         else if (!inner) end();
         return { done: true, value: undefined };
       },
     };
+  }
+
+  /**
+   * End a run without running anything, and log its workflow_finished with `reason` (see
+   * `Canvas.abandon`): the run under way (its process died) ends as failed or cancelled, so the
+   * next turn starts before it, unless `messageId` names another run (a queued turn that never
+   * started: only its end is logged); an idle or paused session stays as it is. For a queued turn
+   * that was cancelled or given up, so that readers of the log see it end. If its checkpoint
+   * cannot be written this rejects, and the session should be closed.
+   */
+  async abandon(reason: string, options: { as?: "failed" | "cancelled"; messageId?: string } = {}): Promise<LoggedRunEvent> {
+    if (this.closed) throw new Error(`durable session "${this.key}" is closed`);
+    if (this.running) throw new Error(`durable session "${this.key}" is already running a turn`);
+    const canvas = this.current;
+    const writer = new CheckpointWriter({
+      store: this.options.store,
+      key: this.key,
+      lock: this.lock,
+      durability: "sync",
+      canvas,
+      seq: this.seq,
+      compactAfter: this.options.compactAfter ?? DEFAULT_COMPACT_AFTER,
+      onEnd: (saved) => {
+        this.seq = writer.seq;
+        this.saved = saved;
+      },
+    });
+    let logged: LoggedRunEvent | undefined;
+    const event = await canvas.abandon({
+      reason,
+      ...options,
+      checkpoint: (delta) => writer.checkpoint(delta),
+      onEvent: (made) => (logged = writer.logEvent(`${canvas.epoch}-1`, made)),
+    });
+    return logged ?? { id: "", event };
   }
 
   /** Release the session's lock. The session cannot run afterwards. */

@@ -7,10 +7,21 @@
  * In `async` mode the checkpoints that queued up while a write was under way go out together,
  * merged into one (applying the merged delta is applying them in order), so a run faster than
  * its store costs one write per round trip, not one per step.
+ *
+ * **Live events.** With `live`, events do not wait for their checkpoint: each goes to the log as
+ * soon as the write before it is done (the ones made meanwhile together, `logEvents`). Checkpoints
+ * and event writes go out one at a time, in the order they were made, so a checkpoint is never
+ * stored before an event made ahead of it: a process that dies leaves a log that holds every
+ * event of the steps its checkpoints hold (and perhaps some of the steps in flight, which the
+ * next process runs again, announced by workflow_resumed). Events not yet written when a
+ * checkpoint is taken go with it, in one write. The run's last event (workflow_finished or
+ * user_inputs) always goes with the last checkpoint: a reader that sees it knows the session's
+ * end state is stored.
  */
 import type { Canvas } from "../engine/canvas.js";
 import { mergeDeltaParts, type RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
+import { endsRun } from "./follow.js";
 import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, SessionLock } from "../stores/snapshot-store.js";
 
 export type { Durability };
@@ -34,6 +45,8 @@ export interface WriterOptions {
   compactAfter: number;
   /** Called once the run's last checkpoint was handled, with whether it was written. */
   onEnd: (saved: boolean) => void;
+  /** Log each event as it happens, not only with its checkpoint (not with durability `exit`). */
+  live?: boolean;
 }
 
 /** A checkpoint waiting in `async` mode: its ops as JSON (made at once: values may change later), the rest as given. */
@@ -48,10 +61,18 @@ export class CheckpointWriter {
   private readonly queue: Queued[] = [];
   private draining: Promise<void> | undefined;
   private failure: Error | undefined;
+  /** Live: the run's last event, kept for its last checkpoint. */
+  private lastEvent: LoggedEvent | undefined;
+  private readonly live: boolean;
+  /** Writes that failed for a reason that may pass are retried (async mode: nobody waits for them). */
+  private readonly retries: boolean;
   seq: number;
 
   constructor(private readonly options: WriterOptions) {
     this.seq = options.seq;
+    this.live = options.live === true;
+    if (this.live && options.durability === "exit") throw new Error("live events need checkpoints during the run: use durability sync or async, not exit");
+    this.retries = options.durability === "async";
   }
 
   /**
@@ -61,7 +82,14 @@ export class CheckpointWriter {
    */
   logEvent(id: string, event: CanvasEvent): LazyLoggedEvent {
     const logged = new LazyLoggedEvent(id, event);
-    this.events.push(logged);
+    if (!this.live) {
+      this.events.push(logged);
+    } else if (endsRun(event as unknown as Record<string, unknown>)) {
+      this.lastEvent = logged;
+    } else {
+      this.events.push(logged);
+      this.draining ??= this.drain();
+    }
     return logged;
   }
 
@@ -75,6 +103,11 @@ export class CheckpointWriter {
     if (durability === "async") {
       this.enqueue(delta);
       return;
+    }
+    if (this.live) {
+      // In line behind the event writes made before it, and waited for.
+      this.enqueue(delta);
+      return this.settled();
     }
     const record = this.record(delta);
     const { store, key, lock } = this.options;
@@ -91,6 +124,12 @@ export class CheckpointWriter {
     this.queue.push({ ops: JSON.stringify(ops), rest, events: this.events });
     this.events = [];
     this.draining ??= this.drain();
+  }
+
+  /** Everything queued is written (or the first failure, thrown). */
+  private async settled(): Promise<void> {
+    await this.draining;
+    if (this.failure) throw this.failure;
   }
 
   private record(delta: RunDelta): CheckpointRecord {
@@ -110,10 +149,10 @@ export class CheckpointWriter {
         saved = true;
         return;
       }
-      if (durability === "async") {
+      if (this.live && this.lastEvent) this.events.push(this.lastEvent);
+      if (durability === "async" || this.live) {
         this.enqueue(delta);
-        await this.draining;
-        if (this.failure) throw this.failure;
+        await this.settled();
         await store.flush?.(key);
       } else {
         await store.append(key, this.record(delta), { lock });
@@ -122,6 +161,21 @@ export class CheckpointWriter {
         await store.save(key, canvas.toJSON(), { lock });
         this.seq = 0;
       }
+      saved = true;
+    } finally {
+      this.options.onEnd(saved);
+    }
+  }
+
+  /**
+   * The run was suspended (it stays under way, see RunRequest.suspend): everything it queued is
+   * written, and the run counts as ended for its session.
+   */
+  async suspended(): Promise<void> {
+    let saved = false;
+    try {
+      await this.settled();
+      await this.options.store.flush?.(this.options.key);
       saved = true;
     } finally {
       this.options.onEnd(saved);
@@ -143,11 +197,23 @@ export class CheckpointWriter {
     await store.flush?.(key);
   }
 
+  /**
+   * Write what is queued, one write at a time, in order: the checkpoints waiting (merged), then
+   * (live) the events made since the last of them.
+   */
   private async drain(): Promise<void> {
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0);
-        await this.appendWithRetries(this.merged(batch));
+      for (;;) {
+        if (this.queue.length > 0) {
+          const batch = this.queue.splice(0);
+          await this.withRetries((store, key, lock) => store.append(key, this.merged(batch), { lock }));
+        } else if (this.live && this.events.length > 0 && !this.failure) {
+          const events = this.events;
+          this.events = [];
+          await this.withRetries((store, key, lock) => store.logEvents(key, events, { lock }));
+        } else {
+          break;
+        }
       }
     } catch (error) {
       this.failure = error instanceof Error ? error : new Error(String(error));
@@ -166,14 +232,14 @@ export class CheckpointWriter {
     return { seq: ++this.seq, delta, events: batch.length === 1 ? batch[0].events : batch.flatMap((q) => q.events) };
   }
 
-  private async appendWithRetries(record: CheckpointRecord): Promise<void> {
+  private async withRetries(write: (store: CheckpointStore, key: string, lock: SessionLock) => Promise<unknown>): Promise<void> {
     const { store, key, lock } = this.options;
     for (let attempt = 0; ; attempt++) {
       try {
-        await store.append(key, record, { lock });
+        await write(store, key, lock);
         return;
       } catch (error) {
-        if (attempt >= RETRY_DELAYS_MS.length || FINAL_ERRORS.has((error as Error).name)) throw error;
+        if (!this.retries || attempt >= RETRY_DELAYS_MS.length || FINAL_ERRORS.has((error as Error).name)) throw error;
         await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[attempt]));
       }
     }

@@ -3,6 +3,7 @@
  * returns the whole state as a DSL snapshot that `loadCanvas()` resumes from.
  */
 import type { ComponentRegistry } from "../components/registry.js";
+import { createRunScope, endingScope, RUN_SCOPE_SERVICE } from "../components/run-scope.js";
 import type { InputField, Outputs, RuntimeServices } from "../components/types.js";
 import type { CanvasDsl, HistoryEntry } from "../dsl/types.js";
 import type { ValidationIssue } from "../dsl/validate.js";
@@ -13,6 +14,7 @@ import { DEFAULT_MAX_STEPS, executeRun, type EngineOptions, type RunRequest } fr
 import { DEFAULT_COMPONENT_TIMEOUT_MS, DEFAULT_CONCURRENCY } from "./runner.js";
 import { DEFAULT_EVENT_VALUE_LIMIT } from "./event-values.js";
 import { applyDelta, type RunDelta } from "./checkpoint.js";
+import { abandonRun, type AbandonRequest } from "./abandon.js";
 import { freshSession, sessionFromSnapshot, snapshotOf, type CanvasSession } from "./session.js";
 import type { PendingInput, RunStatus } from "./state.js";
 
@@ -116,9 +118,22 @@ export class Canvas {
     return canvas;
   }
 
-  /** Start a turn (or resume a paused run with `inputs`) and stream its events. */
+  /**
+   * Start a turn (or resume a paused run with `inputs`) and stream its events. What components
+   * open for the run (MCP sessions) is closed when the stream ends.
+   */
   run(request: RunRequest = {}): AsyncIterable<CanvasEvent> {
-    return executeRun(this.session, request, this.engine);
+    const { scope, end } = createRunScope();
+    const engine = { ...this.engine, services: { ...this.engine.services, [RUN_SCOPE_SERVICE]: scope } };
+    return endingScope(executeRun(this.session, request, engine), end);
+  }
+
+  /**
+   * End a run without running anything (a queued turn cancelled before it started, a run given
+   * up after it kept killing its processes): see `abandonRun`. Resolves to its workflow_finished.
+   */
+  abandon(request: AbandonRequest): Promise<CanvasEvent> {
+    return abandonRun(this.session, request, this.engine.eventValueLimit);
   }
 
   /** Run to the end and collect the events (convenience for tests and scripts). */
@@ -139,6 +154,14 @@ export class Canvas {
 
   get taskId(): string {
     return this.session.taskId;
+  }
+
+  /**
+   * The message id of the run under way (status `running`: its process died, and the next run
+   * continues it under this id); undefined otherwise.
+   */
+  get runMessageId(): string | undefined {
+    return this.session.status === "running" ? this.session.run?.message_id : undefined;
   }
 
   /** Runs started on this session so far (the first part of the ids of their events). */

@@ -127,6 +127,13 @@ class FrontierScheduler implements Scheduler {
     return this.drainPartials(undefined);
   }
 
+  suspend(): void {
+    for (const result of this.partials.splice(0)) {
+      result.ctx.abort(new Error("the run was suspended: this step runs again where the run goes on"));
+      result.ctx.dispose();
+    }
+  }
+
   async *endRun(failed: boolean): AsyncGenerator<CanvasEvent, void, undefined> {
     if (failed) yield* this.stopPartials();
     else yield* this.drainPartials(undefined);

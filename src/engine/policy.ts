@@ -82,6 +82,11 @@ export interface Scheduler {
   settleBatch(results: readonly NodeResult[]): AsyncGenerator<CanvasEvent, string | undefined, undefined>;
   /** Before the run pauses for input: what must be finished first. */
   beforePause(): AsyncGenerator<CanvasEvent, void, undefined>;
+  /**
+   * The run is suspended after its last checkpoint (RunRequest.suspend): producers whose stream
+   * nobody read yet are stopped; they run again where another process goes on.
+   */
+  suspend(): void;
   /** The run is over (failed: it ends with an error). */
   endRun(failed: boolean): AsyncGenerator<CanvasEvent, void, undefined>;
   /** workflow_finished's outputs. */

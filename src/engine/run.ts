@@ -58,6 +58,26 @@ export interface RunRequest {
   checkpoint?: CheckpointSink;
   /** Sees every event as it is made, in the order they go out (e.g. to number and log them). */
   onEvent?: (event: CanvasEvent) => void;
+  /**
+   * Also checkpoint when the run has started, before its first event is made (with `checkpoint`).
+   * A run whose events are logged as they happen needs it: then every logged event belongs to a
+   * run the checkpoints know as started, so a process that dies at any moment leaves a run that
+   * the next one continues (with workflow_resumed), never one it would start over unannounced.
+   */
+  checkpointAtStart?: boolean;
+  /**
+   * The message id the run's events carry (default: a new random one). A run continued after a
+   * crash keeps the id it started with. A queued run uses its job's id, so that its events can be
+   * told from other runs' in the session's log.
+   */
+  messageId?: string;
+  /**
+   * Stops the run between two steps without ending it (a worker shutting down): the run stays
+   * `running` as its last checkpoint recorded it, for another process to continue (with
+   * workflow_resumed; nothing was in flight). The events stop without a last event; producers
+   * whose stream nobody had read yet run again there. Meant with `checkpoint`.
+   */
+  suspend?: AbortSignal;
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
@@ -73,7 +93,7 @@ export async function* executeRun(
 ): AsyncGenerator<CanvasEvent, void, undefined> {
   // A run continued after a crash keeps its message id and start.
   const continued = session.status === "running" ? session.run : undefined;
-  const events = new EventFactory(continued?.message_id ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
+  const events = new EventFactory(continued?.message_id ?? request.messageId ?? nanoid(), session.taskId, continued?.created_at ?? Math.floor(Date.now() / 1000), request.onEvent);
   if (session.running) {
     yield events.make("workflow_finished", {
       inputs: request.inputs ?? {},
@@ -90,10 +110,15 @@ export async function* executeRun(
   let run: Run | undefined;
   let ended = false;
   try {
-    let last: CanvasEvent;
+    let last: CanvasEvent | undefined;
     try {
       run = new Run(session, request, options, events);
       last = yield* run.execute();
+      if (last === undefined) {
+        // Suspended: its last checkpoint is where another process goes on; nothing more to say.
+        ended = true;
+        return;
+      }
     } catch (bug) {
       // A defect in the engine itself (or an unusable request): still end the stream the documented way.
       session.status = "failed";
@@ -159,6 +184,8 @@ class Run implements RunHost {
   private readonly inputs: Record<string, unknown>;
   /** Records what changes, for checkpoints (only when the request asks for them). */
   private readonly recorder: RunRecorder | undefined;
+  /** A checkpoint of this run was handed to the sink: a suspended run goes on from there. */
+  private checkpointed = false;
   /** Components that receive `inputs` when they run (the entry at a turn's start, or the paused ones). */
   private readonly inputReceivers = new Set<string>();
   /** The run's inputs as events show them. */
@@ -238,6 +265,7 @@ class Run implements RunHost {
   /** Hand the changes since the last checkpoint to the request's sink (awaited when it returns a promise). */
   private checkpoint(): void | Promise<void> {
     if (!this.recorder) return;
+    this.checkpointed = true;
     this.session.unread = this.scheduler.unread();
     return this.request.checkpoint!(this.recorder.take());
   }
@@ -252,6 +280,16 @@ class Run implements RunHost {
       return pending ? pending.then(() => undefined, failed) : undefined;
     } catch (error) {
       return failed(error);
+    }
+  }
+
+  /** The checkpoint before the run's first event; what went wrong when it could not be written. */
+  private async checkpointAtStart(): Promise<string | undefined> {
+    try {
+      await this.checkpoint();
+      return undefined;
+    } catch (error) {
+      return `the checkpoint at the run's start could not be written (${errorMessage(error)}); nothing of this run was done`;
     }
   }
 
@@ -292,15 +330,20 @@ class Run implements RunHost {
     this.timeLimit.unref?.();
   }
 
-  /** Streams the run's events and returns its last one (workflow_finished or user_inputs), which the caller sends once the run's last checkpoint is written. */
-  async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent, undefined> {
+  /**
+   * Streams the run's events and returns its last one (workflow_finished or user_inputs), which
+   * the caller sends once the run's last checkpoint is written; undefined when it was suspended.
+   */
+  async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent | undefined, undefined> {
     const session = this.session;
     const scheduler = this.scheduler;
     session.epoch += 1;
+    let inFlight: string[] | undefined;
+    let startsTurn = false;
     if (session.status === "running" && session.run) {
       // Its process died: go on from the last checkpoint; what was in flight runs again.
       for (const id of session.run.receivers) this.inputReceivers.add(id);
-      yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: scheduler.inFlight() });
+      inFlight = scheduler.inFlight();
     } else {
       session.usage = emptyUsage();
       if (session.status === "paused" && session.pending !== undefined) {
@@ -308,19 +351,23 @@ class Run implements RunHost {
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
-        yield this.events.make("workflow_started", { inputs: this.shownInputs });
+        startsTurn = true;
       }
       session.status = "running";
       session.run = { message_id: this.events.messageId, created_at: this.events.createdAt, inputs: this.inputs, receivers: [...this.inputReceivers] };
     }
     session.pending = undefined;
     session.error = undefined;
+    // The run is known as started before its first event is made (see RunRequest.checkpointAtStart).
+    let failure = this.request.checkpointAtStart && this.recorder ? await this.checkpointAtStart() : undefined;
+    if (inFlight) yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight });
+    else if (startsTurn) yield this.events.make("workflow_started", { inputs: this.shownInputs });
     this.startTimeLimit();
 
     const signal = this.controller.signal;
-    let failure: string | undefined;
-    while (scheduler.hasWork()) {
+    while (failure === undefined && scheduler.hasWork()) {
       if (signal.aborted) break;
+      if (this.request.suspend?.aborted && this.checkpointed) return this.suspend();
 
       const ready = scheduler.select();
       // Only a pauser that could run now may pause the run: one still waiting for a reference
@@ -402,6 +449,14 @@ class Run implements RunHost {
     session.status = "idle";
     this.recordAssistantTurn();
     return this.finishedEvent(undefined);
+  }
+
+  /** Stop after the last checkpoint, leaving the run under way (see RunRequest.suspend). */
+  private suspend(): undefined {
+    this.scheduler.suspend();
+    clearTimeout(this.timeLimit);
+    this.recorder!.detach();
+    return undefined;
   }
 
   finishedEvent(error: string | undefined): CanvasEvent {

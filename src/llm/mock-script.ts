@@ -35,8 +35,39 @@ export interface MockLlmRule {
   usage?: boolean;
 }
 
+/** A rule for /v1/embeddings: texts it matches get the concept's vector, or the request fails. */
+export interface MockEmbeddingRule {
+  /** JavaScript regex source, searched for in each input text. */
+  match: string;
+  /** Regex flags; default "i". */
+  flags?: string;
+  /** Texts that match get this concept's vector: every text pinned to one concept gets the same one. */
+  concept?: string;
+  /** Fail a request with any matching input with this HTTP status instead. */
+  status?: number;
+  message?: string;
+  times?: number;
+  delay_ms?: number;
+}
+
+/** A rule for /v1/rerank, matched against the query. */
+export interface MockRerankRule {
+  match: string;
+  flags?: string;
+  /** Relevance scores by document position (missing ones are 0). */
+  scores?: number[];
+  /** "reverse": the last document first; "given": the documents' own order. */
+  order?: "reverse" | "given";
+  status?: number;
+  message?: string;
+  times?: number;
+  delay_ms?: number;
+}
+
 export interface MockLlmScript {
-  rules: MockLlmRule[];
+  rules?: MockLlmRule[];
+  embeddings?: MockEmbeddingRule[];
+  rerank?: MockRerankRule[];
 }
 
 export const MOCK_SCRIPT_SCHEMA = "mock-llm-script.schema.json";
@@ -55,13 +86,16 @@ export class MockScriptError extends Error {
 export function parseMockLlmScript(value: unknown, source = "mock LLM script"): MockLlmScript {
   const issues = schemaIssues(MOCK_SCRIPT_SCHEMA, value);
   if (issues.length === 0) {
-    (value as MockLlmScript).rules.forEach((rule, i) => {
-      try {
-        new RegExp(rule.match, rule.flags ?? "i");
-      } catch (error) {
-        issues.push({ pointer: `/rules/${i}/match`, message: `is not a valid regular expression: ${(error as Error).message}` });
-      }
-    });
+    const script = value as MockLlmScript;
+    for (const key of ["rules", "embeddings", "rerank"] as const) {
+      (script[key] ?? []).forEach((rule: { match: string; flags?: string }, i: number) => {
+        try {
+          new RegExp(rule.match, rule.flags ?? "i");
+        } catch (error) {
+          issues.push({ pointer: `/${key}/${i}/match`, message: `is not a valid regular expression: ${(error as Error).message}` });
+        }
+      });
+    }
   }
   if (issues.length > 0) throw new MockScriptError(source, issues);
   return value as MockLlmScript;

@@ -6,21 +6,26 @@
  * - `POST /v1/chat/completions`: JSON, or Server-Sent Events when `stream` is true (chunks, a
  *   usage chunk when `stream_options.include_usage`, then `data: [DONE]`);
  * - `GET /v1/models`;
- * - `POST /v1/embeddings`: deterministic unit vectors from a hash of each input, as floats or
- *   base64 (the client asks for base64 by default).
+ * - `POST /v1/embeddings`: deterministic unit vectors (hashed character n-grams, or a script's
+ *   concept vectors), as floats or base64 (the client asks for base64 by default);
+ * - `POST /v1/rerank` (and `/v1/reranking`, `/rerank`): the rerank API of Jina, Cohere, vLLM and
+ *   Xinference — `{query, documents, top_n}` in, `{results: [{index, relevance_score}]}` out.
  *
- * What it answers is decided in mock-replies.ts.
+ * What it answers is decided in mock-replies.ts (chat) and mock-vectors.ts (embeddings, rerank).
  */
-import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { completionTokens, countWords, MockResponder, promptTokens, type MockChatRequest, type MockPlan } from "./mock-replies.js";
 import { loadMockLlmScript, type MockLlmScript } from "./mock-script.js";
+import { MockVectors } from "./mock-vectors.js";
 
 export const MOCK_MODEL = "canvasflow-mock";
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
-const DEFAULT_EMBEDDING_DIMENSIONS = 32;
+const DEFAULT_EMBEDDING_DIMENSIONS = 256;
+const MAX_RERANK_DOCUMENTS = 10_000;
+/** Where rerank servers take requests: Jina, Cohere v1, vLLM and Xinference at /v1/rerank; some at /rerank or /v1/reranking. */
+const RERANK_PATHS: ReadonlySet<string> = new Set(["/v1/rerank", "/rerank", "/v1/reranking"]);
 /** Requests kept in `requests` (a long-running mock must not grow without bound). */
 const MAX_RECORDED = 1000;
 
@@ -106,20 +111,10 @@ function checkChatRequest(body: unknown): MockChatRequest & { stream?: boolean; 
   return request as unknown as ReturnType<typeof checkChatRequest>;
 }
 
-/** A deterministic unit vector for a text. */
-export function mockEmbedding(text: string, dimensions: number): number[] {
-  const values: number[] = [];
-  for (let block = 0; values.length < dimensions; block++) {
-    const digest = createHash("sha256").update(`${block}\u0000${text}`).digest();
-    for (let i = 0; i + 4 <= digest.length && values.length < dimensions; i += 4) values.push(digest.readUInt32BE(i) / 0xffffffff - 0.5);
-  }
-  const norm = Math.hypot(...values) || 1;
-  return values.map((v) => v / norm);
-}
-
 export async function startMockLlmServer(options: MockLlmServerOptions = {}): Promise<MockLlmServer> {
   const script = typeof options.script === "string" ? await loadMockLlmScript(options.script) : options.script;
   const responder = new MockResponder(script);
+  const vectors = new MockVectors(script?.embeddings, script?.rerank);
   const log = options.log;
   const requests: MockRecordedRequest[] = [];
   // Aborted on close(): cancels every delayed or slowly streamed answer.
@@ -206,7 +201,7 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     res.end("data: [DONE]\n\n");
   }
 
-  function embeddings(body: unknown, res: ServerResponse): void {
+  async function embeddings(body: unknown, res: ServerResponse): Promise<void> {
     if (typeof body !== "object" || body === null) throw new HttpError(400, "request body must be a JSON object");
     const request = body as { input?: unknown; model?: unknown; dimensions?: unknown; encoding_format?: unknown };
     const raw = request.input;
@@ -215,17 +210,52 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
     const dimensions = request.dimensions === undefined ? DEFAULT_EMBEDDING_DIMENSIONS : Number(request.dimensions);
     if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > 4096) throw new HttpError(400, "'dimensions' must be an integer from 1 to 4096");
     const base64 = request.encoding_format === "base64";
+    const texts = inputs.map((input) => (typeof input === "string" ? input : JSON.stringify(input)));
+    const plan = vectors.embed(texts, dimensions);
+    log?.(`POST /v1/embeddings ${inputs.length} input(s) → ${plan.kind === "error" ? `HTTP ${plan.failure.status} (${plan.failure.why})` : `${dimensions} dimensions (${plan.why})`}`);
+    if (!(await pause(plan.delayMs, res))) return;
+    if (plan.kind === "error") {
+      sendError(res, plan.failure.status, plan.failure.message);
+      return;
+    }
     let tokens = 0;
-    const data = inputs.map((input, index) => {
-      const text = typeof input === "string" ? input : JSON.stringify(input);
-      tokens += countWords(text);
-      const vector = mockEmbedding(text, dimensions);
+    const data = plan.vectors.map((vector, index) => {
+      tokens += countWords(texts[index]);
       const embedding = base64 ? Buffer.from(new Float32Array(vector).buffer).toString("base64") : vector;
       return { object: "embedding", index, embedding };
     });
-    log?.(`POST /v1/embeddings ${inputs.length} input(s) → ${dimensions} dimensions`);
     const model = typeof request.model === "string" && request.model ? request.model : MOCK_MODEL;
     sendJson(res, 200, { object: "list", data, model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  }
+
+  async function rerank(body: unknown, res: ServerResponse): Promise<void> {
+    if (typeof body !== "object" || body === null || Array.isArray(body)) throw new HttpError(400, "request body must be a JSON object");
+    const request = body as { query?: unknown; documents?: unknown; top_n?: unknown; model?: unknown; return_documents?: unknown };
+    if (typeof request.query !== "string") throw new HttpError(400, "'query' must be a string");
+    if (!Array.isArray(request.documents)) throw new HttpError(400, "'documents' must be an array of strings");
+    if (request.documents.length > MAX_RERANK_DOCUMENTS) throw new HttpError(400, `'documents' has ${request.documents.length} entries; the mock takes at most ${MAX_RERANK_DOCUMENTS}`);
+    // Cohere and Jina also accept {text: "..."} objects.
+    const documents = request.documents.map((d, i) => {
+      if (typeof d === "string") return d;
+      if (d && typeof d === "object" && typeof (d as { text?: unknown }).text === "string") return (d as { text: string }).text;
+      throw new HttpError(400, `'documents[${i}]' must be a string or {text}`);
+    });
+    const topN = request.top_n === undefined ? documents.length : Number(request.top_n);
+    if (!Number.isInteger(topN) || topN < 1) throw new HttpError(400, "'top_n' must be a positive integer");
+    const plan = vectors.rerank(request.query, documents);
+    log?.(`POST /v1/rerank ${documents.length} document(s) → ${plan.kind === "error" ? `HTTP ${plan.failure.status} (${plan.failure.why})` : plan.why}`);
+    if (!(await pause(plan.delayMs, res))) return;
+    if (plan.kind === "error") {
+      sendError(res, plan.failure.status, plan.failure.message);
+      return;
+    }
+    const results = plan.scores
+      .map((relevance_score, index) => ({ index, relevance_score, ...(request.return_documents === true ? { document: { text: documents[index] } } : {}) }))
+      .sort((a, b) => b.relevance_score - a.relevance_score || a.index - b.index)
+      .slice(0, topN);
+    const tokens = countWords(request.query) * Math.max(1, documents.length) + documents.reduce((n, d) => n + countWords(d), 0);
+    const model = typeof request.model === "string" && request.model ? request.model : MOCK_MODEL;
+    sendJson(res, 200, { id: `rerank-mock-${++counter}`, model, results, usage: { prompt_tokens: tokens, total_tokens: tokens } });
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -238,11 +268,15 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         sendJson(res, 200, { object: "list", data: [{ id: MOCK_MODEL, object: "model", created: 0, owned_by: "canvasflow" }] });
         return;
       }
-      if (path !== "/v1/chat/completions" && path !== "/v1/embeddings") throw new HttpError(404, `the mock LLM serves /v1/chat/completions, /v1/embeddings and /v1/models, not ${path}`);
+      const rerankPath = RERANK_PATHS.has(path);
+      if (path !== "/v1/chat/completions" && path !== "/v1/embeddings" && !rerankPath) {
+        throw new HttpError(404, `the mock LLM serves /v1/chat/completions, /v1/embeddings, /v1/rerank and /v1/models, not ${path}`);
+      }
       if (method !== "POST") throw new HttpError(405, `${method} is not allowed on ${path}`);
       const body = await readJson(req);
       record({ method, path, body });
-      if (path === "/v1/embeddings") embeddings(body, res);
+      if (path === "/v1/embeddings") await embeddings(body, res);
+      else if (rerankPath) await rerank(body, res);
       else await chatCompletions(body, res);
     } catch (error) {
       if (res.headersSent) {

@@ -21,6 +21,8 @@ export interface OpenAIChatModelOptions {
   model: string;
   /** A client made with `maxRetries: 0` (see provider.ts). */
   client: OpenAI;
+  /** The context window from the model's config route, if it gives one. */
+  maxContextTokens?: number;
 }
 
 const THINK_OPEN = "<think>";
@@ -32,12 +34,14 @@ type WireRequest = Omit<ChatCompletionCreateParamsBase, "stream">;
 export class OpenAIChatModel implements ChatModel {
   readonly llmId: string;
   readonly model: string;
+  readonly maxContextTokens: number | undefined;
   private readonly client: OpenAI;
 
   constructor(options: OpenAIChatModelOptions) {
     this.llmId = options.llmId;
     this.model = options.model;
     this.client = options.client;
+    this.maxContextTokens = options.maxContextTokens;
   }
 
   get baseURL(): string {

@@ -33,6 +33,8 @@ export interface ResolvedModel {
   baseURL: string;
   apiKey: string | undefined;
   headers: Record<string, string>;
+  /** The route's maxContextTokens, when it gives one. */
+  maxContextTokens?: number;
   /** Where the route came from, for messages: `models["deepseek-chat"]`, `defaultModel`, `environment`. */
   via: string;
 }
@@ -103,7 +105,8 @@ export function resolveModel(config: CanvasflowConfig, llmId: string, requester:
       if (!apiKey) fail(`provider "${route.provider}" takes its API key from the environment variable ${provider.apiKeyEnv}, which is not set`);
     }
     const baseURL = checkBaseURL(provider.baseURL, `providers["${route.provider}"].baseURL`, fail);
-    return { llmId, model, provider: route.provider, baseURL, apiKey, headers: { ...(provider.headers ?? {}) }, via };
+    const window = route.maxContextTokens;
+    return { llmId, model, provider: route.provider, baseURL, apiKey, headers: { ...(provider.headers ?? {}) }, via, ...(window !== undefined ? { maxContextTokens: window } : {}) };
   }
 
   const envBaseURL = nonEmpty(env.OPENAI_BASE_URL);
@@ -137,7 +140,7 @@ class ConfiguredLlmProvider implements LlmProvider {
   chatModel(llmId: string, requester: ModelRequester): ChatModel {
     const resolved = resolveModel(this.config, llmId, requester, this.env);
     const clientKey = JSON.stringify([resolved.provider, resolved.baseURL, resolved.apiKey ?? "", resolved.headers]);
-    const modelKey = JSON.stringify([clientKey, resolved.model, llmId]);
+    const modelKey = JSON.stringify([clientKey, resolved.model, llmId, resolved.maxContextTokens ?? null]);
     const cached = this.models.get(modelKey);
     if (cached) return cached;
     let client = this.clients.get(clientKey);
@@ -155,7 +158,7 @@ class ConfiguredLlmProvider implements LlmProvider {
       });
       this.clients.set(clientKey, client);
     }
-    const model = new OpenAIChatModel({ llmId, model: resolved.model, client });
+    const model = new OpenAIChatModel({ llmId, model: resolved.model, client, ...(resolved.maxContextTokens !== undefined ? { maxContextTokens: resolved.maxContextTokens } : {}) });
     this.models.set(modelKey, model);
     return model;
   }

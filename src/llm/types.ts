@@ -83,6 +83,8 @@ export interface ChatModel {
   readonly llmId: string;
   /** The provider's model name, e.g. "gpt-4o-mini". */
   readonly model: string;
+  /** Tokens its context window holds, when its config says (else llm/context-window.ts knows or assumes 8192). */
+  readonly maxContextTokens?: number;
   complete(request: ChatRequest): Promise<ChatResult>;
   stream(request: ChatRequest): AsyncIterable<ChatDelta>;
 }

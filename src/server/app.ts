@@ -3,33 +3,55 @@
  * with the schemas in `schemas/server/`. Every answer, errors included, is RAGFlow's envelope
  * `{code, message, data}` (research/ragflow-api.md §1); nothing a client sends crashes the process.
  *
- * Layout: the health routes and the 404 answer need no key; every other route is in a child
- * context whose first hook checks the key (auth.ts). CORS headers are set before either, so a
+ * Layout: the health routes, /metrics (loopback clients only, unless configured), the OpenAPI
+ * document and the 404 answer need no key; every other route (WebSocket upgrades included, whose
+ * key may come as a subprotocol: ws-auth.ts) is in a child context whose first hook checks the
+ * key (auth.ts), then the rate limits (rate-limits.ts). CORS headers are set before either, so a
  * browser can read refusals too.
  */
 import cors from "@fastify/cors";
+import websocket from "@fastify/websocket";
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOptions, type FastifyServerOptions } from "fastify";
+import type { Redis } from "ioredis";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { HttpServiceOptions } from "../components/http/service.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
 import { AgentCatalog } from "./agent-catalog.js";
 import { loadAgentFolder } from "./agent-folder.js";
 import { anyKeyConfigured, KeyChecker } from "./auth.js";
 import { ActiveRuns, type ServerContext } from "./context.js";
-import { ApiError, argumentError, RET, tooLarge, unauthorized } from "./envelope.js";
+import { ApiError, argumentError, RET, tooLarge, TooManyRequestsError, unauthorized } from "./envelope.js";
+import { requestId, safeLoggerOptions } from "./logging.js";
+import { metricsRoute, ServerMetrics } from "./metrics.js";
+import { installOpenApi } from "./openapi.js";
+import { installRateLimits } from "./rate-limits.js";
 import { agentRoutes } from "./routes/agents.js";
-import { completionRoutes, speaksOpenAi } from "./routes/completions.js";
+import { COMPLETION_ROUTES, completionRoutes, speaksOpenAi } from "./routes/completions.js";
+import { eventRoutes } from "./routes/events.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
+import { webSocketRoutes } from "./routes/ws.js";
+import { MemoryKeySlots, RedisKeySlots, RunAdmission } from "./run-slots.js";
+import { DEFAULT_LIMITS, resolveServerSettings, ServerOptionsError, type ServerSettingsInput } from "./settings.js";
+import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
+import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
-/** Bytes a request body may take (agent writes: AGENT_BODY_LIMIT). */
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+/** Bytes a request body may take by default (limits.bodyBytes; agent writes: limits.agentBodyBytes). */
+export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyBytes;
 
-export interface CreateServerOptions {
+/** How long past a run's wall-clock limit a key's run slot is kept in Redis when its server never gives it back. */
+const SLOT_LEASE_MARGIN_MS = 60_000;
+
+/** What a blocked Invoke says about allowing it, in the server. */
+export const SERVER_PRIVATE_NETWORK_HINT =
+  "the server allows it only when its config says so: set server.allowPrivateNetwork to true in the file given to canvasflow serve --config (library: createServer's allowPrivateNetwork)";
+
+export interface CreateServerOptions extends ServerSettingsInput {
   /** Agents, sessions, keys, run state and cancel signals. The caller closes it after the server. */
   store: ServerStore;
   /** Component types (default: the built-ins and what `registerComponent` added). */
@@ -44,12 +66,28 @@ export interface CreateServerOptions {
   insecureNoAuth?: boolean;
   /** Keep a run going when its client disconnects (default: the run is cancelled). */
   keepRunningOnDisconnect?: boolean;
+  /**
+   * On `close()`, how long the runs going on get to finish before they are cancelled (default 0:
+   * cancelled at once). New requests are refused meanwhile (shutdown.ts).
+   */
+  shutdownGraceMs?: number;
   /** Allowed CORS origins (default "*", as RAGFlow). */
   corsOrigin?: string | string[] | boolean;
-  /** Bytes a request body may take (default 1 MiB; agent writes 10 MiB). */
-  bodyLimit?: number;
-  /** Fastify's logger option (default: no logs). */
+  /**
+   * Fastify's logger option (default: no logs). Keys, prompts, inputs and DSLs are redacted from
+   * whatever is given (logging.ts).
+   */
   logger?: FastifyServerOptions["logger"];
+  /**
+   * Where per-key rate limits and runs-at-once are counted, shared by every server using it
+   * (default: the store's Redis connection, if it has one; else each process counts its own).
+   * The caller closes a client given here.
+   */
+  redis?: { client: Redis; prefix?: string };
+  // From ServerSettingsInput (the config file's `server` section, docs/server.md):
+  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs), rateLimits
+  // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
+  // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}).
 }
 
 /** The server would listen beyond loopback with no key configured. */
@@ -77,18 +115,38 @@ function packageVersion(): string {
 }
 
 export function createServer(options: CreateServerOptions): FastifyInstance {
-  const app = Fastify({ logger: options.logger ?? false, bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  const settings = resolveServerSettings({
+    limits: options.limits,
+    rateLimits: options.rateLimits,
+    allowPrivateNetwork: options.allowPrivateNetwork,
+    metrics: options.metrics,
+    openapi: options.openapi,
+  });
+  // Requests that arrive while closing are refused with the API's envelope (shutdown.ts), not Fastify's.
+  const app = Fastify({
+    logger: safeLoggerOptions(options.logger),
+    bodyLimit: settings.limits.bodyBytes,
+    genReqId: requestId,
+    return503OnClosing: false,
+  });
   const registry = options.registry ?? defaultRegistry;
+  const redis = options.redis ? { client: options.redis.client, prefix: options.redis.prefix ?? "canvasflow:" } : options.store.redis;
+  const metrics = new ServerMetrics({ processMetrics: settings.metrics.enabled });
+  const keySlots = redis ? new RedisKeySlots(redis.client, `${redis.prefix}run-slots:`, settings.limits.runMs + SLOT_LEASE_MARGIN_MS) : new MemoryKeySlots();
   const ctx: ServerContext = {
     store: options.store,
     agents: new AgentCatalog(options.store.agents),
     registry,
-    canvas: options.canvas ?? {},
+    canvas: withNetworkGuard(options.canvas ?? {}, settings.allowPrivateNetwork),
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
+    shutdown: new Shutdown(),
     version: packageVersion(),
     now: Date.now,
     log: app.log,
+    limits: settings.limits,
+    admission: new RunAdmission(settings.rateLimits, keySlots, (kind) => metrics.rateLimited(kind)),
+    metrics,
   };
   // Decided when the server gets ready: whether keys are required.
   let checker: KeyChecker | undefined;
@@ -98,18 +156,26 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const answer = asApiError(error);
     if (answer.code === RET.exception) request.log.error({ err: error }, "request failed");
-    void reply.code(answer.status).send(answer.envelope(speaksOpenAi(request)));
+    if (answer instanceof TooManyRequestsError) reply.header("retry-after", String(answer.retryAfterSeconds));
+    const openAi = speaksOpenAi(request);
+    void reply.code(answer.httpStatus(openAi)).send(answer.envelope(openAi));
   });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split("?")[0];
     void reply.code(404).send({ code: RET.notFound, message: `Not Found: ${path}`, data: null, error: "Not Found" });
   });
   installJsonParser(app);
+  // Sent back on every answer (streams too: their headers are the reply's), so a client can quote it.
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
   app.register(cors, {
     origin: options.corsOrigin ?? "*",
     credentials: false,
     methods: ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     allowedHeaders: ["Authorization", "Content-Type"],
+    // A page's script may read when to retry and which request to quote.
+    exposedHeaders: ["retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "x-request-id"],
   });
 
   app.addHook("onReady", async () => {
@@ -121,16 +187,34 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     open = options.insecureNoAuth === true || !(await anyKeyConfigured(options.store.keys, options.apiKey));
     checker = new KeyChecker({ keys: options.store.keys, apiKey: options.apiKey, open });
   });
-  // Closing stops this process's runs: their streams end with a cancelled workflow_finished and [DONE].
-  app.addHook("preClose", async () => ctx.runs.abortAll("the server is shutting down"));
+  // Closing lets this process's runs finish within the grace period, then cancels the rest: their
+  // streams end with a cancelled workflow_finished and [DONE].
+  installGracefulClose(app, ctx, options.shutdownGraceMs ?? 0);
 
-  systemRoutes(app, ctx);
+  // WebSocket frames are held to the body limit; the connections are closed by the graceful close.
+  app.register(websocket, {
+    options: { maxPayload: settings.limits.bodyBytes, handleProtocols: selectProtocol },
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.terminate();
+      this.websocketServer.close(() => done());
+    },
+  });
+
+  // Registered first: the document is made from the routes registered after it.
+  if (settings.openapi.enabled) installOpenApi(app, { version: ctx.version });
+  app.register(async (unkeyed) => {
+    systemRoutes(unkeyed, ctx);
+    if (settings.metrics.enabled) metricsRoute(unkeyed, metrics, settings.metrics);
+  });
   app.register(async (api) => {
     api.addHook("onRequest", async (request) => {
-      const tenant = await checker!.tenantOf(request.headers.authorization);
-      if (tenant === undefined) throw unauthorized();
-      request.tenant = tenant;
+      const caller = await checker!.callerOf(request.headers.authorization ?? webSocketKey(request));
+      if (caller === undefined) throw unauthorized();
+      request.tenant = caller.tenant;
+      request.caller = caller.keyId !== undefined ? `key:${caller.keyId}` : `ip:${request.ip}`;
     });
+    // After the key check (its hook is the context's, theirs the routes'): a bad key never counts.
+    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : {}), completionRoutes: COMPLETION_ROUTES, metrics });
     // A request without a body (curl -X POST) is an empty one, as RAGFlow reads it.
     api.addHook("preValidation", async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
@@ -139,10 +223,31 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     sessionRoutes(api, ctx);
     completionRoutes(api, ctx);
     taskRoutes(api, ctx);
+    eventRoutes(api, ctx);
+    webSocketRoutes(api, ctx);
   });
 
   guardListen(app, () => open && options.insecureNoAuth !== true);
   return app;
+}
+
+/**
+ * Invoke's private-network guard, as the server decides it: its own setting, whatever the
+ * environment (CANVASFLOW_ALLOW_PRIVATE_NETWORK is the CLI's), and a refusal that says how to
+ * change it in the server.
+ */
+function withNetworkGuard(canvas: CanvasRuntimeOptions, allowPrivateNetwork: boolean): CanvasRuntimeOptions {
+  const services = canvas.services ?? {};
+  const http = (services.http ?? {}) as HttpServiceOptions;
+  if (http.allowPrivateNetwork !== undefined && http.allowPrivateNetwork !== allowPrivateNetwork) {
+    throw new ServerOptionsError([
+      {
+        pointer: "/canvas/services/http/allowPrivateNetwork",
+        message: `is ${http.allowPrivateNetwork}, but the server's own allowPrivateNetwork is ${allowPrivateNetwork}: the server decides it; pass allowPrivateNetwork to createServer instead`,
+      },
+    ]);
+  }
+  return { ...canvas, services: { ...services, http: { ...http, allowPrivateNetwork, privateNetworkHint: SERVER_PRIVATE_NETWORK_HINT } } };
 }
 
 /** Refuse to listen beyond loopback while no key is required. */

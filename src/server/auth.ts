@@ -31,6 +31,16 @@ export interface KeyCheckerOptions {
   open: boolean;
 }
 
+/** Who sent a request: the key's tenant, and the key's id when a known key was given. */
+export interface Caller {
+  tenant: string;
+  /**
+   * A stored key's id, or `env-` and the first 16 hex digits of the single key's SHA-256: what
+   * rate limits count by (never the key). Undefined on an open server without a known key.
+   */
+  keyId: string | undefined;
+}
+
 /** Who a request is, or undefined when it must be refused (401). */
 export class KeyChecker {
   private readonly singleKeyHash: Buffer | undefined;
@@ -39,17 +49,21 @@ export class KeyChecker {
     this.singleKeyHash = options.apiKey !== undefined ? Buffer.from(hashApiKey(options.apiKey), "hex") : undefined;
   }
 
-  async tenantOf(authorization: string | undefined): Promise<string | undefined> {
+  async callerOf(authorization: string | undefined): Promise<Caller | undefined> {
     const token = bearerToken(authorization);
     if (token !== undefined) {
       const hash = hashApiKey(token);
       // Equal-length digests: the comparison takes the same time whatever the key.
-      if (this.singleKeyHash && timingSafeEqual(Buffer.from(hash, "hex"), this.singleKeyHash)) return DEFAULT_TENANT;
+      if (this.singleKeyHash && timingSafeEqual(Buffer.from(hash, "hex"), this.singleKeyHash)) return { tenant: DEFAULT_TENANT, keyId: `env-${hash.slice(0, 16)}` };
       // The store is searched by the key's hash; a hash reveals nothing about the keys it misses.
       const record = await this.options.keys.findByHash(hash);
-      if (record) return record.tenant;
+      if (record) return { tenant: record.tenant, keyId: record.id };
     }
-    return this.options.open ? DEFAULT_TENANT : undefined;
+    return this.options.open ? { tenant: DEFAULT_TENANT, keyId: undefined } : undefined;
+  }
+
+  async tenantOf(authorization: string | undefined): Promise<string | undefined> {
+    return (await this.callerOf(authorization))?.tenant;
   }
 }
 

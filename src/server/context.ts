@@ -6,6 +6,10 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
 import type { AgentCatalog } from "./agent-catalog.js";
+import type { ServerMetrics } from "./metrics.js";
+import type { RunAdmission } from "./run-slots.js";
+import type { ServerLimits } from "./settings.js";
+import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 
 export interface ServerContext {
@@ -18,9 +22,16 @@ export interface ServerContext {
   runs: ActiveRuns;
   /** Keep a run going when its streaming client goes away (default: cancel it). */
   keepRunningOnDisconnect: boolean;
+  /** Whether the server is closing, and the long-lived streams to end when it does. */
+  shutdown: Shutdown;
   version: string;
   now(): number;
   log: FastifyBaseLogger;
+  /** Sizes and times: bodies, DSLs, a run's wall-clock time. */
+  limits: ServerLimits;
+  /** Runs going at once, per key and per process. */
+  admission: RunAdmission;
+  metrics: ServerMetrics;
 }
 
 /** A 32-hex id, as RAGFlow's (uuid1().hex). */
@@ -34,6 +45,7 @@ export function newId(): string {
  */
 export class ActiveRuns {
   private readonly running = new Map<string, AbortController>();
+  private idleWaiters: Array<() => void> = [];
 
   /** Claims the session; false when this process is already running it. */
   claim(sessionId: string, controller: AbortController): boolean {
@@ -44,6 +56,28 @@ export class ActiveRuns {
 
   release(sessionId: string, controller: AbortController): void {
     if (this.running.get(sessionId) === controller) this.running.delete(sessionId);
+    if (this.running.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  /** Whether this process is running a turn of the session. */
+  has(sessionId: string): boolean {
+    return this.running.has(sessionId);
+  }
+
+  /** Resolves to true once no run is left, or to false when `timeoutMs` passed first. */
+  idle(timeoutMs: number): Promise<boolean> {
+    if (this.running.size === 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.idleWaiters = this.idleWaiters.filter((w) => w !== wake);
+        resolve(false);
+      }, timeoutMs);
+      this.idleWaiters.push(wake);
+    });
   }
 
   /** Stop the session's run if this process runs it (a cancel also goes through the store for the others). */
@@ -67,5 +101,10 @@ declare module "fastify" {
   interface FastifyRequest {
     /** The tenant of the request's API key (set by the auth hook before any handler runs). */
     tenant: string;
+    /**
+     * Whom rate limits count the request against (set with `tenant`): `key:<key id>`, or
+     * `ip:<address>` on an open server without a known key. Never the key itself.
+     */
+    caller: string;
   }
 }

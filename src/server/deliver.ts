@@ -25,10 +25,12 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** Take the response over for a stream; if that fails, the turn is given up (its session let go). */
-async function openStream(reply: FastifyReply, turn: Turn, framing: SseFraming): Promise<SseStream> {
+/** Take the response over for a stream (counted as open until it closes); if that fails, the turn is given up (its session let go). */
+async function openStream(ctx: ServerContext, reply: FastifyReply, turn: Turn, framing: SseFraming): Promise<SseStream> {
   try {
-    return new SseStream(reply, framing);
+    const stream = new SseStream(reply, framing);
+    ctx.metrics.trackStream(reply.raw);
+    return stream;
   } catch (error) {
     await turn.abandon();
     throw error;
@@ -37,7 +39,7 @@ async function openStream(reply: FastifyReply, turn: Turn, framing: SseFraming):
 
 /** The native stream: every event as `data:{json}`, then `data:[DONE]`. */
 export async function streamNative(ctx: ServerContext, reply: FastifyReply, turn: Turn): Promise<void> {
-  const sse = await openStream(reply, turn, "native");
+  const sse = await openStream(ctx, reply, turn, "native");
   stopWhenClientLeaves(ctx, reply, turn);
   try {
     for await (const event of turn.events) await sse.send(event);
@@ -57,7 +59,7 @@ export async function answerNative(ctx: ServerContext, reply: FastifyReply, turn
 
 /** The OpenAI stream: a chunk per message and message_end, a finishing chunk with the usage, then `data: [DONE]`. */
 export async function streamOpenAi(ctx: ServerContext, reply: FastifyReply, turn: Turn, question: string): Promise<void> {
-  const sse = await openStream(reply, turn, "openai");
+  const sse = await openStream(ctx, reply, turn, "openai");
   stopWhenClientLeaves(ctx, reply, turn);
   let chunks: OpenAiChunks | undefined;
   const chunker = (created: number) => (chunks ??= new OpenAiChunks(turn.sessionId, turn.agent.id, created));

@@ -1,7 +1,8 @@
 /**
  * RAGFlow's answer envelope `{code, message, data}` and its return codes (research/ragflow-api.md
  * §1). Application errors answer HTTP 200 with a non-zero code, as RAGFlow does (its SDK only
- * reads `code`); real HTTP statuses are kept for 401, 404 and 413.
+ * reads `code`); real HTTP statuses are kept for 401, 403, 404, 413 and 429, and on the OpenAI
+ * routes for every error (`httpStatus`).
  */
 
 /** RAGFlow's `RetCode` values that the agent API uses. */
@@ -12,8 +13,11 @@ export const RET = {
   data: 102,
   operating: 103,
   unauthorized: 401,
+  forbidden: 403,
   notFound: 404,
   tooLarge: 413,
+  /** Not one of RAGFlow's RetCodes: RAGFlow has no API rate limit; its real-status errors carry the status as code (401, 404), so does this. */
+  tooManyRequests: 429,
   serverError: 500,
 } as const;
 
@@ -53,6 +57,17 @@ export class ApiError extends Error {
     this.name = "ApiError";
   }
 
+  /**
+   * The HTTP status to answer with. An OpenAI client reads only the status: a 200 is a completion
+   * to it (the `openai` SDK returns the envelope as one, or streams nothing), so on the OpenAI
+   * routes an application error gets a real status, 400 (OpenAI's `invalid_request_error`) or 500
+   * for code 100, and the SDK raises it with the message.
+   */
+  httpStatus(openAi = false): number {
+    if (!openAi || this.status !== 200) return this.status;
+    return this.code === RET.exception ? 500 : 400;
+  }
+
   envelope(openAi = false): Envelope {
     const envelope: Envelope = { code: this.code, message: this.message, data: this.data };
     if (openAi) envelope.error = { message: this.message, type: "invalid_request_error", code: this.code };
@@ -69,6 +84,17 @@ export function unauthorized(): ApiError {
 
 export function tooLarge(): ApiError {
   return new ApiError(RET.tooLarge, "Request body is too large", null, 413);
+}
+
+/** A rate limit refused the request: HTTP 429 with `retry-after` (seconds). */
+export class TooManyRequestsError extends ApiError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(RET.tooManyRequests, message, null, 429);
+    this.name = "TooManyRequestsError";
+  }
 }
 
 /** A bad argument (code 101). */

@@ -2,7 +2,9 @@
  * Server-Sent Events written by hand, byte for byte as RAGFlow frames them (research/ragflow-api.md
  * §1): the native agent stream is `data:{json}\n\n` (no space) ending with `data:[DONE]\n\n`; the
  * OpenAI-compatible stream is `data: {json}\n\n` ending with `data: [DONE]\n\n`. No `event:`,
- * `id:` or `retry:` lines. SSE plugins add fields and spacing of their own, hence this module.
+ * `id:` or `retry:` lines on those. The re-attach stream (ours, not RAGFlow's) adds an `id:<event
+ * id>` line before each event's `data:` line, so an EventSource reconnects where it left off. SSE
+ * plugins add fields and spacing of their own, hence this module.
  */
 import type { FastifyReply } from "fastify";
 
@@ -52,6 +54,16 @@ export class SseStream {
   /** One frame; resolves once the socket can take more (backpressure), or at once when the client is gone. */
   send(value: unknown): Promise<void> {
     return this.write(`${this.prefix}${JSON.stringify(value)}\n\n`);
+  }
+
+  /** One frame with its event id (`id:<id>` then `data:{json}`), for the re-attach stream. */
+  sendWithId(id: string, value: unknown): Promise<void> {
+    return this.write(`id:${id}\n${this.prefix}${JSON.stringify(value)}\n\n`);
+  }
+
+  /** End the response without `[DONE]`: the stream was cut short, and a client should reconnect. */
+  end(): void {
+    if (!this.gone && !this.reply.raw.writableEnded) this.reply.raw.end();
   }
 
   /** The `[DONE]` frame, then the end of the response. */

@@ -6,18 +6,32 @@
  *
  * A turn without a session id creates the session first and runs its first turn. One run per
  * session at a time: this process refuses a second one at once, and the session's lease refuses
- * one from another process (both code 103).
+ * one from another process (both code 103). Before any of that, the run takes a slot of its API
+ * key and one of the process (run-slots.ts; full: 429), given back when it ends.
+ *
+ * A run has `limits.runMs` of wall-clock time: then it is cancelled, and its workflow_finished
+ * says which limit stopped it (the session stays usable). The metrics count each run and step;
+ * the log says when a run starts and how it ended, never what it was asked or answered.
  */
+import type { FastifyBaseLogger } from "fastify";
 import { MAX_DSL_DEPTH, type DurableSession, type RunRequest } from "../index.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { argumentError, dataError } from "./envelope.js";
-import type { ServerContext } from "./context.js";
+import { newId, type ServerContext } from "./context.js";
+import type { RunOutcome } from "./metrics.js";
 import { findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
 import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
 
 export interface TurnInput {
   tenant: string;
+  /**
+   * Whom the run counts against for runs at once: `request.caller` (the key's rate-limit
+   * identity), whatever the transport, so a key's runs are counted together.
+   */
+  caller: string;
+  /** The request's logger (its lines carry the request id; default: the server's). */
+  log?: FastifyBaseLogger;
   agentId: string;
   /** Left out: a new session. */
   sessionId?: string;
@@ -56,23 +70,29 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
   }
   const agent = await ctx.agents.get(input.tenant, input.agentId);
   if (!agent) throw dataError(AGENT_NOT_FOUND);
+  const giveSlotsBack = await ctx.admission.admit(input.caller, newId());
   const controller = new AbortController();
   let record: SessionRecord;
   let session: DurableSession;
   let newSession = false;
-  if (input.sessionId === undefined) {
-    ({ record, session } = await openNewSession(ctx, input.tenant, agent, { userId: input.userId ?? input.tenant, name: input.name ?? "" }));
-    newSession = true;
-    ctx.runs.claim(record.id, controller);
-  } else {
-    record = await findSession(ctx, input.tenant, agent.id, input.sessionId);
-    if (!ctx.runs.claim(record.id, controller)) throw runInProgress();
-    try {
-      session = await openSession(ctx, record, agent);
-    } catch (error) {
-      ctx.runs.release(record.id, controller);
-      throw error;
+  try {
+    if (input.sessionId === undefined) {
+      ({ record, session } = await openNewSession(ctx, input.tenant, agent, { userId: input.userId ?? input.tenant, name: input.name ?? "" }));
+      newSession = true;
+      ctx.runs.claim(record.id, controller);
+    } else {
+      record = await findSession(ctx, input.tenant, agent.id, input.sessionId);
+      if (!ctx.runs.claim(record.id, controller)) throw runInProgress();
+      try {
+        session = await openSession(ctx, record, agent);
+      } catch (error) {
+        ctx.runs.release(record.id, controller);
+        throw error;
+      }
     }
+  } catch (error) {
+    await giveBack(ctx, giveSlotsBack);
+    throw error;
   }
   const transcript = new TurnTranscript();
   const sessionId = record.id;
@@ -86,6 +106,7 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
       await session.close();
     } finally {
       ctx.runs.release(sessionId, controller);
+      await giveBack(ctx, giveSlotsBack);
     }
   };
   return {
@@ -102,6 +123,20 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
   };
 }
 
+/** Give a run's slots back; a failure (Redis gone) is logged: the slot's lease runs out on its own. */
+async function giveBack(ctx: ServerContext, giveSlotsBack: () => Promise<void>): Promise<void> {
+  try {
+    await giveSlotsBack();
+  } catch (error) {
+    ctx.log.warn({ err: error }, "a run's slot could not be given back; its lease will run out");
+  }
+}
+
+/** The workflow_finished error of a run stopped by its wall-clock limit. */
+export function runTimeLimitMessage(runMs: number): string {
+  return `run time limit reached: the run took longer than ${runMs} ms (server.limits.runMs) and was cancelled`;
+}
+
 async function* runTurn(
   ctx: ServerContext,
   input: TurnInput,
@@ -114,6 +149,17 @@ async function* runTurn(
 ): AsyncGenerator<SessionEvent, void, undefined> {
   onStart();
   const sessionId = record.id;
+  const log = (input.log ?? ctx.log).child({ session: sessionId, agent: record.agent_id });
+  const startedAt = performance.now();
+  let timedOut = false;
+  const deadline = setTimeout(() => {
+    timedOut = true;
+    controller.abort(new Error(runTimeLimitMessage(ctx.limits.runMs)));
+  }, ctx.limits.runMs);
+  deadline.unref();
+  ctx.metrics.runStarted();
+  log.info({ tenant: record.tenant }, "run started");
+  let steps = 0;
   try {
     // A run whose process died goes on with the inputs it started with.
     const request: RunRequest =
@@ -122,6 +168,12 @@ async function* runTurn(
         : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal };
     for await (const event of session.run(request)) {
       let sent = { ...event, session_id: sessionId } as SessionEvent;
+      if (sent.event === "node_finished") {
+        steps++;
+        ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
+      }
+      // The engine says "cancelled"; the client is told which limit cancelled it.
+      if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
       transcript.add(sent);
       // A copy: the event itself may still be on its way to the session's log.
       if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
@@ -137,8 +189,21 @@ async function* runTurn(
       }
     }
   } finally {
+    clearTimeout(deadline);
+    // Read here, so a run whose reader stopped early or whose store failed is counted too.
+    const outcome = outcomeOf(session.canvas.status, timedOut);
+    ctx.metrics.runEnded(outcome);
+    log.info({ outcome: "finished" in outcome ? outcome.finished : outcome.failed, steps, elapsed_ms: Math.round(performance.now() - startedAt) }, "run ended");
     await release();
   }
+}
+
+/** How a run ended, from the canvas's status after it ("running": it stopped without finishing). */
+function outcomeOf(status: string, timedOut: boolean): RunOutcome {
+  if (status === "idle") return { finished: "completed" };
+  if (status === "paused") return { finished: "paused" };
+  if (status === "cancelled") return { failed: timedOut ? "time_limit" : "cancelled" };
+  return { failed: "error" };
 }
 
 /** The turn's user message and reply, added to the session's record. */

@@ -41,6 +41,15 @@ export function validatorCompiler(): FastifySchemaCompiler<unknown> {
   };
 }
 
+/**
+ * A body check outside Fastify's routes (a WebSocket frame): the schema file's ajv check, and the
+ * code-101 answer naming each field that is wrong, or undefined when the value is fine.
+ */
+export function bodyCheck(file: string): (value: unknown) => ApiError | undefined {
+  const validate = serverAjv(false).getSchema(serverSchema(file).$id)!;
+  return (value) => (validate(value) ? undefined : validationError(validate.errors ?? [], "body"));
+}
+
 /** Where the failing value was: the body, the query string or the path. */
 export type RequestPart = "body" | "querystring" | "params" | "headers";
 

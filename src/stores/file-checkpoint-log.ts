@@ -6,8 +6,9 @@
  *   opens a generation: the checkpoints that follow that session file's content;
  * - a **checkpoint** line, `{"gen":"…","seq":N,"delta":<delta>,"events":[{"id":"<run>-<n>","event":<event>},…]}`,
  *   holds one checkpoint and the events emitted with it, so both are written by one write;
- * - an **event** line, `{"id":"<run>-<n>","event":<event>}`, holds an event kept from a
- *   generation that a new base superseded (written when the log is compacted).
+ * - an **event** line, `{"id":"<run>-<n>","event":<event>}`, holds an event logged ahead of its
+ *   checkpoint (a run that logs each event as it happens), or one kept from a generation that a
+ *   new base superseded (written when the log is compacted).
  *
  * The checkpoints of a session are those of the generation named by the last base line whose hash
  * is the session file's hash; every other checkpoint line only contributes its events. A line
@@ -17,7 +18,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isPlainObject } from "../util/values.js";
-import { parseEventId, SnapshotCorruptError, SnapshotStoreError, type CheckpointRecord, type StoredEvent } from "./snapshot-store.js";
+import { parseEventId, SnapshotCorruptError, SnapshotStoreError, type CheckpointRecord, type LoggedEvent, type StoredEvent } from "./snapshot-store.js";
 
 /** Where a log is, for messages. */
 export interface LogPlace {
@@ -150,6 +151,12 @@ export function checkpointLine(session: string, key: string, generation: string,
   const delta = oneLineJson(record.delta, (problem) => fail("the delta", problem));
   const events = record.events.map((event) => `{"id":"${event.id}","event":${oneLineJson(event.json, (problem) => fail(`event ${event.id}`, problem), true)}}`);
   return `{"gen":"${generation}","seq":${record.seq},"delta":${delta},"events":[${events.join(",")}]}\n`;
+}
+
+/** Event lines, for events logged ahead of their checkpoint (`logEvents`). */
+export function eventLines(session: string, key: string, events: readonly LoggedEvent[]): string {
+  const fail = (id: string, problem: string) => new SnapshotStoreError(`${session}: logEvents: event ${id} ${problem}; nothing was written`, key);
+  return events.map((event) => `{"id":"${event.id}","event":${oneLineJson(event.json, (problem) => fail(event.id, problem), true)}}\n`).join("");
 }
 
 function oneLineJson(text: string, fail: (problem: string) => Error, mustBeObject = false): string {

@@ -7,8 +7,8 @@
  *   DSL that `loadCanvas` and `canvasflow run` read. Replaced whole: temp file, then rename.
  * - `.<name>.log`: the checkpoint log, append-only JSONL (see file-checkpoint-log.ts): the
  *   checkpoints since the base, each on one line with the events emitted with it (one write, so
- *   a checkpoint and its events are stored together or not at all), and events kept from before
- *   the base. It exists only once something was appended: a session that is only ever saved is
+ *   a checkpoint and its events are stored together or not at all), events logged ahead of their
+ *   checkpoint (`logEvents`, one line each), and events kept from before the base. It exists only once something was appended: a session that is only ever saved is
  *   one file, as before.
  * - `.<name>.lock`: the session's lock (see file-lock.ts): held by a run from before it starts
  *   until it has saved; a save takes it for a moment when no run holds it.
@@ -45,13 +45,14 @@ import { createHash } from "node:crypto";
 import { mkdir, open, readFile, stat, truncate, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { CanvasDsl } from "../dsl/types.js";
-import { baseLine, checkpointLine, compactedLog, newGeneration, scanLog, type LogPlace } from "./file-checkpoint-log.js";
+import { baseLine, checkpointLine, compactedLog, eventLines, newGeneration, scanLog, type LogPlace } from "./file-checkpoint-log.js";
 import { syncDirectory, syncFile, writeFileAtomic } from "./file-io.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./file-lock.js";
 import {
   checkEventQuery,
   checkKey,
   checkEventsFollow,
+  checkLoggedEvents,
   checkRecord,
   checkSaveOptions,
   closedError,
@@ -70,6 +71,7 @@ import {
   type CheckpointStore,
   type DeleteOptions,
   type EventQuery,
+  type LoggedEvent,
   type SaveOptions,
   type SessionLock,
   type StoredEvent,
@@ -225,21 +227,49 @@ export class FileSnapshotStore implements CheckpointStore {
     });
   }
 
-  async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
+  async logEvents(key: string, events: LoggedEvent[], options: AppendOptions): Promise<void> {
     this.checkOpen();
     const file = this.pathFor(key);
+    const session = this.describe(key, file);
+    checkLoggedEvents(key, events);
+    const lock = options?.lock;
+    if (lock === undefined) throw new SessionLockLostError(`${session}: events are logged only under the session's lock (lock(key)); nothing was written`, key);
+    const held = this.issued.check(lock, key, session);
+    await this.serially(held, async () => {
+      await this.checkStillHeld(held, key, file);
+      const writer = (held.writer ??= await this.openWriter(key, file));
+      checkEventsFollow(key, writer.lastEventId, events);
+      // Event lines belong to no generation: a base line still to be written waits for the next checkpoint.
+      await this.writeToLog(held, writer, eventLines(session, key, events), key, file, `events ${events[0].id}…${events.at(-1)!.id}`);
+      writer.lastEventId = events.at(-1)!.id;
+    });
+  }
+
+  async lastEventId(key: string): Promise<string | undefined> {
+    return (await this.allEvents(key))?.at(-1)?.id;
+  }
+
+  async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
     const { limit } = checkEventQuery(query);
-    const place = this.logPlace(key, file);
-    const bytes = await readLog(place);
-    // A log without its session file is what an interrupted delete leaves: no session, no events.
-    if (bytes === undefined || !(await sessionFileExists(key, file))) return [];
-    const all = scanLog(bytes, undefined, place).events;
+    const all = await this.allEvents(key);
+    if (all === undefined) return [];
     let from = Math.max(0, all.length - this.maxEvents);
     const after = query?.after;
     if (after !== undefined) {
       while (from < all.length && compareEventIds(all[from].id, after) <= 0) from++;
     }
     return all.slice(from, Number.isFinite(limit) ? from + limit : undefined);
+  }
+
+  /** Every event in the session's log (undefined when there is none). */
+  private async allEvents(key: string): Promise<StoredEvent[] | undefined> {
+    this.checkOpen();
+    const file = this.pathFor(key);
+    const place = this.logPlace(key, file);
+    const bytes = await readLog(place);
+    // A log without its session file is what an interrupted delete leaves: no session, no events.
+    if (bytes === undefined || !(await sessionFileExists(key, file))) return undefined;
+    return scanLog(bytes, undefined, place).events;
   }
 
   async delete(key: string, options?: DeleteOptions): Promise<boolean> {

@@ -7,6 +7,7 @@ import {
   checkEventQuery,
   checkEventsFollow,
   checkKey,
+  checkLoggedEvents,
   checkRecord,
   compareEventIds,
   DEFAULT_MAX_EVENTS,
@@ -111,15 +112,34 @@ export class MemorySnapshotStore implements CheckpointStore {
     checkEventsFollow(key, this.logs.get(key)?.at(-1)?.id, record);
     entry.deltas.push(record.delta);
     entry.version = String(++this.lastVersion);
-    if (record.events.length > 0) {
-      const log = this.logs.get(key) ?? [];
-      // Kept as given: a lazily serialized event is turned into JSON only if it is read.
-      for (const e of record.events) log.push(e);
-      // Trimmed in bulk, so an append stays O(1) however long the log is.
-      if (log.length >= 2 * this.maxEvents) log.splice(0, log.length - this.maxEvents);
-      this.logs.set(key, log);
-    }
+    this.log(key, record.events);
     return entry.version;
+  }
+
+  async logEvents(key: string, events: LoggedEvent[], options: AppendOptions): Promise<void> {
+    checkKey(key);
+    checkLoggedEvents(key, events);
+    const entry = this.live(key);
+    this.checkLock(key, options?.lock, true);
+    if (!entry) throw noSession(key);
+    checkEventsFollow(key, this.logs.get(key)?.at(-1)?.id, events);
+    this.log(key, events);
+  }
+
+  async lastEventId(key: string): Promise<string | undefined> {
+    checkKey(key);
+    if (this.closed) throw closedError("memory");
+    return this.logs.get(key)?.at(-1)?.id;
+  }
+
+  private log(key: string, events: LoggedEvent[]): void {
+    if (events.length === 0) return;
+    const log = this.logs.get(key) ?? [];
+    // Kept as given: a lazily serialized event is turned into JSON only if it is read.
+    for (const e of events) log.push(e);
+    // Trimmed in bulk, so an append stays O(1) however long the log is.
+    if (log.length >= 2 * this.maxEvents) log.splice(0, log.length - this.maxEvents);
+    this.logs.set(key, log);
   }
 
   async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
@@ -190,4 +210,11 @@ export class MemorySnapshotStore implements CheckpointStore {
     }
     return entry;
   }
+}
+
+/** Events logged for a session that does not exist (no base saved). */
+function noSession(key: string): SnapshotConflictError {
+  const error = new SnapshotConflictError(key, null, undefined);
+  error.message = `session "${key}" does not exist: events are logged for a saved session; nothing was written`;
+  return error;
 }

@@ -18,6 +18,17 @@ export interface SessionStatements {
    * texts, $8 the cap.
    */
   append: string;
+  /**
+   * Events ahead of their checkpoint (a live log), as one statement: written only under this
+   * caller's live lease, for a live session, when the first comes after the last one logged;
+   * the oldest events beyond the cap go. When nothing was written `logged` is false and the
+   * other columns say why.
+   *
+   * $1 key, $2 lease token, $3 event runs, $4 event numbers, $5 event JSON texts, $6 the cap.
+   */
+  logEvents: string;
+  /** The last logged event's id (`<run>-<n>`) of a live session. $1 key. */
+  lastEvent: string;
   /** The base (seq 0) and the checkpoints in order, read in one statement so they agree. $1 key. */
   load: string;
   /** Delete an expired session with its checkpoints and events. $1 key. */
@@ -76,6 +87,36 @@ export function sessionStatements(t: PostgresTables): SessionStatements {
       SELECT (SELECT version::text FROM bumped) AS version, EXISTS (SELECT 1 FROM lease) AS leased,
         (SELECT last_seq FROM session) AS last_seq, (SELECT expired FROM session) AS expired,
         (SELECT run::text || '-' || n::text FROM latest) AS last_event, (SELECT ok FROM ordered) AS ordered`,
+    logEvents: `WITH lease AS (
+        SELECT 1 FROM ${t.sql.locks} WHERE key = $1 AND token = $2 AND expires_at > now() FOR SHARE
+      ), session AS (
+        SELECT event_count, ${expired} AS expired FROM ${t.sql.sessions} WHERE key = $1 FOR UPDATE
+      ), latest AS (
+        SELECT run, n FROM ${t.sql.events} WHERE key = $1 ORDER BY run DESC, n DESC LIMIT 1
+      ), ordered AS (
+        SELECT NOT EXISTS (
+          SELECT 1 FROM latest WHERE (latest.run, latest.n) >= (($3::bigint[])[1], ($4::bigint[])[1])
+        ) AS ok
+      ), bumped AS (
+        UPDATE ${t.sql.sessions} AS s SET event_count = LEAST(session.event_count + cardinality($5::text[]), $6::integer)
+        FROM session
+        WHERE s.key = $1 AND NOT session.expired AND EXISTS (SELECT 1 FROM lease) AND (SELECT ok FROM ordered)
+        RETURNING session.event_count + cardinality($5::text[]) - $6::integer AS excess
+      ), logged AS (
+        INSERT INTO ${t.sql.events} (key, run, n, event)
+        SELECT $1, e.run, e.n, e.event FROM bumped, unnest($3::bigint[], $4::bigint[], $5::text[]) AS e(run, n, event)
+      ), dropped AS (
+        DELETE FROM ${t.sql.events} WHERE key = $1 AND (run, n) IN (
+          SELECT run, n FROM ${t.sql.events} WHERE key = $1 ORDER BY run, n
+          LIMIT COALESCE((SELECT GREATEST(excess, 0) FROM bumped), 0)
+        )
+      )
+      SELECT EXISTS (SELECT 1 FROM bumped) AS logged, EXISTS (SELECT 1 FROM lease) AS leased,
+        EXISTS (SELECT 1 FROM session) AS found, (SELECT expired FROM session) AS expired,
+        (SELECT run::text || '-' || n::text FROM latest) AS last_event, (SELECT ok FROM ordered) AS ordered`,
+    lastEvent: `SELECT run::text || '-' || n::text AS id FROM ${t.sql.events}
+      WHERE key = $1 AND NOT EXISTS (SELECT 1 FROM ${t.sql.sessions} WHERE key = $1 AND ${expired})
+      ORDER BY run DESC, n DESC LIMIT 1`,
     load: `SELECT 0 AS seq, snapshot AS body, version::text AS version, last_seq, ${expired} AS expired
         FROM ${t.sql.sessions} WHERE key = $1
       UNION ALL

@@ -17,6 +17,7 @@ import {
   checkEventQuery,
   checkKey,
   checkEventsFollow,
+  checkLoggedEvents,
   checkRecord,
   checkSaveOptions,
   checkTtl,
@@ -37,6 +38,7 @@ import {
   type CheckpointStore,
   type DeleteOptions,
   type EventQuery,
+  type LoggedEvent,
   type SaveOptions,
   type SessionLock,
   type StoredEvent,
@@ -91,6 +93,15 @@ interface LoadRow {
   version: string | null;
   last_seq: number | null;
   expired: boolean | null;
+}
+
+interface LogEventsRow {
+  logged: boolean;
+  leased: boolean;
+  /** The session exists (expired or not). */
+  found: boolean;
+  expired: boolean | null;
+  last_event: string | null;
 }
 
 interface AppendRow {
@@ -216,15 +227,7 @@ export class PostgresSnapshotStore implements CheckpointStore {
     const { token } = this.issued.check(lock, key, this.describe(key));
     // More events than the log keeps: only the most recent ones would stay anyway.
     const events = record.events.length > this.maxEvents ? record.events.slice(-this.maxEvents) : record.events;
-    const runs: string[] = [];
-    const numbers: string[] = [];
-    const texts: string[] = [];
-    for (const event of events) {
-      const dash = event.id.indexOf("-");
-      runs.push(event.id.slice(0, dash));
-      numbers.push(event.id.slice(dash + 1));
-      texts.push(event.json);
-    }
+    const { runs, numbers, texts } = eventColumns(events);
     return this.run(key, async (client) => {
       let row: AppendRow;
       try {
@@ -243,6 +246,38 @@ export class PostgresSnapshotStore implements CheckpointStore {
       checkEventsFollow(key, row.last_event ?? undefined, record);
       throw seqConflict(key, row.last_seq + 1, record.seq);
     });
+  }
+
+  async logEvents(key: string, events: LoggedEvent[], options: AppendOptions): Promise<void> {
+    this.checkKey(key);
+    checkLoggedEvents(key, events);
+    const lock = options?.lock;
+    if (lock === undefined) throw new SessionLockLostError(`${this.describe(key)}: events are logged only under the session's lock; nothing was written`, key);
+    const { token } = this.issued.check(lock, key, this.describe(key));
+    const kept = events.length > this.maxEvents ? events.slice(-this.maxEvents) : events;
+    const { runs, numbers, texts } = eventColumns(kept);
+    await this.run(key, async (client) => {
+      let row: LogEventsRow;
+      try {
+        row = (await client.query<LogEventsRow>({ name: `canvasflow-log-events-${this.tables.schema}`, text: this.sql.logEvents, values: [key, token, runs, numbers, texts, this.maxEvents] })).rows[0];
+      } catch (error) {
+        throw this.appendFailure(error, key, undefined) ?? error;
+      }
+      if (row.logged) return;
+      if (!row.leased) throw await this.lockLost(client, key, token);
+      if (!row.found || row.expired) {
+        const error = new SnapshotConflictError(key, null, undefined);
+        error.message = `${this.describe(key)} does not exist${row.expired ? " (it expired)" : ""}: events are logged for a saved session; nothing was written`;
+        throw error;
+      }
+      checkEventsFollow(key, row.last_event ?? undefined, events);
+      throw new SnapshotStoreError(`${this.describe(key)}: logEvents wrote nothing, for no reason the store knows; nothing was written`, key);
+    });
+  }
+
+  async lastEventId(key: string): Promise<string | undefined> {
+    this.checkKey(key);
+    return this.run(key, async (client) => (await client.query<{ id: string }>(this.sql.lastEvent, [key])).rows[0]?.id);
   }
 
   async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
@@ -340,15 +375,15 @@ export class PostgresSnapshotStore implements CheckpointStore {
     return new SnapshotCorruptError(`session "${key}": ${this.checkpointsTable} is corrupt: ${what}; nothing was changed`, key);
   }
 
-  /** Map what the append statement's constraints refused; undefined for anything else. */
-  private appendFailure(error: unknown, key: string, seq: number): SnapshotStoreError | undefined {
+  /** Map what the append (or logEvents, without a seq) statement's constraints refused; undefined for anything else. */
+  private appendFailure(error: unknown, key: string, seq: number | undefined): SnapshotStoreError | undefined {
     if (!isSqlError(error) || error.code !== "23505") return undefined;
     if (error.constraint === "events_pkey") {
       const conflict = new SnapshotConflictError(key, null, undefined);
-      conflict.message = `${this.describe(key)}: checkpoint ${seq}: one of its event ids is already in the log (${this.eventsTable}); another run wrote this session; nothing was written`;
+      conflict.message = `${this.describe(key)}: ${seq === undefined ? "logEvents" : `checkpoint ${seq}`}: one of its event ids is already in the log (${this.eventsTable}); another run wrote this session; nothing was written`;
       return conflict;
     }
-    if (error.constraint === "checkpoints_pkey") {
+    if (error.constraint === "checkpoints_pkey" && seq !== undefined) {
       return new SnapshotCorruptError(`session "${key}": ${this.checkpointsTable} is corrupt: it already holds a checkpoint ${seq} although the session's last checkpoint is ${seq - 1}; nothing was written`, key);
     }
     return undefined;
@@ -427,4 +462,18 @@ export class PostgresSnapshotStore implements CheckpointStore {
     });
     return this.ready;
   }
+}
+
+/** Events as the statements take them: runs, numbers and JSON texts in three parallel arrays. */
+function eventColumns(events: readonly LoggedEvent[]): { runs: string[]; numbers: string[]; texts: string[] } {
+  const runs: string[] = [];
+  const numbers: string[] = [];
+  const texts: string[] = [];
+  for (const event of events) {
+    const dash = event.id.indexOf("-");
+    runs.push(event.id.slice(0, dash));
+    numbers.push(event.id.slice(dash + 1));
+    texts.push(event.json);
+  }
+  return { runs, numbers, texts };
 }

@@ -78,6 +78,38 @@ return {'saved', tostring(version)}
 `;
 
 /**
+ * The event-log part of a write, with `first` the ARGV index of the first event id (then id, JSON
+ * pairs to the end), `cap` the log's cap and `ttl` its expiry in ms ('0': none). EVENTS_CHECK
+ * refuses, before anything is written, events whose first does not come after the last one logged;
+ * EVENTS_WRITE adds them, trims the log and sets its expiry.
+ */
+const EVENTS_CHECK = `
+local events = (#ARGV - first + 1) / 2
+if events > 0 then
+  local eventsType = kind(KEYS[4])
+  if eventsType ~= 'none' and eventsType ~= 'stream' then return {'wrongtype', 'events', eventsType} end
+  local last = '0-0'
+  if eventsType == 'stream' then
+    local info = redis.call('XINFO', 'STREAM', KEYS[4])
+    for i = 1, #info, 2 do
+      if info[i] == 'last-generated-id' then last = info[i + 1] end
+    end
+  end
+  if not newer(ARGV[first], last) then return {'order', last} end
+end
+`;
+
+const EVENTS_WRITE = `
+for i = first, #ARGV, 2 do
+  redis.call('XADD', KEYS[4], ARGV[i], 'event', ARGV[i + 1])
+end
+if events > 0 then
+  redis.call('XTRIM', KEYS[4], 'MAXLEN', '~', cap)
+  if ttl ~= '0' then redis.call('PEXPIRE', KEYS[4], ttl) end
+end
+`;
+
+/**
  * A checkpoint. KEYS 1-4. ARGV[1] the lock value (required), ARGV[2] seq, ARGV[3] the delta JSON,
  * ARGV[4] the event log's cap, ARGV[5] the event log's expiry in ms ('0': none), then id, JSON
  * pairs of the events (ids in order, checked by the caller). The checkpoints expire with the
@@ -92,30 +124,41 @@ ${READ_VERSION}
 if current == '' then return {'nobase'} end
 local count = redis.call('LLEN', KEYS[3])
 if tonumber(ARGV[2]) ~= count + 1 then return {'conflict', tostring(count + 1)} end
-local events = (#ARGV - 5) / 2
-if events > 0 then
-  local eventsType = kind(KEYS[4])
-  if eventsType ~= 'none' and eventsType ~= 'stream' then return {'wrongtype', 'events', eventsType} end
-  local last = '0-0'
-  if eventsType == 'stream' then
-    local info = redis.call('XINFO', 'STREAM', KEYS[4])
-    for i = 1, #info, 2 do
-      if info[i] == 'last-generated-id' then last = info[i + 1] end
-    end
-  end
-  if not newer(ARGV[6], last) then return {'order', last} end
-end
+local first, cap, ttl = 6, ARGV[4], ARGV[5]
+${EVENTS_CHECK}
 redis.call('RPUSH', KEYS[3], ARGV[3])
-for i = 6, #ARGV, 2 do
-  redis.call('XADD', KEYS[4], ARGV[i], 'event', ARGV[i + 1])
-end
-if events > 0 then
-  redis.call('XTRIM', KEYS[4], 'MAXLEN', '~', ARGV[4])
-  if ARGV[5] ~= '0' then redis.call('PEXPIRE', KEYS[4], ARGV[5]) end
-end
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl > 0 then redis.call('PEXPIRE', KEYS[3], ttl) end
+${EVENTS_WRITE}
+local sessionTtl = redis.call('PTTL', KEYS[1])
+if sessionTtl > 0 then redis.call('PEXPIRE', KEYS[3], sessionTtl) end
 return {'appended', tostring(redis.call('HINCRBY', KEYS[1], 'version', 1))}
+`;
+
+/**
+ * Events logged ahead of their checkpoint (a live log). KEYS 1-4. ARGV[1] the lock value
+ * (required), ARGV[2] the log's cap, ARGV[3] its expiry in ms ('0': none), then id, JSON pairs.
+ * The session's version does not change: its state did not. → {'logged'} | {'nobase'}
+ * | {'order', last logged id} | refusals.
+ */
+export const LOG_EVENTS_SCRIPT = `${HELPERS}
+local lock = ARGV[1]
+if lock == '' then return {'lost', ''} end
+${LOCK_CHECK}
+${READ_VERSION}
+if current == '' then return {'nobase'} end
+local first, cap, ttl = 4, ARGV[2], ARGV[3]
+${EVENTS_CHECK}
+${EVENTS_WRITE}
+return {'logged'}
+`;
+
+/** The last logged event's id. KEYS[1] the stream. → {'last', id or ''} | {'wrongtype', 'events', type}. */
+export const LAST_EVENT_SCRIPT = `${HELPERS}
+local eventsType = kind(KEYS[1])
+if eventsType == 'none' then return {'last', ''} end
+if eventsType ~= 'stream' then return {'wrongtype', 'events', eventsType} end
+local entries = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #entries == 0 then return {'last', ''} end
+return {'last', entries[1][1]}
 `;
 
 /**

@@ -29,7 +29,9 @@ import {
   APPEND_SCRIPT,
   DELETE_SCRIPT,
   EVENTS_SCRIPT,
+  LAST_EVENT_SCRIPT,
   LOAD_SCRIPT,
+  LOG_EVENTS_SCRIPT,
   RELEASE_SCRIPT,
   RENEW_SCRIPT,
   SAVE_SCRIPT,
@@ -38,6 +40,7 @@ import {
 import {
   checkEventQuery,
   checkKey,
+  checkLoggedEvents,
   checkRecord,
   checkSaveOptions,
   checkTtl,
@@ -53,11 +56,13 @@ import {
   SnapshotConflictError,
   SnapshotCorruptError,
   SnapshotStoreError,
+  eventsOrderConflict,
   type AppendOptions,
   type CheckpointRecord,
   type CheckpointStore,
   type DeleteOptions,
   type EventQuery,
+  type LoggedEvent,
   type SaveOptions,
   type SessionLock,
   type StoredEvent,
@@ -103,6 +108,8 @@ const ACQUIRE = "canvasflowLockAcquire2";
 const TAKEOVER = "canvasflowLockTakeOver2";
 const RENEW = "canvasflowLockRenew2";
 const RELEASE = "canvasflowLockRelease2";
+const LOG_EVENTS = "canvasflowSessionLogEvents2";
+const LAST_EVENT = "canvasflowSessionLastEvent2";
 
 const SCRIPTS: Array<[name: string, keys: number, lua: string]> = [
   [SAVE, 3, SAVE_SCRIPT],
@@ -114,6 +121,8 @@ const SCRIPTS: Array<[name: string, keys: number, lua: string]> = [
   [TAKEOVER, 1, TAKEOVER_SCRIPT],
   [RENEW, 1, RENEW_SCRIPT],
   [RELEASE, 1, RELEASE_SCRIPT],
+  [LOG_EVENTS, 4, LOG_EVENTS_SCRIPT],
+  [LAST_EVENT, 1, LAST_EVENT_SCRIPT],
 ];
 
 /** A script's reply: a status word, then details (see redis-scripts.ts). */
@@ -128,6 +137,8 @@ type Scripts = {
   [TAKEOVER](lockKey: string, dead: string, value: string, leaseMs: string): Promise<number>;
   [RENEW](lockKey: string, lock: string, leaseMs: string): Promise<number>;
   [RELEASE](lockKey: string, lock: string): Promise<number>;
+  [LOG_EVENTS](key: string, lockKey: string, checkpoints: string, eventLog: string, lock: string, maxEvents: string, eventTtlMs: string, ...events: string[]): Promise<Reply>;
+  [LAST_EVENT](events: string): Promise<Reply>;
 };
 
 /** A stream entry as ioredis returns it: the id and the flat field list. */
@@ -266,8 +277,34 @@ export class RedisSnapshotStore implements CheckpointStore {
     this.refuse(key, status, detail);
     if (status === "nobase") throw seqConflict(key, 0, record.seq);
     if (status === "conflict") throw seqConflict(key, Number(detail[0]), record.seq);
-    if (status === "order") throw eventOrderConflict(key, record, detail[0], this.eventsKey(key));
+    if (status === "order") throw eventsOrderConflict(key, `checkpoint ${record.seq}`, record.events[0].id, detail[0], `redis key ${this.eventsKey(key)}`);
     return detail[0];
+  }
+
+  async logEvents(key: string, events: LoggedEvent[], options: AppendOptions): Promise<void> {
+    const redisKey = this.redisKey(key);
+    checkLoggedEvents(key, events);
+    const lock = options?.lock;
+    if (lock === undefined) throw new SessionLockLostError(`${this.describe(key)}: events are logged only under the session's lock; nothing was written`, key);
+    const { value } = this.issued.check(lock, key, this.describe(key));
+    const pairs = events.flatMap((event) => [event.id, event.json]);
+    const [status, ...detail] = await this.command(key, () =>
+      this.scripts[LOG_EVENTS](redisKey, this.lockKey(key), this.checkpointsKey(key), this.eventsKey(key), value, String(this.maxEvents), this.eventLogTtlMs, ...pairs),
+    );
+    this.refuse(key, status, detail);
+    if (status === "nobase") {
+      const error = new SnapshotConflictError(key, null, undefined);
+      error.message = `${this.describe(key)} does not exist: events are logged for a saved session; nothing was written`;
+      throw error;
+    }
+    if (status === "order") throw eventsOrderConflict(key, "logEvents", events[0].id, detail[0], `redis key ${this.eventsKey(key)}`);
+  }
+
+  async lastEventId(key: string): Promise<string | undefined> {
+    const eventsKey = this.eventsKey(key);
+    const [status, ...detail] = await this.command(key, () => this.scripts[LAST_EVENT](eventsKey));
+    this.refuse(key, status, detail);
+    return detail[0] === "" ? undefined : detail[0];
   }
 
   async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
@@ -442,15 +479,6 @@ function checkPrefixesApart(prefixes: NamedPrefix[]): void {
       }
     }
   }
-}
-
-/** A checkpoint whose first event does not come after the last one logged: another run wrote the log, or ids started over. */
-function eventOrderConflict(key: string, record: CheckpointRecord, last: string, eventsKey: string): SnapshotConflictError {
-  const error = new SnapshotConflictError(key, null, undefined);
-  error.message =
-    `session "${key}": checkpoint ${record.seq}: event ${record.events[0].id} does not come after the last logged event ${last} ` +
-    `(redis key ${eventsKey}; event ids only grow); another run wrote this session's log; nothing was written`;
-  return error;
 }
 
 function milliseconds(seconds: number): string {

@@ -144,8 +144,17 @@ export interface CheckpointStore extends SnapshotStore {
    * join the event log. Resolves to the session's new version.
    */
   append(key: string, record: CheckpointRecord, options: AppendOptions): Promise<string>;
+  /**
+   * Log events ahead of their checkpoint, for a run that logs each event as it happens (so a
+   * reader of the log sees it at once). Under the session's lock, with `append`'s rule: ids in
+   * order, the first after the last one logged (`SnapshotConflictError` otherwise; nothing is
+   * written). The session must exist. The checkpoints are not touched.
+   */
+  logEvents(key: string, events: LoggedEvent[], options: AppendOptions): Promise<void>;
   /** The session's logged events, oldest first (the log keeps the most recent `maxEvents`). */
   events(key: string, query?: EventQuery): Promise<StoredEvent[]>;
+  /** The id of the last event the session logged, or undefined when it logged none (or was deleted). */
+  lastEventId(key: string): Promise<string | undefined>;
   /**
    * `append`, done before it returns, for a store in this process's memory: a durable run in
    * `sync` mode then goes on without awaiting a promise per batch. Same checks and errors.
@@ -374,16 +383,26 @@ export function checkRecord(key: string, record: CheckpointRecord): void {
   const session = `session "${key}"`;
   if (!Number.isInteger(record?.seq) || record.seq < 1) throw new SnapshotStoreError(`${session}: checkpoint seq must be a whole number from 1, got ${String(record?.seq)}`, key);
   if (typeof record.delta !== "string") throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: the delta must be JSON text`, key);
-  if (!Array.isArray(record.events)) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: events must be a list`, key);
+  checkEventList(key, `${session}: checkpoint ${record.seq}`, record.events);
+}
+
+/** Events a store can log (`logEvents`): a non-empty list of well-formed ids in order. */
+export function checkLoggedEvents(key: string, events: LoggedEvent[]): void {
+  if (Array.isArray(events) && events.length === 0) throw new SnapshotStoreError(`session "${key}": logEvents needs at least one event`, key);
+  checkEventList(key, `session "${key}": logEvents`, events);
+}
+
+function checkEventList(key: string, where: string, events: LoggedEvent[]): void {
+  if (!Array.isArray(events)) throw new SnapshotStoreError(`${where}: events must be a list`, key);
   let run = -1;
   let n = -1;
   let previous = "";
-  for (const event of record.events) {
-    if (!scanEventId(event?.id)) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event id ${JSON.stringify(event?.id)} is not <run>-<n>`, key);
+  for (const event of events) {
+    if (!scanEventId(event?.id)) throw new SnapshotStoreError(`${where}: event id ${JSON.stringify(event?.id)} is not <run>-<n>`, key);
     // `in`, not a read: an event's JSON may be made lazily, only when a store writes it out.
-    if (!("json" in (event as object))) throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ${String(event.id)} must be JSON text`, key);
+    if (!("json" in (event as object))) throw new SnapshotStoreError(`${where}: event ${String(event.id)} must be JSON text`, key);
     if (scannedRun < run || (scannedRun === run && scannedN <= n)) {
-      throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: event ids must grow (${previous} then ${event.id})`, key);
+      throw new SnapshotStoreError(`${where}: event ids must grow (${previous} then ${event.id})`, key);
     }
     run = scannedRun;
     n = scannedN;
@@ -395,12 +414,18 @@ export function checkRecord(key: string, record: CheckpointRecord): void {
  * A checkpoint's events must come after the last event the session logged (ids only grow, across
  * checkpoints and bases too). SnapshotConflictError otherwise: another run wrote the session.
  */
-export function checkEventsFollow(key: string, lastEventId: string | undefined, record: CheckpointRecord): void {
-  const first = record.events[0]?.id;
+export function checkEventsFollow(key: string, lastEventId: string | undefined, record: CheckpointRecord | LoggedEvent[]): void {
+  const events = Array.isArray(record) ? record : record.events;
+  const first = events[0]?.id;
   if (first === undefined || lastEventId === undefined || compareEventIds(first, lastEventId) > 0) return;
+  throw eventsOrderConflict(key, Array.isArray(record) ? "logEvents" : `checkpoint ${record.seq}`, first, lastEventId);
+}
+
+/** Events whose first does not come after the last one logged: another run wrote the session's log. */
+export function eventsOrderConflict(key: string, what: string, first: string, lastEventId: string, where?: string): SnapshotConflictError {
   const error = new SnapshotConflictError(key, null, undefined);
-  error.message = `session "${key}": checkpoint ${record.seq}'s first event ${first} does not come after the last one logged (${lastEventId}); another run wrote this session; nothing was written`;
-  throw error;
+  error.message = `session "${key}": ${what}'s first event ${first} does not come after the last one logged (${lastEventId}${where ? `, ${where}` : ""}); another run wrote this session; nothing was written`;
+  return error;
 }
 
 /** Out of order: a checkpoint whose seq does not follow the last one. */

@@ -6,6 +6,7 @@
 import { positiveNumber } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
 import { defineTool } from "./define-tool.js";
+import { runDocGenerator } from "./docs/generate.js";
 
 function checkDocument(params: Params): ParamProblem[] {
   const problems: ParamProblem[] = [];
@@ -35,4 +36,6 @@ export const DocGenerator = defineTool({
   timeoutSeconds: 600,
   primaryOutput: "download",
   check: checkDocument,
+  thoughts: () => "Generating the document...",
+  run: runDocGenerator,
 });

@@ -6,6 +6,8 @@ import { positiveInteger } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
 import { defineTool } from "./define-tool.js";
 import { runYahooFinance, YAHOO_FINANCE_TIMEOUT_S } from "./web/yahoo-finance.js";
+import { AKSHARE_TIMEOUT_S, runAkShare } from "./web/akshare.js";
+import { runWenCai, WENCAI_TIMEOUT_S } from "./web/wencai.js";
 
 /**
  * The earnings calendar (`financials`) needs a signed-in Yahoo session, which this tool does not
@@ -24,19 +26,29 @@ function checkYahooFlags(params: Params): ParamProblem[] {
 
 export const AkShare = defineTool({
   name: "AkShare",
-  meta: { query: { default: "{sys.query}" } },
+  functionName: "akshare_stock_news",
+  description: "AkShare retrieves the latest news articles for a given Chinese A-share stock from East Money (东方财富).",
+  meta: { query: { default: "{sys.query}", type: "string", description: "The stock symbol/code to fetch news for, e.g. '600519'.", required: true } },
   defaults: { top_n: 10 },
-  timeoutSeconds: 12,
+  timeoutSeconds: AKSHARE_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
+  run: runAkShare,
 });
 
 export const WenCai = defineTool({
   name: "WenCai",
-  meta: { query: { default: "{sys.query}" } },
+  functionName: "iwencai",
+  description: [
+    "iwencai search: search platform is committed to providing hundreds of millions of investors with the most timely, accurate and comprehensive information, covering news, announcements, research reports, blogs, forums, Weibo, characters, etc.",
+    "robo-advisor intelligent stock selection platform: through AI technology, is committed to providing investors with intelligent stock selection, quantitative investment, main force tracking, value investment, technical analysis and other types of stock selection technologies.",
+    "fund selection platform: through AI technology, is committed to providing excellent fund, value investment, quantitative analysis and other fund selection technologies for foundation citizens.",
+  ].join("\n"),
+  meta: { query: { default: "{sys.query}", type: "string", description: "The question/conditions to select stocks.", required: true } },
   defaults: { top_n: 10, query_type: "stock" },
-  timeoutSeconds: 12,
+  timeoutSeconds: WENCAI_TIMEOUT_S,
   primaryOutput: "report",
   check: (params) => positiveInteger(params, "top_n"),
+  run: runWenCai,
 });
 
 export const YahooFinance = defineTool({

@@ -57,8 +57,9 @@ function numberParam(params: Params, key: string, fallback: number): number {
   return finiteNumber(params[key]) ?? fallback;
 }
 
-function searchOptions(query: string, params: Params, signal: AbortSignal): SearchOptions {
+function searchOptions(query: string, params: Params, signal: AbortSignal, onTokens: (tokens: number) => void): SearchOptions {
   return {
+    onTokens,
     query,
     topN: Math.max(1, Math.floor(numberParam(params, "top_n", 8))),
     topK: Math.max(1, Math.floor(numberParam(params, "top_k", 1024))),
@@ -80,7 +81,10 @@ async function retrieve(args: Record<string, unknown>, ctx: ToolContext): Promis
   const services = ctx.services as CanvasflowServices;
   const get = ctx.get ? (selector: string) => ctx.get!(selector) : undefined;
   const choices = knowledgeBasesFor(datasetIds(params, get), services.tools?.knowledgeBases ?? {});
-  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal), services.tools?.env ?? process.env);
+  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal, (tokens) => {
+    // Embedding the query and reranking cost tokens too: they count into the run's usage.
+    if (tokens > 0) ctx.addUsage({ prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
+  }), services.tools?.env ?? process.env, services.tools?.knowledgeModels);
   if (chunks.length === 0) {
     const empty = typeof params.empty_response === "string" && params.empty_response.trim() !== "" ? params.empty_response : `Nothing relevant to "${query}" was found in the knowledge base.`;
     return { formalized_content: empty, json: [] };

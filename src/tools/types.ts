@@ -37,9 +37,9 @@ export class ToolFailure extends Error {
   }
 }
 
-/** A tool's result. `formalized_content` is the text a model reads. */
+/** A tool's result. `formalized_content` is the text a model reads (file makers such as DocGenerator have none). */
 export interface ToolOutput {
-  formalized_content: string;
+  formalized_content?: string;
   [output: string]: unknown;
 }
 

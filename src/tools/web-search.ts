@@ -10,8 +10,10 @@ import { defineTool } from "./define-tool.js";
 import { DUCKDUCKGO_TIMEOUT_S, runDuckDuckGo } from "./web/duckduckgo.js";
 import { GOOGLE_TIMEOUT_S, runGoogle } from "./web/google.js";
 import { runTavilyExtract, runTavilySearch, TAVILY_EXTRACT_TIMEOUT_S, TAVILY_SEARCH_TIMEOUT_S } from "./web/tavily.js";
-
-const QUERY = { query: { default: "{sys.query}" } };
+import { runSearXNG, SEARXNG_TIMEOUT_S } from "./web/searxng.js";
+import { KEENABLE_TIMEOUT_S, runKeenable } from "./web/keenable.js";
+import { QUERIT_CONTENTS_TIMEOUT_S, QUERIT_SEARCH_TIMEOUT_S, runQueritContents, runQueritSearch } from "./web/querit.js";
+import { BGPT_TIMEOUT_S, runBGPT } from "./web/bgpt.js";
 
 /** A search tool's query as RAGFlow's meta describes it to the model. */
 function searchQuery(engine: string) {
@@ -152,22 +154,46 @@ export const DuckDuckGo = defineTool({
 
 export const SearXNG = defineTool({
   name: "SearXNG",
-  meta: { ...QUERY, searxng_url: { default: "", textOnly: true } },
+  functionName: "searxng_search",
+  description:
+    "SearXNG is a privacy-focused metasearch engine that aggregates results from multiple search engines without tracking users. It provides comprehensive web search capabilities.",
+  meta: {
+    query: searchQuery("SearXNG"),
+    searxng_url: {
+      default: "",
+      textOnly: true,
+      type: "string",
+      description: "The base URL of your SearXNG instance (e.g., http://localhost:4000). This is required to connect to your SearXNG server.",
+    },
+  },
   defaults: { top_n: 10 },
-  timeoutSeconds: 12,
+  timeoutSeconds: SEARXNG_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
+  run: runSearXNG,
 });
 
 export const KeenableSearch = defineTool({
   name: "KeenableSearch",
-  meta: { ...QUERY, site: { default: "", textOnly: true } },
+  functionName: "keenable_search",
+  description: [
+    "Keenable is a web search API built for AI agents. It returns fresh, relevant web",
+    "results for a query and works without an API key by default (keyless free tier).",
+    "When searching:",
+    "   - Use a focused query of the most important terms (and synonyms).",
+    "   - Optionally restrict to a single site/domain.",
+  ].join("\n"),
+  meta: {
+    query: searchQuery("Keenable"),
+    site: { default: "", textOnly: true, type: "string", description: "default:''. Restrict results to a single domain, e.g. 'techcrunch.com'." },
+  },
   // No key: Keenable's keyless public endpoint is used.
   defaults: { api_key: "", mode: "pro", top_n: 10 },
-  timeoutSeconds: 12,
+  timeoutSeconds: KEENABLE_TIMEOUT_S,
   check: (params) => [
     ...positiveInteger(params, "top_n"),
     ...(params.mode === "realtime" ? credential(params, "api_key", "a Keenable API key (the realtime mode needs one)") : []),
   ],
+  run: runKeenable,
 });
 
 /** Querit time ranges: dN, wN, mN, yN or YYYY-MM-DDtoYYYY-MM-DD. */
@@ -187,22 +213,27 @@ function checkQueritSearch(params: Params): ParamProblem[] {
   return problems;
 }
 
+const STRINGS = { type: "string" } as const;
+
 export const QueritSearch = defineTool({
   name: "QueritSearch",
+  functionName: "querit_search",
+  description: "Querit is a web search API for AI applications. It returns relevant web pages with titles, URLs and text snippets, and can filter by site, time range, country and language.",
   meta: {
-    ...QUERY,
-    count: { default: 10 },
-    chunks_per_doc: { default: 3 },
-    site_include: { default: [] },
-    site_exclude: { default: [] },
-    time_range: { default: "" },
-    country_include: { default: [] },
-    language_include: { default: [] },
+    query: searchQuery("Querit"),
+    count: { default: 10, type: "integer", description: "How many results to return (default 10)." },
+    chunks_per_doc: { default: 3, type: "integer", description: "Snippets per page, 1 to 3 (default 3)." },
+    site_include: { default: [], type: "array", items: STRINGS, description: "Only pages of these sites, e.g. [\"example.com\"]." },
+    site_exclude: { default: [], type: "array", items: STRINGS, description: "No pages of these sites." },
+    time_range: { default: "", type: "string", description: "Only pages from this period: d7, w1, m3, y1 or 2024-01-01to2024-12-31." },
+    country_include: { default: [], type: "array", items: STRINGS, description: "Only pages from these countries." },
+    language_include: { default: [], type: "array", items: STRINGS, description: "Only pages in these languages." },
   },
-  // An empty api_key falls back to the QUERIT_API_KEY environment variable.
+  // An empty api_key falls back to tools.QueritSearch.apiKeyEnv, then to QUERIT_API_KEY.
   defaults: { api_key: "" },
-  timeoutSeconds: 12,
+  timeoutSeconds: QUERIT_SEARCH_TIMEOUT_S,
   check: checkQueritSearch,
+  run: runQueritSearch,
 });
 
 function checkCrawlTimeout(params: Params): ParamProblem[] {
@@ -216,11 +247,19 @@ function checkCrawlTimeout(params: Params): ParamProblem[] {
 
 export const QueritContents = defineTool({
   name: "QueritContents",
+  functionName: "querit_contents",
+  description: "Querit Contents reads the content of 1 to 10 web pages, as text, Markdown or HTML.",
   // urls: 1 to 10 absolute http(s) URLs, as a list or one comma-separated string.
-  meta: { urls: { default: "" }, format: { default: "markdown" }, crawl_timeout: { default: 10 }, extras_meta: { default: false } },
+  meta: {
+    urls: { default: "", type: "array", items: STRINGS, description: "The absolute http(s) URLs of the pages to read (1 to 10).", required: true },
+    format: { default: "markdown", type: "string", enum: ["text", "markdown", "html"], description: "The format of the content." },
+    crawl_timeout: { default: 10, type: "integer", description: "Seconds to wait for each page, 1 to 60." },
+    extras_meta: { default: false, type: "boolean", description: "Include page metadata." },
+  },
   defaults: { api_key: "" },
-  timeoutSeconds: 70,
+  timeoutSeconds: QUERIT_CONTENTS_TIMEOUT_S,
   check: checkCrawlTimeout,
+  run: runQueritContents,
 });
 
 function checkDaysBack(params: Params): ParamProblem[] {
@@ -230,8 +269,14 @@ function checkDaysBack(params: Params): ParamProblem[] {
 
 export const BGPT = defineTool({
   name: "BGPT",
-  meta: QUERY,
+  functionName: "bgpt_search",
+  description:
+    "BGPT searches scientific papers and returns structured evidence extracted from full-text studies: methods, sample sizes, results, limitations, conflicts of interest, data/code availability, study blind spots, quality scores, and falsification prompts. Useful when the agent must judge a scientific claim, not just find abstracts.",
+  meta: {
+    query: { default: "{sys.query}", type: "string", description: "Natural-language scientific search query. Use the most important terms from the user's request.", required: true },
+  },
   defaults: { top_n: 10, api_key: "", days_back: null },
-  timeoutSeconds: 30,
+  timeoutSeconds: BGPT_TIMEOUT_S,
   check: (params) => [...positiveInteger(params, "top_n"), ...checkDaysBack(params)],
+  run: runBGPT,
 });

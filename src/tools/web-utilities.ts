@@ -4,20 +4,36 @@
 import { credential, oneOfCodes } from "../components/param-checks.js";
 import { DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, QWEATHER_LANGUAGES } from "./codes.js";
 import { defineTool } from "./define-tool.js";
+import { CRAWLER_TIMEOUT_S, runCrawler } from "./web/crawler.js";
+import { DEEPL_TIMEOUT_S, runDeepL } from "./web/deepl.js";
+import { QWEATHER_TIMEOUT_S, runQWeather } from "./web/qweather.js";
 
 export const Crawler = defineTool({
   name: "Crawler",
-  // query: the absolute URL of the page to crawl.
-  meta: { query: { default: "{sys.query}" } },
+  functionName: "web_crawler",
+  description: "This tool can be used to crawl a web page and return its content as HTML, Markdown, or the extracted main text.",
+  meta: {
+    query: {
+      default: "{sys.query}",
+      type: "string",
+      description: "The absolute URL (including the http:// or https:// scheme) of the web page to crawl.",
+      required: true,
+    },
+  },
   defaults: { proxy: null, extract_type: "markdown" },
-  timeoutSeconds: 600,
+  timeoutSeconds: CRAWLER_TIMEOUT_S,
+  check: (params) => oneOfCodes(params, "extract_type", ["markdown", "html", "content"], "extract type"),
+  run: runCrawler,
 });
 
 export const DeepL = defineTool({
   name: "DeepL",
-  meta: { query: { default: "{sys.query}" } },
+  functionName: "deepl_translate",
+  description: "DeepL translates text into a target language using the DeepL translation service.",
+  meta: { query: { default: "{sys.query}", type: "string", description: "The text to translate.", required: true } },
   defaults: { auth_key: "", source_lang: "ZH", target_lang: "EN-GB" },
-  timeoutSeconds: 12,
+  timeoutSeconds: DEEPL_TIMEOUT_S,
+  run: runDeepL,
   check: (params) => [
     ...credential(params, "auth_key", "the DeepL authentication key"),
     ...oneOfCodes(params, "source_lang", DEEPL_SOURCE_LANGUAGES, "DeepL source language"),
@@ -27,9 +43,13 @@ export const DeepL = defineTool({
 
 export const QWeather = defineTool({
   name: "QWeather",
-  // query: the city or location to look up.
-  meta: { query: { default: "{sys.query}" } },
+  functionName: "qweather",
+  description: "QWeather (和风天气) looks up the current weather, a multi-day forecast, life indices, or air quality for a location using the QWeather API.",
+  meta: {
+    query: { default: "{sys.query}", type: "string", description: "The location to look up weather for, e.g. a city name like 'Beijing' or '北京'.", required: true },
+  },
   defaults: { web_apikey: "", lang: "zh", type: "weather", user_type: "free", time_period: "now", error_code: {} },
-  timeoutSeconds: 12,
+  timeoutSeconds: QWEATHER_TIMEOUT_S,
+  run: runQWeather,
   check: (params) => [...credential(params, "web_apikey", "the QWeather API key"), ...oneOfCodes(params, "lang", QWEATHER_LANGUAGES, "QWeather language")],
 });

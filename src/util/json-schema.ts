@@ -42,6 +42,25 @@ function describe(error: ErrorObject): string {
 }
 
 /**
+ * Check a value against one definition inside a schema file (`pointer` such as `/$defs/server`),
+ * worded as `schemaIssues` words them: options that a config file section also holds are
+ * checked against the same schema.
+ */
+export function schemaIssuesAt(schemaFile: string, pointer: string, value: unknown): SchemaIssue[] {
+  const key = `${schemaFile}#${pointer}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    validator(schemaFile); // adds the file's schema to ajv under its $id
+    const id = (loadSchema(schemaFile) as { $id?: string }).$id;
+    if (id === undefined) throw new Error(`${schemaFile} has no $id: its definitions cannot be referred to`);
+    validate = ajv!.compile({ $ref: `${id}#${pointer}` });
+    validators.set(key, validate);
+  }
+  if (validate(value)) return [];
+  return issuesOf(validate.errors ?? []);
+}
+
+/**
  * Every problem ajv finds, one per place: anyOf/oneOf wrappers are dropped in favour of the
  * specific errors under them. An unknown property is reported at the property itself.
  */

@@ -157,7 +157,7 @@ describe("cancel latency: cancels from a second process, to workflow_finished in
       console.log(`cancel latency, ${name} session, ${samples} cancels: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms`);
       expect(p50).toBeLessThan(LIMIT_MS);
       expect(p95).toBeLessThan(LIMIT_MS);
-    }, 90_000);
+    }, 300_000);
   }
 });
 

@@ -217,7 +217,7 @@ describe("crash test: kill -9 at random moments, rerun until it finishes", () =>
       const kills = await crashTest(backends[name]);
       const figures = kills.map((k, i) => `kill ${i + 1}: after ${k.requestsInRun} requests (${k.moment}), in flight ${JSON.stringify(k.inFlight)}, repeated rounds ${k.repeated}`);
       console.log(`crash test, ${name} session${DURABILITY[name].length ? ` (${DURABILITY[name].join(" ")})` : " (default durability, sync)"}: ${kills.length} kills\n  ${figures.join("\n  ")}`);
-    }, 60_000);
+    }, 240_000);
   }
 });
 
@@ -296,6 +296,6 @@ describe("two processes race for one crashed session", () => {
         for (const res of held) res.end("ok");
         await counter.close();
       }
-    });
+    }, 120_000);
   }
 });

@@ -73,7 +73,7 @@ describe("canvasflow mock-llm", () => {
     const running = main(["mock-llm", "--port", String(port), "--script", script], live.io);
     await until(() => (live.stdout().includes("listening at") ? true : undefined));
     expect(live.stdout()).toContain(`listening at http://127.0.0.1:${port}/v1`);
-    expect(live.stdout()).toContain("(1 rule)");
+    expect(live.stdout()).toContain("(1 rule, 0 embedding rules, 0 rerank rules)");
     const client = new OpenAI({ baseURL: `http://127.0.0.1:${port}/v1`, apiKey: "mock", maxRetries: 0 });
     const reply = await client.chat.completions.create({ model: "m", messages: [{ role: "user", content: "hello" }] });
     expect(reply.choices[0].message.content).toBe("Hi from the script");

@@ -95,6 +95,9 @@ describe("canvasflow serve", () => {
       [["agents.json"], /serve takes no arguments, got "agents.json"/],
       [["--data", data, "--agents", "/nonexistent/agents"], /--agents \/nonexistent\/agents: no such folder/],
       [["--data", data, "--mock-llm-script", "/nonexistent/script.json"], /script/],
+      [["--data", data, "--grace", "soon"], /--grace must be a number of seconds from 0 to 86400 \(digits, with a decimal part if needed, such as 2\.5\), got "soon"/],
+      [["--data", data, "--grace", "-1"], /--grace must be a number of seconds from 0 to 86400/],
+      [["--data", data, "--redis-prefix", "mine:"], /--redis-prefix is a Redis key prefix: give it with --redis/],
     ];
     for (const [args, message] of cases) {
       const run = await cli(["serve", "--port", "0", ...args]);
@@ -105,13 +108,13 @@ describe("canvasflow serve", () => {
 });
 
 describe("canvasflow serve as a process", () => {
-  it("SIGTERM during a streaming run: the stream ends with a cancelled workflow_finished and [DONE]; after a restart the session goes on", async () => {
+  it("SIGTERM during a streaming run that outlasts --grace: the stream ends with a cancelled workflow_finished and [DONE]; after a restart the session goes on", async () => {
     const folder = scratchDir("cf-serve-sigterm-");
     const data = folder.dir;
     const script = folder.write("script.json", { rules: [{ match: "slow", delay_ms: 60_000, reply: "never" }, { match: ".", reply: "after the restart" }] });
     const key = await newKey(data);
     const start = async (): Promise<{ proc: CliProcess; base: string }> => {
-      const proc = spawnCli(["serve", "--port", "0", "--data", data, "--mock-llm-script", script]);
+      const proc = spawnCli(["serve", "--port", "0", "--data", data, "--mock-llm-script", script, "--grace", "1"]);
       const base = await waitFor("the banner", () => SERVING.exec(proc.stderr())?.[1]);
       return { proc, base };
     };
@@ -126,6 +129,7 @@ describe("canvasflow serve as a process", () => {
     proc.child.kill("SIGTERM");
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
     expect(await proc.exited).toEqual({ code: 0, signal: null });
+    expect(proc.stderr()).toContain("canvasflow: stopping: no new requests; runs going on get 1 s to finish, then are cancelled");
     expect(proc.stderr()).toContain("canvasflow: stopped");
     const frames = text.split("\n\n").filter((f) => f !== "");
     expect(frames.at(-1)).toBe("data:[DONE]");
@@ -140,5 +144,63 @@ describe("canvasflow serve as a process", () => {
       proc.child.kill("SIGTERM");
       expect(await proc.exited).toEqual({ code: 0, signal: null });
     }
-  });
+  }, 120_000);
+
+  it("SIGTERM during a streaming run that ends within the grace (default 30 s): the run finishes, new connections are refused meanwhile; after a restart the session goes on", async () => {
+    const folder = scratchDir("cf-serve-grace-");
+    const data = folder.dir;
+    const words = "one two three four five six seven eight nine ten eleven twelve";
+    const script = folder.write("script.json", { rules: [{ match: "slow", reply: words, chunk_delay_ms: 200 }, { match: ".", reply: "after the restart" }] });
+    const key = await newKey(data);
+    const start = async (): Promise<{ proc: CliProcess; base: string }> => {
+      const proc = spawnCli(["serve", "--port", "0", "--data", data, "--mock-llm-script", script]);
+      const base = await waitFor("the banner", () => SERVING.exec(proc.stderr())?.[1]);
+      return { proc, base };
+    };
+    let { proc, base } = await start();
+    const agent = await body(await fetch(`${base}/api/v1/agents`, { method: "POST", headers: json(key), body: JSON.stringify({ title: "slow", dsl: llmCanvas() }) }));
+    const response = await fetch(`${base}/api/v1/agents/chat/completions`, { method: "POST", headers: json(key), body: JSON.stringify({ agent_id: agent.data.id, query: "slow", stream: true }) });
+    const reader = response.body!.getReader();
+    let text = "";
+    let ended = false;
+    // The model has started streaming its reply: the run is under way.
+    while (!text.includes('"event":"message"')) text += new TextDecoder().decode((await reader.read()).value);
+    const rest = (async () => {
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+      ended = true;
+    })();
+    proc.child.kill("SIGTERM");
+    await waitFor("the stopping line", () => (proc.stderr().includes("canvasflow: stopping") ? true : undefined));
+    expect(proc.stderr()).toContain("canvasflow: stopping: no new requests; runs going on get 30 s to finish, then are cancelled");
+    // While the run goes on, a new connection is refused.
+    let turnedAway = false;
+    for (let i = 0; i < 100 && !turnedAway && !ended; i++) {
+      turnedAway = await fetch(`${base}/api/v1/system/ping`).then(
+        () => false,
+        () => true,
+      );
+      if (!turnedAway) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(turnedAway).toBe(true);
+    expect(ended).toBe(false);
+    await rest;
+    expect(await proc.exited).toEqual({ code: 0, signal: null });
+    const frames = text.split("\n\n").filter((f) => f !== "");
+    expect(frames.at(-1)).toBe("data:[DONE]");
+    const events = frames.slice(0, -1).map((f) => JSON.parse(f.slice(5)));
+    const sessionId = events[0].session_id;
+    expect(events.at(-1)).toMatchObject({ event: "workflow_finished", session_id: sessionId });
+    expect(events.at(-1).data.error).toBeUndefined();
+    expect(events.filter((e) => e.event === "message").map((e) => e.data.content).join("")).toBe(words);
+
+    ({ proc, base } = await start());
+    try {
+      const next = await body(await fetch(`${base}/api/v1/agents/chat/completions`, { method: "POST", headers: json(key), body: JSON.stringify({ agent_id: agent.data.id, session_id: sessionId, query: "again" }) }));
+      expect(next.code).toBe(0);
+      expect(next.data.data.content).toBe("after the restart");
+    } finally {
+      proc.child.kill("SIGTERM");
+      expect(await proc.exited).toEqual({ code: 0, signal: null });
+    }
+  }, 120_000);
 });

@@ -276,14 +276,14 @@ describe("Agent with tools, end to end through the mock server", () => {
     ]);
   });
 
-  it("an Agent without tools is an LLM turn; MCP tools are offered but fail as tool results", async () => {
+  it("an Agent without tools is an LLM turn; the stored tools of an MCP server that is not configured are offered but fail as tool results", async () => {
     const script: MockLlmScript = { rules: [{ match: "MCP server", on: "tool", reply: "The MCP tool is unavailable." }] };
     const mcp = [{ mcp_id: "srv-1", tools: { lookup: { name: "lookup", description: "Looks up things.", inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] } } } }];
     const events = await run(script, agentCanvas({ mcp }), builtinRegistry(), "find it");
     expect(messageText(events)).toBe("The MCP tool is unavailable.");
     const requests = mock!.chatRequests();
     expect(requests[0].tools?.map((t) => t.function)).toEqual([{ name: "lookup", description: "Looks up things.", parameters: mcp[0].tools.lookup.inputSchema }]);
-    expect(requests[1].messages.at(-1)?.content).toBe("Tool lookup failed: MCP server srv-1 cannot be reached: canvasflow has no MCP client");
+    expect(requests[1].messages.at(-1)?.content).toBe('Tool lookup failed: MCP server srv-1 is not configured: canvasflow.config.json has no "mcpServers"');
 
     await mock!.close();
     const plain = await run(undefined, agentCanvas({ mcp: [{ mcp_id: "srv-2", tools: {} }] }), builtinRegistry(), "hi");

@@ -383,13 +383,13 @@ describe("LLM end to end", () => {
       expect(mock!.chatRequests()[0].stream).toBe(false);
     });
 
-    it("without an LLM provider fails naming the component; Browser needs a browser provider even with one", async () => {
+    it("without an LLM provider fails naming the component (Browser's run without Chromium: test/components/browser.test.ts)", async () => {
       const dsl = canvasDsl({ begin: node("Begin", {}, ["LLM:A"]), "LLM:A": llm({}, []) });
       const events = await (await loadCanvas(dsl)).runToEnd({ query: "q" });
       expect(finished(events).error).toBe("LLM:A (LLM:A): component LLM:A (LLM) needs an LLM provider");
       const browser = canvasDsl({ begin: node("Begin", {}, ["Browser:B"]), "Browser:B": node("Browser", { llm_id: "m@F" }) });
-      const browserEvents = await runLlm(undefined, browser, { query: "q" });
-      expect(finished(browserEvents).error).toBe("Browser:B (Browser:B): Browser needs a browser automation provider, which canvasflow does not have");
+      const browserEvents = await (await loadCanvas(browser)).runToEnd({ query: "q" });
+      expect(finished(browserEvents).error).toBe("Browser:B (Browser:B): component Browser:B (Browser) needs an LLM provider");
     });
   });
 

@@ -9,6 +9,7 @@ import { unitInterval } from "../../src/components/param-checks.js";
 import { finiteNumber } from "../../src/util/values.js";
 import { ProviderMissingError } from "../../src/components/needs-provider.js";
 import { TOOL_COMPONENTS } from "../../src/tools/index.js";
+import { defineTool } from "../../src/tools/define-tool.js";
 import { businessOutput, isContractType } from "../../src/tools/code-exec.js";
 import { corpusRoot } from "../helpers/corpus.js";
 import { errors, finished, messages, node } from "../helpers/dsl.js";
@@ -94,10 +95,12 @@ describe("running provider components without providers", () => {
     expect(done?.event === "node_finished" && done.data.error).toBe('knowledge base "kb-1" is not configured: add it with --kb kb-1=DIR or under knowledgeBases in canvasflow.config.json');
   });
 
-  // The web API tools run against their public APIs with no provider configured; Retrieval, CodeExec
-  // and ExeSQL use their own knowledge bases, sandboxes and drivers (test/tools/ covers them all).
-  const webTools = new Set(["TavilySearch", "TavilyExtract", "Google", "DuckDuckGo", "Wikipedia", "YahooFinance", "Retrieval", "CodeExec", "ExeSQL"]);
-  it.each([...LLM_COMPONENTS, ...TOOL_COMPONENTS].filter((d) => !webTools.has(d.name)).map((d) => [d.name, d] as const))("%s fails at run time with the provider it needs", async (name, definition) => {
+  // Every tool has an implementation (test/tools/ covers them all): what is left needing a provider is the models.
+  it("no tool is left needing a tool provider", () => {
+    expect(TOOL_COMPONENTS.filter((d) => d.tool === undefined && d.usableAsTool).map((d) => d.name)).toEqual([]);
+    for (const d of TOOL_COMPONENTS) expect(typeof (d.tool?.run ?? d.invoke)).toBe("function");
+  });
+  it.each(LLM_COMPONENTS.map((d) => [d.name, d] as const))("%s fails at run time with the provider it needs", async (name, definition) => {
     const params: Record<string, unknown> = {};
     if (name === "Categorize") params.category_description = { Only: { description: "everything", to: ["Message:Out"] } };
     if (name === "DocGenerator") params.content = "# Report\n{sys.query}";
@@ -126,8 +129,10 @@ describe("running provider components without providers", () => {
     expect(done?.event === "node_finished" && done.data.outputs.formalized_content).toBe("no results today");
   });
 
-  it("a tool without an implementation rejects with ProviderMissingError naming who ran it", async () => {
-    const run = () => builtinDefinition("PubMed").tool!.run({}, { label: "PubMed:P" } as never);
+  it("a tool defined without an implementation rejects with ProviderMissingError naming who ran it", async () => {
+    // A PubMed definition built without `run`, as a custom tool waiting for its provider would be.
+    const custom = defineTool({ name: "PubMed", meta: { query: { default: "{sys.query}" } }, timeoutSeconds: 5 });
+    const run = () => custom.tool!.run({}, { label: "PubMed:P" } as never);
     await expect(run()).rejects.toThrow(ProviderMissingError);
     await expect(run()).rejects.toThrow("component PubMed:P (PubMed) needs a tool provider");
   });

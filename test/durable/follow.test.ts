@@ -64,6 +64,43 @@ describe("followEvents", () => {
     expect(latest.every((e) => e.id.startsWith("2-"))).toBe(true);
   });
 
+  it("with `running`, a reader of a session where nothing runs gets what was logged and stops, told the log's last event", async () => {
+    const store = new MemorySnapshotStore();
+    const session = await DurableSession.open({ store, key: "s", dsl: chain(2), registry: registryWith(Slow) });
+    const ids = (await collect(session.stream({ query: "one" }))).map((e) => e.id);
+    await session.close();
+    const asked: Array<string | undefined> = [];
+    const running = (last: StoredEvent | undefined) => {
+      asked.push(last?.id);
+      return false;
+    };
+    // Nothing after the run's last event: nothing, at once (without `running` it would wait).
+    expect(await collect(followEvents(store, "s", { after: ids.at(-1), running, pollMs: 5 }))).toEqual([]);
+    expect(asked).toEqual([ids.at(-1)]);
+    // The rest of the run, up to its last event, without asking.
+    asked.length = 0;
+    expect((await collect(followEvents(store, "s", { after: ids[1], running, pollMs: 5 }))).map((e) => e.id)).toEqual(ids.slice(2));
+    expect(asked).toEqual([]);
+    // A run that never logged its last event (its process died): what there is, then the end.
+    const cut = new MemorySnapshotStore();
+    const crashed = await DurableSession.open({ store: cut, key: "c", dsl: chain(3), registry: registryWith(Slow) });
+    const seen: string[] = [];
+    for await (const { id } of crashed.stream({ query: "go" })) {
+      seen.push(id);
+      if (seen.length === 6) break;
+    }
+    await crashed.close();
+    const logged = (await cut.events("c")).map((e) => e.id);
+    const stillRunning: boolean[] = [true, true, false];
+    const got = await collect(followEvents(cut, "c", { running: () => stillRunning.shift() ?? false, pollMs: 5 }));
+    expect(got.map((e) => e.id)).toEqual(logged);
+    expect(stillRunning).toEqual([]);
+    // An empty log: asked with no event, and done.
+    asked.length = 0;
+    expect(await collect(followEvents(store, "never-ran", { running, pollMs: 5 }))).toEqual([]);
+    expect(asked).toEqual([undefined]);
+  });
+
   it("stops when its signal aborts, even while nothing new is logged", async () => {
     const store = new MemorySnapshotStore();
     const controller = new AbortController();

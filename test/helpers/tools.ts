@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { loadCanvas, type CanvasDsl, type CanvasEvent, type ReferenceChunk, type ReferenceDocument } from "../../src/index.js";
 import type { KnowledgeBaseConfig, ToolEndpointConfig } from "../../src/config/types.js";
 import type { ToolContext } from "../../src/tools/types.js";
+import type { KnowledgeModels } from "../../src/knowledge/model-types.js";
 import { canvasDsl, finished, node, nodeFinished } from "./dsl.js";
 
 /** RAGFlow's id of a web hit: hash_str2int of its URL (Python: int(sha1(url).hexdigest(), 16) % 10**8). */
@@ -22,6 +23,8 @@ export interface Recording {
 export interface ContextOptions {
   params?: Record<string, unknown>;
   knowledgeBases?: Record<string, KnowledgeBaseConfig>;
+  /** Embedding and rerank models of local knowledge bases. */
+  knowledgeModels?: KnowledgeModels;
   endpoints?: Record<string, ToolEndpointConfig>;
   env?: Record<string, string | undefined>;
   signal?: AbortSignal;
@@ -34,7 +37,7 @@ export interface ContextOptions {
 /** A ToolContext for calling `run` directly, recording the references it adds. */
 export function toolContext(options: ContextOptions = {}): Recording {
   const references: Recording["references"] = [];
-  const services = options.noToolServices ? {} : { tools: { knowledgeBases: options.knowledgeBases ?? {}, endpoints: options.endpoints ?? {}, env: options.env ?? {} } };
+  const services = options.noToolServices ? {} : { tools: { knowledgeBases: options.knowledgeBases ?? {}, endpoints: options.endpoints ?? {}, env: options.env ?? {}, ...(options.knowledgeModels ? { knowledgeModels: options.knowledgeModels } : {}) } };
   const ctx: ToolContext = {
     signal: options.signal ?? new AbortController().signal,
     services,

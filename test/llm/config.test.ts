@@ -118,14 +118,16 @@ describe("buildServices", () => {
       },
       { env, http: { allowPrivateNetwork: true } },
     );
-    expect(services.tools).toEqual({ knowledgeBases: { kb: { type: "local", dir: "/kb" } }, endpoints: { TavilySearch: { apiKeyEnv: "TAVILY_API_KEY" } }, env });
+    expect(services.tools).toEqual({ knowledgeBases: { kb: { type: "local", dir: "/kb" } }, knowledgeModels: expect.any(Object), endpoints: { TavilySearch: { apiKeyEnv: "TAVILY_API_KEY" } }, env });
+    // No embedding model configured: the folder is searched by keywords only.
+    expect(services.tools?.knowledgeModels?.embeddingFor({ type: "local", dir: "/kb" }, "kb")).toBeUndefined();
     expect(services.http).toEqual({ allowPrivateNetwork: true });
     expect(services.llm?.chatModel("anything@X", { id: "A", type: "Agent" }).model).toBe("m");
   });
 
   it("gives empty tools and an llm that explains itself for an empty config", () => {
     const services = buildServices({}, { env: {} });
-    expect(services.tools).toEqual({ knowledgeBases: {}, endpoints: {}, env: {} });
+    expect(services.tools).toEqual({ knowledgeBases: {}, knowledgeModels: expect.any(Object), endpoints: {}, env: {} });
     expect(() => services.llm?.chatModel("gpt-4o", { id: "A", type: "Agent" })).toThrow("no model is configured for it");
   });
 });

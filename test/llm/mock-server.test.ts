@@ -10,7 +10,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadMockLlmScript, MockScriptError, parseMockLlmScript, startMockLlmServer, type MockLlmServer } from "../../src/llm/index.js";
 import { argumentsFromSchema, countWords, MockResponder } from "../../src/llm/mock-replies.js";
-import { mockEmbedding } from "../../src/llm/mock-server.js";
+import { conceptVector, cosine, ngramEmbedding } from "../../src/llm/mock-vectors.js";
 import { backoffDelay, isRetryableStatus, MAX_BACKOFF_MS } from "../../src/llm/retry.js";
 import { ToolCallAssembler } from "../../src/llm/tool-call-assembler.js";
 
@@ -37,13 +37,43 @@ describe("the mock server over HTTP", () => {
   it("returns deterministic unit embeddings, as floats or base64 (the client's default)", async () => {
     const viaClient = await client.embeddings.create({ model: "emb", input: ["hello world", "other"] });
     expect(viaClient.data).toHaveLength(2);
-    expect(viaClient.data[0].embedding).toHaveLength(32);
+    expect(viaClient.data[0].embedding).toHaveLength(256);
     expect(viaClient.usage).toEqual({ prompt_tokens: 3, total_tokens: 3 });
     const again = await client.embeddings.create({ model: "emb", input: "hello world", encoding_format: "float", dimensions: 8 });
-    expect(again.data[0].embedding).toEqual(mockEmbedding("hello world", 8));
-    for (const [i, expected] of viaClient.data[0].embedding.entries()) expect(expected).toBeCloseTo(mockEmbedding("hello world", 32)[i], 6);
-    expect(Math.hypot(...mockEmbedding("x", 100))).toBeCloseTo(1, 10);
-    expect(mockEmbedding("a", 16)).not.toEqual(mockEmbedding("b", 16));
+    expect(again.data[0].embedding).toEqual(ngramEmbedding("hello world", 8));
+    for (const [i, expected] of viaClient.data[0].embedding.entries()) expect(expected).toBeCloseTo(ngramEmbedding("hello world", 256)[i], 6);
+    expect(Math.hypot(...ngramEmbedding("x", 100))).toBeCloseTo(1, 10);
+    expect(ngramEmbedding("a", 16)).not.toEqual(ngramEmbedding("b", 16));
+  });
+
+  it("makes texts that share words or word parts closer than texts that share nothing", () => {
+    const d = 384;
+    const reset = ngramEmbedding("how to reset a password", d);
+    expect(cosine(reset, ngramEmbedding("password reset steps", d))).toBeGreaterThan(0.5);
+    expect(cosine(ngramEmbedding("passwords", d), ngramEmbedding("password", d))).toBeGreaterThan(0.6);
+    expect(Math.abs(cosine(reset, ngramEmbedding("zeppelin timetable", d)))).toBeLessThan(0.25);
+    // Case and accents do not matter; a text without letters or digits still gets a unit vector.
+    expect(ngramEmbedding("Café", d)).toEqual(ngramEmbedding("cafe", d));
+    expect(Math.hypot(...ngramEmbedding("?!", d))).toBeCloseTo(1, 10);
+  });
+
+  it("reranks documents by n-gram cosine, best first, cut to top_n, on /v1/rerank", async () => {
+    const response = await fetch(`${server.url}/rerank`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "rr", query: "reset password", documents: ["zeppelin timetable", "how to reset your password", { text: "password rules" }], top_n: 2, return_documents: true }),
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { model: string; results: Array<{ index: number; relevance_score: number; document?: { text: string } }>; usage: { total_tokens: number } };
+    expect(body.model).toBe("rr");
+    expect(body.results.map((r) => r.index)).toEqual([1, 2]);
+    expect(body.results[0].relevance_score).toBeGreaterThan(body.results[1].relevance_score);
+    expect(body.results[0].document).toEqual({ text: "how to reset your password" });
+    for (const r of body.results) expect(r.relevance_score).toBeGreaterThanOrEqual(0);
+    expect(body.usage.total_tokens).toBeGreaterThan(0);
+    const bad = await fetch(`${server.url}/rerank`, { method: "POST", body: JSON.stringify({ query: "q", documents: "x" }) });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe("'documents' must be an array of strings");
   });
 
   it("answers unknown paths, wrong methods and broken bodies with OpenAI-style errors", async () => {
@@ -64,6 +94,54 @@ describe("the mock server over HTTP", () => {
 });
 
 describe("mock scripts", () => {
+  it("pins matching texts to concept vectors, scripts rerank scores and fails requests as told", async () => {
+    const server = await startMockLlmServer({
+      script: {
+        embeddings: [
+          { match: "\\b(automobile|car)s?\\b", concept: "vehicle" },
+          { match: "overloaded", status: 503, message: "busy", times: 1 },
+        ],
+        rerank: [
+          { match: "^reverse", order: "reverse" },
+          { match: "^explicit", scores: [0.1, 0.9] },
+          { match: "^broken", status: 500, message: "reranker down" },
+        ],
+      },
+    });
+    try {
+      const client = new OpenAI({ baseURL: server.url, apiKey: "mock", maxRetries: 0 });
+      const out = await client.embeddings.create({ model: "e", input: ["an Automobile", "my car", "a bicycle"], dimensions: 64 });
+      expect(out.data[0].embedding).toEqual(out.data[1].embedding);
+      for (const [i, v] of out.data[0].embedding.entries()) expect(v).toBeCloseTo(conceptVector("vehicle", 64)[i], 6);
+      expect(out.data[2].embedding).not.toEqual(out.data[0].embedding);
+      await expect(client.embeddings.create({ model: "e", input: ["fine", "overloaded"] })).rejects.toThrow("503 busy");
+      expect((await client.embeddings.create({ model: "e", input: ["overloaded"] })).data).toHaveLength(1);
+
+      const rerank = async (query: string) => {
+        const response = await fetch(`${server.url}/rerank`, { method: "POST", body: JSON.stringify({ query, documents: ["a", "b", "c"] }) });
+        return { status: response.status, body: (await response.json()) as { results?: Array<{ index: number; relevance_score: number }>; error?: { message: string } } };
+      };
+      expect((await rerank("reverse it")).body.results).toEqual([
+        { index: 2, relevance_score: 1 },
+        { index: 1, relevance_score: 2 / 3 },
+        { index: 0, relevance_score: 1 / 3 },
+      ]);
+      expect((await rerank("explicit")).body.results!.map((r) => [r.index, r.relevance_score])).toEqual([
+        [1, 0.9],
+        [0, 0.1],
+        [2, 0],
+      ]);
+      expect(await rerank("broken")).toEqual({ status: 500, body: { error: { message: "reranker down", type: "server_error", param: null, code: null } } });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("checks the regexes of embedding and rerank rules", () => {
+    expect(() => parseMockLlmScript({ embeddings: [{ match: "(", concept: "x" }], rerank: [{ match: "[" }] })).toThrow(/\/embeddings\/0\/match[\s\S]*\/rerank\/0\/match/);
+    expect(() => parseMockLlmScript({ embeddings: [{ match: "x" }] })).toThrow(MockScriptError);
+  });
+
   it("loads a script file given by path", async () => {
     const file = join(dir, "script.json");
     writeFileSync(file, JSON.stringify({ rules: [{ match: "hello", reply: "scripted hello" }] }));

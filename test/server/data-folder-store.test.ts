@@ -111,6 +111,17 @@ describe("DataFolderServerStore: layout and sharing", () => {
     expect(readdirSync(join(dir, "agents")).filter((f) => !f.endsWith(".json"))).toEqual([]);
   });
 
+  it("many writes at once in one process queue for the folder's lock in order: none times out waiting for its own process", async () => {
+    const { dir } = scratchDir("cf-data-queue-");
+    // A lock wait far shorter than 300 writes take one after another.
+    const store = open(dir, { lockTimeoutMs: 100 });
+    const session = (i: number) => ({ id: `s${i}`, tenant: "t", agent_id: "a", user_id: "u", name: "", message: [], source: "agent" as const, create_time: i, update_time: i });
+    const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => store.sessions.create(session(i))));
+    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
+    expect((await store.sessions.list("t", "a", { ...LIST, page_size: 1 })).total).toBe(300);
+    expect(readdirSync(join(dir, "session-records")).filter((f) => !f.endsWith(".json"))).toEqual([]);
+  });
+
   it("sees another store's writes in its lists (its summaries are checked against the files)", async () => {
     const { dir } = scratchDir("cf-data-cache-");
     const [a, b] = [open(dir), open(dir)];

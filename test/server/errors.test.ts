@@ -36,7 +36,8 @@ describe("malformed requests", () => {
     const server = await startTestServer();
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "x", stream: "yes" } }), 200, 101, "Field `stream` must be boolean,null");
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "x", inputs: [1] } }), 200, 101, /^Field `inputs` must be object,null/);
-    expectEnvelope(await call(server, "/api/v1/agents_openai/x/chat/completions", { body: { messages: [{ content: "hi" }] } }), 200, 101, 'Field `messages.0` is missing the required property "role"');
+    // The OpenAI route answers errors with a real status (openai-errors.test.ts).
+    expectEnvelope(await call(server, "/api/v1/agents_openai/x/chat/completions", { body: { messages: [{ content: "hi" }] } }), 400, 101, 'Field `messages.0` is missing the required property "role"');
     expectEnvelope(await call(server, COMPLETIONS, { body: [1, 2] }), 200, 101, /^The request body must be a JSON object/);
     expectEnvelope(await call(server, COMPLETIONS, { body: "hello", headers: { "content-type": "text/plain" } }), 200, 101, /^The request body must be a JSON object/);
     expectEnvelope(await call(server, "/api/v1/agents?page=abc"), 200, 101, "Query parameter `page` must be integer");
@@ -128,15 +129,15 @@ describe("agents, sessions and completions that cannot be served", () => {
     expectEnvelope(await call(server, "/api/v1/agents/nope/sessions"), 200, 102, "Agent not found.");
   });
 
-  it("empty or missing messages on the OpenAI route: 102, with an error object", async () => {
+  it("empty or missing messages on the OpenAI route: 400, code 102, with an error object", async () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
     for (const body of [{ messages: [] }, {}]) {
       const answer = await call(server, `/api/v1/agents_openai/${agentId}/chat/completions`, { body });
-      expectEnvelope(answer, 200, 102, "You must provide at least one message.");
+      expectEnvelope(answer, 400, 102, "You must provide at least one message.");
       expect(answer.json.error).toEqual({ message: "You must provide at least one message.", type: "invalid_request_error", code: 102 });
     }
-    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, "openai-compatible": true, messages: [] } }), 200, 102, "You must provide at least one message.");
+    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, "openai-compatible": true, messages: [] } }), 400, 102, "You must provide at least one message.");
   });
 
   it("an unknown session: 102; another agent's session: 103; no session was created by either", async () => {
@@ -151,6 +152,19 @@ describe("agents, sessions and completions that cannot be served", () => {
     expectEnvelope(await call(server, `/api/v1/agents/${agentId}/sessions/${"0".repeat(32)}`), 200, 102, "Session not found!");
     expect((await call(server, `/api/v1/agents/${otherId}/sessions`)).json.total).toBe(0);
     expect((await call(server, `/api/v1/agents/${agentId}/sessions`)).json.total).toBe(1);
+  });
+
+  it("another tenant's session: 103, through the completion and the session routes; their session is untouched", async () => {
+    const server = await startTestServer();
+    const agentId = await createAgent(server, hello());
+    const otherKey = await addKey(server.store, "t2");
+    const theirAgent = await createAgent(server, hello(), "theirs", otherKey);
+    const theirSession = (await call(server, COMPLETIONS, { body: { agent_id: theirAgent, query: "Eve" }, key: otherKey })).json.data.session_id;
+    const message = "Only authorized users can access this agent session.";
+    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "x", session_id: theirSession } }), 200, 103, message);
+    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "x", session_id: theirSession, stream: true } }), 200, 103, message);
+    expectEnvelope(await call(server, `/api/v1/agents/${agentId}/sessions/${theirSession}`), 200, 103);
+    expect((await call(server, `/api/v1/agents/${theirAgent}/sessions/${theirSession}`, { key: otherKey })).json.data.message).toHaveLength(3);
   });
 
   it("inputs nested too deep: 101", async () => {

@@ -425,6 +425,59 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
         await lock.release();
       });
 
+      it("logs events ahead of their checkpoint under the lock, in one order with the checkpoints' events; lastEventId names the last", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const events = (...ids: string[]) => ids.map((id) => ({ id, json: JSON.stringify({ event: "live", n: id }) }));
+        const lock = await store.lock(key);
+        const noSession = await store.logEvents(key, events("1-1"), { lock }).then(() => undefined, (e: unknown) => e);
+        expect(noSession).toBeInstanceOf(SnapshotConflictError);
+        expect((noSession as Error).message).toMatch(/does not exist: .*nothing was written$/);
+        await store.save(key, tinySnapshot("base"), { lock });
+        expect(await store.lastEventId(key)).toBeUndefined();
+        await store.logEvents(key, events("1-1", "1-2"), { lock });
+        const other = await secondStore(store);
+        expect(await other.lastEventId(key)).toBe("1-2");
+        const version = (await other.load(key))!.version;
+        // The state did not change: no checkpoint, the same version.
+        expect(await other.load(key)).toEqual({ snapshot: tinySnapshot("base"), version, deltas: [] });
+        await store.append(key, record(1, [["1-3", "node_finished"]]), { lock });
+        const repeated = await store.logEvents(key, events("1-3"), { lock }).then(() => undefined, (e: unknown) => e);
+        expect(repeated).toBeInstanceOf(SnapshotConflictError);
+        expect((repeated as Error).message).toContain(`session "${key}": logEvents's first event 1-3 does not come after the last one logged (1-3`);
+        await store.logEvents(key, events("1-4", "1-5"), { lock });
+        await expect(store.append(key, record(2, [["1-5", "again"]]), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+        await store.append(key, record(2), { lock });
+        await store.save(key, tinySnapshot("next base"), { lock });
+        await expect(store.logEvents(key, events("1-5"), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
+        await store.logEvents(key, events("2-1"), { lock });
+        expect((await other.events(key)).map((e) => e.id)).toEqual(["1-1", "1-2", "1-3", "1-4", "1-5", "2-1"]);
+        expect((await other.events(key, { after: "1-3" }))[0]).toEqual({ id: "1-4", event: { event: "live", n: "1-4" } });
+        expect((await other.load(key))?.deltas).toEqual([]);
+        expect(await other.lastEventId(key)).toBe("2-1");
+        await lock.release();
+        await expect(store.logEvents(key, events("2-2"), { lock })).rejects.toBeInstanceOf(SessionLockLostError);
+        const otherLock = await other.lock(key);
+        await expect(store.logEvents(key, events("2-2"), { lock })).rejects.toBeInstanceOf(SnapshotStoreError);
+        await expect(store.logEvents(key, events("2-2"), undefined as unknown as { lock: typeof lock })).rejects.toBeInstanceOf(SessionLockLostError);
+        await otherLock.release();
+        expect(await store.lastEventId(key)).toBe("2-1");
+        expect(await store.delete(key)).toBe(true);
+        expect(await other.lastEventId(key)).toBeUndefined();
+      });
+
+      it("refuses malformed live events with a clear error, writing nothing", async () => {
+        const store = await openStore();
+        const key = freshKey();
+        const lock = await store.lock(key);
+        await store.save(key, tinySnapshot("base"), { lock });
+        await expect(store.logEvents(key, [], { lock })).rejects.toThrow(/logEvents needs at least one event/);
+        await expect(store.logEvents(key, [{ id: "seven", json: "{}" }], { lock })).rejects.toThrow(/logEvents: event id "seven" is not <run>-<n>/);
+        await expect(store.logEvents(key, [{ id: "1-2", json: "{}" }, { id: "1-1", json: "{}" }], { lock })).rejects.toThrow(/event ids must grow \(1-2 then 1-1\)/);
+        expect(await store.events(key)).toEqual([]);
+        await lock.release();
+      });
+
       it("keeps a thousand checkpoints and their order", async () => {
         const store = await openStore();
         const key = freshKey();

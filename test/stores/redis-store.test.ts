@@ -300,7 +300,7 @@ describe("RedisSnapshotStore: checkpoints, the event log, faults and leases", ()
     const refused = await s.append("order", record(3, ["1-2", "1-9"]), { lock }).then(() => undefined, (e: unknown) => e);
     expect(refused).toBeInstanceOf(SnapshotConflictError);
     expect((refused as Error).message).toBe(
-      `session "order": checkpoint 3: event 1-2 does not come after the last logged event 1-2 (redis key ${eventsPrefix}order; event ids only grow); another run wrote this session's log; nothing was written`,
+      `session "order": checkpoint 3's first event 1-2 does not come after the last one logged (1-2, redis key ${eventsPrefix}order); another run wrote this session; nothing was written`,
     );
     await expect(s.append("order", record(3, ["0-0"]), { lock })).rejects.toBeInstanceOf(SnapshotConflictError);
     expect((await s.load("order"))?.deltas).toHaveLength(2);

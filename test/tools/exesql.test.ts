@@ -147,7 +147,7 @@ describe("ExeSQL on PostgreSQL", () => {
     expect(json[2]).toEqual({ content: `SQL Execution Failed: SELECT nope FROM ${table}\ncolumn "nope" does not exist` });
     expect(json[3]).toEqual({ content: "No record in the database!" });
     expect(json[4]).toEqual([{ still: "after" }]);
-    expect(out.formalized_content.split("\n\n")).toHaveLength(5);
+    expect(out.formalized_content!.split("\n\n")).toHaveLength(5);
     expect((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n).toBe(3);
   });
 
@@ -214,7 +214,7 @@ describe("ExeSQL on MariaDB", () => {
       ],
       [{ n: 2 }],
     ]);
-    expect(out.formalized_content.split("\n\n")[1]).toBe(["|   n |", "|----:|", "|   2 |"].join("\n"));
+    expect(out.formalized_content!.split("\n\n")[1]).toBe(["|   n |", "|----:|", "|   2 |"].join("\n"));
   });
 
   it("the same rules as on PostgreSQL: max_records, refusals, failures, empty results", async () => {

@@ -3,7 +3,8 @@
  * RAGFlow HTTP backend (against a loopback stand-in), and both uses of the tool: as a canvas node
  * (references reach message_end) and as an Agent's tool through `run`.
  */
-import { cp, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { cpSync, mkdtempSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -14,16 +15,24 @@ import type { KnowledgeBaseConfig } from "../../src/config/types.js";
 import { paramsWithDefaults } from "../../src/components/params.js";
 import { UnavailableError } from "../../src/components/unavailable.js";
 import { Retrieval } from "../../src/tools/retrieval.js";
-import { chunkJson, chunkMarkdown, chunkText, splitToCap } from "../../src/tools/retrieval/chunking.js";
+import { setIndexNotifier } from "../../src/knowledge/knowledge-base.js";
+import { buildIndex } from "../../src/knowledge/indexer.js";
+import { idf } from "../../src/knowledge/similarity.js";
+import { chunkJson, chunkMarkdown, chunkText, splitToCap } from "../../src/knowledge/chunking.js";
 import { citationId, formatChunks } from "../../src/tools/retrieval/kb-prompt.js";
-import { localIndex } from "../../src/tools/retrieval/local-index.js";
-import { queryTerms, tokenize } from "../../src/tools/retrieval/tokenize.js";
+import { queryTerms, tokenize } from "../../src/knowledge/tokenize.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { canvasDsl, lastEvent, messageEnd, messageText, node } from "../helpers/dsl.js";
 import { closedPort, sendJson, startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
 import { toolContext as toolContextWith } from "../helpers/tools.js";
 
-const KB_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/kb");
+const FIXTURE_KB = path.join(path.dirname(fileURLToPath(import.meta.url)), "../fixtures/kb");
+// A copy: searching a folder writes its index beside it (.canvasflow-index).
+const KB_DIR = mkdtempSync(path.join(tmpdir(), "canvasflow-kb-fixture-"));
+cpSync(FIXTURE_KB, KB_DIR, { recursive: true });
+const notes: string[] = [];
+setIndexNotifier((note) => notes.push(note));
+afterAll(() => rm(KB_DIR, { recursive: true, force: true }));
 
 function services(knowledgeBases: Record<string, KnowledgeBaseConfig>) {
   return { tools: { knowledgeBases, endpoints: {}, env: {} } };
@@ -138,32 +147,16 @@ describe("local knowledge bases", () => {
     expect(strict.length).toBeLessThan(all.length);
   });
 
-  it("builds an index once per folder and rebuilds it when a file changes", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "canvasflow-kb-"));
-    try {
-      await cp(KB_DIR, dir, { recursive: true });
-      const first = await localIndex(dir);
-      expect(await localIndex(dir)).toBe(first);
-      const file = path.join(dir, "shipping.txt");
-      await writeFile(file, "Parcels travel by zeppelin.\n");
-      await utimes(file, new Date(), new Date(Date.now() + 5000));
-      const second = await localIndex(dir);
-      expect(second).not.toBe(first);
-      const { ctx } = toolContext({ kb_ids: ["tmp"] }, { tmp: { type: "local", dir } });
-      expect(((await run({ query: "zeppelin" }, ctx)).json as Chunk[])[0].content).toBe("Parcels travel by zeppelin.");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
-  });
-
-  it("names the file of invalid JSON and a folder that does not exist", async () => {
+  it("skips a file it cannot read, naming it and the reason, and names a folder that does not exist", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "canvasflow-kb-"));
     try {
       await writeFile(path.join(dir, "broken.json"), "{ not json");
+      await writeFile(path.join(dir, "ok.txt"), "The zeppelin leaves at noon.");
       const { ctx } = toolContext({ kb_ids: ["bad"] }, { bad: { type: "local", dir } });
-      await expect(run({ query: "x" }, ctx)).rejects.toThrow(`knowledge base "bad" (${dir}): broken.json is not valid JSON`);
-      // A broken file is a real error, not a missing service.
-      await expect(run({ query: "x" }, ctx)).rejects.not.toBeInstanceOf(UnavailableError);
+      notes.length = 0;
+      const found = (await run({ query: "zeppelin" }, ctx)).json as Chunk[];
+      expect(found.map((c) => c.document_name)).toEqual(["ok.txt"]);
+      expect(notes).toEqual([expect.stringMatching(new RegExp(`^knowledge base ${dir}: skipped broken.json: it is not valid JSON: `))]);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -325,13 +318,20 @@ describe("the RAGFlow backend", () => {
   });
 
   it("merges local and RAGFlow chunks by similarity", async () => {
-    // Half the query's terms match locally: the best local chunk scores 0.5 · 0.5 + 0.5 · 1 = 0.75.
     reply = { status: 200, body: { code: 0, data: { chunks: [chunk("remote", 0.8), chunk("weak", 0.1)], doc_aggs: [] } } };
     const kbs = { remote: { type: "ragflow" as const, baseURL }, shop: { type: "local" as const, dir: KB_DIR } };
     const out = await run({ query: "password zeppelin" }, toolContext({ kb_ids: ["shop", "remote"], top_n: 2 }, kbs).ctx);
     const chunks = out.json as Chunk[];
     expect(chunks.map((c) => c.id)[0]).toBe("remote");
-    expect(chunks[1]).toMatchObject({ document_name: "guides/passwords.md", similarity: 0.75, term_similarity: 0.5 });
+    expect(chunks[1]).toMatchObject({ document_name: "guides/passwords.md", vector_similarity: 0 });
+    // Without embeddings the similarity is RAGFlow's term similarity: "password" (0.4 of its weight)
+    // is found, "zeppelin" (0.4 of its weight) and the pair "password zeppelin" (0.6 of the larger) are not.
+    const { index } = await buildIndex({ dir: KB_DIR });
+    const wp = idf(index.keywords.documentFrequency("password"), index.keywords.size);
+    const wz = idf(0, index.keywords.size);
+    const expected = (0.4 * wp) / (wp + wz) / (0.4 + (0.6 * Math.max(wp, wz)) / (wp + wz));
+    expect(chunks[1].similarity).toBeCloseTo(expected, 6);
+    expect(chunks[1].term_similarity).toBeCloseTo(expected, 6);
   });
 
   it("reports RAGFlow's error answer, a missing key variable and an unreachable server clearly", async () => {

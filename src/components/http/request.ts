@@ -17,6 +17,8 @@ export interface HttpRequestSpec {
   readonly timeoutMs: number;
   readonly proxy?: URL;
   readonly allowPrivateNetwork: boolean;
+  /** How to allow a blocked address, as the refusal says it (default: PRIVATE_NETWORK_HINT). */
+  readonly privateNetworkHint?: string;
   readonly resolver: HostResolver;
   /** Cancellation from outside (the run, or the engine's own timeout). */
   readonly signal: AbortSignal;
@@ -83,7 +85,7 @@ export async function sendHttpRequest(spec: HttpRequestSpec): Promise<HttpRespon
  * connect to the proxy (pinned); the target is still checked, though the proxy resolves it.
  */
 async function buildDispatcher(spec: HttpRequestSpec): Promise<Dispatcher> {
-  const check = { allowPrivateNetwork: spec.allowPrivateNetwork, resolver: spec.resolver };
+  const check = { allowPrivateNetwork: spec.allowPrivateNetwork, resolver: spec.resolver, hint: spec.privateNetworkHint };
   const connectTimeout = spec.timeoutMs;
   if (spec.proxy) {
     const proxyAddresses = await resolveCheckedHost(spec.proxy.hostname, { ...check, role: "proxy" });

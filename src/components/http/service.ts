@@ -12,6 +12,11 @@ export interface HttpServiceOptions {
    * An explicit boolean here wins over the environment.
    */
   allowPrivateNetwork?: boolean;
+  /**
+   * How to allow such requests, as the refusal says it (default: the CLI's flag, this option and
+   * the environment variable). An application with its own switch names it here.
+   */
+  privateNetworkHint?: string;
   /** Resolves host names (default: the system resolver). Every address it returns is checked and pinned. */
   lookup?: HostResolver;
 }
@@ -26,6 +31,9 @@ export function httpServiceOptions(services: RuntimeServices): HttpServiceOption
   const options = value as Record<string, unknown>;
   if (options.allowPrivateNetwork !== undefined && typeof options.allowPrivateNetwork !== "boolean") {
     throw new Error("services.http.allowPrivateNetwork must be true or false");
+  }
+  if (options.privateNetworkHint !== undefined && typeof options.privateNetworkHint !== "string") {
+    throw new Error("services.http.privateNetworkHint must be a string");
   }
   if (options.lookup !== undefined && typeof options.lookup !== "function") {
     throw new Error("services.http.lookup must be a function (hostname) => Promise<{address, family}[]>");

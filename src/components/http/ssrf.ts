@@ -77,6 +77,8 @@ export interface AddressCheck {
   readonly role: string;
   readonly allowPrivateNetwork: boolean;
   readonly resolver: HostResolver;
+  /** How to allow a blocked address (default PRIVATE_NETWORK_HINT). */
+  readonly hint?: string;
 }
 
 export const PRIVATE_NETWORK_HINT =
@@ -92,7 +94,7 @@ export async function resolveCheckedHost(hostname: string, check: AddressCheck):
   // not to any rule, here or in a proxy, that compares names, so the spelling is refused outright.
   if (!check.allowPrivateNetwork && hostname.endsWith(".")) {
     throw new BlockedAddressError(
-      `${check.role} host "${hostname}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ${PRIVATE_NETWORK_HINT}`,
+      `${check.role} host "${hostname}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ${check.hint ?? PRIVATE_NETWORK_HINT}`,
     );
   }
   const host = bareHost(hostname);
@@ -114,7 +116,7 @@ export async function resolveCheckedHost(hostname: string, check: AddressCheck):
       if (kind === undefined) continue;
       const resolved = literal !== 0 ? `is ${address}` : `resolves to ${address}`;
       throw new BlockedAddressError(
-        `${check.role} host "${host}" ${resolved}, a non-public address (${kind}): requests to loopback, private and link-local networks are blocked; ${PRIVATE_NETWORK_HINT}`,
+        `${check.role} host "${host}" ${resolved}, a non-public address (${kind}): requests to loopback, private and link-local networks are blocked; ${check.hint ?? PRIVATE_NETWORK_HINT}`,
       );
     }
   }

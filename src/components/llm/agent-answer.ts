@@ -39,7 +39,7 @@ export async function agentAnswer(ctx: ComponentContext, params: Params, turn: A
   const stream = turn.topLevel && schema === undefined && shouldStream(ctx);
   const cite = turn.topLevel && params.cite !== false;
   let referencesArrived = false;
-  const functions = agentFunctions(
+  const functions = await agentFunctions(
     {
       ctx,
       signal: turn.signal,

@@ -9,6 +9,7 @@ import { finiteNumber, isPlainObject } from "../../util/values.js";
 import { paramsWithDefaults } from "../params.js";
 import type { ComponentContext, ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
 import type { AgentFunction } from "./agent-loop.js";
+import { mcpFunctions } from "./agent-mcp.js";
 import type { PromptMessage } from "./prompt.js";
 
 /** RAGFlow's AgentParam.meta: what a supervisor model sends a sub-agent. */
@@ -156,38 +157,8 @@ function subAgentFunction(host: ToolHost, entry: ToolEntry, index: number, agent
   };
 }
 
-interface McpServer {
-  mcp_id?: unknown;
-  tools?: unknown;
-}
-
-/** MCP tools are offered as RAGFlow lists them; calling one reports that canvasflow has no MCP client. */
-function mcpFunctions(mcp: unknown, taken: Set<string>): AgentFunction[] {
-  if (!Array.isArray(mcp)) return [];
-  const functions: AgentFunction[] = [];
-  for (const server of mcp as McpServer[]) {
-    if (!isPlainObject(server) || !isPlainObject(server.tools)) continue;
-    for (const [key, raw] of Object.entries(server.tools)) {
-      const meta = isPlainObject(raw) ? raw : {};
-      let name = functionName(typeof meta.name === "string" ? meta.name : key, undefined);
-      for (let n = 2; taken.has(name); n++) name = functionName(typeof meta.name === "string" ? meta.name : key, n);
-      taken.add(name);
-      const parameters = isPlainObject(meta.inputSchema) ? meta.inputSchema : isPlainObject(meta.input_schema) ? meta.input_schema : { type: "object", properties: {} };
-      const serverId = typeof server.mcp_id === "string" ? server.mcp_id : "?";
-      functions.push({
-        name,
-        schema: { type: "function", function: { name, description: typeof meta.description === "string" ? meta.description : key, parameters } },
-        call: async () => {
-          throw new Error(`MCP server ${serverId} cannot be reached: canvasflow has no MCP client`);
-        },
-      });
-    }
-  }
-  return functions;
-}
-
 /** Every function of an Agent: its tools and sub-agents in order, then its MCP tools. */
-export function agentFunctions(host: ToolHost, params: Params, agentDefaults: Params): AgentFunction[] {
+export async function agentFunctions(host: ToolHost, params: Params, agentDefaults: Params): Promise<AgentFunction[]> {
   const functions: AgentFunction[] = [];
   const tools = Array.isArray(params.tools) ? (params.tools as unknown[]) : [];
   tools.forEach((raw, index) => {
@@ -196,6 +167,6 @@ export function agentFunctions(host: ToolHost, params: Params, agentDefaults: Pa
     if (typeof entry.component_name !== "string" || entry.component_name === "") throw new Error(`tools[${index}] has no component_name`);
     functions.push(entry.component_name === "Agent" ? subAgentFunction(host, entry, index, agentDefaults) : toolFunction(host, entry, index));
   });
-  functions.push(...mcpFunctions(params.mcp, new Set(functions.map((f) => f.name))));
+  functions.push(...(await mcpFunctions(host, params, new Set(functions.map((f) => f.name)))));
   return functions;
 }

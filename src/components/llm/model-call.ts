@@ -3,6 +3,9 @@
  * LLM provider, the request options RAGFlow derives from LLMParam (gen_conf, retries), and
  * calls that report their tokens to the run.
  */
+import { contextWindow } from "../../llm/context-window.js";
+import { fitMessages } from "../../llm/fit-messages.js";
+import { encodingFor, loadTokenizer, mayExceed } from "../../llm/tokens.js";
 import type { ChatModel, ChatRequest, ChatResult, LlmProvider, RetryOptions, SamplingOptions } from "../../llm/types.js";
 import { finiteNumber } from "../../util/values.js";
 import { ProviderMissingError } from "../needs-provider.js";
@@ -70,9 +73,22 @@ export function requestBase(params: Params, signal: AbortSignal): RequestBase {
 /** Who hears about the tokens of each call. */
 export type UsageSink = (usage: UsageReport) => void;
 
-/** One blocking call; its tokens are reported. */
+/** RAGFlow's LLM component sends at most 97% of the model's window (message_fit_in). */
+export const CONTEXT_SHARE = 0.97;
+
+/** The request with its conversation trimmed to the model's context window (see llm/fit-messages.ts). */
+export async function fitToContext(model: ChatModel, request: ChatRequest): Promise<ChatRequest> {
+  const budget = Math.floor(contextWindow(model) * CONTEXT_SHARE);
+  // Most requests are far below their window: the byte count proves it without loading a tokenizer.
+  if (!mayExceed(request.messages, request.tools, budget)) return request;
+  const tokenizer = await loadTokenizer(encodingFor(model.model));
+  const fit = fitMessages(request.messages, request.tools, budget, tokenizer);
+  return fit.dropped === 0 && fit.shortened === 0 ? request : { ...request, messages: fit.messages };
+}
+
+/** One blocking call, the conversation fitted to the window; its tokens are reported. */
 export async function completeChat(model: ChatModel, request: ChatRequest, onUsage: UsageSink): Promise<ChatResult> {
-  const result = await model.complete(request);
+  const result = await model.complete(await fitToContext(model, request));
   onUsage(result.usage);
   return result;
 }
@@ -84,7 +100,7 @@ export async function completeChat(model: ChatModel, request: ChatRequest, onUsa
 export async function* streamChat(model: ChatModel, request: ChatRequest, onUsage: UsageSink): AsyncGenerator<string, ChatResult, undefined> {
   let result: ChatResult | undefined;
   let text = "";
-  for await (const delta of model.stream(request)) {
+  for await (const delta of model.stream(await fitToContext(model, request))) {
     if (delta.type === "text") {
       if (delta.text.length === 0) continue;
       text += delta.text;

@@ -52,8 +52,12 @@ function functions(ctx: ComponentContext): AgentFunction[] {
           label: `${ctx.id} → ${key}`,
           addReferences: (chunks, documents) => ctx.addReferences(chunks, documents),
           addUsage: (usage) => ctx.addUsage(usage),
+          get: (selector) => ctx.get(selector),
         };
-        return (await binding.run(args, toolContext)).formalized_content;
+        const output = await binding.run(args, toolContext);
+        // A tool without a text result is shown to the model as its JSON.
+        const text = output?.formalized_content;
+        return typeof text === "string" ? text : JSON.stringify(output ?? null);
       },
     });
   }

@@ -147,6 +147,10 @@ export class EdgeScheduler implements Scheduler {
     // Streams are read within their batch: nothing is left to finish.
   }
 
+  suspend(): void {
+    // Every stream is read before its batch settles (see pump): nothing is left unread.
+  }
+
   async *endRun(failed: boolean): AsyncGenerator<CanvasEvent, void, undefined> {
     const out = this.out;
     if (!failed && !this.host.signal.aborted) this.responses.finishAll(out);

@@ -8,11 +8,12 @@ import { newId, type ServerContext } from "../context.js";
 import { argumentError, dataError, operatingError, success } from "../envelope.js";
 import { listQuery, type RawListQuery } from "../list-query.js";
 import { allSessionIds } from "../sessions.js";
+import { DEFAULT_LIMITS } from "../settings.js";
 import { DuplicateTitleError, type AgentPatch, type AgentRecord } from "../store/types.js";
 import { serverSchema } from "../validation.js";
 
-/** DSLs are large: agent writes may carry up to this many bytes (other requests: the server's body limit). */
-export const AGENT_BODY_LIMIT = 10 * 1024 * 1024;
+/** DSLs are large: agent writes may carry up to this many bytes by default (server.limits.agentBodyBytes; other requests: bodyBytes). */
+export const AGENT_BODY_LIMIT = DEFAULT_LIMITS.agentBodyBytes;
 
 interface AgentWrite {
   title?: string | null;
@@ -55,13 +56,13 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return success(raw.format === "list" ? canvas : { canvas, total: page.total });
   });
 
-  app.post("/api/v1/agents", { schema: write, bodyLimit: AGENT_BODY_LIMIT }, async (request) => {
+  app.post("/api/v1/agents", { schema: write, bodyLimit: ctx.limits.agentBodyBytes }, async (request) => {
     const body = request.body as AgentWrite;
     if (body.dsl === undefined || body.dsl === null) throw argumentError("No DSL data in request.");
     if (body.title === undefined || body.title === null) throw argumentError("No title in request.");
     const title = body.title.trim();
     if (title === "") throw argumentError("`title` must not be empty.");
-    const dsl = await checkAgentDsl(body.dsl, ctx.registry);
+    const dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
     const now = ctx.now();
     try {
       const agent = await ctx.store.agents.create({
@@ -89,7 +90,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     return success(agentView(agent));
   });
 
-  app.put("/api/v1/agents/:agent_id", { schema: write, bodyLimit: AGENT_BODY_LIMIT }, async (request) => {
+  app.put("/api/v1/agents/:agent_id", { schema: write, bodyLimit: ctx.limits.agentBodyBytes }, async (request) => {
     const { agent_id } = request.params as { agent_id: string };
     if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
     const body = request.body as AgentWrite;
@@ -103,7 +104,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.description !== undefined && body.description !== null) patch.description = body.description;
     if (body.canvas_type !== undefined && body.canvas_type !== null) patch.canvas_type = body.canvas_type;
     if (body.avatar !== undefined && body.avatar !== null) patch.avatar = body.avatar;
-    if (body.dsl !== undefined && body.dsl !== null) patch.dsl = await checkAgentDsl(body.dsl, ctx.registry);
+    if (body.dsl !== undefined && body.dsl !== null) patch.dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
     try {
       const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
       if (!updated) throw dataError(CANVAS_NOT_FOUND);

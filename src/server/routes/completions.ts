@@ -4,15 +4,15 @@
  * switches to OpenAI's format) and RAGFlow's two aliases, `/api/v1/agents/{id}/completions`
  * (native) and `/api/v1/agents_openai/{id}/chat/completions` (OpenAI). `stream` defaults to false.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.js";
 import { answerNative, answerOpenAi, streamNative, streamOpenAi } from "../deliver.js";
 import { argumentError, dataError } from "../envelope.js";
 import { lastUserContent } from "../formats/openai.js";
-import { startTurn } from "../turn.js";
+import { startTurn, type TurnInput } from "../turn.js";
 import { serverSchema } from "../validation.js";
 
-interface CompletionBody {
+export interface CompletionBody {
   agent_id?: string | null;
   query?: string | null;
   question?: string | null;
@@ -43,21 +43,49 @@ export function speaksOpenAi(request: FastifyRequest): boolean {
   return body !== null && typeof body === "object" && body["openai-compatible"] === true;
 }
 
+/** The completion routes, as declared: rate limits count them as completions. */
+export const COMPLETION_ROUTES: ReadonlySet<string> = new Set([
+  "/api/v1/agents/chat/completions",
+  "/api/v1/agents/:agent_id/completions",
+  "/api/v1/agents_openai/:agent_id/chat/completions",
+]);
+
 function nonEmpty(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
 
-async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
-  const body = request.body as CompletionBody;
-  if (!agentId) throw argumentError("`agent_id` is required.");
-  const common = {
-    tenant: request.tenant,
+/** Who asks for a turn: the key's tenant, its rate-limit identity, and the request's logger. */
+export interface TurnCaller {
+  tenant: string;
+  caller: string;
+  log?: FastifyBaseLogger;
+}
+
+/** What a body says about the turn, besides the question and the session. */
+function commonInput(who: TurnCaller, agentId: string, body: CompletionBody) {
+  return {
+    tenant: who.tenant,
+    caller: who.caller,
+    ...(who.log ? { log: who.log } : {}),
     agentId,
     ...(body.inputs ? { inputs: body.inputs } : {}),
     ...(body.files ? { files: body.files } : {}),
     ...(nonEmpty(body.user_id ?? body.user) ? { userId: body.user_id ?? body.user! } : {}),
     ...(nonEmpty(body.name) ? { name: body.name! } : {}),
   };
+}
+
+/** The turn a native completion body asks for (the WebSocket's run frames take the same fields). */
+export function nativeTurnInput(who: TurnCaller, agentId: string, body: CompletionBody): TurnInput {
+  const sessionId = nonEmpty(body.session_id);
+  return { ...commonInput(who, agentId, body), query: body.query ?? body.question ?? "", returnTrace: body.return_trace === true, ...(sessionId ? { sessionId } : {}) };
+}
+
+async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
+  const body = request.body as CompletionBody;
+  if (!agentId) throw argumentError("`agent_id` is required.");
+  const who: TurnCaller = { tenant: request.tenant, caller: request.caller, log: request.log };
+  const common = commonInput(who, agentId, body);
   if (openAi) {
     const messages = body.messages ?? [];
     if (messages.length === 0) throw dataError("You must provide at least one message.");
@@ -67,11 +95,10 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
     if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
     return answerOpenAi(ctx, reply, turn, question);
   }
-  const sessionId = nonEmpty(body.session_id);
-  const returnTrace = body.return_trace === true;
-  const turn = await startTurn(ctx, { ...common, query: body.query ?? body.question ?? "", returnTrace, ...(sessionId ? { sessionId } : {}) });
+  const input = nativeTurnInput(who, agentId, body);
+  const turn = await startTurn(ctx, input);
   if (body.stream === true) return streamNative(ctx, reply, turn);
-  return answerNative(ctx, reply, turn, returnTrace);
+  return answerNative(ctx, reply, turn, input.returnTrace === true);
 }
 
 export function completionRoutes(app: FastifyInstance, ctx: ServerContext): void {

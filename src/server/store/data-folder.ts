@@ -26,6 +26,7 @@ import { writeFileAtomic } from "../../stores/file-io.js";
 import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
+import { KeyedTurns } from "../../util/turns.js";
 import { listPage } from "./paging.js";
 import { checkNewRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey, type RecordKind } from "./records.js";
 import {
@@ -81,10 +82,14 @@ interface Cached<S> {
   value: S;
 }
 
+/** This process's writes to each folder (by lock path, whichever store instance makes them), one at a time. */
+const folderTurns = new KeyedTurns();
+
 /**
  * One folder of records of one kind, `<name>.json` each: reads, atomic writes, the folder's write
  * lock, and a per-file cache of what lists need (`digest`), revalidated by stat on every list.
  */
+
 class RecordFolder<T extends { id: string; tenant: string }, S> {
   private readonly cache = new Map<string, Cached<S>>();
 
@@ -184,9 +189,18 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
     return out;
   }
 
-  /** Run `action` holding the folder's write lock (created with the folder when missing). */
+  /**
+   * Run `action` holding the folder's write lock (created with the folder when missing). This
+   * process's writes to the folder take turns first, in order (`folderTurns`), so the lock file
+   * only has other processes to keep out: racing for it, hundreds of concurrent writes of one
+   * process polled it at random and some waited out the lock timeout behind their own siblings.
+   */
   async locked<R>(action: () => Promise<R>): Promise<R> {
     const lockPath = join(this.path, ".lock");
+    return folderTurns.run(lockPath, () => this.lockedFile(lockPath, action));
+  }
+
+  private async lockedFile<R>(lockPath: string, action: () => Promise<R>): Promise<R> {
     try {
       await mkdir(this.path, { recursive: true });
     } catch (error) {

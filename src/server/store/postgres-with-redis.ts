@@ -5,7 +5,7 @@
  * PostgreSQL connection per process for LISTEN. (The server also keeps its rate-limit counters in
  * that Redis.) `ping` checks both.
  */
-import type { RedisOptions } from "ioredis";
+import type { Redis, RedisOptions } from "ioredis";
 import { RedisCancelSignals } from "../../stores/redis-cancel.js";
 import { RedisConnection } from "../../stores/redis-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
@@ -23,7 +23,9 @@ export interface PostgresWithRedisServerStoreOptions extends Omit<PostgresServer
 }
 
 export class PostgresWithRedisServerStore extends PostgresServerStore {
-  private readonly redis: RedisConnection;
+  private readonly redisConnection: RedisConnection;
+  /** The Redis connection (cancel signals; the server's rate limits share it) and the prefix of its keys. */
+  readonly redis: { client: Redis; prefix: string };
 
   constructor(options: PostgresWithRedisServerStoreOptions) {
     // Refuse a bad schema name before a Redis connection is made (it would be left open).
@@ -37,20 +39,21 @@ export class PostgresWithRedisServerStore extends PostgresServerStore {
     const custom = prefix !== DEFAULT_REDIS_SERVER_PREFIX;
     const cancel = new RedisCancelSignals({ client: redis.client, ...(custom ? { keyPrefix: prefix, channel: `${prefix}cancel` } : {}) });
     super({ ...options, cancel, locationSuffix: `; cancel signals through Redis at ${redis.location}` });
-    this.redis = redis;
+    this.redisConnection = redis;
+    this.redis = { client: redis.client, prefix };
   }
 
   override async ping(): Promise<void> {
     await super.ping();
     try {
-      await this.redis.client.ping();
+      await this.redisConnection.client.ping();
     } catch (error) {
-      throw new ServerStoreError(this.redis.failure(error as Error) ?? `Redis at ${this.redis.location}: ${(error as Error).message}`);
+      throw new ServerStoreError(this.redisConnection.failure(error as Error) ?? `Redis at ${this.redisConnection.location}: ${(error as Error).message}`);
     }
   }
 
   override async close(): Promise<void> {
     await super.close();
-    await this.redis.close();
+    await this.redisConnection.close();
   }
 }

@@ -82,6 +82,8 @@ export class RedisServerStore implements ServerStore {
   readonly runs: RedisSnapshotStore;
   readonly cancel: RedisCancelSignals;
   readonly client: Redis;
+  /** The connection and prefix again, as every ServerStore on Redis offers them (the server's rate limits share them). */
+  readonly redis: { client: Redis; prefix: string };
   private readonly connection: RedisConnection;
   private closed = false;
 
@@ -91,6 +93,7 @@ export class RedisServerStore implements ServerStore {
     this.connection = new RedisConnection(options, "RedisServerStore", (message) => new ServerStoreError(message));
     this.client = this.connection.client;
     this.location = `Redis at ${this.connection.location} (prefix ${this.prefix})`;
+    this.redis = { client: this.client, prefix: this.prefix };
     const defined = this.client as unknown as Record<string, unknown>;
     for (const [name, [numberOfKeys, lua]] of Object.entries(SCRIPTS)) {
       if (typeof defined[name] !== "function") this.client.defineCommand(name, { numberOfKeys, lua });

@@ -13,6 +13,7 @@
 import type { CanvasDsl } from "../../dsl/types.js";
 import type { CancelSignals } from "../../stores/cancel-signals.js";
 import type { CheckpointStore } from "../../stores/snapshot-store.js";
+import type { Redis } from "ioredis";
 
 /** An agent as RAGFlow's API shows it (user_id is the owning tenant). */
 export interface AgentRecord {
@@ -142,6 +143,8 @@ export interface ServerStore {
   readonly cancel: CancelSignals;
   /** Where it all lives, for `/healthz` and logs (no secrets). */
   readonly location: string;
+  /** The Redis connection of a store that uses one, and the prefix of its keys: the server keeps its rate-limit counters there. */
+  readonly redis?: { client: Redis; prefix: string };
   /** Throws when the backend cannot be reached (for readiness checks). */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -11,8 +11,10 @@ export interface RetrievedChunk extends ReferenceChunk {
   dataset_id: string;
   /** In [0, 1]: what similarity_threshold filters and results are ordered by. */
   similarity: number;
-  /** In [0, 1]: the share of the query's terms found in the chunk. */
+  /** In [0, 1]: RAGFlow's term similarity (the share of the query's weighted terms the chunk holds). */
   term_similarity?: number;
+  /** The cosine of the embeddings, or the reranker's score when reranked. */
+  vector_similarity?: number;
 }
 
 export interface SearchResult {
@@ -28,13 +30,15 @@ export interface SearchOptions {
   /** Candidate chunks considered before the threshold and top_n apply. */
   topK: number;
   similarityThreshold: number;
-  /** Weight of keyword (term) similarity; the rest goes to ranking similarity. */
+  /** keywords_similarity_weight: the weight of term similarity; the rest goes to vector similarity. */
   keywordsWeight: number;
   rerankId: string;
   useKg: boolean;
   tocEnhance: boolean;
   crossLanguages: string[];
   signal: AbortSignal;
+  /** Told the tokens that embedding the query and reranking cost. */
+  onTokens?: (tokens: number) => void;
 }
 
 /** Documents of a chunk list, counted (RAGFlow doc_aggs), in order of first appearance. */

@@ -63,3 +63,14 @@ export function requireApiKey(ctx: ToolContext, tool: string): string {
   }
   throw new UnavailableError(`${tool} has no API key: set api_key on the component or tools.${tool}.apiKeyEnv in canvasflow.config.json`);
 }
+
+/** The API key when one is given (api_key, else tools.<Name>.apiKeyEnv), for APIs that work without one too. */
+export function optionalApiKey(ctx: ToolContext, tool: string): string | undefined {
+  const own = ctx.params.api_key;
+  if (typeof own === "string" && own.trim() !== "") return own.trim();
+  const envName = endpointConfig(ctx, tool).apiKeyEnv;
+  if (typeof envName !== "string" || envName === "") return undefined;
+  const env = toolServices(ctx)?.env;
+  const value = isPlainObject(env) ? env[envName] : undefined;
+  return typeof value === "string" && value.trim() !== "" ? value.trim() : undefined;
+}

@@ -1,9 +1,10 @@
 /**
- * Cuts the files of a local knowledge base into chunks: Markdown by headings (a long section by
- * paragraphs), plain text by paragraphs, JSON one chunk per element or record. No chunk is longer
- * than MAX_CHUNK_CHARS: longer text is cut at the best break before the limit.
+ * Cuts the text of a local knowledge base's files into chunks: Markdown by headings (a long
+ * section by paragraphs), plain text by paragraphs, JSON one chunk per element or record. No
+ * chunk is longer than MAX_CHUNK_CHARS: longer text is cut at the best break before the limit.
+ * (documents.ts turns the other formats into one of these.)
  */
-import { isPlainObject } from "../../util/values.js";
+import { isPlainObject } from "../util/values.js";
 
 /** About 500 tokens, RAGFlow's default chunk size. */
 export const MAX_CHUNK_CHARS = 2000;
@@ -14,17 +15,6 @@ export interface TextChunk {
   section: string;
   /** The text a model reads. */
   content: string;
-}
-
-export type ChunkableFormat = "markdown" | "text" | "json";
-
-/** The format of a file by its extension, or undefined for files a knowledge base ignores. */
-export function formatOf(fileName: string): ChunkableFormat | undefined {
-  const ext = fileName.toLowerCase().split(".").pop();
-  if (ext === "md" || ext === "markdown") return "markdown";
-  if (ext === "txt") return "text";
-  if (ext === "json") return "json";
-  return undefined;
 }
 
 /** Where to cut text that is too long: the last paragraph, line, sentence or word break before `max`. */
@@ -171,10 +161,4 @@ export function chunkJson(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
     records.push({ section: "", value: data });
   }
   return records.flatMap(({ section, value }) => splitToCap(recordText(value), max).map((content) => ({ section, content })));
-}
-
-export function chunkFile(format: ChunkableFormat, text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
-  if (format === "markdown") return chunkMarkdown(text, max);
-  if (format === "json") return chunkJson(text, max);
-  return chunkText(text, max);
 }

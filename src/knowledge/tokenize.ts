@@ -48,12 +48,17 @@ export function processTerm(token: string): string | null {
   return term === "" || STOP_WORDS.has(term) ? null : term;
 }
 
+/** The search terms of a text, in order, repeats kept. */
+export function termsOf(text: string): string[] {
+  const terms: string[] = [];
+  for (const token of tokenize(text)) {
+    const term = processTerm(token);
+    if (term !== null) terms.push(term);
+  }
+  return terms;
+}
+
 /** The distinct search terms of a query, in order. */
 export function queryTerms(query: string): string[] {
-  const terms = new Set<string>();
-  for (const token of tokenize(query)) {
-    const term = processTerm(token);
-    if (term !== null) terms.add(term);
-  }
-  return [...terms];
+  return [...new Set(termsOf(query))];
 }

@@ -1,0 +1,34 @@
+/**
+ * `--register MODULE`: modules that add component types to the registry a command runs canvases
+ * with, through the same public API the built-ins use. A module exports a function
+ * `register(registry)` (named, or as its default export), which calls `registry.register(def)`;
+ * it may be async. Paths are relative to the working folder.
+ */
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { builtinRegistry } from "../components/builtins.js";
+import type { ComponentRegistry } from "../components/registry.js";
+import { UsageError } from "./io.js";
+
+export async function registryWithModules(modules: readonly string[], cwd: string = process.cwd()): Promise<ComponentRegistry> {
+  const registry = builtinRegistry();
+  for (const spec of modules) {
+    const path = resolve(cwd, spec);
+    if (!existsSync(path)) throw new UsageError(`--register ${spec}: there is no file at ${path}`);
+    let loaded: Record<string, unknown>;
+    try {
+      loaded = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
+    } catch (error) {
+      throw new UsageError(`--register ${spec}: the module could not be loaded: ${(error as Error).message}`);
+    }
+    const register = typeof loaded.register === "function" ? loaded.register : typeof loaded.default === "function" ? loaded.default : undefined;
+    if (!register) throw new UsageError(`--register ${spec}: the module exports no register(registry) function (named "register", or the default export)`);
+    try {
+      await (register as (registry: ComponentRegistry) => unknown)(registry);
+    } catch (error) {
+      throw new UsageError(`--register ${spec}: its register(registry) failed: ${(error as Error).message}`);
+    }
+  }
+  return registry;
+}

@@ -1,0 +1,110 @@
+/**
+ * A local knowledge base as a long-running process holds it: the index is built (or loaded from
+ * its index folder) on first use and kept. Before a search, the folder's files are compared with
+ * the ones the index was built from — at most once a second, since listing a large folder costs
+ * more than a search — and the index is updated when they changed. Concurrent searches share one
+ * update; a failed update is not kept, so the next search tries again.
+ */
+import path from "node:path";
+import { stat } from "node:fs/promises";
+import { UnavailableError } from "../components/unavailable.js";
+import { buildIndex, DEFAULT_INDEX_FOLDER, filesSignature, listSourceFiles, type BuiltIndex, type IndexReport } from "./indexer.js";
+import type { EmbeddingModel } from "./model-types.js";
+
+/** How long a check of the folder's files holds. */
+export const FRESH_FOR_MS = 1000;
+
+export interface KnowledgeBaseOptions {
+  dir: string;
+  indexDir?: string;
+  embedding?: EmbeddingModel;
+}
+
+/** Where the notes of an update go (rebuilt caches, skipped files), by default standard error. */
+export type IndexNotifier = (message: string) => void;
+
+let notifier: IndexNotifier = (message) => process.stderr.write(`canvasflow: ${message}\n`);
+
+/** Sets where index notes go (the library's users may want them elsewhere, tests nowhere); returns the previous one. */
+export function setIndexNotifier(notify: IndexNotifier): IndexNotifier {
+  const previous = notifier;
+  notifier = notify;
+  return previous;
+}
+
+function tell(dir: string, report: IndexReport): void {
+  for (const note of report.notes) notifier(`knowledge base ${dir}: ${note}`);
+  for (const skip of report.skipped) notifier(`knowledge base ${dir}: skipped ${skip.path}: ${skip.reason}`);
+}
+
+async function listFolder(dir: string) {
+  try {
+    const info = await stat(dir);
+    if (!info.isDirectory()) throw new Error("it is not a folder");
+    return await listSourceFiles(dir);
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : error instanceof Error ? error.message : String(error);
+    throw new UnavailableError(`cannot read the folder ${dir}: ${reason}`);
+  }
+}
+
+export class LocalKnowledgeBase {
+  readonly dir: string;
+  readonly indexDir: string;
+  private current: { index: BuiltIndex; checkedAt: number } | undefined;
+  private pending: Promise<BuiltIndex> | undefined;
+
+  constructor(readonly options: KnowledgeBaseOptions) {
+    this.dir = path.resolve(options.dir);
+    this.indexDir = path.resolve(options.indexDir ?? path.join(this.dir, DEFAULT_INDEX_FOLDER));
+  }
+
+  /** The index, brought up to date with the folder when the last check is older than FRESH_FOR_MS. */
+  index(): Promise<BuiltIndex> {
+    if (this.current && performance.now() - this.current.checkedAt < FRESH_FOR_MS) return Promise.resolve(this.current.index);
+    this.pending ??= this.refresh().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  /**
+   * Embeds everything again (the cache included), e.g. when the model's vectors no longer have
+   * the index's size: a model that changed behind its name.
+   */
+  async rebuild(reason: string): Promise<BuiltIndex> {
+    await this.pending?.catch(() => undefined);
+    this.pending = (async () => {
+      const files = await listFolder(this.dir);
+      const checkedAt = performance.now();
+      const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, rebuild: { reason } });
+      tell(this.dir, report);
+      this.current = { index, checkedAt };
+      return index;
+    })().finally(() => (this.pending = undefined));
+    return this.pending;
+  }
+
+  private async refresh(): Promise<BuiltIndex> {
+    const files = await listFolder(this.dir);
+    const checkedAt = performance.now();
+    if (this.current && this.current.index.signature === filesSignature(files)) {
+      this.current.checkedAt = checkedAt;
+      return this.current.index;
+    }
+    const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files });
+    tell(this.dir, report);
+    this.current = { index, checkedAt };
+    return index;
+  }
+}
+
+const open = new Map<string, LocalKnowledgeBase>();
+
+/** The knowledge base of a folder, index folder and embedding model: one per process. */
+export function localKnowledgeBase(options: KnowledgeBaseOptions): LocalKnowledgeBase {
+  const kb = new LocalKnowledgeBase(options);
+  const key = JSON.stringify([kb.dir, kb.indexDir, options.embedding?.key ?? null]);
+  const existing = open.get(key);
+  if (existing) return existing;
+  open.set(key, kb);
+  return kb;
+}

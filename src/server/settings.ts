@@ -1,0 +1,93 @@
+/**
+ * The server's limits, rate limits, metrics and OpenAPI settings: the `server` section of the
+ * config file (`--config FILE`) and the `createServer` options of the same names, checked against
+ * one schema (schemas/config.schema.json#/$defs/server), with the defaults filled in.
+ */
+import type { RateLimitsConfig, ServerConfig, ServerLimitsConfig } from "../config/types.js";
+import { formatSchemaIssues, schemaIssuesAt, type SchemaIssue } from "../util/json-schema.js";
+
+export interface ServerLimits {
+  /** Bytes a request body may take (agent writes: agentBodyBytes). */
+  bodyBytes: number;
+  agentBodyBytes: number;
+  /** Bytes of an agent's DSL, as JSON. */
+  dslBytes: number;
+  /** Components of an agent's DSL. */
+  dslComponents: number;
+  /** Wall-clock milliseconds of a run. */
+  runMs: number;
+}
+
+/** 0 turns a limit off. */
+export interface RateLimits {
+  completionsPerMinute: number;
+  requestsPerMinute: number;
+  runsPerKey: number;
+  runsPerServer: number;
+}
+
+export interface MetricsSettings {
+  enabled: boolean;
+  /** Serve /metrics to every client, not only to loopback ones. */
+  public: boolean;
+}
+
+export interface OpenApiSettings {
+  enabled: boolean;
+}
+
+export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
+  bodyBytes: 1024 * 1024,
+  agentBodyBytes: 10 * 1024 * 1024,
+  dslBytes: 5 * 1024 * 1024,
+  dslComponents: 1000,
+  runMs: 600_000,
+});
+
+/** research/ragflow-api.md §3: 60 completions and 600 other requests a minute, 4 runs at once, per key. */
+export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
+  completionsPerMinute: 60,
+  requestsPerMinute: 600,
+  runsPerKey: 4,
+  runsPerServer: 256,
+});
+
+/** What createServer takes of the `server` section (logLevel is the CLI's: it builds the logger). */
+export type ServerSettingsInput = Omit<ServerConfig, "logLevel">;
+
+export interface ServerSettings {
+  limits: ServerLimits;
+  rateLimits: RateLimits;
+  allowPrivateNetwork: boolean;
+  metrics: MetricsSettings;
+  openapi: OpenApiSettings;
+}
+
+/** createServer options that do not fit the schema; each problem names its option. */
+export class ServerOptionsError extends Error {
+  constructor(readonly issues: SchemaIssue[]) {
+    super(`invalid createServer options:\n${formatSchemaIssues("createServer options", issues)}`);
+    this.name = "ServerOptionsError";
+  }
+}
+
+/** The settings with defaults; throws ServerOptionsError naming each bad option. */
+export function resolveServerSettings(input: ServerSettingsInput): ServerSettings {
+  // Only the keys given: undefined is "left out", which JSON Schema cannot say.
+  const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
+  const issues = schemaIssuesAt("config.schema.json", "/$defs/server", given);
+  if (issues.length > 0) throw new ServerOptionsError(issues);
+  return {
+    limits: withDefaults<ServerLimits, ServerLimitsConfig>(DEFAULT_LIMITS, input.limits),
+    rateLimits: withDefaults<RateLimits, RateLimitsConfig>(DEFAULT_RATE_LIMITS, input.rateLimits),
+    allowPrivateNetwork: input.allowPrivateNetwork ?? false,
+    metrics: { enabled: input.metrics?.enabled ?? true, public: input.metrics?.public ?? false },
+    openapi: { enabled: input.openapi?.enabled ?? true },
+  };
+}
+
+function withDefaults<T extends object, P extends Partial<T>>(defaults: Readonly<T>, given: P | undefined): T {
+  const result = { ...defaults };
+  for (const [key, value] of Object.entries(given ?? {})) if (value !== undefined) (result as Record<string, unknown>)[key] = value;
+  return result;
+}

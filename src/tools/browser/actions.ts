@@ -1,0 +1,92 @@
+/**
+ * What the Browser's model can do with the page, as functions of the Agent tool loop: open a URL,
+ * read the page's text, click, type, go back. Every request the page makes (the page itself, its
+ * frames, scripts, images) passes the SSRF guard: hosts that resolve to loopback, private or
+ * link-local addresses are refused unless services.http.allowPrivateNetwork.
+ */
+import type { Page } from "playwright-core";
+import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
+import { resolveCheckedHost, systemResolver } from "../../components/http/ssrf.js";
+import type { RuntimeServices } from "../../components/types.js";
+import type { AgentFunction } from "../../components/llm/agent-loop.js";
+
+/** Characters of page text a model reads at most per call. */
+export const PAGE_TEXT_LIMIT = 20_000;
+
+/** Refuse requests to hosts the SSRF guard refuses; `blocked` collects why. */
+export async function guardPage(page: Page, services: RuntimeServices, blocked: string[]): Promise<void> {
+  const options = httpServiceOptions(services);
+  const check = { allowPrivateNetwork: privateNetworkAllowed(options), resolver: options.lookup ?? systemResolver, role: "url" };
+  await page.route("**/*", async (route) => {
+    const url = new URL(route.request().url());
+    if (url.protocol === "data:" || url.protocol === "blob:" || url.protocol === "about:") return route.continue();
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      blocked.push(`${url.protocol} URLs are not opened`);
+      return route.abort("blockedbyclient");
+    }
+    try {
+      await resolveCheckedHost(url.hostname, check);
+      await route.continue();
+    } catch (error) {
+      blocked.push((error as Error).message);
+      await route.abort("blockedbyclient");
+    }
+  });
+}
+
+async function pageText(page: Page): Promise<string> {
+  const title = await page.title();
+  // An expression string, not a function: a transpiled function may carry helpers the page does not have.
+  const read = page.evaluate<string>("document.body ? document.body.innerText : ''").catch((error: Error) => `[the page text could not be read: ${error.message.split("\n")[0]}]`);
+  const text = String(await read).replace(/\n{3,}/g, "\n\n").trim();
+  const shown = text.length > PAGE_TEXT_LIMIT ? `${text.slice(0, PAGE_TEXT_LIMIT)}\n[… ${text.length - PAGE_TEXT_LIMIT} more characters]` : text;
+  return `URL: ${page.url()}\nTitle: ${title}\n\n${shown}`;
+}
+
+function fn(name: string, description: string, properties: Record<string, unknown>, required: string[], call: AgentFunction["call"]): AgentFunction {
+  return { name, schema: { type: "function", function: { name, description, parameters: { type: "object", properties, required } } }, call };
+}
+
+export function browserFunctions(page: Page, blocked: string[], timeoutMs: number): AgentFunction[] {
+  const lastBlocked = (before: number) => (blocked.length > before ? ` (blocked: ${blocked.slice(before).join("; ")})` : "");
+  return [
+    fn("go_to_url", "Open a web page and read its text.", { url: { type: "string", description: "The absolute http(s) URL." } }, ["url"], async (args) => {
+      const url = String(args.url ?? "");
+      if (!/^https?:\/\//i.test(url)) throw new Error(`url must be an absolute http(s) URL, not ${JSON.stringify(url)}`);
+      const before = blocked.length;
+      const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: timeoutMs }).catch((error: Error) => {
+        throw new Error(`could not open ${url}: ${error.message.split("\n")[0]}${lastBlocked(before)}`);
+      });
+      const status = response ? ` (HTTP ${response.status()})` : "";
+      return `${await pageText(page)}${status ? `\n\n${status.trim()}` : ""}`;
+    }),
+    fn("get_page_text", "Read the text of the page that is open.", {}, [], async () => pageText(page)),
+    fn("click", "Click the element with this visible text (or CSS selector), then read the page.", { target: { type: "string", description: "Visible text of a link or button, or a CSS selector." } }, ["target"], async (args) => {
+      const target = String(args.target ?? "");
+      const byText = page.getByText(target, { exact: false }).first();
+      const locator = (await byText.count()) > 0 ? byText : page.locator(target).first();
+      await locator.click({ timeout: Math.min(timeoutMs, 15_000) });
+      await page.waitForLoadState("domcontentloaded", { timeout: timeoutMs }).catch(() => undefined);
+      return pageText(page);
+    }),
+    fn("type_text", "Type text into the input field matching a CSS selector (or its label/placeholder); press Enter when asked.", {
+      target: { type: "string", description: "CSS selector, label or placeholder of the field." },
+      text: { type: "string" },
+      press_enter: { type: "boolean" },
+    }, ["target", "text"], async (args) => {
+      const target = String(args.target ?? "");
+      const byLabel = page.getByLabel(target).or(page.getByPlaceholder(target)).first();
+      const field = (await byLabel.count()) > 0 ? byLabel : page.locator(target).first();
+      await field.fill(String(args.text ?? ""), { timeout: Math.min(timeoutMs, 15_000) });
+      if (args.press_enter === true) {
+        await field.press("Enter");
+        await page.waitForLoadState("domcontentloaded", { timeout: timeoutMs }).catch(() => undefined);
+      }
+      return pageText(page);
+    }),
+    fn("go_back", "Go back to the previous page.", {}, [], async () => {
+      await page.goBack({ timeout: timeoutMs });
+      return pageText(page);
+    }),
+  ];
+}

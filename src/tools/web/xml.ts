@@ -1,0 +1,28 @@
+/** Reading XML answers (PubMed's E-utilities, arXiv's Atom feed) with htmlparser2 in XML mode. */
+import { DomUtils, parseDocument } from "htmlparser2";
+
+export type XmlElement = ReturnType<typeof DomUtils.findAll>[number];
+
+export function parseXml(text: string): XmlElement[] {
+  return parseDocument(text, { xmlMode: true }).children.filter((node): node is XmlElement => node.type === "tag");
+}
+
+/** Every element named `name` below `roots` (any depth). */
+export function xmlAll(roots: readonly XmlElement[] | XmlElement, name: string): XmlElement[] {
+  return DomUtils.findAll((el) => el.name === name, Array.isArray(roots) ? roots : [roots as XmlElement]);
+}
+
+/** The first element at a path of child names ("MedlineCitation/Article/ArticleTitle"). */
+export function xmlPath(root: XmlElement | undefined, path: string): XmlElement | undefined {
+  let node: XmlElement | undefined = root;
+  for (const name of path.split("/")) {
+    if (!node) return undefined;
+    node = node.children.find((child): child is XmlElement => child.type === "tag" && (child as XmlElement).name === name);
+  }
+  return node;
+}
+
+/** An element's text (its descendants' text joined), trimmed; "" for none. */
+export function xmlText(element: XmlElement | undefined): string {
+  return element ? DomUtils.textContent(element).trim() : "";
+}

@@ -1,0 +1,61 @@
+/**
+ * Invoke's private-network guard in the server: on unless the server's own setting turns it off
+ * (config `server.allowPrivateNetwork`, createServer's `allowPrivateNetwork`). The environment
+ * variable that turns it off for `canvasflow run` does not reach the server. The target is a
+ * loopback HTTP server started by the test.
+ */
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { createServer, MemoryServerStore } from "../../src/index.js";
+import { SERVER_PRIVATE_NETWORK_HINT } from "../../src/server/app.js";
+import { ServerOptionsError } from "../../src/server/settings.js";
+import { canvasDsl, node } from "../helpers/dsl.js";
+import { standIn } from "../helpers/http.js";
+import { call, createAgent, startTestServer } from "../helpers/server.js";
+
+const COMPLETIONS = "/api/v1/agents/chat/completions";
+
+function invokeCanvas(url: string) {
+  return canvasDsl({
+    begin: node("Begin", {}, ["Invoke:Local"]),
+    "Invoke:Local": node("Invoke", { url, method: "get", timeout: 5 }, ["Message:Show"]),
+    "Message:Show": node("Message", { content: ["{Invoke:Local@result}"] }),
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+});
+
+describe("the private-network guard in the server", () => {
+  it("refuses an Invoke to loopback by default, saying how the server allows it, even with CANVASFLOW_ALLOW_PRIVATE_NETWORK=1", async () => {
+    vi.stubEnv("CANVASFLOW_ALLOW_PRIVATE_NETWORK", "1");
+    const target = await standIn((_request, res) => res.end("reached"));
+    const server = await startTestServer();
+    const agentId = await createAgent(server, invokeCanvas(`${target.base}/ping`));
+    const answer = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "go" } });
+    expect(answer.json.code).toBe(100);
+    expect(answer.json.message).toBe(
+      `Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${SERVER_PRIVATE_NETWORK_HINT}`,
+    );
+    expect(answer.json.message).toContain("server.allowPrivateNetwork");
+    expect(target.requests).toEqual([]);
+  });
+
+  it("lets it through when the server's config turns the guard off", async () => {
+    const target = await standIn((_request, res) => res.end("reached"));
+    const server = await startTestServer({ allowPrivateNetwork: true });
+    const agentId = await createAgent(server, invokeCanvas(`${target.base}/ping`));
+    const answer = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "go" } });
+    expect(answer.json.code).toBe(0);
+    expect(answer.json.data.data.content).toBe("reached");
+    expect(target.requests.map((request) => request.path)).toEqual(["/ping"]);
+  });
+
+  it("is the server's to decide: services.http.allowPrivateNetwork that disagrees with it is refused", () => {
+    const store = new MemoryServerStore();
+    const make = () => createServer({ store, canvas: { services: { http: { allowPrivateNetwork: true } } } });
+    expect(make).toThrow(ServerOptionsError);
+    expect(make).toThrow("/canvas/services/http/allowPrivateNetwork: is true, but the server's own allowPrivateNetwork is false");
+    expect(() => createServer({ store, allowPrivateNetwork: true, canvas: { services: { http: { allowPrivateNetwork: true } } } })).not.toThrow();
+  });
+});
