@@ -57,6 +57,8 @@ export interface RunHost {
   pushReply(text: string): void;
   /** Record an op of the scheduler's own state, so checkpoints carry it (see SchedulingPolicy.replay). */
   record(op: unknown): void;
+  /** Whether ops are recorded (a run with checkpoints): without, a scheduler need not make them. */
+  readonly recording: boolean;
   /** When a result's time is up (reading its streams counts against it). */
   deadlineOf(result: NodeResult): Deadline;
 }

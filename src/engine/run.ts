@@ -16,7 +16,7 @@ import type { Reference } from "../refs/grammar.js";
 import { formatSystemDate } from "../pool/variables.js";
 import type { VariablePool } from "../pool/pool.js";
 import { InvocationContext, makeCanvasAccess, type RunScope } from "./context.js";
-import { EventFactory, emptyUsage, type CanvasEvent, type CanvasEventOf, type TokenUsage } from "./events.js";
+import { EventFactory, emptyUsage, type CanvasEvent, type CanvasEventOf, type NodeFinishedData, type TokenUsage } from "./events.js";
 import { eventRecord } from "./event-values.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import { addReferences, addUsage, emptyReferences } from "./ledger.js";
@@ -486,6 +486,10 @@ class Run implements RunHost {
     this.recorder?.op(["schedule", op]);
   }
 
+  get recording(): boolean {
+    return this.recorder !== undefined;
+  }
+
   private resetReply(): void {
     this.session.reply = [];
     this.recorder?.op(["replyReset"]);
@@ -601,10 +605,10 @@ class Run implements RunHost {
     });
   }
 
-  nodeFinished(result: NodeResult, error: string | undefined, extra?: Record<string, unknown>): CanvasEventOf<"node_finished"> {
+  nodeFinished(result: NodeResult, error: string | undefined, extra?: Readonly<Record<string, unknown>>): CanvasEventOf<"node_finished"> {
     const node = result.node;
     const frame = result.ctx.frame;
-    return this.events.make("node_finished", {
+    const data: NodeFinishedData = {
       inputs: eventRecord(result.ctx.recordedInputs, this.options.eventValueLimit),
       outputs: eventRecord(this.pool.recordOf(result.ctx.outputKey), this.options.eventValueLimit),
       component_id: node.id,
@@ -613,9 +617,13 @@ class Run implements RunHost {
       error: error ?? null,
       elapsed_time: result.elapsed,
       created_at: result.createdAt,
-      ...frameFields(frame),
-      ...extra,
-    });
+    };
+    if (frame) {
+      data.container_id = frame.containerId;
+      data.round = frame.round;
+    }
+    if (extra) for (const key in extra) (data as unknown as Record<string, unknown>)[key] = extra[key];
+    return this.events.make("node_finished", data);
   }
 
   /** When a component's time is up; reading its streams counts against its timeout. */

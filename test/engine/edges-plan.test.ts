@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { ComponentRegistry } from "../../src/components/registry.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
 import { buildGraph, type NodeSpec } from "../../src/engine/graph.js";
-import { EDGE_SKIPPED, EDGE_TAKEN, NODE_DONE, NODE_READY, NODE_SKIPPED, planCompletion, type EdgeMark, type NodeMark } from "../../src/engine/edges/plan.js";
+import { EDGE_SKIPPED, EDGE_TAKEN, NODE_DONE, NODE_READY, NODE_SKIPPED, planCompletion, type EdgeCounts, type EdgeMark, type NodeMark } from "../../src/engine/edges/plan.js";
 import { compileTopology, type EdgeSpec, type EdgeTopology } from "../../src/engine/edges/topology.js";
 import { FRONTIER_POLICY } from "../../src/engine/frontier.js";
 
@@ -37,7 +37,8 @@ function simulate(topology: EdgeTopology, nodes: number, choose: (id: string) =>
   const marks = new Map<string, NodeMark>([["n0", NODE_READY]]);
   const ready = ["n0"];
   const runs = new Map<string, number>();
-  const view = { edge: (i: number) => edges.get(i), node: (id: string) => marks.get(id) };
+  const counts = new Map<string, EdgeCounts>();
+  const view = { edge: (i: number) => edges.get(i), node: (id: string) => marks.get(id), counts: (id: string) => counts.get(id) };
   while (ready.length > 0) {
     const id = ready.shift()!;
     runs.set(id, (runs.get(id) ?? 0) + 1);
@@ -47,6 +48,7 @@ function simulate(topology: EdgeTopology, nodes: number, choose: (id: string) =>
       expect(edges.has(edge), `edge ${edge} resolved twice`).toBe(false);
       edges.set(edge, mark);
     }
+    for (const [id, c] of transition.counts ?? []) counts.set(id, c);
     for (const skipped of transition.skipped) marks.set(skipped, NODE_SKIPPED);
     for (const next of transition.ready) {
       marks.set(next, NODE_READY);
@@ -108,7 +110,7 @@ describe("the edge planner", () => {
     const edges: EdgeSpec[] = [{ id: "e0", source: "n0", target: "n1", handle: "yes" }];
     for (let i = 1; i < n; i++) edges.push({ id: `e${i}`, source: `n${i}`, target: `n${i + 1}`, handle: "source" });
     const topology = topologyOf(kinds, edges);
-    const transition = planCompletion(topology, { edge: () => undefined, node: () => undefined }, "n0", "no");
+    const transition = planCompletion(topology, { edge: () => undefined, node: () => undefined, counts: () => undefined }, "n0", "no");
     expect(transition.skipped).toHaveLength(n);
     expect(transition.ready).toEqual([]);
   });

@@ -10,6 +10,10 @@
  *   runs at most once per frame.
  * - A skipped edge skips its target when all the target's incoming edges are skipped, and so on
  *   downstream; a target with a taken edge and no unknown one becomes ready.
+ *
+ * Each node's incoming edges are counted (how many are still unknown, how many were taken), so
+ * resolving an edge costs the same however many edges its target has: a 100-way join is not
+ * scanned 100 times.
  */
 import type { EdgeTopology } from "./topology.js";
 
@@ -29,7 +33,12 @@ export type NodeMark = typeof NODE_READY | typeof NODE_RUNNING | typeof NODE_DON
 export interface FrameMarks {
   edge(index: number): EdgeMark | undefined;
   node(id: string): NodeMark | undefined;
+  /** A node's incoming edges still unknown and already taken; undefined: none resolved yet. */
+  counts(id: string): EdgeCounts | undefined;
 }
+
+/** `[unknown, taken]` incoming edges of a node. */
+export type EdgeCounts = readonly [unknown: number, taken: number];
 
 /** What follows a node's completion, in the order it happened. */
 export interface Transition {
@@ -39,6 +48,8 @@ export interface Transition {
   readonly skipped: string[];
   /** Nodes that became ready, in order. */
   readonly ready: string[];
+  /** The new counts of the nodes (with several incoming edges) whose incoming edges changed. */
+  counts?: Map<string, EdgeCounts>;
 }
 
 /**
@@ -47,7 +58,7 @@ export interface Transition {
  */
 export function planCompletion(topology: EdgeTopology, marks: FrameMarks, nodeId: string, handle: string | undefined): Transition {
   const plan = new Planner(topology, marks);
-  const outgoing = topology.outgoing.get(nodeId) ?? [];
+  const outgoing = topology.outgoing.get(nodeId) ?? NONE;
   if (topology.branching.has(nodeId)) {
     // Skips first, then takes (graphon's order): a join fed by both sees its final state.
     for (const e of outgoing) if (topology.edges[e].handle !== handle) plan.skipEdge(e);
@@ -65,28 +76,61 @@ export function planSkip(topology: EdgeTopology, marks: FrameMarks, nodeId: stri
   return plan.transition;
 }
 
-/** Applies marks to a local overlay while it plans, so later steps see earlier ones. */
+const NONE: readonly number[] = Object.freeze([]);
+/** Past this many marked nodes, the planner indexes them (below, a scan is cheaper than a Map). */
+const SCAN_LIMIT = 8;
+
+/**
+ * Applies marks to a local overlay while it plans, so later steps see earlier ones. The common
+ * completion (a node taking one or two edges) allocates no map: skipped edges and nodes are only
+ * indexed when a skip spreads.
+ */
 class Planner {
   readonly transition: Transition = { edges: [], skipped: [], ready: [] };
-  private readonly edgeMarks = new Map<number, EdgeMark>();
-  private readonly nodeMarks = new Map<string, NodeMark>();
+  private skippedEdges: Set<number> | undefined;
+  private nodeMarks: Map<string, NodeMark> | undefined;
 
   constructor(
     private readonly topology: EdgeTopology,
     private readonly marks: FrameMarks,
   ) {}
 
+  /** An edge's mark. Edges this plan took are never looked at again (each is taken once, after the skips). */
   private edge(index: number): EdgeMark | undefined {
-    return this.edgeMarks.get(index) ?? this.marks.edge(index);
+    return this.skippedEdges?.has(index) ? EDGE_SKIPPED : this.marks.edge(index);
   }
 
   private node(id: string): NodeMark | undefined {
-    return this.nodeMarks.get(id) ?? this.marks.node(id);
+    const t = this.transition;
+    if (this.nodeMarks) return this.nodeMarks.get(id) ?? this.marks.node(id);
+    if (t.ready.includes(id)) return NODE_READY;
+    if (t.skipped.includes(id)) return NODE_SKIPPED;
+    return this.marks.node(id);
+  }
+
+  private setNode(id: string, mark: NodeMark): void {
+    const t = this.transition;
+    (mark === NODE_READY ? t.ready : t.skipped).push(id);
+    if (this.nodeMarks) this.nodeMarks.set(id, mark);
+    else if (t.ready.length + t.skipped.length > SCAN_LIMIT) {
+      this.nodeMarks = new Map<string, NodeMark>();
+      for (const r of t.ready) this.nodeMarks.set(r, NODE_READY);
+      for (const s of t.skipped) this.nodeMarks.set(s, NODE_SKIPPED);
+    }
+  }
+
+  private counts(id: string): EdgeCounts {
+    return this.transition.counts?.get(id) ?? this.marks.counts(id) ?? [this.topology.incoming.get(id)?.length ?? 0, 0];
   }
 
   private setEdge(index: number, mark: EdgeMark): void {
-    this.edgeMarks.set(index, mark);
+    if (mark === EDGE_SKIPPED) (this.skippedEdges ??= new Set()).add(index);
     this.transition.edges.push([index, mark]);
+    // A node with one incoming edge needs no count: that edge decides it.
+    const target = this.topology.edges[index].target;
+    if ((this.topology.incoming.get(target)?.length ?? 0) < 2) return;
+    const [unknown, taken] = this.counts(target);
+    (this.transition.counts ??= new Map()).set(target, [unknown - 1, mark === EDGE_TAKEN ? taken + 1 : taken]);
   }
 
   takeEdge(index: number): void {
@@ -104,8 +148,8 @@ class Planner {
       this.setEdge(e, EDGE_SKIPPED);
       const target = this.topology.edges[e].target;
       if (this.review(target) === "skip") {
-        this.markSkipped(target);
-        const out = this.topology.outgoing.get(target) ?? [];
+        this.setNode(target, NODE_SKIPPED);
+        const out = this.topology.outgoing.get(target) ?? NONE;
         for (let i = out.length - 1; i >= 0; i--) stack.push(out[i]);
       }
     }
@@ -113,28 +157,24 @@ class Planner {
 
   skipNode(id: string): void {
     if (this.node(id) !== undefined && this.node(id) !== NODE_READY) return;
-    this.markSkipped(id);
-    const out = this.topology.outgoing.get(id) ?? [];
-    for (const e of out) this.skipEdge(e);
-  }
-
-  private markSkipped(id: string): void {
-    this.nodeMarks.set(id, NODE_SKIPPED);
-    this.transition.skipped.push(id);
+    this.setNode(id, NODE_SKIPPED);
+    for (const e of this.topology.outgoing.get(id) ?? NONE) this.skipEdge(e);
   }
 
   /** Look at a node after one of its incoming edges resolved: ready, to be skipped, or still waiting. */
   private review(id: string): "ready" | "skip" | "wait" {
     if (this.node(id) !== undefined) return "wait";
-    let taken = false;
-    for (const e of this.topology.incoming.get(id) ?? []) {
-      const mark = this.edge(e);
-      if (mark === undefined) return "wait";
-      if (mark === EDGE_TAKEN) taken = true;
-    }
-    if (!taken) return "skip";
-    this.nodeMarks.set(id, NODE_READY);
-    this.transition.ready.push(id);
+    const incoming = this.topology.incoming.get(id) ?? NONE;
+    let unknown: number;
+    let taken: number;
+    if (incoming.length === 1) {
+      // Its one edge was just marked: taken or skipped.
+      unknown = 0;
+      taken = this.skippedEdges?.has(incoming[0]) ? 0 : 1;
+    } else [unknown, taken] = this.counts(id);
+    if (unknown > 0) return "wait";
+    if (taken === 0) return "skip";
+    this.setNode(id, NODE_READY);
     return "ready";
   }
 }

@@ -24,14 +24,32 @@ import {
   NODE_SKIPPED,
   planCompletion,
   type FrameMarks,
+  type NodeMark,
   type Transition,
 } from "./plan.js";
 import { ResponseCoordinator } from "./responses.js";
-import { applyEdgeOp, initialState, isEdgeScheduleState, newFrame, type ContainerRun, type EdgeOp, type EdgeScheduleState, type FrameState } from "./state.js";
+import {
+  applyEdgeOp,
+  clearReady,
+  initialState,
+  isEdgeScheduleState,
+  newFrame,
+  pushReady,
+  setActive,
+  setCounts,
+  setEdge,
+  setNode,
+  type ContainerRun,
+  type EdgeOp,
+  type EdgeScheduleState,
+} from "./state.js";
 import type { EdgeTopology } from "./topology.js";
 
 /** How a node ended, on its node_finished (Dify's node execution status). */
 type NodeStatus = "succeeded" | "failed" | "exception";
+const SUCCEEDED = Object.freeze({ status: "succeeded" });
+const FAILED = Object.freeze({ status: "failed" });
+const EXCEPTION = Object.freeze({ status: "exception" });
 
 export class EdgeScheduler implements Scheduler {
   private state: EdgeScheduleState;
@@ -48,6 +66,7 @@ export class EdgeScheduler implements Scheduler {
     private readonly host: RunHost,
     private readonly topology: EdgeTopology,
   ) {
+    this.recording = host.recording;
     const saved = host.session.schedule;
     this.state = isEdgeScheduleState(saved) ? saved : initialState(host.graph.entryId);
     this.responses = new ResponseCoordinator({
@@ -79,6 +98,34 @@ export class EdgeScheduler implements Scheduler {
     this.state = applyEdgeOp(this.state, op);
     this.session.schedule = this.state;
     this.host.record(op);
+    if (op[0] === "f" || op[0] === "init") this.frameKeys = undefined;
+  }
+
+  /** Whether the run records ops (it does or does not for its whole length). */
+  private readonly recording: boolean;
+
+  /** The open frames' keys, in order (the top first); recomputed when a frame opens or closes. */
+  private frameKeys: string[] | undefined;
+
+  private keys(): string[] {
+    return (this.frameKeys ??= Object.keys(this.state.frames));
+  }
+
+  // The changes of every step: made directly, and made into ops only when a checkpoint records them.
+
+  private mark(frame: string, id: string, mark: NodeMark | 0): void {
+    setNode(this.state, frame, id, mark);
+    if (this.recording) this.host.record(["n", frame, id, mark]);
+  }
+
+  private setActive(frame: string, active: number): void {
+    setActive(this.state, frame, active);
+    if (this.recording) this.host.record(["F", frame, "active", active]);
+  }
+
+  private clearReady(frame: string): void {
+    clearReady(this.state, frame);
+    if (this.recording) this.host.record(["R", frame]);
   }
 
   // ---- the Scheduler interface ----
@@ -89,21 +136,34 @@ export class EdgeScheduler implements Scheduler {
   }
 
   hasWork(): boolean {
-    for (const key in this.state.frames) if (this.state.frames[key].ready.length > 0) return true;
+    const frames = this.state.frames;
+    for (const key of this.keys()) if (frames[key].ready.length > 0) return true;
     return false;
   }
 
   select(): Task[] {
     const tasks: Task[] = [];
-    for (const key in this.state.frames) {
+    const frames = this.state.frames;
+    const nodes = this.graph.nodes;
+    for (const key of this.keys()) {
+      const ready = frames[key].ready;
+      if (ready.length === 0) continue;
       const frame = key === "" ? undefined : this.frameOf(key);
-      for (const id of this.state.frames[key].ready) tasks.push(frame ? { node: this.graph.nodes.get(id)!, frame } : { node: this.graph.nodes.get(id)! });
+      for (const id of ready) tasks.push(frame ? { node: nodes.get(id)!, frame } : { node: nodes.get(id)! });
     }
     return tasks;
   }
 
   inFlight(): string[] {
-    return this.select().map((t) => t.node.id);
+    return this.readyIds();
+  }
+
+  /** The ids ready in every frame, in frame order. */
+  private readyIds(): string[] {
+    const ids: string[] = [];
+    const frames = this.state.frames;
+    for (const key of this.keys()) for (const id of frames[key].ready) ids.push(id);
+    return ids;
   }
 
   unread(): string[] {
@@ -116,30 +176,33 @@ export class EdgeScheduler implements Scheduler {
       this.op(["S"]);
       this.responses.activateInitial("", out);
     }
-    const frames = new Set<string>();
+    let last: string | undefined;
     for (const task of tasks) {
       const key = task.frame?.key ?? "";
-      frames.add(key);
-      this.op(["n", key, task.node.id, NODE_RUNNING]);
+      this.mark(key, task.node.id, NODE_RUNNING);
+      // select() takes every ready node of a frame, in frame order: its ready list is now running.
+      if (key !== last) {
+        const frame = this.state.frames[key];
+        this.setActive(key, frame.active + frame.ready.length);
+        this.clearReady(key);
+        last = key;
+      }
     }
-    for (const key of frames) {
-      const frame = this.state.frames[key];
-      this.op(["F", key, "active", frame.active + frame.ready.length]);
-      this.op(["R", key]);
-    }
-    yield* this.drain(out);
+    if (out.length > 0) yield* this.drain(out);
   }
 
   async *settleBatch(results: readonly NodeResult[]): AsyncGenerator<CanvasEvent, string | undefined, undefined> {
-    const failedStreams = yield* this.pump(results);
+    const failedStreams = this.holdsStreams(results) ? yield* this.pump(results) : undefined;
     let failure: string | undefined;
     for (const result of results) {
       const streamError = failedStreams?.get(result);
       const problem = this.settle(result, streamError ?? result.error, streamError !== undefined ? "Error" : result.errorType) ?? this.takeFailure();
       if (problem !== undefined && failure === undefined) failure = problem;
-      yield* this.drain(this.out);
+      const out = this.out;
+      for (const event of out) yield event;
+      out.length = 0;
     }
-    this.session.frontier = this.select().map((t) => t.node.id);
+    this.session.frontier = this.readyIds();
     return failure;
   }
 
@@ -188,12 +251,30 @@ export class EdgeScheduler implements Scheduler {
     return frame;
   }
 
+  /** What the planner reads of a frame (made once per frame: it reads the live state). */
   private marksOf(key: string): FrameMarks {
-    const frame = this.state.frames[key];
-    return { edge: (i) => frame.edges[i], node: (id) => frame.nodes[id] };
+    let marks = this.marks.get(key);
+    if (!marks) {
+      // Read through this.state: a new turn's "init" replaces the state object.
+      marks = { edge: (i) => this.state.frames[key].edges[i], node: (id) => this.state.frames[key].nodes[id], counts: (id) => this.state.frames[key].counts[id] };
+      this.marks.set(key, marks);
+    }
+    return marks;
   }
 
+  private readonly marks = new Map<string, FrameMarks>();
+
   // ---- streams ----
+
+  /** Whether a result of the batch holds a stream still being produced. */
+  private holdsStreams(results: readonly NodeResult[]): boolean {
+    for (const result of results) {
+      if (result.error !== undefined) continue;
+      const record = this.pool.recordOf(result.ctx.outputKey);
+      for (const name in record) if (isTextStream(record[name]) && !record[name].done) return true;
+    }
+    return false;
+  }
 
   /**
    * Read the streams the batch's components produced, before any of them completes: the active
@@ -300,7 +381,7 @@ export class EdgeScheduler implements Scheduler {
       const route = this.host.signal.aborted ? undefined : node.onError;
       if (!route) {
         result.ctx.dispose();
-        out.push(this.host.nodeFinished(result, error, { status: "failed" }));
+        out.push(this.host.nodeFinished(result, error, FAILED));
         return this.fail(node, frame, error);
       }
       status = "exception";
@@ -310,7 +391,7 @@ export class EdgeScheduler implements Scheduler {
       handle = route.kind === "branch" ? route.handle : undefined;
     }
     result.ctx.dispose();
-    out.push(this.host.nodeFinished(result, error, { status }));
+    out.push(this.host.nodeFinished(result, error, status === "succeeded" ? SUCCEEDED : EXCEPTION));
     this.complete(node, frame, handle ?? "source");
     return undefined;
   }
@@ -319,11 +400,11 @@ export class EdgeScheduler implements Scheduler {
   private fail(node: ComponentNode, frame: string, error: string): string | undefined {
     const message = `${node.displayName} (${node.id}): ${error}`;
     const state = this.state.frames[frame];
-    this.op(["n", frame, node.id, NODE_FAILED]);
-    this.op(["F", frame, "active", state.active - 1]);
+    this.mark(frame, node.id, NODE_FAILED);
+    this.setActive(frame, state.active - 1);
     if (frame === "") return message;
     if (state.failed === undefined) this.op(["F", frame, "failed", message]);
-    if (state.ready.length > 0) this.op(["R", frame]);
+    if (state.ready.length > 0) this.clearReady(frame);
     this.checkFrame(frame);
     return undefined;
   }
@@ -332,14 +413,14 @@ export class EdgeScheduler implements Scheduler {
   private complete(node: ComponentNode, frame: string, handle: string): void {
     const out = this.out;
     const state = this.state.frames[frame];
-    this.op(["n", frame, node.id, NODE_DONE]);
-    this.op(["F", frame, "active", state.active - 1]);
-    const caps = node.def.capabilities ?? {};
-    if (caps.response) {
+    this.mark(frame, node.id, NODE_DONE);
+    this.setActive(frame, state.active - 1);
+    const caps = node.def.capabilities;
+    if (caps?.response) {
       this.collectResponse(node, frame, caps.response);
       this.responses.responseFinished(frame, node.id, out);
     }
-    if (caps.exitsContainer) this.exitContainer(frame);
+    if (caps?.exitsContainer) this.exitContainer(frame);
     const transition = planCompletion(this.topology, this.marksOf(frame), node.id, handle);
     this.apply(frame, transition);
     this.checkFrame(frame);
@@ -347,18 +428,26 @@ export class EdgeScheduler implements Scheduler {
 
   /** Apply a planner transition; ready nodes queue (unless the frame stopped), response sessions may begin. */
   private apply(frame: string, transition: Transition): void {
-    const taken: number[] = [];
+    const recording = this.recording;
+    let taken: number[] | undefined;
     for (const [edge, mark] of transition.edges) {
-      this.op(["e", frame, edge, mark]);
-      if (mark === EDGE_TAKEN) taken.push(edge);
+      setEdge(this.state, frame, edge, mark);
+      if (recording) this.host.record(["e", frame, edge, mark]);
+      if (mark === EDGE_TAKEN && this.topology.responsesByEdge.has(edge)) (taken ??= []).push(edge);
     }
-    for (const id of transition.skipped) this.op(["n", frame, id, NODE_SKIPPED]);
+    if (transition.counts) for (const [id, counts] of transition.counts) {
+      setCounts(this.state, frame, id, counts);
+      if (recording) this.host.record(["k", frame, id, counts]);
+    }
+    for (const id of transition.skipped) this.mark(frame, id, NODE_SKIPPED);
     const stopped = this.state.frames[frame].failed !== undefined;
     for (const id of transition.ready) {
-      this.op(["n", frame, id, stopped ? NODE_SKIPPED : NODE_READY]);
-      if (!stopped) this.op(["r", frame, id]);
+      this.mark(frame, id, stopped ? NODE_SKIPPED : NODE_READY);
+      if (stopped) continue;
+      pushReady(this.state, frame, id);
+      if (recording) this.host.record(["r", frame, id]);
     }
-    if (taken.length > 0) this.responses.edgesTaken(frame, taken, this.out);
+    if (taken) this.responses.edgesTaken(frame, taken, this.out);
     // A response node skipped: a session that waits on it moves on.
     if (transition.skipped.length > 0) this.responses.flush(this.out);
   }
@@ -475,6 +564,7 @@ export class EdgeScheduler implements Scheduler {
     }
     this.pool.clearOutputs(scopedKey(containerId, childKey));
     this.frameObjects.delete(childKey);
+    this.marks.delete(childKey);
     this.responses.dropFrame(childKey, this.out);
     this.op(["f", childKey, null]);
     const run = this.state.containers[key];

@@ -4,7 +4,7 @@
  * both live and when a checkpoint is replayed, so a replayed state is the live one.
  */
 import type { Outputs } from "../../components/types.js";
-import type { EdgeMark, NodeMark } from "./plan.js";
+import type { EdgeCounts, EdgeMark, NodeMark } from "./plan.js";
 
 /** One frame: the top of the graph ("") or a container's round. */
 export interface FrameState {
@@ -17,6 +17,8 @@ export interface FrameState {
   edges: Record<string, EdgeMark>;
   /** Node marks (absent: not reached). */
   nodes: Record<string, NodeMark>;
+  /** `[unknown, taken]` incoming edges of the nodes with a resolved incoming edge. */
+  counts: Record<string, [number, number]>;
   /** Nodes ready to run, in order. */
   ready: string[];
   /** Nodes running: in the batch under way, or containers waiting for their rounds. */
@@ -80,6 +82,7 @@ export type EdgeOp =
   | ["init", EdgeScheduleState]
   | ["e", string, number, EdgeMark]
   | ["n", string, string, NodeMark | 0]
+  | ["k", string, string, EdgeCounts]
   | ["r", string, string]
   | ["R", string]
   | ["f", string, FrameState | null]
@@ -110,6 +113,7 @@ export function newFrame(parent: string | undefined, container: string | undefin
     ...(container !== undefined ? { container, round } : {}),
     edges: {},
     nodes: { [root]: 1 },
+    counts: {},
     ready: [root],
     active: 0,
     activated: {},
@@ -120,30 +124,61 @@ export function isEdgeScheduleState(value: unknown): value is EdgeScheduleState 
   return typeof value === "object" && value !== null && (value as { policy?: unknown }).policy === "edges";
 }
 
+// The changes made on every step, shared by the live scheduler and the replay of their ops, so
+// both change the state the same way (the scheduler calls them directly when nothing records).
+
+export function setEdge(state: EdgeScheduleState, key: string, edge: number, mark: EdgeMark): void {
+  frame(state, key).edges[edge] = mark;
+}
+
+export function setNode(state: EdgeScheduleState, key: string, id: string, mark: NodeMark | 0): void {
+  if (mark === 0) delete frame(state, key).nodes[id];
+  else frame(state, key).nodes[id] = mark;
+}
+
+export function setCounts(state: EdgeScheduleState, key: string, id: string, counts: EdgeCounts): void {
+  frame(state, key).counts[id] = [counts[0], counts[1]];
+}
+
+export function pushReady(state: EdgeScheduleState, key: string, id: string): void {
+  frame(state, key).ready.push(id);
+}
+
+export function clearReady(state: EdgeScheduleState, key: string): void {
+  frame(state, key).ready.length = 0;
+}
+
+export function setActive(state: EdgeScheduleState, key: string, active: number): void {
+  frame(state, key).active = active;
+}
+
 /** Apply one op. Objects an op carries are copied: the op may be kept (in a checkpoint) while the state goes on changing. */
 export function applyEdgeOp(state: EdgeScheduleState | undefined, op: EdgeOp): EdgeScheduleState {
   if (op[0] === "init") return structuredClone(op[1]);
   if (!state) throw new Error(`edge schedule op "${op[0]}" before the schedule was initialized`);
   switch (op[0]) {
     case "e":
-      frame(state, op[1]).edges[op[2]] = op[3];
+      setEdge(state, op[1], op[2], op[3]);
       break;
     case "n":
-      if (op[3] === 0) delete frame(state, op[1]).nodes[op[2]];
-      else frame(state, op[1]).nodes[op[2]] = op[3];
+      setNode(state, op[1], op[2], op[3]);
+      break;
+    case "k":
+      setCounts(state, op[1], op[2], op[3]);
       break;
     case "r":
-      frame(state, op[1]).ready.push(op[2]);
+      pushReady(state, op[1], op[2]);
       break;
     case "R":
-      frame(state, op[1]).ready = [];
+      clearReady(state, op[1]);
       break;
     case "f":
       if (op[2] === null) delete state.frames[op[1]];
       else state.frames[op[1]] = structuredClone(op[2]);
       break;
     case "F":
-      (frame(state, op[1]) as unknown as Record<string, unknown>)[op[2]] = op[3];
+      if (op[2] === "active") setActive(state, op[1], op[3] as number);
+      else (frame(state, op[1]) as unknown as Record<string, unknown>)[op[2]] = op[3];
       break;
     case "a":
       frame(state, op[1]).activated[op[2]] = 1;
