@@ -1,6 +1,6 @@
 /**
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
- *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+ *                   [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
  *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]`
  *
  * RAGFlow's agent API (the library's `createServer`) over the store the flags name (the same
@@ -39,6 +39,8 @@ export interface ServeArgs extends KeysStoreArgs {
   host?: string;
   port?: string;
   agents?: string;
+  /** The agent (a Dify app) served on Dify's service API under /v1. */
+  difyApp?: string;
   config?: string;
   mockLlm?: boolean;
   mockLlmScript?: string;
@@ -105,6 +107,7 @@ async function serve(
     store,
     canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
+    ...(args.difyApp !== undefined ? { difyApp: args.difyApp } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
     insecureNoAuth: args.insecureNoAuth === true,
     shutdownGraceMs: Math.round(at.grace * 1000),
