@@ -6,6 +6,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createServer as createHttpServer, type Server } from "node:http";
 import type { Readable } from "node:stream";
 import { ChatClient, CompletionClient, DifyClient } from "dify-client";
 import { createParser } from "eventsource-parser";
@@ -39,6 +40,28 @@ const MEMORY_CHATFLOW = {
     },
   },
 };
+
+/** start → a request to `url` (which never answers) → end. */
+function waitingWorkflow(url: string): Record<string, unknown> {
+  return {
+    app: { mode: "workflow", name: "waits" },
+    kind: "app",
+    version: "0.3.1",
+    workflow: {
+      graph: {
+        nodes: [
+          { id: "start", data: { type: "start", title: "Start", variables: [] } },
+          { id: "http", data: { type: "http-request", title: "Wait", method: "GET", url, authorization: { type: "no-auth" }, body: { type: "none" }, headers: "", params: "", timeout: { read: 600 } } },
+          { id: "end", data: { type: "end", title: "End", outputs: [{ variable: "status", value_selector: ["http", "status_code"] }] } },
+        ],
+        edges: [
+          { source: "start", target: "http" },
+          { source: "http", target: "end" },
+        ],
+      },
+    },
+  };
+}
 
 function agentsDir(): string {
   const dir = join(scratch.dir, `agents-${Math.random().toString(36).slice(2)}`);
@@ -226,5 +249,33 @@ describe("dify-client against canvasflow serve's /v1", () => {
       .catch((e: { response: { status: number; data: unknown } }) => e.response);
     expect(missing.status).toBe(404);
     expect((missing.data as { message: string }).message).toContain("upload_file_id");
+  });
+
+  it("stop: a streaming workflow stopped while a step runs ends with status stopped", async () => {
+    const silent: Server = createHttpServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    try {
+      const dir = agentsDir();
+      writeFileSync(join(dir, "waits.yml"), stringify(waitingWorkflow(`http://127.0.0.1:${(silent.address() as { port: number }).port}/`)));
+      const server = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true });
+      const answer = await workflowClient(server).runWorkflow({}, "ada", true);
+      const sent: Array<Record<string, unknown>> = [];
+      let stopped: { status: number; json: unknown } | undefined;
+      const parser = createParser({
+        onEvent: (message) => {
+          if (message.event !== "ping") sent.push(JSON.parse(message.data) as Record<string, unknown>);
+        },
+      });
+      for await (const chunk of answer.data as Readable) {
+        parser.feed(chunk.toString());
+        const waiting = sent.find((e) => e.event === "node_started" && (e.data as { node_id: string }).node_id === "http");
+        if (waiting && !stopped) stopped = await call(server, `/v1/workflows/tasks/${waiting.task_id as string}/stop`, { method: "POST", body: { user: "ada" } });
+      }
+      expect(stopped).toMatchObject({ status: 200, json: { result: "success" } });
+      expect(sent.at(-1)).toMatchObject({ event: "workflow_finished", data: { status: "stopped" } });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

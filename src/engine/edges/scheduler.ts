@@ -402,7 +402,8 @@ export class EdgeScheduler implements Scheduler {
     const state = this.state.frames[frame];
     this.mark(frame, node.id, NODE_FAILED);
     this.setActive(frame, state.active - 1);
-    if (frame === "") return message;
+    // A step that failed because the run was stopped does not fail the run: it ends as stopped.
+    if (frame === "") return this.host.signal.aborted ? undefined : message;
     if (state.failed === undefined) this.op(["F", frame, "failed", message]);
     if (state.ready.length > 0) this.clearReady(frame);
     this.checkFrame(frame);
