@@ -213,7 +213,7 @@ describe("dify-client against canvasflow serve's /v1", () => {
     expect(again.status).toBe(404);
   });
 
-  it("a bad key: 401 in Dify's shape; the stop endpoints answer success for the user's task and 404 for an unknown one", async () => {
+  it("a bad key: 401 in Dify's shape; the stop endpoints answer success for the user's task, 404 for an unknown one or another user's", async () => {
     const server = await difyServer("memory");
     const bad = await new DifyClient("wrong", `${server.base}/v1`).getApplicationParameters("ada").catch((e: { response: { status: number; data: unknown } }) => e.response);
     expect(bad.status).toBe(401);
@@ -226,6 +226,8 @@ describe("dify-client against canvasflow serve's /v1", () => {
     expect(stopped.json).toEqual({ result: "success" });
     const unknown = await call(server, `/v1/chat-messages/${"0".repeat(32)}/stop`, { method: "POST", body: { user: "ada" } });
     expect(unknown.status).toBe(404);
+    const foreign = await call(server, `/v1/chat-messages/${task}/stop`, { method: "POST", body: { user: "bob" } });
+    expect(foreign.status).toBe(404);
   });
 
   it("fileUpload: a multipart file is kept and given to a run as sys.files, with its text; an unknown upload id is 404", async () => {

@@ -47,14 +47,15 @@ export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: s
   });
 
   const stop = async (tenant: string, taskId: string, user: unknown) => {
-    userOf(user);
+    const endUser = userOf(user);
     let record;
     try {
       record = await findTenantSession(ctx, tenant, taskId);
     } catch {
       throw notFound(`Task ${taskId} not found.`);
     }
-    if (record.agent_id !== appId) throw notFound(`Task ${taskId} not found.`);
+    // Only the user whose run it is may stop it, as in Dify.
+    if (record.agent_id !== appId || record.user_id !== endUser) throw notFound(`Task ${taskId} not found.`);
     ctx.runs.abort(taskId, "cancelled");
     await cancelRun(taskId, { signals: ctx.store.cancel });
     return { result: "success" };
