@@ -109,6 +109,19 @@ export { createKnowledgeModels, type KnowledgeModelsOptions } from "./knowledge/
 export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/model-types.js";
 export type * from "./config/types.js";
 export { McpHub } from "./tools/mcp/hub.js";
+export {
+  ProcessMemoryStore,
+  FileMemoryStore,
+  RedisMemoryStore,
+  PostgresMemoryStore,
+  openMemoryStore,
+  searchMemories,
+  MemoryStoreError,
+  type MemoryStore,
+  type MemoryMessage,
+  type MemoryHit,
+  type MemoryQuery,
+} from "./memory/index.js";
 export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";
@@ -119,3 +132,26 @@ export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, 
 export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
 export { createSessionIfAbsent, type CreateSessionOptions } from "./durable/create.js";
 export * from "./worker/index.js";
+export {
+  canvasGraphModel,
+  graphModelOf,
+  checkGraphModel,
+  toMermaid,
+  escapeMermaidLabel,
+  layoutGraph,
+  renderGraphSvg,
+  renderGraphHtml,
+  renderTrace,
+  traceModel,
+  type GraphModel,
+  type DiagramNode,
+  type DiagramEdge,
+  type EdgeKind,
+  type NodeFamily,
+  type Layout,
+  type PlacedNode,
+  type PlacedEdge,
+  type TraceOptions,
+  type TraceModel,
+  type TraceStep,
+} from "./render/index.js";

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { processIO } from "./io.js";
-import { EXIT } from "./run-command.js";
+import { EXIT } from "./exit-codes.js";
 import { internalError, main } from "./main.js";
 import { exitWhenSettled } from "./exit-guard.js";
 

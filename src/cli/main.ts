@@ -6,19 +6,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { packageRoot } from "../dsl/schemas.js";
 import { processIO, UsageError, type CliIO } from "./io.js";
-import { mockLlmCommand } from "./mock-llm-command.js";
-import { migrateCommand } from "./migrate-command.js";
+// Each command's module is imported when that command runs: together they load Fastify, BullMQ,
+// ioredis, pg and the tools' libraries, seconds of startup that `--version` or `validate` never need.
 import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
-import { cancelCommand } from "./cancel-command.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
-import { dbMigrateCommand } from "./db-command.js";
-import { keysCommand } from "./keys-command.js";
-import { kbCommand } from "./kb-command.js";
-import { mcpCommand } from "./mcp-command.js";
-import { EXIT, runCommand } from "./run-command.js";
-import { serveCommand } from "./serve-command.js";
-import { validateCommand } from "./validate-command.js";
-import { workerCommand } from "./worker-command.js";
+import { EXIT } from "./exit-codes.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
 
@@ -29,6 +21,7 @@ Usage:
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
                       [--allow-private-network]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+                      [--trace FILE.html]
   canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -47,6 +40,7 @@ Usage:
   canvasflow validate FILE... [--json]
   canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
+  canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
@@ -54,6 +48,8 @@ run: every run is checkpointed after each step (--durability; default: the store
   Redis, async for files and PostgreSQL). A session whose last run never finished (its process
   died) is continued by the next run on it. A turn that fails or is cancelled leaves the session
   as it was before the turn.
+run --trace FILE.html: writes the turn's trace (timeline, path taken, each step's inputs and outputs,
+  the messages) as one self-contained page when the turn ends, whatever its outcome.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
   4 the session is locked by another run, 130/143 cancelled by canvasflow cancel or Ctrl+C (SIGINT)/SIGTERM.
 cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
@@ -81,6 +77,9 @@ worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Red
   30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
   Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
   to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
+graph: a diagram of the canvas (old DSLs migrated in memory): a mermaid flowchart (default), an SVG,
+  or one self-contained HTML page with pan, zoom and each component's params on click. Exit codes:
+  0 drawn, 1 OUT could not be written, 2 usage, or a file that is not an agent canvas.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
                     2 unreadable input or usage.
 `;
@@ -102,6 +101,7 @@ const RUN_OPTIONS = {
   kb: { type: "string", multiple: true },
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
+  trace: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
@@ -192,7 +192,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: RUN_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(`run expects exactly one FILE, got ${positionals.length}`);
-      return await runCommand(
+      return await (await import("./run-command.js")).runCommand(
         {
           file: positionals[0],
           query: values.query,
@@ -211,6 +211,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           kb: values.kb ?? [],
           mockLlm: values["mock-llm"] ?? false,
           mockLlmScript: values["mock-llm-script"],
+          trace: values.trace,
         },
         io,
       );
@@ -218,25 +219,25 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "cancel") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: CANCEL_OPTIONS });
       if (positionals.length !== 1) throw new UsageError(`cancel expects exactly one TASK_ID, got ${positionals.length}`);
-      return await cancelCommand({ taskId: positionals[0], redis: values.redis, postgres: values.postgres, dir: values.dir }, io);
+      return await (await import("./cancel-command.js")).cancelCommand({ taskId: positionals[0], redis: values.redis, postgres: values.postgres, dir: values.dir }, io);
     }
     if (command === "db") {
       const [sub, ...flags] = rest;
       if (sub !== "migrate") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate" : `unknown db subcommand "${sub}": the only one is migrate`);
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`db migrate takes no arguments, got "${positionals[0]}"`);
-      return await dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
+      return await (await import("./db-command.js")).dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
     }
     if (command === "keys") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KEYS_OPTIONS });
       const { "redis-prefix": redisPrefix, ...storeFlags } = values;
-      return await keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
+      return await (await import("./keys-command.js")).keysCommand({ action, positionals, ...storeFlags, redisPrefix }, io);
     }
     if (command === "serve") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, SERVE_OPTIONS, ["--port", "--grace"]), allowPositionals: true, strict: true, options: SERVE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`serve takes no arguments, got "${positionals[0]}" (agents come from the store, or from --agents DIR)`);
-      return await serveCommand(
+      return await (await import("./serve-command.js")).serveCommand(
         {
           host: values.host,
           port: values.port,
@@ -261,7 +262,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "kb") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: KB_OPTIONS });
-      return await kbCommand(
+      return await (await import("./kb-command.js")).kbCommand(
         {
           action,
           positionals,
@@ -286,7 +287,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: WORKER_OPTIONS,
       });
       if (positionals.length > 0) throw new UsageError(`worker takes no arguments, got "${positionals[0]}" (canvases come with the queued runs' sessions)`);
-      return await workerCommand(
+      return await (await import("./worker-command.js")).workerCommand(
         {
           redis: values.redis,
           queue: values.queue,
@@ -309,12 +310,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "mcp") {
       const [action, ...flags] = rest;
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: MCP_OPTIONS });
-      return await mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
+      return await (await import("./mcp-command.js")).mcpCommand({ action, positionals, config: values.config, json: values.json ?? false }, io);
     }
     if (command === "mock-llm") {
       const { values, positionals } = parseArgs({ args: attachDashValues(rest, MOCK_LLM_OPTIONS, ["--port"]), allowPositionals: true, strict: true, options: MOCK_LLM_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`mock-llm takes no arguments, got "${positionals[0]}"`);
-      return await mockLlmCommand({ port: values.port, script: values.script }, io);
+      return await (await import("./mock-llm-command.js")).mockLlmCommand({ port: values.port, script: values.script }, io);
     }
     if (command === "migrate") {
       const { values, positionals } = parseArgs({
@@ -324,12 +325,22 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: { output: { type: "string", short: "o" }, "dry-run": { type: "boolean" }, report: { type: "string" } },
       });
       if (positionals.length !== 1) throw new UsageError(`migrate expects exactly one IN file, got ${positionals.length}`);
-      return await migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
+      return await (await import("./migrate-command.js")).migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
+    }
+    if (command === "graph") {
+      const { values, positionals } = parseArgs({
+        args: [...rest],
+        allowPositionals: true,
+        strict: true,
+        options: { output: { type: "string", short: "o" }, format: { type: "string", short: "f" } },
+      });
+      if (positionals.length !== 1) throw new UsageError(`graph expects exactly one FILE, got ${positionals.length}`);
+      return await (await import("./graph-command.js")).graphCommand({ file: positionals[0], format: values.format, output: values.output }, io);
     }
     if (command === "validate") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { json: { type: "boolean" } } });
       if (positionals.length === 0) throw new UsageError("validate expects at least one FILE");
-      return await validateCommand(positionals, values.json ?? false, io);
+      return await (await import("./validate-command.js")).validateCommand(positionals, values.json ?? false, io);
     }
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

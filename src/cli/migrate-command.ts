@@ -13,6 +13,7 @@ import { migrateDsl } from "../migrate/runner.js";
 import { formatMigrationReport, migrationReport } from "../migrate/report.js";
 import { MigrationError } from "../migrate/types.js";
 import { describeJson, isPlainObject } from "../util/values.js";
+import { describeWriteError } from "./write-errors.js";
 import { UsageError, type CliIO } from "./io.js";
 import { defaultRegistry } from "../api.js";
 import { isDifyDocument } from "../dify/document.js";
@@ -46,13 +47,6 @@ async function readJson(file: string): Promise<Record<string, unknown>> {
   }
   if (!isPlainObject(value)) throw new DslReadError(`expected a JSON object (a canvas DSL or a template envelope), got ${describeJson(value)}`, file);
   return value;
-}
-
-function describeWriteError(error: NodeJS.ErrnoException): string {
-  if (error.code === "ENOENT") return "its folder does not exist";
-  if (error.code === "EISDIR") return "it is a folder";
-  if (error.code === "EACCES" || error.code === "EPERM") return "permission denied";
-  return error.message;
 }
 
 export async function migrateCommand(args: MigrateArgs, io: CliIO): Promise<number> {

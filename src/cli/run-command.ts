@@ -38,12 +38,17 @@ import { cancelOnSignals, signalExitCode, type Cancellation } from "./cancellati
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { PrettyPrinter } from "./pretty.js";
 import { formatReport } from "./report.js";
+import { checkTracePath, writeTrace } from "./trace-file.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
 import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
+import { memoriesForRun } from "../memory/open.js";
+import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
-export const EXIT = { finished: 0, failed: 1, usage: 2, paused: 3, locked: 4, cancelled: 130 } as const;
+import { EXIT } from "./exit-codes.js";
+
+export { EXIT };
 
 export interface RunArgs extends ServiceFlags {
   file: string;
@@ -59,6 +64,8 @@ export interface RunArgs extends ServiceFlags {
   timeout?: string;
   eventValueLimit?: string;
   allowPrivateNetwork: boolean;
+  /** `--trace FILE.html`: the run's trace page. */
+  trace?: string;
 }
 
 /** The ranges of the numeric flags. */
@@ -162,6 +169,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const settings = parseRunSettings(args);
   const inputs = parseInputs(args.inputs, args.input);
   const taskId = parseTaskId(args.taskId);
+  checkTracePath(args.trace);
   const target = openRunTarget(args.session, parseDurability(args.durability));
   try {
     let services: RunServices;
@@ -172,11 +180,22 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       io.err(`${error.message}\n`);
       return EXIT.usage;
     }
+    let memories: MemoryStore;
+    try {
+      // Memories live with the session (or where the config says), so later turns and other processes find them.
+      memories = memoriesForRun(services.config.memories, args.session);
+    } catch (error) {
+      await services.close();
+      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+      io.err(`canvasflow: memories: ${error.message}\n`);
+      return EXIT.usage;
+    }
     const cancellation = cancelOnSignals();
     try {
-      return await runTurn({ args, io, format, settings, inputs, taskId, target, services: services.services, cancellation });
+      return await runTurn({ args, io, format, settings, inputs, taskId, target, services: { ...services.services, memories }, cancellation });
     } finally {
       cancellation.dispose();
+      await memories.close();
       // The in-process mock LLM would keep the process alive.
       await services.close();
     }
@@ -314,9 +333,11 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
   }
 
   let last: CanvasEvent | undefined;
+  const traced: CanvasEvent[] | undefined = args.trace !== undefined ? [] : undefined;
   const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal };
   for await (const event of session.run(request)) {
     last = event;
+    traced?.push(event);
     if (event.event === "workflow_resumed") {
       const again = event.data.in_flight.length > 0 ? `running again what was in flight: ${event.data.in_flight.join(", ")}` : "nothing was in flight";
       io.err(`canvasflow: the last run of session ${where} stopped before it finished; continuing it from its last checkpoint, ${again}\n`);
@@ -324,6 +345,7 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
     if (printer) printer.print(event);
     else io.stdout.write(`${JSON.stringify(event)}\n`);
   }
+  if (traced && args.trace !== undefined) await writeTrace(args.trace, traced, canvas, args.file, io);
 
   if (canvas.status === "cancelled") {
     const by = cancellation.by;

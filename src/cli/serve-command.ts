@@ -24,6 +24,10 @@ import { withStore, type KeysStoreArgs } from "./keys-command.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices, type RunServices } from "./services.js";
+import { memoriesForServer } from "../memory/open.js";
+import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
+import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
+import { SnapshotStoreError } from "../stores/snapshot-store.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
 /** RAGFlow's API port. */
@@ -76,9 +80,20 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       io.err(`${error.message}\n`);
       return EXIT.usage;
     }
+    let memories: MemoryStore;
     try {
-      return await serve(args, io, store, services, { host, port, apiKey, grace, logLevel });
+      // Memories live with the server's store, so every server process on it sees them.
+      memories = memoriesForServer(services.config.memories, args, DEFAULT_DATA_FOLDER);
+    } catch (error) {
+      await services.close();
+      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+      io.err(`canvasflow: memories: ${error.message}\n`);
+      return EXIT.usage;
+    }
+    try {
+      return await serve(args, io, store, { ...services, services: { ...services.services, memories } }, { host, port, apiKey, grace, logLevel });
     } finally {
+      await memories.close();
       await services.close();
     }
   });

@@ -18,6 +18,10 @@ import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { registryWithModules } from "./register-modules.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices } from "./services.js";
+import { memoriesForServer } from "../memory/open.js";
+import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
+import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
+import { SnapshotStoreError } from "../stores/snapshot-store.js";
 
 export interface WorkerArgs {
   redis?: string;
@@ -57,6 +61,23 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     io.err(`${error.message}\n`);
     return EXIT.usage;
   }
+  let memories: MemoryStore | undefined;
+  try {
+    // The memories canvasflow serve --redis keeps on the same Redis (or the configured place). A
+    // --redis that is not a Redis URL is left to the queue, whose message names the flag.
+    if (services.config.memories?.location || /^rediss?:\/\//i.test(args.redis)) {
+      memories = memoriesForServer(services.config.memories, { redis: args.redis, redisPrefix: args.prefix }, DEFAULT_DATA_FOLDER);
+    }
+  } catch (error) {
+    await services.close();
+    if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+    io.err(`canvasflow: memories: ${error.message}\n`);
+    return EXIT.usage;
+  }
+  const closeServices = async () => {
+    await memories?.close();
+    await services.close();
+  };
   let worker: RunWorker;
   try {
     worker = await createWorker({
@@ -64,7 +85,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
       ...(args.queue !== undefined ? { queue: args.queue } : {}),
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
       registry,
-      canvas: { services: { ...services.services } },
+      canvas: { services: { ...services.services, ...(memories ? { memories } : {}) } },
       ...(args.durability !== undefined ? { durability: args.durability as "sync" | "async" } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(maxStalledCount !== undefined ? { maxStalledCount } : {}),
@@ -74,7 +95,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
       onJobEnd: (jobId, outcome) => io.err(`canvasflow: run ${jobId}: ${outcome.status}${outcome.status === "job failed" ? `: ${outcome.error}` : ""}\n`),
     });
   } catch (error) {
-    await services.close();
+    await closeServices();
     if (!(error instanceof RunQueueError)) throw error;
     if (error.message.startsWith("cannot reach Redis")) {
       io.err(`canvasflow: ${error.message}\n`);
@@ -98,7 +119,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     return EXIT.finished;
   } finally {
     await worker.close({ graceMs: 0 });
-    await services.close();
+    await closeServices();
   }
 }
 

@@ -6,6 +6,7 @@
 import { componentSchema } from "../dsl/schemas.js";
 import { stringifyValue, type CompiledTemplate } from "../refs/template.js";
 import { isPlainObject } from "../util/values.js";
+import { checkMemoryIdsParam, saveToMemories } from "../memory/save.js";
 import { renderJinja, looksLikeJinja } from "./jinja.js";
 import { isTextStream, TextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
@@ -83,6 +84,16 @@ async function* streamTemplate(ctx: ComponentContext<Params>, template: Compiled
   }
 }
 
+/** The streamed message, saved to the memories `memory_ids` names once it is complete. */
+async function* thenSaved(ctx: ComponentContext<Params>, source: AsyncIterable<string>): AsyncGenerator<string> {
+  let text = "";
+  for await (const chunk of source) {
+    text += chunk;
+    yield chunk;
+  }
+  await saveToMemories(ctx, text);
+}
+
 export const Message: ComponentDefinition = {
   name: "Message",
   paramsSchema: componentSchema("Message"),
@@ -95,6 +106,7 @@ export const Message: ComponentDefinition = {
     if (messageChoices(params.content).length === 0) {
       problems.push({ pointer: "/content", message: "Message content must list at least one non-empty text" });
     }
+    problems.push(...checkMemoryIdsParam(params.memory_ids));
     const format = params.output_format;
     if (typeof format === "string" && format !== "" && format.toLowerCase() !== "markdown") {
       problems.push({
@@ -120,7 +132,7 @@ export const Message: ComponentDefinition = {
     const template = ctx.compile(text);
     const downloads: unknown[] = [];
     if (ctx.params.stream !== false && !looksLikeJinja(text)) {
-      ctx.setOutput("content", new TextStream(streamTemplate(ctx, template, downloads)));
+      ctx.setOutput("content", new TextStream(thenSaved(ctx, streamTemplate(ctx, template, downloads))));
       ctx.setOutput("downloads", downloads);
       return;
     }
@@ -149,4 +161,5 @@ async function renderStatic(ctx: ComponentContext<Params>, template: CompiledTem
   }
   ctx.setOutput("content", content);
   ctx.setOutput("downloads", downloads);
+  await saveToMemories(ctx, content);
 }

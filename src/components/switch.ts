@@ -8,7 +8,7 @@ import { parseSelector, type Reference } from "../refs/grammar.js";
 import { isPlainObject, listParam } from "../util/values.js";
 import { checkBranchTargets, targetIds } from "./branch-targets.js";
 import { evaluateSwitchItem, isSwitchOperator, SWITCH_OPERATORS } from "./switch-operators.js";
-import type { CheckInfo, ComponentDefinition, Params, ParamProblem } from "./types.js";
+import type { CheckInfo, ComponentDefinition, Params, ParamProblem, RouteBranch } from "./types.js";
 
 interface ConditionItem {
   cpn_id?: unknown;
@@ -108,12 +108,30 @@ function checkCondition(condition: unknown, index: number, info: CheckInfo): Par
   return problems;
 }
 
+/** A case as people read it: `x > 5 and y contains "a"`; an unfilled case reads as its number. */
+function caseLabel(condition: Condition, index: number): string {
+  const joiner = condition.logical_operator === "and" ? " and " : " or ";
+  const items = listParam(condition.items).filter(isFilled);
+  const text = items.map((item) => `${item.cpn_id} ${String(item.operator ?? "")} ${JSON.stringify(item.value ?? "")}`.replace(/\s+/g, " ")).join(joiner);
+  return text === "" ? `case ${index + 1}` : text;
+}
+
+/** The cases in order, then the else branch. */
+function switchBranches(params: Params): RouteBranch[] {
+  const branches: RouteBranch[] = listParam(params.conditions).map((condition, index) =>
+    isPlainObject(condition) ? { label: caseLabel(condition, index), targets: targetIds(condition.to) } : { label: `case ${index + 1}`, targets: [] },
+  );
+  branches.push({ label: "else", targets: targetIds(params.end_cpn_ids) });
+  return branches;
+}
+
 export const Switch: ComponentDefinition = {
   name: "Switch",
   paramsSchema: componentSchema("Switch"),
   defaults: { conditions: [], end_cpn_ids: [] },
   capabilities: { router: true },
   thoughts: () => "I’m weighing a few options and will pick the next step shortly.",
+  branches: switchBranches,
   references(params): Reference[] {
     const refs: Reference[] = [];
     for (const condition of listParam(params.conditions)) {

@@ -126,6 +126,12 @@ export interface RoundOutcome {
   read(ref: Reference): unknown;
 }
 
+/** One way out of a router, as diagrams label it. */
+export interface RouteBranch {
+  readonly label: string;
+  readonly targets: readonly string[];
+}
+
 /** A problem found in a component's params by `check`. */
 export interface ParamProblem {
   /** JSON pointer below the component's params, e.g. "/conditions/0/to". */
@@ -227,6 +233,8 @@ export interface ComponentContext<P = Params> {
    * service that remembers keys can drop the duplicate of a side effect.
    */
   readonly idempotencyKey: string;
+  /** The session's task id (RAGFlow's task_id: what a memory records as the message's session). */
+  readonly taskId: string;
   readonly canvas: CanvasAccess;
   readonly state: ComponentState;
   readonly services: RuntimeServices;
@@ -299,6 +307,11 @@ export interface ComponentDefinition<P extends Params = Params> {
   writes?(params: P): Reference[];
   /** `node_started.data.thoughts`. Must not throw. */
   thoughts?(params: P): string;
+  /**
+   * Routers: each branch with a label people read (a Switch case's condition, a Categorize
+   * category) and the ids it continues with, for diagrams. Must not throw.
+   */
+  branches?(params: P): RouteBranch[];
   /**
    * Message sinks: the `message_end` payload after the content was shown (status, attachment,
    * downloads, reference). Default: an empty object.

@@ -89,6 +89,8 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
     if (kb.type === "local" && kb.indexDir !== undefined && !isAbsolute(kb.indexDir)) kb.indexDir = resolve(baseDir, kb.indexDir);
   }
   if (config.files?.dir !== undefined && !isAbsolute(config.files.dir)) config.files.dir = resolve(baseDir, config.files.dir);
+  const memories = config.memories?.location;
+  if (memories !== undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(memories) && !isAbsolute(memories)) config.memories!.location = resolve(baseDir, memories);
   return config;
 }
 

@@ -8,6 +8,7 @@ import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
+import type { MemoryStore } from "../memory/types.js";
 
 export type { McpServerConfig };
 
@@ -90,8 +91,17 @@ export interface CanvasflowConfig {
   files?: FilesConfig;
   /** The SMTP server the Email tool sends through when its own params name none. */
   smtp?: SmtpConfig;
+  /** Where conversation memories are kept (default: with the run's session). */
+  memories?: MemoriesConfig;
   /** The Chromium the Browser component drives. */
   browser?: BrowserConfig;
+}
+
+export interface MemoriesConfig {
+  /** A folder, redis://… or postgres://… (see memory/open.ts). */
+  location?: string;
+  /** Message text one memory keeps; the oldest messages are forgotten first. */
+  maxBytes?: number;
 }
 
 export interface BrowserConfig {
@@ -168,11 +178,14 @@ export interface ToolServices {
  * - `llm`: chat models for LLM, Agent and Categorize;
  * - `tools`: knowledge bases and tool endpoints;
  * - `http`: Invoke's network policy (see components/http/service.ts);
- * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts).
+ * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
+ * - `memories`: where conversation memories are written and searched (memory/types.ts).
  */
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
   http?: HttpServiceOptions;
   mcp?: McpHub;
+  /** Conversation memories (Message `memory_ids`, Retrieval `retrieval_from: "memory"`). */
+  memories?: MemoryStore;
 }

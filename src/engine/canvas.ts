@@ -195,6 +195,11 @@ export class Canvas {
   }
 
   /** The ids of the canvas's components, in DSL order. */
+  /** The compiled graph (read-only): what diagrams and traces are drawn from. */
+  get compiledGraph(): CanvasGraph {
+    return this.graph;
+  }
+
   get componentIds(): string[] {
     return [...this.graph.nodes.keys()];
   }

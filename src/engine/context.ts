@@ -31,6 +31,8 @@ export interface RunScope {
   readonly ledger: RunLedger;
   /** The stable key of a component's current execution (task, turn, component, how often it ran). */
   idempotencyKey(componentId: string): string;
+  /** The session's task id. */
+  readonly taskId: string;
 }
 
 /** What a run gathers from its components besides outputs. */
@@ -98,6 +100,9 @@ export class InvocationContext implements ComponentContext<Params> {
   }
   get services(): RuntimeServices {
     return this.scope.services;
+  }
+  get taskId(): string {
+    return this.scope.taskId;
   }
   get idempotencyKey(): string {
     return this.scope.idempotencyKey(this.node.id);

@@ -222,6 +222,7 @@ class Run implements RunHost {
       history: session.history,
       services: options.services,
       random: options.random,
+      taskId: session.taskId,
       idempotencyKey: (id) => `${session.taskId}:${String(session.pool.globals["sys.conversation_turns"] ?? 0)}:${id}:${session.executions[id] ?? 0}`,
       ledger: {
         addUsage: (usage) => addUsage(this.session.usage, usage),

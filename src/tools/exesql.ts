@@ -10,8 +10,6 @@ import { UnavailableError } from "../components/unavailable.js";
 import { defineTool } from "./define-tool.js";
 import type { ConnectionSettings, SqlConnection } from "./sql/connection.js";
 import { runStatements } from "./sql/execute.js";
-import { connectMysql } from "./sql/mysql.js";
-import { connectPostgres } from "./sql/postgres.js";
 import { splitStatements, type SqlDialect } from "./sql/split.js";
 import type { ToolContext, ToolOutput } from "./types.js";
 
@@ -35,7 +33,8 @@ function connectionSettings(params: Params): ConnectionSettings {
 
 async function connect(dialect: SqlDialect, dbType: string, settings: ConnectionSettings): Promise<SqlConnection> {
   try {
-    return dialect === "postgres" ? await connectPostgres(settings) : await connectMysql(settings);
+    // The drivers load on first use: every canvas loads this module, few of them query a database.
+    return dialect === "postgres" ? await (await import("./sql/postgres.js")).connectPostgres(settings) : await (await import("./sql/mysql.js")).connectMysql(settings);
   } catch (error) {
     const reason = error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error);
     throw new UnavailableError(`cannot connect to the ${dbType} database "${settings.database}" at ${settings.host}:${settings.port} as user "${settings.user}": ${reason}`);

@@ -1,6 +1,7 @@
 /**
  * Retrieval (agent/tools/retrieval.py): searches the chosen datasets (or memories) for `query` and
- * returns the chunks as `formalized_content` (prompt text) and `json`. As a canvas node its query
+ * returns the chunks as `formalized_content` (prompt text) and `json`; with `retrieval_from:
+ * "memory"` it searches the conversation memories `memory_ids` names instead (memory/). As a canvas node its query
  * is a bare reference or a template; dataset entries holding "@" are references to dataset ids
  * computed by the canvas. Where each dataset lives (a local folder, a RAGFlow server) comes from
  * the configured knowledge bases (`services.tools.knowledgeBases`).
@@ -10,10 +11,13 @@ import { positiveNumber, unitInterval } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
 import type { CanvasflowServices } from "../config/types.js";
 import { finiteNumber } from "../util/values.js";
-import { UnavailableError } from "../components/unavailable.js";
+import { formatMemories, searchMemories } from "../memory/search.js";
+import { checkMemoryIdsParam, memoryIds, memoryStoreOf, memoryUserId } from "../memory/save.js";
+import { checkMemoryId } from "../memory/types.js";
 import { defineTool } from "./define-tool.js";
 import { datasetIds, knowledgeBasesFor } from "./retrieval/datasets.js";
 import { formatChunks } from "./retrieval/kb-prompt.js";
+import { crossLanguageQuery } from "./retrieval/cross-languages.js";
 import { searchKnowledgeBases } from "./retrieval/search.js";
 import type { SearchOptions } from "./retrieval/types.js";
 import type { ToolContext, ToolOutput } from "./types.js";
@@ -73,22 +77,49 @@ function searchOptions(query: string, params: Params, signal: AbortSignal, onTok
   };
 }
 
+function emptyResponse(params: Params, query: string, where: string): ToolOutput {
+  const empty = typeof params.empty_response === "string" && params.empty_response.trim() !== "" ? params.empty_response : `Nothing relevant to "${query}" was found in the ${where}.`;
+  return { formalized_content: empty, json: [] };
+}
+
+/** retrieval_from "memory" (RAGFlow _retrieve_memory): the memories' messages that match, of one user when user_id is set. */
+async function retrieveMemories(query: string, ctx: ToolContext): Promise<ToolOutput> {
+  const params = ctx.params;
+  const ids = memoryIds(params.memory_ids);
+  if (ids.length === 0) throw new Error("no memory is selected: memory_ids is empty");
+  for (const id of ids) checkMemoryId(id, "memory_ids entry");
+  const store = memoryStoreOf(ctx, `retrieval_from is "memory" (memory_ids ${ids.map((id) => `"${id}"`).join(", ")})`);
+  const hits = await searchMemories(store, ids, {
+    query,
+    topN: Math.max(1, Math.floor(numberParam(params, "top_n", 8))),
+    topK: Math.max(1, Math.floor(numberParam(params, "top_k", 1024))),
+    similarityThreshold: numberParam(params, "similarity_threshold", 0.2),
+    keywordsWeight: Math.min(1, Math.max(0, numberParam(params, "keywords_similarity_weight", 0.5))),
+    userId: ctx.get ? memoryUserId({ get: (selector) => ctx.get!(typeof selector === "string" ? selector : selector.expr) }, params) : typeof params.user_id === "string" ? params.user_id : "",
+    signal: ctx.signal,
+  });
+  if (hits.length === 0) return emptyResponse(params, query, "memories");
+  return { formalized_content: formatMemories(hits), json: hits.map((h) => ({ ...h.message, similarity: h.similarity })) };
+}
+
 async function retrieve(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
   const params = ctx.params;
-  if (params.retrieval_from === "memory") throw new UnavailableError('retrieval_from is "memory": searching memories is not supported; search datasets instead');
   const query = queryText(args.query);
   if (query === "") return { formalized_content: "", json: [] };
+  if (params.retrieval_from === "memory") return retrieveMemories(query, ctx);
   const services = ctx.services as CanvasflowServices;
   const get = ctx.get ? (selector: string) => ctx.get!(selector) : undefined;
   const choices = knowledgeBasesFor(datasetIds(params, get), services.tools?.knowledgeBases ?? {});
-  const { chunks, documents } = await searchKnowledgeBases(choices, searchOptions(query, params, ctx.signal, (tokens) => {
+  const options = searchOptions(query, params, ctx.signal, (tokens) => {
     // Embedding the query and reranking cost tokens too: they count into the run's usage.
     if (tokens > 0) ctx.addUsage({ prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
-  }), services.tools?.env ?? process.env, services.tools?.knowledgeModels);
-  if (chunks.length === 0) {
-    const empty = typeof params.empty_response === "string" && params.empty_response.trim() !== "" ? params.empty_response : `Nothing relevant to "${query}" was found in the knowledge base.`;
-    return { formalized_content: empty, json: [] };
+  });
+  // Local knowledge bases are searched with the query translated; a RAGFlow server translates it itself.
+  if (options.crossLanguages.length > 0 && choices.some((c) => c.config.type === "local")) {
+    options.localQuery = await crossLanguageQuery(query, options.crossLanguages, { provider: services.llm, label: ctx.label, signal: ctx.signal, onUsage: (usage) => ctx.addUsage(usage) });
   }
+  const { chunks, documents } = await searchKnowledgeBases(choices, options, services.tools?.env ?? process.env, services.tools?.knowledgeModels);
+  if (chunks.length === 0) return emptyResponse(params, query, "knowledge base");
   ctx.addReferences(chunks, documents);
   return { formalized_content: formatChunks(chunks), json: chunks };
 }
@@ -131,5 +162,6 @@ export const Retrieval = defineTool({
     ...unitInterval(params, "keywords_similarity_weight"),
     ...positiveNumber(params, "top_n"),
     ...checkSources(params),
+    ...checkMemoryIdsParam(params.memory_ids),
   ],
 });

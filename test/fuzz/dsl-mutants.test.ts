@@ -45,8 +45,12 @@ const RUNS = envCount("CANVASFLOW_FUZZ_RUNS", 1_000);
 const SEED = envCount("CANVASFLOW_FUZZ_SEED", 20_240_808);
 /** Mutants that also go through the built CLI in a child process. */
 const CHILD_RUNS = 6;
-/** A run (in process or through the CLI) that has not ended by then hangs. */
-const RUN_BOUND_MS = 20_000;
+/**
+ * A run (in process or through the CLI) that has not ended by then hangs. Generous: a mutant of a
+ * Python CodeExec canvas takes 9 s through the CLI at load 11 (services, the mock LLM, python3
+ * importing its modules), and more on a busier machine; a hang never ends at all.
+ */
+const RUN_BOUND_MS = 60_000;
 /** Validation that has not returned by then hangs (it takes milliseconds, even on megabytes). */
 const SYNC_BOUND_MS = 5_000;
 /** Small, so that a canvas a mutation turned into a loop stops soon (self-edges do that). */

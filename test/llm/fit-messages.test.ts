@@ -180,7 +180,15 @@ describe("a 200-turn conversation with an 8k-token model", () => {
   const QUESTION = "What did we agree on in the very last turn?";
 
   async function runWith(componentName: "LLM" | "Agent", extra: Record<string, unknown> = {}) {
-    const mock = await startMockLlmServer({ script: { rules: [{ match: "very last turn", reply: "the last one" }] } });
+    const mock = await startMockLlmServer({
+      script: {
+        rules: [
+          // A streaming Agent with tools first has the question refined (full_question): it is complete as it is.
+          { match: "understood without the conversation", on: "system", reply: QUESTION },
+          { match: "very last turn", reply: "the last one" },
+        ],
+      },
+    });
     try {
       const llm = createLlmProvider({ providers: { mock: { baseURL: mock.url } }, defaultModel: { provider: "mock", model: "archivist-8k", maxContextTokens: WINDOW } }, {});
       const dsl = canvasDsl({
@@ -234,8 +242,14 @@ describe("a 200-turn conversation with an 8k-token model", () => {
     async () => {
       const { events, requests } = await runWith("Agent", { tools: [{ component_name: "Wikipedia", name: "Wikipedia", params: {} }] });
       expect(finished(events).error).toBeUndefined();
-      expect(requests[0].tools?.map((t) => t.function.name)).toEqual(["wikipedia_search_0"]);
-      expectFitted(requests[0]);
+      // The question refinement shows the conversation as the window allows, ending with the question.
+      const refine = requests[0];
+      expect(countChatTokens(refine.messages, undefined, cl100k)).toBeLessThanOrEqual(WINDOW);
+      expect(refine.messages[0].content).toMatch(/understood without the conversation/);
+      expect((refine.messages[0].content as string).endsWith(`USER: ${QUESTION}`)).toBe(true);
+      expect(refine.messages[0].content).toContain(`ASSISTANT: ${history.at(-1)![1]}`);
+      expect(requests[1].tools?.map((t) => t.function.name)).toEqual(["wikipedia_search_0"]);
+      expectFitted(requests[1]);
     },
     60_000,
   );

@@ -230,11 +230,11 @@ describe("the Retrieval tool", () => {
     }
   });
 
-  it("refuses dataset references outside a canvas and memory retrieval", async () => {
+  it("refuses dataset references outside a canvas, and memory retrieval without a memory store", async () => {
     await expect(run({ query: "password" }, toolContext({ kb_ids: ["begin@kb"] }, shop).ctx)).rejects.toThrow(
       'kb_ids entry "begin@kb" is a reference, which can only be read when Retrieval runs inside a canvas',
     );
-    await expect(run({ query: "password" }, toolContext({ retrieval_from: "memory", memory_ids: ["m"] }, shop).ctx)).rejects.toThrow('retrieval_from is "memory"');
+    await expect(run({ query: "password" }, toolContext({ retrieval_from: "memory", memory_ids: ["m"] }, shop).ctx)).rejects.toThrow('retrieval_from is "memory" (memory_ids "m"), but this run has no memory store');
   });
 });
 

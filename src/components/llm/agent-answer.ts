@@ -10,6 +10,7 @@ import { agentFunctions } from "./agent-tools.js";
 import { finish, toolLoop, type ToolLoopRequest } from "./agent-loop.js";
 import { appendToSystem, citationPrompt } from "./citations.js";
 import { llmAnswer, joinPrompts, type Answer } from "./llm-answer.js";
+import { fullQuestion, shouldRefine, withRefinedQuestion } from "./full-question.js";
 import { chatModelFor, completeChat, requestBase } from "./model-call.js";
 import { preparePrompt, withSystem, type PromptMessage } from "./prompt.js";
 import { answerStream, shouldStream } from "./streaming.js";
@@ -31,6 +32,20 @@ export interface AgentTurn {
 function maxRounds(params: Params): number {
   const n = finiteNumber(params.max_rounds);
   return n !== undefined && n >= 1 ? Math.floor(n) : 1;
+}
+
+/**
+ * The streamed tool loop, the latest question first refined when the conversation is long enough
+ * (RAGFlow's stream_output_with_tools: `full_question` when it holds more than 3 messages).
+ */
+async function* refinedToolLoop(request: ToolLoopRequest, conversationLength: number): AsyncGenerator<string, string, undefined> {
+  const system = request.messages.length > conversationLength ? request.messages.slice(0, 1) : [];
+  const conversation = request.messages.slice(system.length);
+  if (shouldRefine(conversation)) {
+    const question = await fullQuestion(conversation, { model: request.model, base: request.base, onUsage: request.onUsage });
+    request.messages = [...system, ...withRefinedQuestion(conversation, question)];
+  }
+  return yield* toolLoop(request, true);
 }
 
 export async function agentAnswer(ctx: ComponentContext, params: Params, turn: AgentTurn): Promise<Answer> {
@@ -76,7 +91,7 @@ export async function agentAnswer(ctx: ComponentContext, params: Params, turn: A
     },
   };
 
-  if (stream) return { content: answerStream(params, toolLoop(request, true)) };
+  if (stream) return { content: answerStream(params, refinedToolLoop(request, prompt.messages.length)) };
   const answer = await finish(toolLoop(request, false));
   if (!schema) return { content: answer };
   const base = requestBase(params, turn.signal);

@@ -77,6 +77,7 @@ export const Categorize: ComponentDefinition = {
   timeoutMs: 600_000,
   thoughts: (params) => `Which should it falls into ${categories(params).map(([name]) => `\`${name}\``).join(",")}? ...`,
   references: (params) => queryReferences(queryOf(params)),
+  branches: (params) => categories(params).map(([name, category]) => ({ label: name, targets: targetIds(isPlainObject(category) ? category.to : undefined) })),
   check: (params, info) => [
     ...positiveInteger(params, "message_history_window_size"),
     ...checkLlmId(params),

@@ -50,7 +50,7 @@ async function searchLocal(id: string, config: LocalKnowledgeBaseConfig, options
   const dir = path.resolve(config.dir);
   try {
     const kb = localKnowledgeBase({ dir, indexDir: config.indexDir, embedding: models?.embeddingFor(config, id) });
-    const query = { query: options.query, topK: options.topK, similarityThreshold: options.similarityThreshold, keywordsWeight: options.keywordsWeight, signal: options.signal, onTokens: options.onTokens };
+    const query = { query: options.localQuery ?? options.query, topK: options.topK, similarityThreshold: options.similarityThreshold, keywordsWeight: options.keywordsWeight, signal: options.signal, onTokens: options.onTokens };
     let scored: ScoredChunk[];
     try {
       scored = await scoreCandidates(await kb.index(), query);
@@ -73,7 +73,7 @@ async function rerank(candidates: LocalCandidate[], options: SearchOptions, mode
   const model = models.rerankModel(options.rerankId);
   const window = [...candidates].sort((a, b) => b.similarity - a.similarity).slice(0, rerankWindow(options.topN, options.topK));
   const { scores, tokens } = await model.rerank(
-    options.query,
+    options.localQuery ?? options.query,
     window.map((c) => c.chunk.content),
     { signal: options.signal },
   );

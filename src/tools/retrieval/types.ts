@@ -36,6 +36,8 @@ export interface SearchOptions {
   useKg: boolean;
   tocEnhance: boolean;
   crossLanguages: string[];
+  /** What local knowledge bases are searched with: the query in the cross_languages (default: query). */
+  localQuery?: string;
   signal: AbortSignal;
   /** Told the tokens that embedding the query and reranking cost. */
   onTokens?: (tokens: number) => void;

@@ -1,0 +1,33 @@
+/**
+ * `canvasflow run … --trace FILE.html`: the run's events, rendered by renderTrace with the
+ * canvas's diagram, written once the turn ends (finished, failed, paused or cancelled).
+ */
+import { existsSync, statSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import { basename, dirname, resolve } from "node:path";
+import type { Canvas } from "../engine/canvas.js";
+import type { CanvasEvent } from "../engine/events.js";
+import { canvasGraphModel } from "../render/index.js";
+import { renderTrace } from "../render/trace-html.js";
+import { UsageError, type CliIO } from "./io.js";
+import { describeWriteError } from "./write-errors.js";
+
+/** Checked before the run starts, so a long run does not end with nowhere to write its trace. */
+export function checkTracePath(file: string | undefined): void {
+  if (file === undefined) return;
+  if (file === "") throw new UsageError("--trace expects a file name, got an empty one");
+  const folder = dirname(resolve(file));
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new UsageError(`--trace ${file}: the folder ${folder} does not exist`);
+  if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--trace ${file}: it is a folder`);
+}
+
+/** Writes the trace; a failure is reported on stderr and leaves the run's exit code alone. */
+export async function writeTrace(file: string, events: readonly CanvasEvent[], canvas: Canvas, dslFile: string, io: CliIO): Promise<void> {
+  try {
+    const html = await renderTrace(events, { graph: canvasGraphModel(canvas), title: basename(dslFile), pausedAt: canvas.pending?.components ?? [] });
+    await writeFile(file, html, "utf8");
+    io.err(`canvasflow: trace written to ${file}\n`);
+  } catch (error) {
+    io.err(`canvasflow: cannot write the trace ${file}: ${describeWriteError(error as NodeJS.ErrnoException)}\n`);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * Where memories live, named like a session's place: a folder, `redis://host:port[/db]` or
+ * `postgres://…/db[?schema=NAME]` (a `#fragment`, a session key, is ignored). A run's memories
+ * follow its session: a session file's memories are in the folder `canvasflow-memories` beside
+ * it, a Redis or PostgreSQL session's are on the same server.
+ */
+import path from "node:path";
+import { postgresServer } from "../stores/open-store.js";
+import { FileMemoryStore } from "./file-memories.js";
+import { ProcessMemoryStore } from "./process-memories.js";
+import { PostgresMemoryStore } from "./postgres-memories.js";
+import { RedisMemoryStore } from "./redis-memories.js";
+import { MemoryStoreError, type MemoryStore } from "./types.js";
+
+/** The folder of a file session's memories, beside the session file. */
+export const MEMORY_FOLDER = "canvasflow-memories";
+
+export interface OpenMemoryStoreOptions {
+  maxBytes?: number;
+  /** Redis: the key prefix (default `canvasflow:memory:`). */
+  keyPrefix?: string;
+}
+
+const REDIS_URL = /^rediss?:\/\//i;
+const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
+
+export function openMemoryStore(location: string, options: OpenMemoryStoreOptions = {}): MemoryStore {
+  if (typeof location !== "string" || location.trim() === "") throw new MemoryStoreError("memories need a folder, a redis:// or a postgres:// URL, got an empty value");
+  if (REDIS_URL.test(location)) {
+    let url: URL;
+    try {
+      url = new URL(location);
+    } catch {
+      throw new MemoryStoreError(`memories location "${location.replace(/\/\/[^@/]*@/, "//***@")}" is not a valid URL`);
+    }
+    url.hash = "";
+    return new RedisMemoryStore({ url: url.toString(), keyPrefix: options.keyPrefix, maxBytes: options.maxBytes });
+  }
+  if (POSTGRES_URL.test(location)) {
+    const server = postgresServer(location);
+    return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });
+  }
+  if (ANY_URL.test(location)) throw new MemoryStoreError(`unsupported memories location "${location}": use a folder, redis://host:port[/db] or postgres://user@host:port/db`);
+  return new FileMemoryStore({ directory: location, maxBytes: options.maxBytes });
+}
+
+/** The memories of a session at `session` (a file path or a Redis/PostgreSQL URL with `#key`). */
+export function memoriesOfSession(session: string, options: OpenMemoryStoreOptions = {}): MemoryStore {
+  if (REDIS_URL.test(session) || POSTGRES_URL.test(session)) return openMemoryStore(session, options);
+  return openMemoryStore(path.join(path.dirname(path.resolve(session)), MEMORY_FOLDER), options);
+}
+
+/**
+ * A run's memories: the configured location, else with its session (`session`: a file path or a
+ * Redis/PostgreSQL URL), else in this process's memory (gone when the process ends).
+ */
+export function memoriesForRun(config: { location?: string; maxBytes?: number } | undefined, session: string | undefined): MemoryStore {
+  const options = { maxBytes: config?.maxBytes };
+  if (config?.location) return openMemoryStore(config.location, options);
+  if (session) return memoriesOfSession(session, options);
+  return new ProcessMemoryStore(options);
+}
+
+/** Where `canvasflow serve` keeps memories: with its store (a data folder, Redis or PostgreSQL). */
+export interface ServerMemoryPlace {
+  data?: string;
+  redis?: string;
+  /** The server's Redis prefix (default `canvasflow:`): memories go under `<prefix>memory:`. */
+  redisPrefix?: string;
+  postgres?: string;
+  schema?: string;
+}
+
+/** The server's memories: the configured location, else beside its store (`<data>/memories`, the same Redis or PostgreSQL). */
+export function memoriesForServer(config: { location?: string; maxBytes?: number } | undefined, place: ServerMemoryPlace, defaultData: string): MemoryStore {
+  const options = { maxBytes: config?.maxBytes };
+  if (config?.location) return openMemoryStore(config.location, options);
+  if (place.redis !== undefined) return openMemoryStore(place.redis, { ...options, keyPrefix: `${place.redisPrefix ?? "canvasflow:"}memory:` });
+  if (place.postgres !== undefined) {
+    const server = postgresServer(place.postgres, place.schema);
+    return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });
+  }
+  return openMemoryStore(path.join(place.data ?? defaultData, "memories"), options);
+}

@@ -1,0 +1,63 @@
+/** `canvasflow graph`: formats, output files, and the errors a user can make. */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "../helpers/cli.js";
+import { corpusPath } from "../helpers/corpus.js";
+import { scratchDir } from "../helpers/scratch.js";
+
+const { dir, write } = scratchDir("canvasflow-graph-");
+
+describe("canvasflow graph", () => {
+  it("prints mermaid by default and writes SVG and HTML files with -o", async () => {
+    const mermaid = await cli(["graph", "fixtures/switch.json"]);
+    expect(mermaid.code).toBe(0);
+    expect(mermaid.stdout.startsWith("flowchart LR\n")).toBe(true);
+    const svgFile = join(dir, "switch.svg");
+    const svg = await cli(["graph", "fixtures/switch.json", "--format", "svg", "-o", svgFile]);
+    expect(svg.code).toBe(0);
+    expect(svg.stderr).toMatch(/^canvasflow: wrote .*switch\.svg \(svg, \d+ components, \d+ edges\)\n$/);
+    expect(readFileSync(svgFile, "utf8")).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    const html = await cli(["graph", "fixtures/switch.json", "-f", "html"]);
+    expect(html.stdout).toMatch(/^<!doctype html>/);
+    expect(html.stdout).not.toMatch(/\b(src|href)=["']?(https?:)?\/\//i);
+  });
+
+  it("rejects an unknown format, naming the flag (exit 2)", async () => {
+    const run = await cli(["graph", "fixtures/switch.json", "--format", "png"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--format must be mermaid, svg or html, got "png"');
+  });
+
+  it("needs exactly one FILE", async () => {
+    const run = await cli(["graph"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("graph expects exactly one FILE, got 0");
+  });
+
+  it("reports a file that is not an agent canvas with its validation report (exit 2)", async () => {
+    const pipeline = await cli(["graph", corpusPath("ragflow/head", "title_chunker.json")]);
+    expect(pipeline.code).toBe(2);
+    expect(pipeline.stderr).toContain("not agent canvases");
+    expect(pipeline.stdout).toBe("");
+    const missing = await cli(["graph", join(dir, "nope.json")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("no such file");
+    const noBegin = await cli(["graph", write("no-begin.json", { components: { "Message:A": { obj: { component_name: "Message", params: { content: ["x"] } }, downstream: [], upstream: [] } } })]);
+    expect(noBegin.code).toBe(2);
+  });
+
+  it("draws a canvas whose params do not validate, with a warning", async () => {
+    const run = await cli(["graph", corpusPath("ragflow/head", "web_search_assistant.json")]);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain("drawn although it does not validate (1 error;");
+    expect(run.stdout).toContain("flowchart LR");
+  });
+
+  it("says why OUT cannot be written (exit 1)", async () => {
+    const out = join(dir, "no-such-folder", "g.svg");
+    const run = await cli(["graph", "fixtures/switch.json", "-o", out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`canvasflow: cannot write ${out}: its folder does not exist\n`);
+  });
+});
