@@ -28,6 +28,8 @@ const WORKLOADS = [
   "server-queue-throughput", "server-queue-overhead",
   // Retrieval over a local knowledge base.
   "retrieval",
+  // The edge policy (Dify YAML) beside the frontier policy (RAGFlow DSL) on the same shapes.
+  "dify-graph",
 ];
 
 function parseArgs(argv) {
@@ -150,6 +152,10 @@ const TARGETS = {
     `${r.chunks} chunks: index ${fix(r.index_ms)} ms, re-index after 1% changed ${fix(r.reindex_ms)} ms = ${round(r.reindex_share * 100, 1)}% < 10%; ` +
       `query p50/p99 hybrid ${fix(r.hybrid_p50_ms)}/${fix(r.hybrid_p99_ms)} ms vs MiniSearch keyword-only ${fix(r.keyword_minisearch_p50_ms)}/${fix(r.keyword_minisearch_p99_ms)} ms: p99 ratio ${r.p99_ratio} ≤ 3`,
     r.reindex_share < 0.1 && r.p99_ratio <= 3,
+  ],
+  "dify-graph": (r) => [
+    `edge policy / frontier policy per step: chain ${r.chain_ratio} (${r.chain_us_per_step.dify} vs ${r.chain_us_per_step.ragflow} µs), fan-out ${r.fanout_ratio} (${r.fanout_us_per_step.dify} vs ${r.fanout_us_per_step.ragflow} µs) ≤ 1.5`,
+    r.chain_ratio <= 1.5 && r.fanout_ratio <= 1.5,
   ],
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
@@ -275,6 +281,11 @@ for (const name of args.only) {
       keyword_ours_p99_ms: round(e.keyword_ours_p99_ms),
       p99_ratio: round(e.p99_ratio, 2),
     });
+  }
+  if (name === "dify-graph") {
+    const e = extra.canvasflow;
+    const us = (pair) => ({ dify: round(pair.dify, 2), ragflow: round(pair.ragflow, 2) });
+    Object.assign(record, { chain_ratio: round(e.chain_ratio, 2), fanout_ratio: round(e.fanout_ratio, 2), chain_us_per_step: us(e.chain_us_per_step), fanout_us_per_step: us(e.fanout_us_per_step) });
   }
   if (name === "load") {
     record.parse_ratio = round(cf.median / extra.canvasflow.parse_ms, 1);

@@ -8,9 +8,14 @@ import { DslReadError, parseDslText, readDslFile, unwrapDsl, type DslSource } fr
 import type { CanvasDsl } from "./dsl/types.js";
 import { validateSource, type ValidationReport } from "./dsl/validate.js";
 import { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
+import { registerDify } from "./dify/front-end.js";
+import { isYamlPath, readDifyYamlFile } from "./dify/yaml.js";
 
-/** The registry used when none is passed: every built-in plus what `registerComponent` added. */
-export const defaultRegistry: ComponentRegistry = builtinRegistry();
+/**
+ * The registry used when none is passed: every built-in, Dify's node components and front end,
+ * plus what `registerComponent` added.
+ */
+export const defaultRegistry: ComponentRegistry = registerDify(builtinRegistry());
 
 /**
  * Add a component type. It runs through the same interface and capabilities as the built-ins.
@@ -35,10 +40,15 @@ export class CanvasValidationError extends Error {
   }
 }
 
-/** Read a DSL from a path, JSON text, or an object (bare or template envelope). */
+/**
+ * Read a DSL from a path (`.json`, or Dify's `.yml`/`.yaml`), JSON text, or an object (bare,
+ * template envelope, or a Dify document).
+ */
 export async function readSource(dslOrPath: string | object): Promise<DslSource> {
   if (typeof dslOrPath === "string") {
-    return dslOrPath.trimStart().startsWith("{") ? parseDslText(dslOrPath) : readDslFile(dslOrPath);
+    if (dslOrPath.trimStart().startsWith("{")) return parseDslText(dslOrPath);
+    if (isYamlPath(dslOrPath)) return unwrapDsl(await readDifyYamlFile(dslOrPath), dslOrPath);
+    return readDslFile(dslOrPath);
   }
   return unwrapDsl(dslOrPath);
 }
@@ -63,8 +73,9 @@ export function validateDsl(dsl: object, options: { registry?: ComponentRegistry
 }
 
 /**
- * Load a canvas from a path, JSON text, or a DSL object. A snapshot from `canvas.toJSON()`
- * resumes its session. Throws CanvasValidationError with the full report when the DSL is invalid.
+ * Load a canvas from a path, JSON text, or a DSL object; Dify workflow YAML (`.yml`, `.yaml`, or
+ * its parsed object) loads too. A snapshot from `canvas.toJSON()` resumes its session. Throws
+ * CanvasValidationError with the full report when the DSL is invalid.
  */
 export async function loadCanvas(dslOrPath: string | object, options: LoadOptions = {}): Promise<Canvas> {
   const registry = options.registry ?? defaultRegistry;

@@ -87,6 +87,18 @@ export {
   type UnsupportedPart,
 } from "./migrate/index.js";
 export { Unsupported, UNSUPPORTED_COMPONENT } from "./components/unsupported.js";
+export {
+  registerDify,
+  DIFY_FRONT_END,
+  DIFY_COMPONENTS,
+  DIFY_LIMITS,
+  readDifyGraph,
+  isDifyDocument,
+  parseDifyYaml,
+  readDifyYamlFile,
+  type DifyGraph,
+} from "./dify/index.js";
+export type { DslFrontEnd } from "./dsl/front-end.js";
 export { UnavailableError, isUnavailable } from "./components/unavailable.js";
 export * from "./llm/index.js";
 export { loadConfig, loadConfigFile, validateConfig, buildServices, ConfigError, CONFIG_FILE_NAME, type LoadedConfig, type BuildServicesOptions } from "./config/load.js";

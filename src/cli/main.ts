@@ -28,7 +28,7 @@ Usage:
   canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
-                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+                   [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
                    [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
                    [--dashboard-key-env NAME [--dashboard-path PATH]]]
@@ -61,7 +61,7 @@ keys: the API keys of canvasflow serve, in the store it uses (default the data f
   create prints the key once (only its SHA-256 is kept); list never shows keys. Exit codes: 0 done,
   1 no such key or the store failed, 2 usage.
 serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C or SIGTERM, over the
-  keys' store. With no API key configured it serves everyone as the tenant "default" and listens on
+  keys' store; --dify-app ID also serves that agent (a Dify app) on Dify's service API under /v1. With no API key configured it serves everyone as the tenant "default" and listens on
   loopback only, unless --insecure-no-auth. On Ctrl+C or SIGTERM it takes no new requests, gives
   the runs going on --grace seconds (default 30) to finish, then cancels the rest. With --queue URL
   (Redis: the store and the queue) turns are enqueued for canvasflow worker processes and answered
@@ -130,6 +130,7 @@ const SERVE_OPTIONS = {
   postgres: { type: "string" },
   schema: { type: "string" },
   agents: { type: "string" },
+  "dify-app": { type: "string" },
   grace: { type: "string" },
   config: { type: "string" },
   "mock-llm": { type: "boolean" },
@@ -257,6 +258,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           postgres: values.postgres,
           schema: values.schema,
           agents: values.agents,
+          difyApp: values["dify-app"],
           grace: values.grace,
           config: values.config,
           mockLlm: values["mock-llm"] ?? false,

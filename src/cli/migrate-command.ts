@@ -15,6 +15,12 @@ import { MigrationError } from "../migrate/types.js";
 import { describeJson, isPlainObject } from "../util/values.js";
 import { describeWriteError } from "./write-errors.js";
 import { UsageError, type CliIO } from "./io.js";
+import { defaultRegistry } from "../api.js";
+import { isDifyDocument } from "../dify/document.js";
+import { NORMALIZATION_STEPS, readDifyGraph } from "../dify/graph.js";
+import { validateDifyDocument } from "../dify/validate.js";
+import { isYamlPath, readDifyYamlFile } from "../dify/yaml.js";
+import type { MigrationReport } from "../migrate/report.js";
 
 export interface MigrateArgs {
   file: string;
@@ -47,6 +53,7 @@ export async function migrateCommand(args: MigrateArgs, io: CliIO): Promise<numb
   const format = args.report ?? "text";
   if (format !== "text" && format !== "json") throw new UsageError(`--report must be json or text, got "${format}"`);
   if (args.dryRun && args.output !== undefined) throw new UsageError("--dry-run writes nothing: leave out -o");
+  if (isYamlPath(args.file)) return difyDryRun(args, format, io);
 
   let input: Record<string, unknown>;
   try {
@@ -85,4 +92,43 @@ export async function migrateCommand(args: MigrateArgs, io: CliIO): Promise<numb
     io.stdout.write(`${printed}\n`);
   }
   return result.unsupported.length > 0 ? MIGRATE_EXIT.unsupported : MIGRATE_EXIT.done;
+}
+
+/**
+ * `migrate FILE.yml --dry-run`: what the Dify front end normalizes when it loads the document (it
+ * does so in memory every time: a Dify document is never rewritten), and the nodes it cannot run.
+ */
+async function difyDryRun(args: MigrateArgs, format: string, io: CliIO): Promise<number> {
+  if (!args.dryRun) {
+    throw new UsageError(`${args.file} is a Dify document: canvasflow reads it as it is and normalizes its legacy shapes in memory each time; see them with --dry-run`);
+  }
+  let document: unknown;
+  try {
+    document = await readDifyYamlFile(args.file);
+  } catch (error) {
+    if (!(error instanceof DslReadError)) throw error;
+    io.err(`${error.message}\n`);
+    return MIGRATE_EXIT.usage;
+  }
+  if (!isPlainObject(document) || !isDifyDocument(document)) {
+    io.err(`${args.file}: not a Dify document (expected an app export, a kind: graph document, or nodes and edges)\n`);
+    return MIGRATE_EXIT.usage;
+  }
+  const graph = readDifyGraph(document);
+  const validation = validateDifyDocument({ dsl: document as never, file: args.file }, defaultRegistry);
+  const steps = [...new Set(graph.notes.map((n) => n.step))];
+  const report: MigrationReport = {
+    file: args.file,
+    status: steps.length > 0 ? "migrated" : "already-current",
+    applied: steps.map((id) => ({ id, description: NORMALIZATION_STEPS[id] ?? "" })),
+    notes: [...graph.notes],
+    unsupported: validation.issues
+      .filter((i) => i.code === "node.unsupported")
+      .map((i) => ({ component: i.componentId ?? "", componentType: i.componentType ?? "", reason: i.message.replace(/^canvasflow cannot run this node: /, "").replace(/; the graph loads.*$/, "") })),
+  };
+  io.stdout.write(`${format === "json" ? JSON.stringify(report, null, 2) : formatMigrationReport(report)
+          .replace(": migrated (", ": normalized in memory (")
+          .replace(/\(the canvas cannot run until (it is|they are) replaced\)/, "(a run that reaches one fails)")}\n`);
+  for (const issue of validation.issues.filter((i) => i.severity === "error")) io.err(`error ${issue.pointer}: ${issue.message}\n`);
+  return report.unsupported.length > 0 || !validation.valid ? MIGRATE_EXIT.unsupported : MIGRATE_EXIT.done;
 }

@@ -8,6 +8,7 @@ const KIND_LABEL: Record<ValidationReport["kind"], string> = {
   pipeline: "ingestion pipeline",
   legacy: "legacy RAGFlow canvas",
   "graph-only": "graph-only DSL",
+  dify: "Dify workflow",
   unknown: "not a canvas",
 };
 
@@ -32,6 +33,13 @@ export function formatReport(report: ValidationReport, file = report.file ?? "<d
   for (const issue of [...errors, ...warnings]) {
     lines.push(`  ${issue.severity === "error" ? "error  " : "warning"} ${issue.pointer}`);
     lines.push(`          ${describeIssue(issue)}`);
+  }
+  if (report.notes && report.notes.length > 0) {
+    lines.push(`  normalized in memory (${count(report.notes.length, "change")}):`);
+    for (const note of report.notes) {
+      const who = note.component ? `${note.component}${note.componentType ? ` (${note.componentType})` : ""}: ` : "";
+      lines.push(`    - ${who}${note.change} — ${note.reason}`);
+    }
   }
   return lines.join("\n");
 }

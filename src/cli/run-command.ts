@@ -146,6 +146,12 @@ function checkInputNames(inputs: Record<string, unknown> | undefined, form: Reco
   }
 }
 
+/** A form in one line: `query (text-input, required), blocking (number)`. */
+function describeForm(form: Record<string, InputField>): string {
+  const fields = Object.entries(form).map(([name, field]) => `${name} (${field.type ?? "text"}${field.optional === false ? ", required" : ""})`);
+  return fields.length > 0 ? fields.join(", ") : "no inputs";
+}
+
 /** `--task-id ID`: the task id of a new session (a server can make it the session id). */
 export function parseTaskId(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
@@ -303,7 +309,14 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
       throw new UsageError(`the session is waiting for input (${fields}): pass it with --input NAME=VALUE`);
     }
   } else {
-    checkInputNames(inputs, canvas.inputForm, "Begin");
+    checkInputNames(inputs, canvas.inputForm, canvas.entryLabel);
+    // An entry that refuses a run without its required inputs (Dify's Start) is told so before anything runs.
+    const missing = canvas.missingInputs(inputs);
+    if (missing.length > 0) {
+      throw new UsageError(
+        `missing required input${missing.length === 1 ? "" : "s"} ${missing.join(", ")} for ${canvas.entryLabel}; it asks for: ${describeForm(canvas.inputForm)} (pass them with --inputs JSON or --input NAME=VALUE)`,
+      );
+    }
   }
 
   // A signal before the run started: nothing runs, and a crashed run stays to be continued.

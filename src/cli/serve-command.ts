@@ -1,6 +1,6 @@
 /**
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
- *                   [--agents DIR] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+ *                   [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
  *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
  *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
  *                   [--dashboard-key-env NAME [--dashboard-path PATH]]]`
@@ -54,6 +54,8 @@ export interface ServeArgs extends KeysStoreArgs {
   host?: string;
   port?: string;
   agents?: string;
+  /** The agent (a Dify app) served on Dify's service API under /v1. */
+  difyApp?: string;
   config?: string;
   mockLlm?: boolean;
   mockLlmScript?: string;
@@ -252,6 +254,7 @@ async function listenAndServe(
     ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
     canvas: { services: { ...services.services, http } },
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
+    ...(args.difyApp !== undefined ? { difyApp: args.difyApp } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
     insecureNoAuth: args.insecureNoAuth === true,
     shutdownGraceMs: Math.round(at.grace * 1000),
@@ -289,6 +292,7 @@ async function listenAndServe(
     [
       `canvasflow: serving RAGFlow's agent API at ${base}/api/v1 (store: ${store.location})`,
       `canvasflow: OpenAI clients: baseURL ${base}/api/v1/agents_openai/<agent id>`,
+      ...(args.difyApp !== undefined ? [`canvasflow: Dify clients: base URL ${base}/v1 (the app is the agent ${args.difyApp})`] : []),
       `canvasflow: ${keys}`,
       ...(args.agents !== undefined ? [`canvasflow: agents of ${args.agents} are served read-only to every tenant`] : []),
       ...(queue

@@ -1,3 +1,4 @@
+import type { DslFrontEnd } from "../dsl/front-end.js";
 import type { ComponentDefinition, Params } from "./types.js";
 
 /** Raised when a registration would silently replace or corrupt a definition. */
@@ -11,9 +12,24 @@ export class RegistrationError extends Error {
 /** Component definitions by `component_name`. The engine looks components up here and nowhere else. */
 export class ComponentRegistry {
   private readonly definitions = new Map<string, ComponentDefinition>();
+  private readonly frontEnds: DslFrontEnd[] = [];
 
   constructor(parent?: ComponentRegistry) {
-    if (parent) for (const def of parent.list()) this.definitions.set(def.name, def);
+    if (parent) {
+      for (const def of parent.list()) this.definitions.set(def.name, def);
+      this.frontEnds.push(...parent.frontEnds);
+    }
+  }
+
+  /** Add a document format this registry's canvases may be loaded from (its components must be registered too). */
+  registerFrontEnd(frontEnd: DslFrontEnd): void {
+    if (!this.frontEnds.includes(frontEnd)) this.frontEnds.push(frontEnd);
+  }
+
+  /** The front end of a document, if it is not a RAGFlow canvas. */
+  frontEndFor(document: unknown): DslFrontEnd | undefined {
+    if (typeof document !== "object" || document === null || Array.isArray(document)) return undefined;
+    return this.frontEnds.find((f) => f.recognizes(document as Record<string, unknown>));
   }
 
   register<P extends Params>(definition: ComponentDefinition<P>, options: { replace?: boolean } = {}): void {

@@ -21,6 +21,16 @@ export interface InvokeControl {
   next?: string[];
   /** Container start nodes: true when the container has no further rounds. */
   done?: boolean;
+  /**
+   * Branches of an edge-scheduled graph: the output port chosen (an if-else case id, a class
+   * id). Its edges are taken; the node's other edges are skipped.
+   */
+  handle?: string;
+  /**
+   * Containers of an edge-scheduled graph: run the body in up to `count` rounds, at most
+   * `parallel` at once (default 1). The container's `rounds` hooks are asked between rounds.
+   */
+  rounds?: { count: number; parallel?: number };
 }
 export type InvokeResult = void | InvokeControl;
 
@@ -74,6 +84,46 @@ export interface ComponentCapabilities {
   provider?: "llm" | "tool";
   /** Retries on its own (e.g. per HTTP status); the runner must not retry it again. */
   retriesInternally?: boolean;
+  /** Chooses one of its output ports (`invoke` returns `{ handle }`) in an edge-scheduled graph. */
+  branches?: boolean;
+  /**
+   * A response node of an edge-scheduled graph: its `responseTemplate` streams to the user in the
+   * graph's order, and its outputs reach workflow_finished, merged (`merge`, Dify's End) or with
+   * each string appended to the run's output of the same name (`concatenate`, Dify's Answer).
+   */
+  response?: "merge" | "concatenate";
+}
+
+/** A part of a response node's template: literal text, or a reference whose value is shown. */
+export type ResponsePart = string | Reference;
+
+/** What a response node streams, and how a value becomes text. */
+export interface ResponseTemplate {
+  readonly parts: readonly ResponsePart[];
+  render(value: unknown): string;
+}
+
+/** How a container of an edge-scheduled graph runs its rounds (Dify's iteration and loop). */
+export interface RoundHooks<P = Params> {
+  /** The values the body of round `index` reads from the container (e.g. `item`, `index`). */
+  roundInputs?(ctx: ComponentContext<P>, index: number): Outputs;
+  /**
+   * A round's body has nothing left to run. `round.read` reads inside it (the body's outputs).
+   * Return `{ stop: true }` to run no further round.
+   */
+  roundEnded(ctx: ComponentContext<P>, round: RoundOutcome): { stop?: boolean } | void;
+  /** After the last round: set the container's outputs. Throwing fails the container. */
+  finish(ctx: ComponentContext<P>): void;
+}
+
+export interface RoundOutcome {
+  readonly index: number;
+  /** The first failure in the round's body that nothing handled. */
+  readonly error?: string;
+  /** A component that exits its container (Dify's loop-end) ran in this round. */
+  readonly exited: boolean;
+  /** Read a reference as the round's body sees it. */
+  read(ref: Reference): unknown;
 }
 
 /** One way out of a router, as diagrams label it. */
@@ -212,6 +262,8 @@ export interface ComponentContext<P = Params> {
   setOutput(key: string, value: unknown): void;
   /** Read one of this component's outputs. */
   output(key: string): unknown;
+  /** Drop every output this component set so far. */
+  clearOutputs(): void;
   /** Record a value shown under `node_finished.data.inputs`. */
   setInput(key: string, value: unknown): void;
   /** Random number in [0, 1); seeded in tests. */
@@ -267,5 +319,14 @@ export interface ComponentDefinition<P extends Params = Params> {
   messageEnd?(params: P, outputs: Readonly<Outputs>): Record<string, unknown>;
   /** Pausers: the fields still missing. Called before the component runs. */
   requestInput?(ctx: ComponentContext<P>): InputRequest;
+  /** Response nodes (`capabilities.response`): what they stream. */
+  responseTemplate?(params: P): ResponseTemplate;
+  /**
+   * The variables this component writes for others to read (an assigner's targets): a response
+   * that shows one of them does not stream before this component ran.
+   */
+  writesVariables?(params: P): Reference[];
+  /** Containers of edge-scheduled graphs (invoke returns `{ rounds }`). */
+  rounds?: RoundHooks<P>;
   invoke(ctx: ComponentContext<P>): InvokeResult | Promise<InvokeResult>;
 }

@@ -4,7 +4,7 @@
 import { describeJson, isPlainObject } from "../util/values.js";
 import type { DslSource } from "./source.js";
 
-export type DslKind = "agent" | "pipeline" | "legacy" | "graph-only" | "unknown";
+export type DslKind = "agent" | "pipeline" | "legacy" | "graph-only" | "dify" | "unknown";
 
 /** Components of RAGFlow's ingestion-pipeline runtime (rag/flow), including their pre-rename names. */
 export const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([

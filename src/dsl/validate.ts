@@ -17,6 +17,7 @@ import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
 import { structuralIssues } from "./structure.js";
 import type { CanvasDsl, ComponentEntry } from "./types.js";
+import type { MigrationNote } from "../migrate/types.js";
 
 export type Severity = "error" | "warning";
 
@@ -39,6 +40,8 @@ export interface ValidationReport {
   kind: DslKind;
   valid: boolean;
   issues: ValidationIssue[];
+  /** What a front end normalized in memory to read the document (Dify's legacy shapes), as migrate reports it. */
+  notes?: MigrationNote[];
 }
 
 export interface ValidateOptions {
@@ -82,6 +85,9 @@ function describeAjvError(error: ErrorObject): string {
 
 /** Validate a DSL that was read from a file or built in memory. */
 export function validateSource(source: DslSource, options: ValidateOptions): ValidationReport {
+  // Another format (Dify YAML) validates in its own front end.
+  const frontEnd = source.envelope ? undefined : options.registry.frontEndFor(source.dsl);
+  if (frontEnd) return frontEnd.validate(source, options.registry);
   const issues: ValidationIssue[] = [];
   const base = source.envelope ? "/dsl" : "";
   const finding = detectKind(source);
@@ -116,6 +122,7 @@ export function validateSource(source: DslSource, options: ValidateOptions): Val
       issues.push({ severity: "error", code: "not-a-canvas", pointer: `${base}${finding.pointer ?? ""}` || "/", message: `not an agent canvas: ${finding.reason}` });
       return report();
     case "agent":
+    case "dify":
       break;
   }
 

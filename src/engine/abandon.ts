@@ -43,6 +43,7 @@ export async function abandonRun(session: CanvasSession, request: AbandonRequest
       session.error = request.reason;
       session.frontier = [];
       session.openContainers = {};
+      session.schedule = undefined;
       session.unread = [];
       session.run = undefined;
     }

@@ -25,8 +25,10 @@ export interface CanvasRuntimeOptions {
   timeoutMs?: number;
   /** Timeouts in ms for specific component ids. */
   componentTimeouts?: Record<string, number>;
-  /** Component steps allowed per turn (default 10 000). */
+  /** Component steps allowed per turn (default 10 000; 500 for Dify graphs, as in Dify). */
   maxSteps?: number;
+  /** Wall-clock limit of one run in ms (default none; 1 200 000 for Dify graphs, as in Dify). */
+  runTimeoutMs?: number;
   /** Services for components (LLM and tool providers, HTTP settings…). */
   services?: RuntimeServices;
   /**
@@ -61,12 +63,14 @@ export class Canvas {
     checkPositive("concurrency", options.concurrency, true);
     checkPositive("maxSteps", options.maxSteps, true);
     checkPositive("timeoutMs", options.timeoutMs, false);
+    checkPositive("runTimeoutMs", options.runTimeoutMs, false);
     checkPositive("eventValueLimit", options.eventValueLimit, false);
     this.engine = {
       concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
       defaultTimeoutMs: options.timeoutMs ?? DEFAULT_COMPONENT_TIMEOUT_MS,
       componentTimeouts: options.componentTimeouts ?? {},
-      maxSteps: options.maxSteps ?? DEFAULT_MAX_STEPS,
+      maxSteps: options.maxSteps ?? graph.limits?.maxSteps ?? DEFAULT_MAX_STEPS,
+      runTimeoutMs: options.runTimeoutMs ?? graph.limits?.runTimeoutMs,
       eventValueLimit: options.eventValueLimit ?? DEFAULT_EVENT_VALUE_LIMIT,
       services: options.services ?? {},
       random: options.random ?? Math.random,
@@ -84,7 +88,9 @@ export class Canvas {
     options: CanvasRuntimeOptions = {},
     warnings: readonly ValidationIssue[] = [],
   ): Canvas {
-    const graph = compileGraph(dsl, registry);
+    // Another format (Dify YAML) compiles in its own front end.
+    const frontEnd = registry.frontEndFor(dsl);
+    const graph = frontEnd ? frontEnd.compile(dsl, registry) : compileGraph(dsl, registry);
     const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId, taskId: options.taskId });
     return new Canvas(dsl, graph, session, options, warnings);
   }
@@ -171,6 +177,23 @@ export class Canvas {
     return this.session.history;
   }
 
+  /** What messages call the entry ("Begin", Dify's "Start"). */
+  get entryLabel(): string {
+    return this.graph.entry?.label ?? "Begin";
+  }
+
+  /**
+   * The form fields a new turn cannot start without, missing from `inputs` (a Dify Start refuses
+   * the run; a Begin asks for them instead, by pausing: none here).
+   */
+  missingInputs(inputs: Readonly<Record<string, unknown>> | undefined): string[] {
+    const required = this.graph.entry?.required ?? [];
+    return required.filter((name) => {
+      const value = inputs?.[name];
+      return value === undefined || value === null;
+    });
+  }
+
   /** The ids of the canvas's components, in DSL order. */
   /** The compiled graph (read-only): what diagrams and traces are drawn from. */
   get compiledGraph(): CanvasGraph {
@@ -188,6 +211,7 @@ export class Canvas {
 
   /** Begin's prologue, shown before the first turn of a conversational canvas. */
   get prologue(): string {
+    if (this.graph.entry) return this.graph.entry.prologue;
     const begin = this.graph.nodes.get(this.graph.entryId);
     const enabled = begin?.params.enablePrologue;
     const prologue = begin?.params.prologue;
@@ -196,12 +220,14 @@ export class Canvas {
 
   /** Begin's mode: `conversational`, `task` or `Webhook`. */
   get mode(): string {
+    if (this.graph.entry) return this.graph.entry.mode;
     const mode = this.graph.nodes.get(this.graph.entryId)?.params.mode;
     return typeof mode === "string" ? mode : "conversational";
   }
 
   /** The form fields Begin asks for. */
   get inputForm(): Record<string, InputField> {
+    if (this.graph.entry) return { ...this.graph.entry.form };
     const inputs = this.graph.nodes.get(this.graph.entryId)?.params.inputs;
     return isPlainObject(inputs) ? (inputs as Record<string, InputField>) : {};
   }

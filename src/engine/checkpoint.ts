@@ -9,13 +9,14 @@
  */
 import type { HistoryEntry } from "../dsl/types.js";
 import { applyPoolOp, type PoolOp } from "../pool/journal.js";
+import { unscopedId } from "../pool/pool.js";
 import type { TokenUsage } from "./events.js";
 import type { ReferenceBucket } from "./ledger.js";
 import { pathOf, type CanvasSession } from "./session.js";
 import type { PendingInput, RunInProgress, RunStatus } from "./state.js";
 
 /** An op of the session beyond the pool's: the conversation and what the user was shown. */
-export type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"];
+export type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"] | ["schedule", unknown];
 export type CheckpointOp = PoolOp | SessionOp;
 
 /** One checkpoint's content. Optional fields are there only when they changed. */
@@ -174,9 +175,13 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
       case "executionsReset":
         session.executions = {};
         break;
+      case "schedule":
+        // The scheduling policy's own state changed (e.g. edge states): its policy replays it.
+        session.graph.policy.replay(session, op[1]);
+        break;
       case "reset":
         // A component started: one more execution of it in this turn.
-        session.executions[op[1]] = (session.executions[op[1]] ?? 0) + 1;
+        session.executions[unscopedId(op[1])] = (session.executions[unscopedId(op[1])] ?? 0) + 1;
         applyPoolOp(session.pool, op);
         break;
       default:
@@ -195,5 +200,7 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
   if (delta.pending !== undefined) session.pending = delta.pending ?? undefined;
   if (delta.error !== undefined) session.error = delta.error ?? undefined;
   if (delta.run !== undefined) session.run = delta.run ?? undefined;
+  // A run that ended keeps no schedule (the live session drops it too).
+  if (delta.status !== "running" && delta.status !== "paused") session.schedule = undefined;
   if (delta.last !== undefined && session.run) session.run.last = delta.last;
 }

@@ -4,7 +4,7 @@
  */
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import { compileTemplate, renderTemplate, stringifyValue, type CompiledTemplate } from "../refs/template.js";
-import { MissingReferenceError, type VariablePool } from "../pool/pool.js";
+import { MissingReferenceError, scopedKey, type ResolveScope, type VariablePool } from "../pool/pool.js";
 import type {
   CanvasAccess,
   ComponentContext,
@@ -17,6 +17,7 @@ import type {
 } from "../components/types.js";
 import type { HistoryEntry, Params } from "../dsl/types.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
+import type { Frame } from "./policy.js";
 
 /** What the run shares with every context it makes. */
 export interface RunScope {
@@ -58,6 +59,10 @@ export class InvocationContext implements ComponentContext<Params> {
   readonly recordedInputs: Record<string, unknown> = {};
   private controller: AbortController | undefined;
   private stateAccess: ComponentState | undefined;
+  /** Where this component's outputs (and state) live: its id, or `<id>#<frame>` inside a frame. */
+  readonly outputKey: string;
+  /** How its reads resolve (aliases, frames). */
+  private readonly resolveScope: ResolveScope;
 
   constructor(
     private readonly scope: RunScope,
@@ -65,7 +70,12 @@ export class InvocationContext implements ComponentContext<Params> {
     readonly canvas: CanvasAccess,
     private readonly runSignal: AbortSignal,
     readonly inputs: Record<string, unknown> | undefined,
-  ) {}
+    /** The container round it runs in, if any. */
+    readonly frame?: Frame,
+  ) {
+    this.outputKey = frame ? scopedKey(node.id, frame.key) : node.id;
+    this.resolveScope = frame ? { aliasTarget: node.aliasTarget, frames: frame.chain } : node;
+  }
 
   get id(): string {
     return this.node.id;
@@ -85,7 +95,7 @@ export class InvocationContext implements ComponentContext<Params> {
   /** Made on first use: only container start nodes keep state. */
   get state(): ComponentState {
     if (this.stateAccess) return this.stateAccess;
-    this.stateAccess = new StateSlot(this.scope.componentState, this.node.id);
+    this.stateAccess = new StateSlot(this.scope.componentState, this.outputKey);
     return this.stateAccess;
   }
   get services(): RuntimeServices {
@@ -144,7 +154,7 @@ export class InvocationContext implements ComponentContext<Params> {
   get(selector: string | Reference): unknown {
     const ref = typeof selector === "string" ? parseSelector(selector) : selector;
     if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
-    const value = this.scope.pool.resolve(ref, this.node);
+    const value = this.scope.pool.resolve(ref, this.resolveScope);
     this.recordedInputs[ref.expr] = value;
     return value;
   }
@@ -152,7 +162,7 @@ export class InvocationContext implements ComponentContext<Params> {
   peek(selector: string | Reference): unknown {
     const ref = typeof selector === "string" ? parseSelector(selector) : selector;
     if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
-    return this.scope.pool.resolve(ref, this.node);
+    return this.scope.pool.resolve(ref, this.resolveScope);
   }
 
   compile(template: string): CompiledTemplate {
@@ -169,7 +179,7 @@ export class InvocationContext implements ComponentContext<Params> {
   set(selector: string | Reference, value: unknown): void {
     const ref = typeof selector === "string" ? parseSelector(selector) : selector;
     if (!ref) throw new MissingReferenceError(String(selector), "not a reference (expected cpn@var, sys.x or env.x)");
-    this.scope.pool.set(ref, value);
+    this.scope.pool.set(ref, value, this.resolveScope);
   }
 
   append(selector: string | Reference, item: unknown, check?: (current: unknown) => void): () => void {
@@ -179,15 +189,19 @@ export class InvocationContext implements ComponentContext<Params> {
   }
 
   setOutput(key: string, value: unknown): void {
-    this.scope.pool.setOutput(this.node.id, key, value);
+    this.scope.pool.setOutput(this.outputKey, key, value);
   }
 
   output(key: string): unknown {
-    return this.scope.pool.output(this.node.id, key);
+    return this.scope.pool.output(this.outputKey, key);
+  }
+
+  clearOutputs(): void {
+    this.scope.pool.replaceOutputs(this.outputKey, {});
   }
 
   outputs(): Outputs {
-    return this.scope.pool.outputsOf(this.node.id) ?? {};
+    return this.scope.pool.outputsOf(this.outputKey) ?? {};
   }
 
   setInput(key: string, value: unknown): void {

@@ -33,6 +33,9 @@ export interface NodeStartedData {
   /** The DSL's component_name. */
   component_type: string;
   thoughts: string;
+  /** Inside a container's round: the container, and the round (from 0). */
+  container_id?: string;
+  round?: number;
 }
 
 export interface NodeFinishedData {
@@ -46,6 +49,9 @@ export interface NodeFinishedData {
   elapsed_time: number;
   /** Epoch seconds when the component started (RAGFlow sends a perf_counter value here). */
   created_at: number;
+  /** Inside a container's round: the container, and the round (from 0). */
+  container_id?: string;
+  round?: number;
 }
 
 export interface MessageData {

@@ -2,27 +2,27 @@
  * One run of a canvas: a new conversation turn, the resumption of a paused one, or the
  * continuation of a run whose process died (from its last checkpoint).
  *
- * The loop is: ask the planner for a batch, let the runner execute it, then post-process each
- * finished component in path order (messages, errors, node_finished, path extension). Every
- * outcome, including bugs, ends as an event: nothing is thrown out of the iterator.
+ * The loop is the same for every graph: ask the graph's scheduler (its scheduling policy, see
+ * policy.ts) for a batch, let the runner execute it, then hand the results back to the
+ * scheduler, which handles errors, messages, node_finished and what runs next. Every outcome,
+ * including bugs, ends as an event: nothing is thrown out of the iterator.
  */
 import { setMaxListeners } from "node:events";
 import { nanoid } from "nanoid";
-import { isTextStream, THINK_END, THINK_START, type TextStream } from "../components/text-stream.js";
+import { isTextStream } from "../components/text-stream.js";
 import type { CanvasAccess, InputField, InputRequest, Outputs, RuntimeServices } from "../components/types.js";
 import type { HistoryEntry } from "../dsl/types.js";
 import type { Reference } from "../refs/grammar.js";
-import { stringifyValue } from "../refs/template.js";
 import { formatSystemDate } from "../pool/variables.js";
 import type { VariablePool } from "../pool/pool.js";
 import { InvocationContext, makeCanvasAccess, type RunScope } from "./context.js";
-import { EventFactory, emptyUsage, type CanvasEvent, type CanvasEventOf, type TokenUsage } from "./events.js";
+import { EventFactory, emptyUsage, type CanvasEvent, type CanvasEventOf, type NodeFinishedData, type TokenUsage } from "./events.js";
 import { eventRecord } from "./event-values.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
-import { appendUnique, planExtension, selectBatch, withoutDescendants } from "./plan.js";
-import { addReferences, addUsage, emptyReferences, type ReferenceBucket } from "./ledger.js";
+import { addReferences, addUsage, emptyReferences } from "./ledger.js";
+import type { Frame, RunHost, Scheduler, Task } from "./policy.js";
 import { BatchRunner, errorMessage, timeoutFor, type NodeResult, type RunnerHooks, type RunnerOptions } from "./runner.js";
-import { deadlineAfter, iterateWithin, within, type Deadline } from "./waits.js";
+import { deadlineAfter, type Deadline } from "./waits.js";
 import type { PendingInput } from "./state.js";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
 import type { CanvasSession } from "./session.js";
@@ -32,6 +32,8 @@ export type { CanvasSession } from "./session.js";
 export interface EngineOptions extends RunnerOptions {
   /** Component executions allowed in one turn before the run is stopped as runaway. */
   maxSteps: number;
+  /** Wall-clock limit of one run in ms (none when undefined). */
+  runTimeoutMs?: number;
   /** Bytes of JSON one input or output value may take in an event before it is truncated. */
   eventValueLimit: number;
   services: RuntimeServices;
@@ -82,12 +84,6 @@ export const DEFAULT_MAX_STEPS = 10_000;
 
 const SYS_HISTORY: Reference = { kind: "global", scope: "sys", key: "sys.history", expr: "sys.history" };
 
-/** What settling a component means for the batch: a failure ends the run, an exit drops a container's body. */
-interface Outcome {
-  failure?: string;
-  exited?: string;
-}
-const NO_OUTCOME: Outcome = Object.freeze({});
 const NOTHING_TO_ASK: { pending: undefined } = Object.freeze({ pending: undefined });
 
 export async function* executeRun(
@@ -140,6 +136,7 @@ export async function* executeRun(
       session.status = "cancelled";
       session.error = "the event stream was closed before the run finished";
       session.frontier = [];
+      session.schedule = undefined;
       session.pending = undefined;
       session.run = undefined;
       await run?.finalCheckpoint();
@@ -179,7 +176,7 @@ function finishedEvent(
   });
 }
 
-class Run {
+class Run implements RunHost {
   private readonly controller = new AbortController();
   private readonly runner: BatchRunner;
   private readonly scope: RunScope;
@@ -189,27 +186,24 @@ class Run {
   private readonly recorder: RunRecorder | undefined;
   /** A checkpoint of this run was handed to the sink: a suspended run goes on from there. */
   private checkpointed = false;
-  /** Components that receive `inputs` when they run (Begin at a turn's start, or the paused ones). */
+  /** Components that receive `inputs` when they run (the entry at a turn's start, or the paused ones). */
   private readonly inputReceivers = new Set<string>();
-  /** Producers whose `node_finished` waits until their streamed output has been consumed. */
-  private readonly partials: NodeResult[] = [];
-  /** What workflow_finished shows: the outputs of the last component that finished (as its event showed them). */
-  private lastOutputs: Outputs = {};
-  /** That component (its full `content` is the history entry when no message was shown). */
-  private lastId: string | undefined;
   /** The run's inputs as events show them. */
   private readonly shownInputs: Record<string, unknown>;
-  /** Events of the component being settled, yielded right after (reused, so a step allocates no list). */
-  private readonly pendingEvents: CanvasEvent[] = [];
   private readonly unlinkSignal: (() => void) | undefined;
   private readonly access: CanvasAccess;
   private readonly hooks: RunnerHooks;
+  /** What the graph's policy decides for this run. */
+  private readonly scheduler: Scheduler;
+  /** The run's own time limit, when the graph or the options set one. */
+  private timeLimit: NodeJS.Timeout | undefined;
+  private timedOut: string | undefined;
 
   constructor(
-    private readonly session: CanvasSession,
+    readonly session: CanvasSession,
     private readonly request: RunRequest,
     private readonly options: EngineOptions,
-    private readonly events: EventFactory,
+    readonly events: EventFactory,
   ) {
     // Every component in flight listens to the run's signal (and stops listening when it
     // settles), and so does each producer whose stream is still unread, at most one per
@@ -241,7 +235,7 @@ class Run {
       // A component that reads a streamed output (other than a message sink, which streams it on)
       // gets the finished text: the stream is drained before it runs.
       beforeInvoke: (node) => this.drainDependencies(node),
-      beforeRetry: (node) => this.pool.resetOutputs(node.id, true),
+      beforeRetry: (_node, ctx) => this.pool.resetOutputs(ctx.outputKey, true),
     };
     const external = request.signal;
     if (external) {
@@ -252,18 +246,28 @@ class Run {
         this.unlinkSignal = () => external.removeEventListener("abort", onAbort);
       }
     }
+    this.scheduler = session.graph.policy.scheduler(this);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get eventValueLimit(): number {
+    return this.options.eventValueLimit;
   }
 
   dispose(): void {
     this.unlinkSignal?.();
     this.recorder?.detach();
+    clearTimeout(this.timeLimit);
   }
 
   /** Hand the changes since the last checkpoint to the request's sink (awaited when it returns a promise). */
   private checkpoint(): void | Promise<void> {
     if (!this.recorder) return;
     this.checkpointed = true;
-    this.session.unread = this.partials.map((p) => p.node.id);
+    this.session.unread = this.scheduler.unread();
     return this.request.checkpoint!(this.recorder.take());
   }
 
@@ -312,8 +316,19 @@ class Run {
     return this.session.pool;
   }
 
-  private get graph(): CanvasGraph {
+  get graph(): CanvasGraph {
     return this.session.graph;
+  }
+
+  /** Stop the run once its own time limit has passed (a failure, not a cancellation). */
+  private startTimeLimit(): void {
+    const limit = this.options.runTimeoutMs;
+    if (limit === undefined || !(limit > 0)) return;
+    this.timeLimit = setTimeout(() => {
+      this.timedOut = `the run exceeded its time limit of ${Number((limit / 1000).toFixed(3))} s`;
+      this.controller.abort(new Error(this.timedOut));
+    }, limit);
+    this.timeLimit.unref?.();
   }
 
   /**
@@ -322,14 +337,14 @@ class Run {
    */
   async *execute(): AsyncGenerator<CanvasEvent, CanvasEvent | undefined, undefined> {
     const session = this.session;
+    const scheduler = this.scheduler;
     session.epoch += 1;
     let inFlight: string[] | undefined;
     let startsTurn = false;
     if (session.status === "running" && session.run) {
       // Its process died: go on from the last checkpoint; what was in flight runs again.
       for (const id of session.run.receivers) this.inputReceivers.add(id);
-      if (session.run.last !== undefined) this.remember(session.run.last, eventRecord(this.pool.recordOf(session.run.last), this.options.eventValueLimit));
-      inFlight = selectBatch(session.frontier, this.graph, session.openContainers).ready;
+      inFlight = scheduler.inFlight();
     } else {
       session.usage = emptyUsage();
       if (session.status === "paused" && session.pending !== undefined) {
@@ -348,13 +363,14 @@ class Run {
     let failure = this.request.checkpointAtStart && this.recorder ? await this.checkpointAtStart() : undefined;
     if (inFlight) yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight });
     else if (startsTurn) yield this.events.make("workflow_started", { inputs: this.shownInputs });
+    this.startTimeLimit();
 
     const signal = this.controller.signal;
-    while (failure === undefined && session.frontier.length > 0) {
+    while (failure === undefined && scheduler.hasWork()) {
       if (signal.aborted) break;
       if (this.request.suspend?.aborted && this.checkpointed) return this.suspend();
 
-      const { ready, deferred } = selectBatch(session.frontier, this.graph, session.openContainers);
+      const ready = scheduler.select();
       // Only a pauser that could run now may pause the run: one still waiting for a reference
       // would show tips built from values that are not there yet.
       const asked = this.inputRequest(ready);
@@ -367,7 +383,7 @@ class Run {
         session.status = "paused";
         session.pending = pause;
         session.run = undefined;
-        yield* this.drainPartials(undefined);
+        yield* scheduler.beforePause();
         // The question is shown like any reply, so a chat client that renders only message
         // events still shows it; user_inputs then carries the form (and the same tips).
         if (pause.tips) {
@@ -375,52 +391,37 @@ class Run {
           yield this.events.make("message", { content: pause.tips });
           yield this.events.make("message_end", {});
         }
+        clearTimeout(this.timeLimit);
         return this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips });
       }
+      if (ready.length === 0) continue;
 
       if (session.steps + ready.length > this.options.maxSteps) {
         failure =
-          `the run exceeded ${this.options.maxSteps} component steps (next: ${ready.join(", ")}); ` +
+          `the run exceeded ${this.options.maxSteps} component steps (next: ${ready.map((t) => t.node.id).join(", ")}); ` +
           "it is probably looping without end — raise maxSteps (--max-steps) if the canvas really needs more";
         break;
       }
       session.steps += ready.length;
 
-      const nodes = ready.map((id) => this.graph.nodes.get(id)!);
-      // A producer about to run again first finishes its last run: nobody can read that stream
-      // once its outputs are reset, and its node_finished belongs before the new node_started.
-      if (this.partials.length > 0) yield* this.drainPartials(ready);
+      yield* scheduler.beforeBatch(ready);
       // Each start is journaled as a "reset" op (below): replaying it counts the execution again.
-      for (const node of nodes) session.executions[node.id] = (session.executions[node.id] ?? 0) + 1;
-      const contexts = nodes.map((node) => this.contextFor(node));
-      for (const node of nodes) {
-        this.pool.resetOutputs(node.id);
-        yield this.nodeStarted(node);
+      const nodes: ComponentNode[] = [];
+      const contexts: InvocationContext[] = [];
+      for (const task of ready) {
+        session.executions[task.node.id] = (session.executions[task.node.id] ?? 0) + 1;
+        nodes.push(task.node);
+        contexts.push(this.contextFor(task));
+      }
+      for (let i = 0; i < ready.length; i++) {
+        this.pool.resetOutputs(contexts[i].outputKey);
+        yield this.nodeStarted(ready[i]);
       }
       const batch = this.runner.runBatch(contexts, nodes, this.hooks, signal);
       const results = batch instanceof Promise ? await batch : batch;
       if (this.inputReceivers.size > 0) this.inputsDelivered(nodes);
 
-      let frontier = deferred.slice();
-      const members = new Set(frontier);
-      let exited: string[] | undefined;
-      const out = this.pendingEvents;
-      for (const result of results) {
-        let outcome: Outcome;
-        if (result.error === undefined && result.node.def.capabilities?.emitsMessages) {
-          outcome = yield* this.postProcessMessage(result, frontier, members);
-        } else {
-          outcome = this.settle(result, result.error, frontier, members, out);
-          for (const event of out) yield event;
-          out.length = 0;
-        }
-        if (outcome.failure !== undefined && failure === undefined) failure = outcome.failure;
-        if (outcome.exited) (exited ??= []).push(outcome.exited);
-      }
-      // A container left through an exit node takes its pending body with it, including what
-      // siblings of the exit node appended in the same batch.
-      for (const containerId of exited ?? []) frontier = withoutDescendants(frontier, containerId, this.graph);
-      session.frontier = frontier;
+      failure = yield* scheduler.settleBatch(results);
       if (failure !== undefined) break;
       if (this.recorder) {
         const saved = this.checkpointAfterBatch();
@@ -429,38 +430,41 @@ class Run {
       }
     }
 
-    if (failure === undefined) yield* this.drainPartials(undefined);
-    else yield* this.stopPartials();
+    if (failure === undefined && this.timedOut !== undefined) failure = this.timedOut;
+    yield* scheduler.endRun(failure !== undefined);
+    clearTimeout(this.timeLimit);
+    if (failure === undefined && this.timedOut !== undefined) failure = this.timedOut;
     session.frontier = [];
-    session.openContainers = {};
+    session.schedule = undefined;
     session.run = undefined;
-    if (signal.aborted) {
+    if (signal.aborted && failure === undefined) {
       session.status = "cancelled";
       session.error = "cancelled";
-      return this.finishedEvent("cancelled", this.lastOutputs);
+      return this.finishedEvent("cancelled");
     }
     if (failure !== undefined) {
       session.status = "failed";
       session.error = failure;
-      return this.finishedEvent(failure, this.lastOutputs);
+      return this.finishedEvent(failure);
     }
     session.status = "idle";
     this.recordAssistantTurn();
-    return this.finishedEvent(undefined, this.lastOutputs);
+    return this.finishedEvent(undefined);
   }
 
   /** Stop after the last checkpoint, leaving the run under way (see RunRequest.suspend). */
   private suspend(): undefined {
-    for (const result of this.partials.splice(0)) {
-      result.ctx.abort(new Error("the run was suspended: this step runs again where the run goes on"));
-      result.ctx.dispose();
-    }
+    this.scheduler.suspend();
+    clearTimeout(this.timeLimit);
     this.recorder!.detach();
     return undefined;
   }
 
-  finishedEvent(error: string | undefined, outputs: Outputs): CanvasEvent {
-    return finishedEvent(this.events, this.shownInputs, this.started, this.session.usage, error, outputs);
+  finishedEvent(error: string | undefined): CanvasEvent {
+    const event = finishedEvent(this.events, this.shownInputs, this.started, this.session.usage, error, this.scheduler.outputs());
+    const extra = this.scheduler.finishedFields(error);
+    for (const key in extra) (event.data as unknown as Record<string, unknown>)[key] = extra[key];
+    return event;
   }
 
   /** Components that were given the run's inputs do not get them again. */
@@ -474,9 +478,17 @@ class Run {
 
   // ---- what a turn shows and keeps (recorded for checkpoints) ----
 
-  private pushReply(text: string): void {
+  pushReply(text: string): void {
     this.session.reply.push(text);
     this.recorder?.op(["reply", text]);
+  }
+
+  record(op: unknown): void {
+    this.recorder?.op(["schedule", op]);
+  }
+
+  get recording(): boolean {
+    return this.recorder !== undefined;
   }
 
   private resetReply(): void {
@@ -497,7 +509,6 @@ class Run {
     const query = typeof this.request.query === "string" ? this.request.query : "";
     pool.clearAllOutputs();
     for (const key of Object.keys(session.componentState)) delete session.componentState[key];
-    session.openContainers = {};
     session.steps = 0;
     session.executions = {};
     this.recorder?.op(["executionsReset"]);
@@ -508,22 +519,22 @@ class Run {
     if (this.request.userId !== undefined) pool.setGlobal("sys.user_id", this.request.userId);
     if (this.request.files !== undefined) pool.setGlobal("sys.files", this.request.files);
     const turns = Number(pool.globals["sys.conversation_turns"]);
-    pool.setGlobal("sys.conversation_turns", (Number.isFinite(turns) ? turns : 0) + 1);
+    const turn = (Number.isFinite(turns) ? turns : 0) + 1;
+    pool.setGlobal("sys.conversation_turns", turn);
+    // Globals the graph's front end defines for every turn (e.g. Dify's sys.dialogue_count).
+    const extra = this.graph.turnGlobals?.({ turn, taskId: session.taskId, runId: this.events.messageId, startedAt: this.events.createdAt });
+    if (extra) for (const [key, value] of Object.entries(extra)) pool.setGlobal(key, value);
     if (query.length > 0) {
       this.pushHistory(["user", query]);
       this.appendSystemHistory(`user: ${query}`);
     }
-    session.frontier = [this.graph.entryId];
+    this.scheduler.startTurn();
     this.inputReceivers.add(this.graph.entryId);
   }
 
   private recordAssistantTurn(): void {
-    let text = this.session.reply.join("\n\n");
+    const text = this.scheduler.assistantText();
     this.resetReply();
-    if (text.length === 0) {
-      const content = this.lastContent();
-      text = content === undefined ? "" : stringifyValue(content);
-    }
     this.pushHistory(["assistant", text]);
     this.appendSystemHistory(`assistant: ${text}`);
   }
@@ -537,14 +548,14 @@ class Run {
   // ---- pausing ----
 
   /** Ask every pauser in the frontier what it still needs; a non-empty answer pauses the run. */
-  private inputRequest(ready: readonly string[]): { pending: PendingInput | undefined } | { failure: string } {
+  private inputRequest(ready: readonly Task[]): { pending: PendingInput | undefined } | { failure: string } {
     let fields: Record<string, InputField> | undefined;
     let tips = "";
     const components: string[] = [];
-    for (const id of ready) {
-      const node = this.graph.nodes.get(id)!;
+    for (const task of ready) {
+      const node = task.node;
       if (!node.def.capabilities?.asksForInput || !node.def.requestInput) continue;
-      const ctx = this.contextFor(node);
+      const ctx = this.contextFor(task);
       let request: InputRequest;
       try {
         request = node.def.requestInput(ctx);
@@ -554,7 +565,7 @@ class Run {
         ctx.dispose();
       }
       if (Object.keys(request.fields).length === 0) continue;
-      components.push(id);
+      components.push(node.id);
       fields = { ...(fields ?? {}), ...request.fields };
       if (request.tips) tips = request.tips;
     }
@@ -563,9 +574,10 @@ class Run {
 
   // ---- running ----
 
-  private contextFor(node: ComponentNode): InvocationContext {
+  contextFor(task: Task): InvocationContext {
+    const node = task.node;
     const inputs = this.inputReceivers.has(node.id) ? this.inputs : undefined;
-    return new InvocationContext(this.scope, node, this.access, this.controller.signal, inputs);
+    return new InvocationContext(this.scope, node, this.access, this.controller.signal, inputs, task.frame);
   }
 
   private drainDependencies(node: ComponentNode): Promise<void> | undefined {
@@ -581,7 +593,8 @@ class Run {
     return waits ? Promise.all(waits).then(() => undefined) : undefined;
   }
 
-  private nodeStarted(node: ComponentNode): CanvasEvent {
+  private nodeStarted(task: Task): CanvasEvent {
+    const node = task.node;
     return this.events.make("node_started", {
       inputs: null,
       created_at: Date.now() / 1000,
@@ -589,260 +602,38 @@ class Run {
       component_name: node.displayName,
       component_type: node.componentName,
       thoughts: node.thoughts,
+      ...frameFields(task.frame),
     });
   }
 
-  /** Remember the outputs a finished component showed: workflow_finished shows the last ones. */
-  private remember(id: string, shown: Outputs): void {
-    this.lastId = id;
-    this.lastOutputs = shown;
-    if (this.session.run) this.session.run.last = id;
-  }
-
-  private lastContent(): unknown {
-    return this.lastId === undefined ? undefined : this.pool.recordOf(this.lastId)?.content;
-  }
-
-  private nodeFinished(result: NodeResult, error: string | undefined): CanvasEventOf<"node_finished"> {
+  nodeFinished(result: NodeResult, error: string | undefined, extra?: Readonly<Record<string, unknown>>): CanvasEventOf<"node_finished"> {
     const node = result.node;
-    return this.events.make("node_finished", {
+    const frame = result.ctx.frame;
+    const data: NodeFinishedData = {
       inputs: eventRecord(result.ctx.recordedInputs, this.options.eventValueLimit),
-      outputs: eventRecord(this.pool.recordOf(node.id), this.options.eventValueLimit),
+      outputs: eventRecord(this.pool.recordOf(result.ctx.outputKey), this.options.eventValueLimit),
       component_id: node.id,
       component_name: node.displayName,
       component_type: node.componentName,
       error: error ?? null,
       elapsed_time: result.elapsed,
       created_at: result.createdAt,
-    });
-  }
-
-  private containerFinished(containerId: string): CanvasEvent {
-    const node = this.graph.nodes.get(containerId)!;
-    const startedAt = this.session.openContainers[containerId] ?? Date.now() / 1000;
-    delete this.session.openContainers[containerId];
-    if (node.startChildId) delete this.session.componentState[node.startChildId];
-    const outputs = eventRecord(this.pool.recordOf(containerId), this.options.eventValueLimit);
-    this.remember(containerId, outputs);
-    return this.events.make("node_finished", {
-      inputs: {},
-      outputs,
-      component_id: node.id,
-      component_name: node.displayName,
-      component_type: node.componentName,
-      error: null,
-      elapsed_time: Math.max(0, Date.now() / 1000 - startedAt),
-      created_at: startedAt,
-    });
-  }
-
-  // ---- post-processing ----
-
-  /** A message sink streams its content first (asynchronously); then it settles like any component. */
-  private async *postProcessMessage(result: NodeResult, frontier: string[], members: Set<string>): AsyncGenerator<CanvasEvent, Outcome, undefined> {
-    let error: string | undefined;
-    try {
-      yield* this.streamMessages(result);
-    } catch (streamError) {
-      error = errorMessage(streamError);
+    };
+    if (frame) {
+      data.container_id = frame.containerId;
+      data.round = frame.round;
     }
-    const out: CanvasEvent[] = [];
-    this.flushPartials(out);
-    const outcome = this.settle(result, error, frontier, members, out);
-    yield* out;
-    return outcome;
-  }
-
-  /**
-   * What happens after a component ran, without waiting: error handling, node_finished and the
-   * path extension. Events go to `out` (the caller yields them), so the common step needs no
-   * extra async generator hop.
-   */
-  private settle(result: NodeResult, error: string | undefined, frontier: string[], members: Set<string>, out: CanvasEvent[]): Outcome {
-    const node = result.node;
-    const caps = node.def.capabilities ?? {};
-    const params = node.params;
-
-    let gotoTargets: string[] | undefined;
-    let failure: string | undefined;
-    if (error !== undefined) {
-      const method = params.exception_method;
-      const gotoList = Array.isArray(params.exception_goto) ? (params.exception_goto as unknown[]).filter((x): x is string => typeof x === "string") : [];
-      if (this.controller.signal.aborted) {
-        this.pool.setOutput(node.id, "_ERROR", error);
-      } else if (method === "goto" && gotoList.length > 0) {
-        this.pool.setOutput(node.id, "_ERROR", error);
-        gotoTargets = gotoList;
-      } else if (method === "comment") {
-        this.applyDefaultValue(node, out);
-      } else if (result.unavailable) {
-        // Not the canvas's fault (no key, no network, nothing configured): record it and go on.
-        this.pool.setOutput(node.id, "_ERROR", error);
-        const primary = node.def.primaryOutput ?? "result";
-        if (this.pool.output(node.id, primary) === undefined) this.pool.setOutput(node.id, primary, error);
-      } else {
-        this.pool.setOutput(node.id, "_ERROR", error);
-        failure = `${node.displayName} (${node.id}): ${error}`;
-      }
-    }
-
-    // node_finished: containers report when their last round ends; stream producers once consumed.
-    if (caps.container && error === undefined) {
-      result.ctx.dispose();
-      this.session.openContainers[node.id] = result.createdAt;
-    } else if (error === undefined && this.holdsStream(node.id)) {
-      // Its context (and so its abort signal) stays open until the stream has been read.
-      this.wireStreams(node.id);
-      this.partials.push(result);
-    } else {
-      result.ctx.dispose();
-      const finished = this.nodeFinished(result, error);
-      this.remember(node.id, finished.data.outputs);
-      out.push(finished);
-    }
-    if (failure !== undefined || this.controller.signal.aborted) return { failure };
-
-    const extension = planExtension(node, { control: result.control, goto: gotoTargets }, this.graph);
-    if (extension.started) {
-      const start = this.graph.nodes.get(extension.started)?.startChildId;
-      if (start) delete this.session.componentState[start];
-    }
-    if (extension.round) this.beginRound(extension.round, node.id);
-    for (const containerId of extension.finished) out.push(this.containerFinished(containerId));
-    appendUnique(frontier, members, extension.append);
-    return extension.exited ? { exited: extension.exited } : NO_OUTCOME;
-  }
-
-  /** A new round of a fresh-rounds container: the body's outputs from the last round are gone. */
-  private beginRound(containerId: string, startId: string): void {
-    const container = this.graph.nodes.get(containerId);
-    if (!container?.def.capabilities?.container?.freshRounds) return;
-    for (const id of container.descendants) if (id !== startId) this.pool.clearOutputs(id);
-  }
-
-  /** `exception_method: comment`: the default value replaces the output and the run goes on. */
-  private applyDefaultValue(node: ComponentNode, out: CanvasEvent[]): void {
-    const value = node.params.exception_default_value ?? "";
-    const primary = node.def.primaryOutput ?? "result";
-    this.pool.setOutput(node.id, primary, value);
-    if (primary !== "result") this.pool.setOutput(node.id, "result", value);
-    if (node.downstream.length === 0) {
-      const text = stringifyValue(value);
-      if (text.length > 0) {
-        this.pushReply(text);
-        out.push(this.events.make("message", { content: text }));
-      }
-      out.push(this.events.make("message_end", {}));
-    }
-  }
-
-  private holdsStream(id: string): boolean {
-    const outputs = this.pool.recordOf(id);
-    if (!outputs) return false;
-    for (const key in outputs) {
-      const value = outputs[key];
-      if (isTextStream(value) && !value.done) return true;
-    }
-    return false;
-  }
-
-  /** Once a producer's stream ends, its output becomes the plain text. */
-  private wireStreams(id: string): void {
-    const outputs = this.pool.recordOf(id);
-    if (!outputs) return;
-    for (const [key, value] of Object.entries(outputs)) {
-      if (isTextStream(value)) value.onDone((text) => this.pool.setOutput(id, key, text));
-    }
+    if (extra) for (const key in extra) (data as unknown as Record<string, unknown>)[key] = extra[key];
+    return this.events.make("node_finished", data);
   }
 
   /** When a component's time is up; reading its streams counts against its timeout. */
-  private deadlineOf(result: NodeResult): Deadline {
+  deadlineOf(result: NodeResult): Deadline {
     return deadlineAfter(result.startedMs, timeoutFor(result.node, this.options));
   }
+}
 
-  /** Emit a message sink's `content` as `message` events, then `message_end`. */
-  private async *streamMessages(result: NodeResult): AsyncGenerator<CanvasEvent, void, undefined> {
-    const node = result.node;
-    const content = this.pool.output(node.id, "content");
-    let text = "";
-    if (isTextStream(content)) {
-      let thinking = false;
-      const chunks = iterateWithin(content as TextStream, this.controller.signal, this.deadlineOf(result), (timeout) => result.ctx.abort(timeout));
-      for await (const chunk of chunks) {
-        if (chunk === THINK_START) {
-          thinking = true;
-          yield this.events.make("message", { content: "", start_to_think: true });
-        } else if (chunk === THINK_END) {
-          thinking = false;
-          yield this.events.make("message", { content: "", end_to_think: true });
-        } else {
-          if (!thinking) text += chunk;
-          yield this.events.make("message", { content: chunk });
-        }
-      }
-      this.pool.setOutput(node.id, "content", content.text);
-    } else {
-      text = stringifyValue(content);
-      if (text.length > 0) yield this.events.make("message", { content: text });
-    }
-    this.pushReply(text);
-    const end: Record<string, unknown> = node.def.messageEnd?.(node.params, this.pool.outputsOf(node.id) ?? {}) ?? {};
-    // The references gathered since the last message go with this one (RAGFlow attaches the
-    // whole run's bucket to every message).
-    const references = this.session.references;
-    if (end.reference === undefined && (references.chunks.length > 0 || references.doc_aggs.length > 0)) {
-      end.reference = references;
-      this.session.references = emptyReferences();
-    }
-    yield this.events.make("message_end", end);
-  }
-
-  /** node_finished of producers whose stream has been consumed, in the order they finished. */
-  private flushPartials(out: CanvasEvent[]): void {
-    while (this.partials.length > 0 && !this.holdsStream(this.partials[0].node.id)) {
-      const result = this.partials.shift()!;
-      result.ctx.dispose();
-      out.push(this.nodeFinished(result, undefined));
-    }
-  }
-
-  /** The run failed: streams nobody has read are stopped, not waited for. */
-  private *stopPartials(): Generator<CanvasEvent, void, undefined> {
-    const reason = "stopped: the run failed before this output was read";
-    for (const result of this.partials.splice(0)) {
-      result.ctx.abort(new Error(reason));
-      this.pool.setOutput(result.node.id, "_ERROR", reason);
-      result.ctx.dispose();
-      yield this.nodeFinished(result, reason);
-    }
-  }
-
-  /**
-   * Finish producers whose stream nobody else will read: all of them at the end of a run (or a
-   * pause), or those of `only` before they run again. Each read is bounded by the producer's
-   * own timeout and the run's signal.
-   */
-  private async *drainPartials(only: readonly string[] | undefined): AsyncGenerator<CanvasEvent, void, undefined> {
-    for (let i = 0; i < this.partials.length; ) {
-      const result = this.partials[i];
-      if (only && !only.includes(result.node.id)) {
-        i++;
-        continue;
-      }
-      this.partials.splice(i, 1);
-      let error: string | undefined;
-      const outputs = this.pool.recordOf(result.node.id) ?? {};
-      for (const value of Object.values(outputs)) {
-        if (!isTextStream(value)) continue;
-        try {
-          await within(value.readAll(), this.controller.signal, this.deadlineOf(result), (timeout) => result.ctx.abort(timeout));
-        } catch (streamError) {
-          error = errorMessage(streamError);
-        }
-      }
-      if (error !== undefined) this.pool.setOutput(result.node.id, "_ERROR", error);
-      result.ctx.dispose();
-      yield this.nodeFinished(result, error);
-    }
-  }
+/** Where a component ran, on its node events: the container and round of its frame. */
+function frameFields(frame: Frame | undefined): { container_id?: string; round?: number } {
+  return frame ? { container_id: frame.containerId, round: frame.round } : {};
 }

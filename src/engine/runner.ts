@@ -29,6 +29,8 @@ export interface NodeResult {
   readonly ctx: InvocationContext;
   readonly control: InvokeControl | void;
   readonly error: string | undefined;
+  /** The kind of error (its class name), for error routes that report it. */
+  readonly errorType?: string;
   /** The error is an UnavailableError: recorded, but the run goes on. */
   readonly unavailable?: boolean;
   /** Epoch seconds. */
@@ -43,7 +45,7 @@ export interface RunnerHooks {
   /** Work a component depends on that must finish first (e.g. draining an upstream stream). */
   beforeInvoke(node: ComponentNode): Promise<void> | undefined;
   /** Called before a failed component is retried (its partial outputs are cleared). */
-  beforeRetry(node: ComponentNode): void;
+  beforeRetry(node: ComponentNode, ctx: InvocationContext): void;
 }
 
 /** The timeout of one component: `exec_timeout` param (s), then run options, then its type's default. */
@@ -57,15 +59,24 @@ export function timeoutFor(node: ComponentNode, options: RunnerOptions): number 
   return typeof typed === "number" && typed > 0 ? typed : options.defaultTimeoutMs;
 }
 
-/** max_retries and delay_after_error (s), read as numbers or numeric text; anything else means none. */
+/**
+ * The compiled retry policy, else max_retries and delay_after_error (s), read as numbers or
+ * numeric text; anything else means none.
+ */
 function retryPolicy(node: ComponentNode): { attempts: number; delayMs: number } {
   if (node.def.capabilities?.retriesInternally) return { attempts: 1, delayMs: 0 };
+  if (node.retry) return node.retry;
   const retries = finiteNumber(node.params.max_retries ?? 0) ?? 0;
   const delay = finiteNumber(node.params.delay_after_error ?? 2) ?? 0;
   return {
     attempts: 1 + (retries > 0 ? Math.floor(retries) : 0),
     delayMs: delay > 0 ? delay * 1000 : 0,
   };
+}
+
+/** The class name of an error ("Error" for anything that is not one). */
+export function errorName(error: unknown): string {
+  return error instanceof Error ? error.name || error.constructor.name || "Error" : "Error";
 }
 
 export function errorMessage(error: unknown): string {
@@ -137,6 +148,7 @@ export class BatchRunner {
     const { attempts, delayMs } = retryPolicy(node);
     let control: InvokeControl | void = undefined;
     let error: string | undefined;
+    let errorType: string | undefined;
     let unavailable = false;
     try {
       // Draining an upstream stream counts against this component's own timeout.
@@ -149,20 +161,23 @@ export class BatchRunner {
           break;
         } catch (caught) {
           error = errorMessage(caught);
+          errorType = errorName(caught);
           unavailable = isUnavailable(caught);
           // Retrying cannot bring a missing key or network back.
           if (signal.aborted || unavailable || attempt >= attempts) break;
           await sleep(delayMs, undefined, { signal }).catch(() => undefined);
           if (signal.aborted) break;
-          hooks.beforeRetry(node);
+          hooks.beforeRetry(node, ctx);
           ctx.beginAttempt();
         }
       }
     } catch (caught) {
       error = errorMessage(caught);
+      errorType = errorName(caught);
     }
     if (signal.aborted && error !== undefined) {
       error = "cancelled";
+      errorType = "CancelledError";
       unavailable = false;
     }
     return {
@@ -170,6 +185,7 @@ export class BatchRunner {
       ctx,
       control,
       error,
+      ...(error !== undefined && errorType !== undefined ? { errorType } : {}),
       ...(unavailable && error !== undefined ? { unavailable } : {}),
       createdAt: clock.createdAt,
       elapsed: (performance.now() - clock.started) / 1000,

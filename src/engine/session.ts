@@ -24,6 +24,8 @@ export interface CanvasSession {
   componentState: Record<string, unknown>;
   openContainers: Record<string, number>;
   frontier: string[];
+  /** The scheduling policy's own state (plain JSON), while a run is under way or paused; undefined for the frontier policy. */
+  schedule: unknown;
   status: RunStatus;
   pending: PendingInput | undefined;
   /** What the user has been shown so far in this turn (kept across a pause, for history). */
@@ -53,7 +55,7 @@ export interface FreshSessionOptions {
 
 /** A new conversation on a DSL: its declared variables and globals, nothing run yet. */
 export function freshSession(dsl: CanvasDsl, graph: CanvasGraph, options: FreshSessionOptions = {}): CanvasSession {
-  const globals = freshSessionGlobals(dsl.globals, normalizeDeclarations(dsl.variables), { userId: options.userId });
+  const globals = { ...freshSessionGlobals(dsl.globals, normalizeDeclarations(dsl.variables), { userId: options.userId }), ...structuredClone(graph.initialGlobals ?? {}) };
   return {
     graph,
     pool: new VariablePool((id) => graph.nodes.has(id), globals),
@@ -62,6 +64,7 @@ export function freshSession(dsl: CanvasDsl, graph: CanvasGraph, options: FreshS
     componentState: {},
     openContainers: {},
     frontier: [],
+    schedule: undefined,
     status: "idle",
     pending: undefined,
     reply: [],
@@ -91,6 +94,7 @@ export function sessionFromSnapshot(dsl: CanvasDsl, graph: CanvasGraph): CanvasS
     componentState: { ...state.component_state },
     openContainers: { ...state.open_containers },
     frontier: waiting ? [...(dsl.path ?? [])].filter((id) => graph.nodes.has(id)) : [],
+    schedule: waiting && state.schedule !== undefined ? structuredClone(state.schedule) : undefined,
     status: state.status,
     pending: state.pending,
     reply: state.reply ?? [],
@@ -127,6 +131,7 @@ export function snapshotOf(dsl: CanvasDsl, session: CanvasSession): CanvasDsl {
     ...(Object.keys(session.executions).length > 0 ? { executions: { ...session.executions } } : {}),
     ...(session.usage.calls > 0 ? { usage: { ...session.usage } } : {}),
     ...(session.run ? { run: structuredClone(session.run) } : {}),
+    ...(session.schedule !== undefined ? { schedule: structuredClone(session.schedule) } : {}),
   };
   return {
     ...dsl,

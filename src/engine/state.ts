@@ -66,6 +66,11 @@ export interface PersistedRunState {
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number; calls: number };
   /** Present while status is `running`. */
   run?: RunInProgress;
+  /**
+   * The scheduling policy's own state while a run is paused or under way (edge-scheduled graphs:
+   * the edge and node states of every open frame). Plain JSON; its policy reads it.
+   */
+  schedule?: unknown;
 }
 
 /** Raised when a snapshot's run state cannot be read. */
@@ -119,6 +124,7 @@ export function readRunState(value: unknown): PersistedRunState {
       : {}),
     ...(raw.usage !== undefined ? { usage: readUsage(raw.usage) } : {}),
     ...(run ? { run } : {}),
+    ...(raw.schedule !== undefined ? { schedule: raw.schedule } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
  * References are written as their expression (`cpn@var.path`, `env.x`): parsing it again on
  * replay gives the same reference.
  */
-import { parseSelector, type Reference } from "../refs/grammar.js";
+import { parseStoredReference, type Reference } from "../refs/grammar.js";
 import type { VariablePool } from "./pool.js";
 
 export type PoolOp =
@@ -77,7 +77,7 @@ export function applyPoolOp(pool: VariablePool, op: PoolOp): void {
 }
 
 function referenceOf(expr: string): Reference {
-  const ref = parseSelector(expr);
+  const ref = parseStoredReference(expr);
   if (!ref) throw new Error(`checkpoint op names "${expr}", which is not a reference`);
   return ref;
 }

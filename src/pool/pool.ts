@@ -16,9 +16,26 @@ export class MissingReferenceError extends Error {
 
 export type ComponentOutputs = Record<string, unknown>;
 
-/** Where iteration aliases point: the IterationItem whose `item`/`index`/`result` they read. */
+/** Where a read looks: iteration aliases, and the frames (container rounds) it runs in. */
 export interface ResolveScope {
+  /** The IterationItem whose `item`/`index`/`result` the aliases read. */
   readonly aliasTarget?: string;
+  /**
+   * The frames of the reader, innermost first: a component's outputs are looked up in each
+   * frame (`scopedKey(id, frame)`), then at the top.
+   */
+  readonly frames?: readonly string[];
+}
+
+/** Where a component's outputs live in a frame (a container's round): `<id>#<frame>`. */
+export function scopedKey(componentId: string, frame: string | undefined): string {
+  return frame === undefined || frame === "" ? componentId : `${componentId}#${frame}`;
+}
+
+/** The component id of a key made by scopedKey. */
+export function unscopedId(key: string): string {
+  const hash = key.indexOf("#");
+  return hash < 0 ? key : key.slice(0, hash);
 }
 
 /**
@@ -146,7 +163,8 @@ export class VariablePool {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
-        const root = this.rawOutput(ref.componentId, ref.variable);
+        const key = scope?.frames ? this.recordKey(ref.componentId, scope.frames, ref.variable) : ref.componentId;
+        const root = this.rawOutput(key, ref.variable);
         return ref.path.length === 0 ? root : getByPath(root, ref.path);
       }
       case "global":
@@ -158,6 +176,25 @@ export class VariablePool {
         return this.rawOutput(scope.aliasTarget, ref.alias);
       }
     }
+  }
+
+  /**
+   * The key of the record a reader in `frames` sees for a component's output `variable`: the
+   * innermost frame whose record holds it (or, without a variable, holds a record), else the
+   * nearest record of the component, else the top-level one.
+   */
+  recordKey(componentId: string, frames: readonly string[], variable?: string): string {
+    let nearest: string | undefined;
+    for (const frame of frames) {
+      const key = scopedKey(componentId, frame);
+      const record = this.outputs.get(key);
+      if (!record) continue;
+      if (variable === undefined || Object.hasOwn(record, variable)) return key;
+      nearest ??= key;
+    }
+    const top = this.outputs.get(componentId);
+    if (variable !== undefined && top && Object.hasOwn(top, variable)) return componentId;
+    return nearest ?? componentId;
   }
 
   /** Resolve a bare selector string (`cpn@var.path`, `sys.x`, `env.x`, braces optional). */
@@ -172,22 +209,30 @@ export class VariablePool {
    * `undefined` to a whole global removes it: JSON has no undefined, so a snapshot would drop the
    * key anyway, and removing it now keeps a live run and a restored one alike.
    */
-  set(ref: Reference, value: unknown): void {
+  set(ref: Reference, value: unknown, scope?: ResolveScope): void {
+    const key = ref.kind === "component" && scope?.frames ? this.recordKey(ref.componentId, scope.frames, ref.variable) : undefined;
+    if (key !== undefined && ref.kind === "component" && key !== ref.componentId) {
+      // A write into a frame's record: journaled as the whole output written, under its key.
+      this.write(ref, value, key);
+      this.journal?.(["output", key, ref.variable, this.rawOutput(key, ref.variable)]);
+      return;
+    }
     this.write(ref, value);
     this.journal?.(value === undefined ? ["unset", ref.expr] : ["set", ref.expr, value]);
   }
 
-  private write(ref: Reference, value: unknown): void {
+  private write(ref: Reference, value: unknown, key?: string): void {
     switch (ref.kind) {
       case "component": {
         if (!this.outputs.has(ref.componentId) && !this.componentExists(ref.componentId)) {
           throw new MissingReferenceError(ref.expr, `no component "${ref.componentId}" in this canvas`);
         }
-        const next = ref.path.length === 0 ? value : this.writePath(ref, this.rawOutput(ref.componentId, ref.variable), ref.path, value);
+        const recordKey = key ?? ref.componentId;
+        const next = ref.path.length === 0 ? value : this.writePath(ref, this.rawOutput(recordKey, ref.variable), ref.path, value);
         assertSafeKey(ref.variable, [ref.variable]);
         // A new record rather than a change in place: events and snapshots that already hold the
         // component's outputs keep what they showed.
-        this.outputs.set(ref.componentId, { ...(this.outputs.get(ref.componentId) ?? {}), [ref.variable]: next });
+        this.outputs.set(recordKey, { ...(this.outputs.get(recordKey) ?? {}), [ref.variable]: next });
         return;
       }
       case "global":
@@ -248,7 +293,7 @@ export class VariablePool {
     if (Object.hasOwn(this.globals, key)) return this.globals[key];
     const prefix = globalPrefix(this.globals, key);
     if (prefix === undefined) {
-      const scope = key.startsWith("env.") ? "conversation variable" : "system variable";
+      const scope = key.startsWith("env.") || key.startsWith("conversation.") ? "conversation variable" : "system variable";
       throw new MissingReferenceError(expr, `no ${scope} "${key}" is defined`);
     }
     return getByPath(this.globals[prefix], key.slice(prefix.length + 1).split("."));

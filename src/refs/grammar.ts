@@ -24,7 +24,8 @@ export interface ComponentReference {
 export interface GlobalReference {
   readonly kind: "global";
   readonly expr: string;
-  readonly scope: "sys" | "env";
+  /** `conversation` only for Dify graphs (their conversation variables); RAGFlow text never spells it. */
+  readonly scope: "sys" | "env" | "conversation";
   /** The flat global key, e.g. `sys.query` or `env.counter` (may contain further dots). */
   readonly key: string;
 }
@@ -126,6 +127,17 @@ export function parseSelector(selector: string): Reference | null {
   const ref = parseExpression(stripped);
   // Aliases are only a template spelling; a bare "item" in a selector param is literal text.
   return ref && ref.kind !== "alias" ? ref : null;
+}
+
+/**
+ * A reference as the pool's journal writes it (its `expr`): any selector, and also Dify's
+ * `conversation.x` globals, which no RAGFlow template or selector spells.
+ */
+export function parseStoredReference(expr: string): Reference | null {
+  if (typeof expr === "string" && expr.startsWith("conversation.") && GLOBAL_NAME.test(expr.slice(13))) {
+    return { kind: "global", expr, scope: "conversation", key: expr };
+  }
+  return parseSelector(expr);
 }
 
 /** True when the whole string is a selector (used by params that accept a reference or a literal). */

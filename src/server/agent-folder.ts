@@ -1,12 +1,12 @@
 /**
- * `--agents DIR`: every DSL file (`*.json`) of a folder served as a read-only agent to every
+ * `--agents DIR`: every DSL file (`*.json`, or a Dify app's `*.yml`/`*.yaml`) of a folder served as a read-only agent to every
  * tenant, its id taken from the file name (`support.json` is the agent `support`). Template
  * envelopes are unwrapped (their title and description kept); legacy RAGFlow canvases are
  * migrated in memory (the file is untouched), with a warning. A file that is not a valid agent
  * canvas stops the server from starting, naming the file and each problem.
  */
 import { readdir, stat } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, extname, join } from "node:path";
 import { migrateDsl, needsMigration, readSource, validateDsl, MigrationError, type CanvasDsl, type ComponentRegistry } from "../index.js";
 
 /** An agent of the folder (the same for every tenant). */
@@ -37,7 +37,8 @@ export interface LoadedAgentFolder {
 export async function loadAgentFolder(dir: string, registry: ComponentRegistry): Promise<LoadedAgentFolder> {
   let names: string[];
   try {
-    names = (await readdir(dir)).filter((name) => name.endsWith(".json")).sort();
+    // JSON canvases, and Dify apps as they are exported (YAML).
+    names = (await readdir(dir)).filter((name) => /\.(json|ya?ml)$/.test(name)).sort();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "no such folder" : code === "ENOTDIR" ? "is not a folder" : (error as Error).message;
@@ -79,7 +80,7 @@ async function loadAgentFile(file: string, mtime: number, registry: ComponentReg
     const lines = errors.map((issue) => `  ${issue.pointer}: ${issue.componentId ? `${issue.componentId}: ` : ""}${issue.message}`);
     throw new AgentFolderError(`--agents: ${file} is not a valid agent canvas:\n${lines.join("\n")}`);
   }
-  const id = basename(file, ".json");
+  const id = basename(file, extname(file));
   return {
     id,
     title: typeof source.envelope?.title === "string" && source.envelope.title !== "" ? source.envelope.title : id,

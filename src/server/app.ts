@@ -29,6 +29,7 @@ import { installOpenApi } from "./openapi.js";
 import { installRateLimits } from "./rate-limits.js";
 import { agentRoutes } from "./routes/agents.js";
 import { COMPLETION_ROUTES, completionRoutes, speaksOpenAi } from "./routes/completions.js";
+import { DIFY_RUN_ROUTES, difyApiRoutes } from "./dify/index.js";
 import { eventRoutes } from "./routes/events.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
@@ -68,6 +69,11 @@ export interface CreateServerOptions extends ServerSettingsInput {
   apiKey?: string;
   /** Listen on any host even with no key configured (every request is then the tenant "default"). */
   insecureNoAuth?: boolean;
+  /**
+   * Serve this agent (a Dify app's DSL) on Dify's service API under /v1 (docs/dify.md): the
+   * routes dify-client calls, with the same keys, limits and stores. None: no /v1 routes.
+   */
+  difyApp?: string;
   /** Keep a run going when its client disconnects (default: the run is cancelled). */
   keepRunningOnDisconnect?: boolean;
   /**
@@ -245,7 +251,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
       request.caller = caller.keyId !== undefined ? `key:${caller.keyId}` : `ip:${request.ip}`;
     });
     // After the key check (its hook is the context's, theirs the routes'): a bad key never counts.
-    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : {}), completionRoutes: COMPLETION_ROUTES, metrics });
+    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : {}), completionRoutes: options.difyApp !== undefined ? new Set([...COMPLETION_ROUTES, ...DIFY_RUN_ROUTES]) : COMPLETION_ROUTES, metrics });
     // A request without a body (curl -X POST) is an empty one, as RAGFlow reads it.
     api.addHook("preValidation", async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};
@@ -256,6 +262,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     taskRoutes(api, ctx);
     eventRoutes(api, ctx);
     webSocketRoutes(api, ctx);
+    if (options.difyApp !== undefined) await difyApiRoutes(api, ctx, options.difyApp);
   });
 
   guardListen(app, () => open && options.insecureNoAuth !== true);

@@ -61,6 +61,11 @@ export class SseStream {
     return this.write(`id:${id}\n${this.prefix}${JSON.stringify(value)}\n\n`);
   }
 
+  /** A keep-alive frame of Dify's streams (`event: ping`), which its clients skip. */
+  ping(): Promise<void> {
+    return this.write("event: ping\n\n");
+  }
+
   /** End the response without `[DONE]`: the stream was cut short, and a client should reconnect. */
   end(): void {
     if (!this.gone && !this.reply.raw.writableEnded) this.reply.raw.end();

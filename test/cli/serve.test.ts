@@ -3,10 +3,13 @@
  * with `canvasflow keys`, the listen guard, and stopping: in this process through io.shutdown, and
  * as a real process on SIGTERM in the middle of a streaming run.
  */
+import { copyFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
 import { cli, liveIO } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
+import { corpusPath } from "../helpers/corpus.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { llmCanvas } from "../server/canvases.js";
 
@@ -51,6 +54,22 @@ describe("canvasflow serve", () => {
     live.stop();
     expect(await running).toBe(0);
     expect(live.stderr()).toContain("canvasflow: stopped");
+  });
+
+  it("--dify-app ID serves that agent of the --agents folder (a Dify YAML file) on Dify's service API under /v1", async () => {
+    const data = scratchDir("cf-serve-dify-").dir;
+    const agents = scratchDir("cf-serve-dify-agents-").dir;
+    copyFileSync(corpusPath("dify", "conditional_hello_branching_workflow.yml"), join(agents, "hello.yml"));
+    const key = await newKey(data);
+    const live = liveIO();
+    const running = main(["serve", "--port", "0", "--data", data, "--agents", agents, "--dify-app", "hello"], live.io);
+    const base = await waitFor("the banner", () => SERVING.exec(live.stderr())?.[1]);
+    expect(live.stderr()).toContain(`Dify clients: base URL ${base}/v1 (the app is the agent hello)`);
+    const run = await fetch(`${base}/v1/workflows/run`, { method: "POST", headers: json(key), body: JSON.stringify({ inputs: { query: "hello there" }, user: "ada", response_mode: "blocking" }) });
+    expect(run.status).toBe(200);
+    expect((await body(run)).data).toMatchObject({ status: "succeeded", outputs: { true: "hello there" } });
+    live.stop();
+    expect(await running).toBe(0);
   });
 
   it("with no key, refuses a non-loopback host, naming the ways out; listens on loopback serving the tenant default", async () => {

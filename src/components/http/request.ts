@@ -6,7 +6,7 @@ import { STATUS_CODES } from "node:http";
 import { Agent, ProxyAgent, request, type Dispatcher } from "undici";
 import { BlockedAddressError, pinnedLookup, resolveCheckedHost, type HostResolver } from "./ssrf.js";
 
-export type HttpMethod = "GET" | "POST" | "PUT";
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
 export interface HttpRequestSpec {
   readonly method: HttpMethod;

@@ -1,0 +1,71 @@
+/**
+ * Dify's run routes: POST /v1/workflows/run (workflow apps), POST /v1/chat-messages (chatflows),
+ * each blocking or streaming, and their stop endpoints. A task id is the conversation's id (a
+ * canvasflow session id); stopping goes through the store's cancel signals, so whichever process
+ * runs it stops it.
+ */
+import type { FastifyInstance } from "fastify";
+import { cancelRun } from "../../../index.js";
+import type { ServerContext } from "../../context.js";
+import { findTenantSession } from "../../sessions.js";
+import { difyAppOf, requireMode } from "../app.js";
+import { invalidParam, notFound } from "../errors.js";
+import type { UploadedFiles } from "../uploads.js";
+import { answerChat, answerWorkflow, runFields, startDifyTurn, streamDify, userOf, type RunBody } from "../turns.js";
+
+/** Route paths that count as completions for the per-key rate limits. */
+export const DIFY_RUN_ROUTES: readonly string[] = ["/v1/workflows/run", "/v1/chat-messages"];
+
+/** The longest query accepted (characters). */
+const MAX_QUERY_CHARS = 100_000;
+
+export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: string, uploads: UploadedFiles): void {
+  api.post("/v1/workflows/run", async (request, reply) => {
+    const app = await difyAppOf(ctx, request.tenant, appId);
+    requireMode(app, "workflow");
+    const fields = runFields(request.body as RunBody);
+    if (fields.files) fields.files = uploads.resolve(request.tenant, fields.files);
+    // A workflow run is a conversation of its own: nothing carries over between runs.
+    const turn = await startDifyTurn(ctx, request, app, fields, "", undefined);
+    if (fields.streaming) return streamDify(ctx, reply, turn, "workflow");
+    return answerWorkflow(ctx, reply, turn);
+  });
+
+  api.post("/v1/chat-messages", async (request, reply) => {
+    const body = request.body as RunBody;
+    const app = await difyAppOf(ctx, request.tenant, appId);
+    requireMode(app, "advanced-chat");
+    const fields = runFields(body);
+    if (fields.files) fields.files = uploads.resolve(request.tenant, fields.files);
+    if (typeof body.query !== "string" || body.query.trim() === "") throw invalidParam("query is required: the user's message, a non-empty string");
+    if (body.query.length > MAX_QUERY_CHARS) throw invalidParam(`query is ${body.query.length} characters; at most ${MAX_QUERY_CHARS}`);
+    const conversation = body.conversation_id;
+    if (conversation !== undefined && conversation !== null && conversation !== "" && typeof conversation !== "string") throw invalidParam("conversation_id must be a string");
+    const turn = await startDifyTurn(ctx, request, app, fields, body.query, typeof conversation === "string" && conversation !== "" ? conversation : undefined);
+    if (fields.streaming) return streamDify(ctx, reply, turn, "advanced-chat");
+    return answerChat(ctx, reply, turn);
+  });
+
+  const stop = async (tenant: string, taskId: string, user: unknown) => {
+    const endUser = userOf(user);
+    let record;
+    try {
+      record = await findTenantSession(ctx, tenant, taskId);
+    } catch {
+      throw notFound(`Task ${taskId} not found.`);
+    }
+    // Only the user whose run it is may stop it, as in Dify.
+    if (record.agent_id !== appId || record.user_id !== endUser) throw notFound(`Task ${taskId} not found.`);
+    ctx.runs.abort(taskId, "cancelled");
+    await cancelRun(taskId, { signals: ctx.store.cancel });
+    return { result: "success" };
+  };
+  api.post("/v1/workflows/tasks/:task_id/stop", async (request) => {
+    const { task_id } = request.params as { task_id: string };
+    return stop(request.tenant, task_id, (request.body as { user?: unknown }).user);
+  });
+  api.post("/v1/chat-messages/:task_id/stop", async (request) => {
+    const { task_id } = request.params as { task_id: string };
+    return stop(request.tenant, task_id, (request.body as { user?: unknown }).user);
+  });
+}
