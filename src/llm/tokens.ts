@@ -37,10 +37,37 @@ export function loadTokenizer(encoding: EncodingName): Promise<Tokenizer> {
   let tokenizer = loaded.get(encoding);
   if (!tokenizer) {
     const module = encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base");
-    tokenizer = module.then((m) => ({ encoding, encode: (text: string) => m.encode(text), decode: (tokens: readonly number[]) => m.decode(tokens as number[]) }));
+    tokenizer = module.then((m) => ({ encoding, encode: (text: string) => encodeInSlices(text, m.encode), decode: (tokens: readonly number[]) => m.decode(tokens as number[]) }));
     loaded.set(encoding, tokenizer);
   }
   return tokenizer;
+}
+
+/**
+ * Longest text encoded in one piece. BPE's merge loop is quadratic in the length of one
+ * pre-token, and a long run with no space or punctuation (base64, a repeated character) is one
+ * pre-token: 40 000 "a"s take 0.6 s, a megabyte would take minutes. Longer texts are encoded in
+ * slices cut at whitespace where there is some; the tokens of the slices decode to the same text,
+ * and the count differs from the exact one by at most a token or two per cut.
+ */
+export const MAX_ENCODE_SLICE = 4096;
+
+export function encodeInSlices(text: string, encode: (text: string) => number[]): number[] {
+  if (text.length <= MAX_ENCODE_SLICE) return encode(text);
+  const tokens: number[] = [];
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(start + MAX_ENCODE_SLICE, text.length);
+    if (end < text.length) {
+      const space = text.lastIndexOf(" ", end);
+      if (space > start + MAX_ENCODE_SLICE / 2) end = space;
+      // Never between the two halves of a surrogate pair.
+      else if (/[\uD800-\uDBFF]/.test(text[end - 1] ?? "")) end--;
+    }
+    for (const token of encode(text.slice(start, end))) tokens.push(token);
+    start = end;
+  }
+  return tokens;
 }
 
 /** The text parts and the number of images of a message's content. */
