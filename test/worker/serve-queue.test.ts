@@ -17,9 +17,10 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisServerStore, RunQueue, type CanvasDsl } from "../../src/index.js";
+import { RedisServerStore, RunQueue } from "../../src/index.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
+import { ioCanvas, ROUNDS } from "./io-canvas.js";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -174,35 +175,6 @@ function countOf(events: Event[], name: "node_started" | "node_finished"): Recor
   return counts;
 }
 
-const ROUNDS = 10;
-
-/** The I/O-bound canvas: a Loop of ROUNDS rounds, each an Invoke (answered after 20 ms) then an LLM call on the mock. */
-function ioCanvas(url: string): CanvasDsl {
-  return canvasDsl({
-    begin: node("Begin", { mode: "conversational", prologue: "" }, ["Loop:L"]),
-    "Loop:L": node(
-      "Loop",
-      {
-        loop_variables: [{ variable: "round", input_mode: "constant", type: "number", value: 0 }],
-        loop_termination_condition: [{ variable: "Loop:L@round", operator: "≥", input_mode: "constant", value: ROUNDS }],
-        logical_operator: "and",
-        maximum_loop_count: 100,
-        outputs: {},
-      },
-      ["Message:Done"],
-    ),
-    "LoopItem:I": node("LoopItem", {}, ["Invoke:Call"], { parent_id: "Loop:L" }),
-    "Invoke:Call": node(
-      "Invoke",
-      { url, method: "post", variables: [{ key: "round", ref: "Loop:L@round" }, { key: "run", ref: "sys.query" }], headers: "", timeout: 30, datatype: "json", idempotency_key: true },
-      ["LLM:Say"],
-      { parent_id: "Loop:L" },
-    ),
-    "LLM:Say": node("LLM", { llm_id: "mock", sys_prompt: "Repeat it.", prompts: [{ role: "user", content: "round {Loop:L@round}: {Invoke:Call@result}" }] }, ["VariableAssigner:Next"], { parent_id: "Loop:L" }),
-    "VariableAssigner:Next": node("VariableAssigner", { variables: [{ variable: "Loop:L@round", operator: "+=", parameter: 1 }] }, [], { parent_id: "Loop:L" }),
-    "Message:Done": node("Message", { content: ["{Loop:L@round} rounds; last: {LLM:Say@content}"] }),
-  });
-}
 
 /** The run's events in the session's log (what the stream must carry, without session_id). */
 async function logged(session: string, messageId: string): Promise<Event[]> {
@@ -231,7 +203,7 @@ describe("kill test: 2 servers, 3 workers, 300 streamed runs, a worker killed wi
     // A generous lock: on a busy machine a live worker may renew it late; see docs/workers.md.
     const flags = ["--concurrency", "16", "--stall-timeout", "10", "--max-stalled", "3"];
     const workers = await Promise.all([startWorker("kill", flags), startWorker("kill", flags), startWorker("kill", flags)]);
-    const agentId = await createAgent(servers[0], ioCanvas(`${slow.base}/call`), "io-bound");
+    const agentId = await createAgent(servers[0], ioCanvas(`${slow.base}/call`, "conversational"), "io-bound");
 
     const clean = await stream(servers[1], { agent_id: agentId, query: "kill-reference" });
     expect(clean.done).toBe(true);

@@ -28,6 +28,7 @@ import {
 } from "../../src/index.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
+import { ioCanvas, ROUNDS } from "./io-canvas.js";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 
@@ -116,48 +117,6 @@ function countOf(events: StoredEvent[], name: "node_started" | "node_finished"):
   return counts;
 }
 
-const ROUNDS = 10;
-
-/** The I/O-bound canvas: a Loop of ROUNDS rounds, each an Invoke (answered after 20 ms) then an LLM call on the mock. */
-function ioCanvas(url: string): CanvasDsl {
-  return canvasDsl({
-    begin: node("Begin", { mode: "task", prologue: "" }, ["Loop:L"]),
-    "Loop:L": node(
-      "Loop",
-      {
-        loop_variables: [{ variable: "round", input_mode: "constant", type: "number", value: 0 }],
-        loop_termination_condition: [{ variable: "Loop:L@round", operator: "≥", input_mode: "constant", value: ROUNDS }],
-        logical_operator: "and",
-        maximum_loop_count: 100,
-        outputs: {},
-      },
-      ["Message:Done"],
-    ),
-    "LoopItem:I": node("LoopItem", {}, ["Invoke:Call"], { parent_id: "Loop:L" }),
-    "Invoke:Call": node(
-      "Invoke",
-      {
-        url,
-        method: "post",
-        variables: [
-          { key: "round", ref: "Loop:L@round" },
-          { key: "run", ref: "sys.query" },
-        ],
-        headers: "",
-        timeout: 30,
-        datatype: "json",
-        idempotency_key: true,
-      },
-      ["LLM:Say"],
-      { parent_id: "Loop:L" },
-    ),
-    "LLM:Say": node("LLM", { llm_id: "mock", sys_prompt: "Repeat it.", prompts: [{ role: "user", content: "round {Loop:L@round}: {Invoke:Call@result}" }] }, ["VariableAssigner:Next"], {
-      parent_id: "Loop:L",
-    }),
-    "VariableAssigner:Next": node("VariableAssigner", { variables: [{ variable: "Loop:L@round", operator: "+=", parameter: 1 }] }, [], { parent_id: "Loop:L" }),
-    "Message:Done": node("Message", { content: ["{Loop:L@round} rounds; last: {LLM:Say@content}"] }),
-  });
-}
 
 /** begin → Invoke (a server that holds the answer until told) → Message. */
 function heldCanvas(url: string): CanvasDsl {
@@ -211,7 +170,7 @@ describe("kill test: a worker killed with SIGKILL mid-way loses nothing", () => 
     // (rightly) handed on, which only makes the run wait for its lease; see docs/workers.md.
     const flags = ["--concurrency", "8", "--stall-timeout", "10", "--max-stalled", "3"];
     const workers = await Promise.all([startWorker("kill", flags), startWorker("kill", flags), startWorker("kill", flags)]);
-    const dsl = ioCanvas(`${slow.base}/call`);
+    const dsl = ioCanvas(`${slow.base}/call`, "task");
 
     // The uninterrupted run.
     const reference = await enqueueRun({ session: "kill-reference", dsl, query: "kill-reference" }, { queue, store: server.runs });
