@@ -4,7 +4,8 @@
  * `{code, message, data}` (research/ragflow-api.md §1); nothing a client sends crashes the process.
  *
  * Layout: the health routes, /metrics (loopback clients only, unless configured), the OpenAPI
- * document and the 404 answer need no key; every other route (WebSocket upgrades included, whose
+ * document, the playground's page and assets (playground/: it calls the API with its user's key)
+ * and the 404 answer need no key; every other route (WebSocket upgrades included, whose
  * key may come as a subprotocol: ws-auth.ts) is in a child context whose first hook checks the
  * key (auth.ts), then the rate limits (rate-limits.ts). CORS headers are set before either, so a
  * browser can read refusals too.
@@ -31,6 +32,8 @@ import { agentRoutes } from "./routes/agents.js";
 import { COMPLETION_ROUTES, completionRoutes, speaksOpenAi } from "./routes/completions.js";
 import { DIFY_RUN_ROUTES, difyApiRoutes } from "./dify/index.js";
 import { eventRoutes } from "./routes/events.js";
+import { pictureRoutes } from "./routes/pictures.js";
+import { playgroundRoutes } from "./playground/index.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
@@ -241,6 +244,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   if (settings.openapi.enabled) installOpenApi(app, { version: ctx.version });
   app.register(async (unkeyed) => {
     systemRoutes(unkeyed, ctx);
+    playgroundRoutes(unkeyed);
     if (settings.metrics.enabled) metricsRoute(unkeyed, metrics, settings.metrics);
   });
   app.register(async (api) => {
@@ -261,6 +265,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     completionRoutes(api, ctx);
     taskRoutes(api, ctx);
     eventRoutes(api, ctx);
+    pictureRoutes(api, ctx);
     webSocketRoutes(api, ctx);
     if (options.difyApp !== undefined) await difyApiRoutes(api, ctx, options.difyApp);
   });

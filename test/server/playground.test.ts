@@ -1,0 +1,195 @@
+/**
+ * The playground (`GET /` of canvasflow serve) in Debian's Chromium: a real server on loopback
+ * (data folder in a temp dir, a created key), the page driven as a user would: log in, open an
+ * agent, chat over the streaming API, fill a paused run's form, watch the diagram's marks, cancel
+ * a run, open a run's trace, reopen a session. The page fetches nothing but the server. Each test
+ * saves screenshots under test-output/playground/.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
+import { startMockLlm } from "../helpers/mock-llm.js";
+import { createAgent, startTestServer, type TestServer } from "../helpers/server.js";
+import { llmCanvas, userFillUp } from "./canvases.js";
+
+const shots = testOutputDir("playground");
+const folders: string[] = [];
+let browser: Browser;
+/** Requests a page made to anything but its server. */
+const outside: string[] = [];
+/** Generous: the machine is busy. */
+const WAIT = { timeout: 30_000 };
+
+beforeAll(async () => {
+  browser = await launchTestBrowser();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  for (const dir of folders) rmSync(dir, { recursive: true, force: true });
+});
+
+async function startPlayground(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
+  const dir = mkdtempSync(join(tmpdir(), "canvasflow-playground-"));
+  folders.push(dir);
+  return startTestServer({ ...options, store: new DataFolderServerStore({ directory: dir }) });
+}
+
+async function openPage(server: TestServer): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.route("**/*", (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${server.base}/`) || url === server.base) return route.continue();
+    outside.push(url);
+    return route.abort();
+  });
+  await page.goto(`${server.base}/`);
+  return page;
+}
+
+async function logIn(page: Page, key: string): Promise<void> {
+  await page.fill("#pg-key", key);
+  await page.click("#pg-login-form button[type=submit]");
+}
+
+async function openAgent(page: Page, agentId: string, lastNode: string): Promise<void> {
+  await page.click(`#pg-agents button[data-agent-id="${agentId}"]`, WAIT);
+  await page.waitForSelector(`#pg-diagram svg g.node[data-id="${lastNode}"]`, WAIT);
+}
+
+async function say(page: Page, text: string): Promise<void> {
+  await page.fill("#pg-query", text);
+  await page.click("#pg-send");
+}
+
+/** The diagram's run mark of each node id. */
+async function marks(page: Page): Promise<Record<string, string | null>> {
+  return page.$$eval("#pg-diagram g.node", (nodes) => Object.fromEntries(nodes.map((n) => [n.getAttribute("data-id"), n.getAttribute("data-run-state")])));
+}
+
+function assistantText(page: Page, text: string) {
+  return page.locator(".pg-assistant .pg-msg-text", { hasText: text });
+}
+
+describe("the playground", () => {
+  it("runs fixtures/user-fill-up.json: question, form, resume, final message, marked diagram, trace, reopened session", async () => {
+    const server = await startPlayground();
+    const agentId = await createAgent(server, userFillUp(), "Badge maker");
+    const page = await openPage(server);
+    await logIn(page, server.key);
+    await openAgent(page, agentId, "Message:Badge");
+    // The key stays in the tab's sessionStorage, never in the address.
+    expect(await page.evaluate(() => sessionStorage.getItem("canvasflow.playground.key"))).toBe(server.key);
+    expect(page.url()).toBe(`${server.base}/`);
+
+    await say(page, "a badge");
+    await assistantText(page, 'You said "a badge". Who is the badge for?').waitFor(WAIT);
+    const form = page.locator(".pg-form");
+    await form.waitFor(WAIT);
+    await page.waitForFunction(() => document.querySelector('#pg-diagram g.node[data-id="UserFillUp:Details"]')?.getAttribute("data-run-state") === "paused", undefined, WAIT);
+    expect(await marks(page)).toEqual({ begin: "done", "UserFillUp:Details": "paused", "Message:Badge": null });
+    expect(await form.locator("select[data-field=colour] option").allTextContents()).toEqual(["— choose —", "red", "green", "blue"]);
+    expect(await form.locator("textarea[data-field=note]").count()).toBe(1);
+
+    // Reopened while paused, the session shows its form again (and the node it waits on).
+    await page.click("#pg-new-chat");
+    expect(await form.count()).toBe(0);
+    await page.locator("#pg-sessions button[data-session-id]").click();
+    await form.waitFor(WAIT);
+    await page.waitForFunction(() => document.querySelector('#pg-diagram g.node[data-id="UserFillUp:Details"]')?.getAttribute("data-run-state") === "paused", undefined, WAIT);
+    await expect(page.locator("#pg-status").textContent()).resolves.toBe("Reopened: the session waits for this form.");
+
+    // An empty required field is named before anything is sent.
+    await form.locator("button[type=submit]").click();
+    await expect(form.locator('[data-error-for="name"]').textContent()).resolves.toBe("Name is required");
+    await form.locator("input[data-field=name]").fill("Ada");
+    await form.locator("select[data-field=colour]").selectOption("green");
+    await form.locator("textarea[data-field=note]").fill("for the party");
+    await page.screenshot({ path: join(shots, "user-fill-up-form.png") });
+    await form.locator("button[type=submit]").click();
+
+    await assistantText(page, "[green] Ada for the party").waitFor(WAIT);
+    await page.waitForFunction(() => !(document.getElementById("pg-send") as HTMLButtonElement).disabled, undefined, WAIT);
+    expect(await marks(page)).toEqual({ begin: "done", "UserFillUp:Details": "done", "Message:Badge": "done" });
+    await expect(page.locator("#pg-status").textContent()).resolves.toBe("Finished.");
+    await page.screenshot({ path: join(shots, "user-fill-up-done.png") });
+
+    // The finished run's trace opens in its frame, and its script runs there (a step click shows it).
+    await page.locator(".pg-trace-link").last().click();
+    const trace = page.frameLocator("#pg-trace-frame");
+    await trace.locator('.gantt .row[data-component="Message:Badge"] .bar').first().click(WAIT);
+    await expect(trace.locator("#cf-panel h2").textContent(WAIT)).resolves.toBe("Badge");
+    await page.screenshot({ path: join(shots, "user-fill-up-trace.png") });
+    await page.click("#pg-trace-close");
+
+    // The session is listed; a new chat empties the view, and reopening shows its messages again.
+    const session = page.locator("#pg-sessions button[data-session-id]");
+    await expect(session.count()).resolves.toBe(1);
+    await page.click("#pg-new-chat");
+    await expect(page.locator("#pg-messages .pg-msg").count()).resolves.toBe(0);
+    await session.click();
+    await assistantText(page, "[green] Ada for the party").waitFor(WAIT);
+    expect(await page.locator("#pg-messages .pg-msg-text").allTextContents()).toEqual(["Let's make you a badge.", "a badge", 'You said "a badge". Who is the badge for?', "[green] Ada for the party"]);
+    await page.screenshot({ path: join(shots, "user-fill-up-reopened.png") });
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it("streams an LLM agent's reply under the mock LLM, marks its nodes, and shows DSL values as text", async () => {
+    const mock = await startMockLlm({ rules: [{ match: "weather", reply: "It is sunny over the playground today.", chunk_delay_ms: 20 }] });
+    const server = await startPlayground({ canvas: { services: { llm: mock.provider } } });
+    const title = '<img src=x onerror="document.title=1">Weather';
+    const agentId = await createAgent(server, llmCanvas(), title);
+    const page = await openPage(server);
+    await logIn(page, server.key);
+    await expect(page.locator(`#pg-agents button[data-agent-id="${agentId}"] .pg-item-title`).textContent(WAIT)).resolves.toBe(title);
+    expect(await page.locator("#pg-agents img").count()).toBe(0);
+    await openAgent(page, agentId, "Message:M");
+
+    await say(page, "what is the weather?");
+    await assistantText(page, "It is sunny over the playground today.").waitFor(WAIT);
+    await page.waitForFunction(() => document.getElementById("pg-status")?.textContent === "Finished.", undefined, WAIT);
+    expect(await marks(page)).toEqual({ begin: "done", "LLM:A": "done", "Message:M": "done" });
+    expect(mock.chatRequests().some((r) => r.stream === true)).toBe(true);
+    expect(await page.title()).toBe("canvasflow playground");
+    await page.screenshot({ path: join(shots, "llm-stream.png") });
+    expect(outside).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it("cancels a streaming run with the Cancel button", async () => {
+    const mock = await startMockLlm({ rules: [{ match: "slow", delay_ms: 120_000, reply: "too late" }] });
+    const server = await startPlayground({ canvas: { services: { llm: mock.provider } } });
+    const agentId = await createAgent(server, llmCanvas(), "Slow one");
+    const page = await openPage(server);
+    await logIn(page, server.key);
+    await openAgent(page, agentId, "Message:M");
+    await say(page, "slow please");
+    await page.waitForFunction(() => document.querySelector('#pg-diagram g.node[data-id="LLM:A"]')?.getAttribute("data-run-state") === "running", undefined, WAIT);
+    await page.screenshot({ path: join(shots, "cancel-running.png") });
+    await page.click("#pg-cancel");
+    await page.locator(".pg-notice", { hasText: "The run was cancelled." }).waitFor(WAIT);
+    await expect(page.locator("#pg-status").textContent()).resolves.toBe("Cancelled.");
+    expect(await page.locator("#pg-send").isEnabled()).toBe(true);
+    expect(await page.locator("#pg-cancel").isDisabled()).toBe(true);
+    await page.screenshot({ path: join(shots, "cancel-done.png") });
+    await page.close();
+  }, 180_000);
+
+  it("says clearly that a wrong key was refused, and keeps nothing of it", async () => {
+    const server = await startPlayground();
+    const page = await openPage(server);
+    await logIn(page, "ragflow-not-a-key-of-this-server");
+    const error = page.locator("#pg-login-error");
+    await page.waitForFunction(() => document.getElementById("pg-login-error")?.textContent !== "", undefined, WAIT);
+    await expect(error.textContent()).resolves.toBe("The server refused this key (HTTP 401): it is not a key of this server, or it was revoked. The server said: <Unauthorized '401: Unauthorized'>");
+    expect(await page.locator("#pg-app").isHidden()).toBe(true);
+    expect(await page.evaluate(() => sessionStorage.getItem("canvasflow.playground.key"))).toBeNull();
+    await page.screenshot({ path: join(shots, "wrong-key.png") });
+    await page.close();
+  }, 120_000);
+});
