@@ -91,8 +91,8 @@ describe("OpenAPI", () => {
     // Health needs no key; the API does.
     expect(doc.paths["/api/v1/system/healthz"].get.security).toEqual([]);
     expect(doc.paths["/api/v1/agents"].get.security).toBeUndefined();
-    // Not documented: the document itself, the pages, /metrics.
-    for (const hidden of ["/openapi.json", "/docs", "/metrics"]) expect(doc.paths).not.toHaveProperty(hidden);
+    // Not documented: the document itself, the pages (the playground's too), /metrics.
+    for (const hidden of ["/openapi.json", "/docs", "/metrics", "/", "/playground/app.js", "/playground/app.css"]) expect(doc.paths).not.toHaveProperty(hidden);
   });
 
   it("/docs serves the HTML pages, without a key", async () => {

@@ -66,15 +66,17 @@ function common(reply: FastifyReply, type: string): FastifyReply {
 
 /** The page and its assets; registered outside the keyed API (they hold no data). */
 export function playgroundRoutes(app: FastifyInstance): void {
-  app.get("/", async (_request, reply) => {
+  // Pages, not API: left out of the OpenAPI document.
+  const page = { schema: { hide: true } };
+  app.get("/", page, async (_request, reply) => {
     common(reply, "text/html; charset=utf-8").header("content-security-policy", await playgroundPolicy()).header("x-frame-options", "DENY");
     return PLAYGROUND_PAGE;
   });
-  app.get(`${PLAYGROUND_PREFIX}app.js`, async (_request, reply) => {
+  app.get(`${PLAYGROUND_PREFIX}app.js`, page, async (_request, reply) => {
     common(reply, "text/javascript; charset=utf-8");
     return PLAYGROUND_SCRIPT;
   });
-  app.get(`${PLAYGROUND_PREFIX}app.css`, async (_request, reply) => {
+  app.get(`${PLAYGROUND_PREFIX}app.css`, page, async (_request, reply) => {
     common(reply, "text/css; charset=utf-8");
     return PLAYGROUND_STYLE;
   });
