@@ -83,7 +83,12 @@ const ROOT_OPTIONS = {
   "elk.padding": "[top=24,left=24,bottom=24,right=24]",
 };
 
-export async function layoutGraph(model: GraphModel): Promise<Layout> {
+export interface LayoutOptions {
+  /** Where the flow goes: RIGHT (default; wide pages, files) or DOWN (a tall pane, as the playground's). */
+  readonly direction?: "RIGHT" | "DOWN";
+}
+
+export async function layoutGraph(model: GraphModel, options: LayoutOptions = {}): Promise<Layout> {
   const children = nodesByContainer(model);
   const byId = new Map(model.nodes.map((n) => [n.id, n]));
   // ELK ids must be unique strings; DSL ids are, but keeping our own avoids any clash with label ids.
@@ -111,7 +116,7 @@ export async function layoutGraph(model: GraphModel): Promise<Layout> {
     targets: [elkId.get(edge.to)!],
     labels: edgeLabel(edge).map((label) => ({ ...label, id: `e${i}l` })),
   }));
-  const root: ElkNode = { id: "root", layoutOptions: ROOT_OPTIONS, children: (children.get("") ?? []).map(toElk), edges };
+  const root: ElkNode = { id: "root", layoutOptions: { ...ROOT_OPTIONS, "elk.direction": options.direction ?? "RIGHT" }, children: (children.get("") ?? []).map(toElk), edges };
   const out = await new ELK().layout(root);
 
   const nodes: PlacedNode[] = [];

@@ -50,6 +50,16 @@ describe("the playground's routes", () => {
       { id: "UserFillUp:Details", name: "Ask for details", type: "UserFillUp" },
       { id: "Message:Badge", name: "Badge", type: "Message" },
     ]);
+    // Flowing right by default (a wide chain), down when asked (a tall one), as the playground asks.
+    const size = (svg: string) => svg.match(/viewBox="0 0 (\d+) (\d+)"/)!.slice(1).map(Number);
+    const [wideW, wideH] = size(graph.json.data.svg);
+    expect(wideW).toBeGreaterThan(wideH);
+    const down = await call(server, `/api/v1/agents/${agentId}/graph?direction=DOWN`);
+    const [tallW, tallH] = size(down.json.data.svg);
+    expect(tallH).toBeGreaterThan(wideH);
+    expect(tallW).toBeLessThan(wideW);
+    const sideways = await call(server, `/api/v1/agents/${agentId}/graph?direction=UP`);
+    expect(sideways.json).toMatchObject({ code: 101, message: 'The query parameter `direction` must be RIGHT or DOWN, got "UP".' });
     const refused = await call(server, `/api/v1/agents/${agentId}/graph`, { key: null });
     expect([refused.status, refused.json.code]).toEqual([401, 401]);
     const other = await addKey(server.store, "t2");

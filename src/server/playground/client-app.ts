@@ -83,7 +83,7 @@ async function openAgent(agent) {
   host.replaceChildren();
   host.textContent = 'Drawing the diagram…';
   try {
-    var answer = await apiCall('GET', '/api/v1/agents/' + encodeURIComponent(agent.id) + '/graph');
+    var answer = await apiCall('GET', '/api/v1/agents/' + encodeURIComponent(agent.id) + '/graph?direction=DOWN');
     if (chat.agent !== agent) return;
     showDiagram(host, answer.data.svg);
   } catch (error) {

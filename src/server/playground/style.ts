@@ -29,7 +29,7 @@ code { background: #f1f5f9; padding: 1px 4px; border-radius: 4px; }
 .pg-item-title { overflow: hidden; text-overflow: ellipsis; white-space: nowrap; max-width: 100%; }
 .pg-diagram-pane { padding: 4px 14px; overflow: auto; display: flex; flex-direction: column; }
 .pg-diagram { background: #fff; border: 1px solid #e2e8f0; border-radius: 8px; padding: 8px; min-height: 120px; }
-.pg-diagram svg { width: 100%; height: auto; max-height: 70vh; display: block; }
+.pg-diagram svg { width: 100%; height: auto; max-height: calc(100vh - 170px); display: block; }
 .pg-keys { display: flex; gap: 14px; font-size: 12px; color: #475569; margin: 6px 2px; }
 .pg-keys i { display: inline-block; width: 16px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: middle; border: 2px solid; }
 .k-running { border-color: #f59e0b !important; } .k-done { border-color: #16a34a !important; } .k-failed { border-color: #dc2626 !important; } .k-paused { border-color: #db2777 !important; border-style: dashed !important; }

@@ -2,8 +2,9 @@
  * Pictures of agents and runs (ours, not RAGFlow's; read-only, under the key like the rest of the
  * API), made by src/render: what the playground shows, and what a script may save.
  *
- * - `GET /api/v1/agents/{agent_id}/graph`: the agent's diagram as an SVG document, with the list
- *   of its components (id, name, type), in the envelope.
+ * - `GET /api/v1/agents/{agent_id}/graph[?direction=RIGHT|DOWN]`: the agent's diagram as an SVG
+ *   document (flowing right by default), with the list of its components (id, name, type), in
+ *   the envelope.
  * - `GET /api/v1/sessions/{session_id}/trace[?message_id=…]`: one run of a session as the trace
  *   page of `renderTrace` (text/html), made from the session's event log: the run whose events
  *   carry that message id, else the session's latest run.
@@ -51,6 +52,12 @@ function runEvents(logged: readonly StoredEvent[], messageId: string | undefined
   return { events: chosen.map((e) => e.event as unknown as CanvasEvent), latest: chosen.length > 0 && runOf(chosen[0].id) === latest };
 }
 
+function checkedDirection(value: unknown): "RIGHT" | "DOWN" {
+  if (value === undefined || value === "") return "RIGHT";
+  if (value === "RIGHT" || value === "DOWN") return value;
+  throw argumentError(`The query parameter \`direction\` must be RIGHT or DOWN, got ${JSON.stringify(String(value).slice(0, 40))}.`, null);
+}
+
 function checkedMessageId(value: unknown): string | undefined {
   if (value === undefined || value === "") return undefined;
   if (typeof value !== "string" || !MESSAGE_ID.test(value)) {
@@ -62,11 +69,12 @@ function checkedMessageId(value: unknown): string | undefined {
 export function pictureRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/api/v1/agents/:agent_id/graph", async (request) => {
     const { agent_id } = request.params as { agent_id: string };
+    const direction = checkedDirection((request.query as Record<string, unknown>).direction);
     const agent = await ctx.agents.get(request.tenant, agent_id);
     if (!agent) throw dataError(AGENT_NOT_FOUND);
     const model = await agentGraph(ctx, agent);
     const components: DiagramComponent[] = model.nodes.map((n) => ({ id: n.id, name: n.name, type: n.type }));
-    return success({ svg: await renderGraphSvg(model), components });
+    return success({ svg: await renderGraphSvg(model, { direction }), components });
   });
 
   app.get("/api/v1/sessions/:session_id/trace", async (request, reply) => {
