@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
-import { createAgent, startTestServer, type TestServer } from "../helpers/server.js";
+import { canvasDsl, node } from "../helpers/dsl.js";
+import { call, createAgent, frames, startTestServer, type TestServer } from "../helpers/server.js";
 import { llmCanvas, userFillUp } from "./canvases.js";
 
 const shots = testOutputDir("playground");
@@ -136,6 +137,62 @@ describe("the playground", () => {
     expect(await page.locator("#pg-messages .pg-msg-text").allTextContents()).toEqual(["Let's make you a badge.", "a badge", 'You said "a badge". Who is the badge for?', "[green] Ada for the party"]);
     await page.screenshot({ path: join(shots, "user-fill-up-reopened.png") });
     expect(outside).toEqual([]);
+    await page.close();
+  }, 180_000);
+
+  it("renders every UserFillUp field type, checks numbers and JSON before sending, and sends typed values (files inline)", async () => {
+    const server = await startPlayground();
+    const form = {
+      line: { name: "Line", type: "line" },
+      para: { name: "Paragraph", type: "paragraph" },
+      pick: { name: "Pick", type: "options", options: ["a", "b"] },
+      count: { name: "Count", type: "integer" },
+      ratio: { name: "Ratio", type: "float" },
+      flag: { name: "Flag", type: "boolean", optional: true },
+      doc: { name: "Doc", type: "file" },
+      obj: { name: "Obj", type: "object" },
+    };
+    const dsl = canvasDsl({
+      begin: node("Begin", { mode: "conversational", prologue: "" }, ["UserFillUp:All"]),
+      "UserFillUp:All": node("UserFillUp", { enable_tips: true, tips: "Fill everything.", inputs: form }, ["Message:Done"]),
+      "Message:Done": node("Message", { content: ["got {UserFillUp:All@line} and {UserFillUp:All@count}"] }),
+    });
+    const agentId = await createAgent(server, dsl, "Every field");
+    const page = await openPage(server);
+    await logIn(page, server.key);
+    await openAgent(page, agentId, "Message:Done");
+    await say(page, "go");
+    const shown = page.locator(".pg-form");
+    await shown.waitFor(WAIT);
+    const kinds = await shown.locator("[data-field]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-field")}:${e.tagName.toLowerCase()}:${(e as HTMLInputElement).type}`));
+    expect(kinds).toEqual(["line:input:text", "para:textarea:textarea", "pick:select:select-one", "count:input:number", "ratio:input:number", "flag:input:checkbox", "doc:input:file", "obj:textarea:textarea"]);
+
+    await shown.locator("[data-field=line]").fill("Ada");
+    await shown.locator("[data-field=para]").fill("two\nlines");
+    await shown.locator("[data-field=pick]").selectOption("b");
+    await shown.locator("[data-field=count]").fill("2.5");
+    await shown.locator("[data-field=ratio]").fill("0.25");
+    await shown.locator("[data-field=flag]").check();
+    await shown.locator("[data-field=doc]").setInputFiles({ name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
+    await shown.locator("[data-field=obj]").fill("{not json");
+    await shown.locator("button[type=submit]").click();
+    await expect(shown.locator('[data-error-for="count"]').textContent()).resolves.toBe('Count must be a whole number, got "2.5"');
+    await expect(shown.locator('[data-error-for="obj"]').textContent()).resolves.toMatch(/^Obj is not valid JSON: /);
+    await page.screenshot({ path: join(shots, "every-field-errors.png") });
+    await shown.locator("[data-field=count]").fill("3");
+    await shown.locator("[data-field=obj]").fill('{"a": [1, 2]}');
+    await shown.locator("button[type=submit]").click();
+    await assistantText(page, "got Ada and 3").waitFor(WAIT);
+
+    // What the form sent, as the UserFillUp took it (its node_finished outputs in the session's log).
+    const sessionId = await page.evaluate(() => document.querySelector("#pg-sessions button[data-session-id]")!.getAttribute("data-session-id"));
+    const log = await call(server, `/api/v1/sessions/${sessionId}/events`);
+    const finished = frames(log.text).map((f) => f.split("\n").find((l) => l.startsWith("data:"))!.slice(5)).filter((d) => d !== "[DONE]").map((d) => JSON.parse(d)).find((e) => e.event === "node_finished" && e.data.component_id === "UserFillUp:All");
+    expect(finished.data.outputs).toMatchObject({
+      line: "Ada", para: "two\nlines", pick: "b", count: 3, ratio: 0.25, flag: true, obj: { a: [1, 2] },
+      doc: [{ name: "note.txt", mime_type: "text/plain", size: 5, data_url: "data:text/plain;base64,aGVsbG8=" }],
+    });
+    await page.screenshot({ path: join(shots, "every-field-done.png") });
     await page.close();
   }, 180_000);
 
