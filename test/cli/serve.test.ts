@@ -44,6 +44,12 @@ describe("canvasflow serve", () => {
     expect(live.stderr()).toContain(`(store: data folder ${data})`);
     expect(live.stderr()).toContain(`API keys: 1 in the store; make another with: canvasflow keys create --tenant T --name N --data ${data}`);
     expect(live.stderr()).toContain(`OpenAI clients: baseURL ${base}/api/v1/agents_openai/<agent id>`);
+    expect(live.stderr()).toContain(`playground: open ${base}/ in a browser and log in with an API key`);
+    // The built package serves the playground's page and script.
+    const page = await fetch(`${base}/`);
+    expect([page.status, page.headers.get("content-type")]).toEqual([200, "text/html; charset=utf-8"]);
+    expect(await page.text()).toContain('<script src="/playground/app.js"></script>');
+    expect((await fetch(`${base}/playground/app.js`)).status).toBe(200);
 
     const listed = await body(await fetch(`${base}/api/v1/agents`, { headers: json(key) }));
     expect(listed.data.canvas.map((a: { id: string }) => a.id)).toContain("hello");
