@@ -72,6 +72,11 @@ async function marks(page: Page): Promise<Record<string, string | null>> {
   return page.$$eval("#pg-diagram g.node", (nodes) => Object.fromEntries(nodes.map((n) => [n.getAttribute("data-id"), n.getAttribute("data-run-state")])));
 }
 
+/** Waits until the diagram marks the node so. */
+async function runState(page: Page, id: string, state: string): Promise<void> {
+  await page.locator(`#pg-diagram g.node[data-id="${id}"][data-run-state="${state}"]`).waitFor(WAIT);
+}
+
 function assistantText(page: Page, text: string) {
   return page.locator(".pg-assistant .pg-msg-text", { hasText: text });
 }
@@ -84,14 +89,14 @@ describe("the playground", () => {
     await logIn(page, server.key);
     await openAgent(page, agentId, "Message:Badge");
     // The key stays in the tab's sessionStorage, never in the address.
-    expect(await page.evaluate(() => sessionStorage.getItem("canvasflow.playground.key"))).toBe(server.key);
+    expect(await page.evaluate("sessionStorage.getItem('canvasflow.playground.key')")).toBe(server.key);
     expect(page.url()).toBe(`${server.base}/`);
 
     await say(page, "a badge");
     await assistantText(page, 'You said "a badge". Who is the badge for?').waitFor(WAIT);
     const form = page.locator(".pg-form");
     await form.waitFor(WAIT);
-    await page.waitForFunction(() => document.querySelector('#pg-diagram g.node[data-id="UserFillUp:Details"]')?.getAttribute("data-run-state") === "paused", undefined, WAIT);
+    await runState(page, "UserFillUp:Details", "paused");
     expect(await marks(page)).toEqual({ begin: "done", "UserFillUp:Details": "paused", "Message:Badge": null });
     expect(await form.locator("select[data-field=colour] option").allTextContents()).toEqual(["— choose —", "red", "green", "blue"]);
     expect(await form.locator("textarea[data-field=note]").count()).toBe(1);
@@ -101,7 +106,7 @@ describe("the playground", () => {
     expect(await form.count()).toBe(0);
     await page.locator("#pg-sessions button[data-session-id]").click();
     await form.waitFor(WAIT);
-    await page.waitForFunction(() => document.querySelector('#pg-diagram g.node[data-id="UserFillUp:Details"]')?.getAttribute("data-run-state") === "paused", undefined, WAIT);
+    await runState(page, "UserFillUp:Details", "paused");
     await expect(page.locator("#pg-status").textContent()).resolves.toBe("Reopened: the session waits for this form.");
 
     // An empty required field is named before anything is sent.
@@ -114,7 +119,7 @@ describe("the playground", () => {
     await form.locator("button[type=submit]").click();
 
     await assistantText(page, "[green] Ada for the party").waitFor(WAIT);
-    await page.waitForFunction(() => !(document.getElementById("pg-send") as HTMLButtonElement).disabled, undefined, WAIT);
+    await page.locator("#pg-send:enabled").waitFor(WAIT);
     expect(await marks(page)).toEqual({ begin: "done", "UserFillUp:Details": "done", "Message:Badge": "done" });
     await expect(page.locator("#pg-status").textContent()).resolves.toBe("Finished.");
     await page.screenshot({ path: join(shots, "user-fill-up-done.png") });
@@ -164,7 +169,7 @@ describe("the playground", () => {
     await say(page, "go");
     const shown = page.locator(".pg-form");
     await shown.waitFor(WAIT);
-    const kinds = await shown.locator("[data-field]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-field")}:${e.tagName.toLowerCase()}:${(e as HTMLInputElement).type}`));
+    const kinds = await shown.locator("[data-field]").evaluateAll((els) => els.map((e) => `${e.getAttribute("data-field")}:${e.tagName.toLowerCase()}:${(e as unknown as { type: string }).type}`));
     expect(kinds).toEqual(["line:input:text", "para:textarea:textarea", "pick:select:select-one", "count:input:number", "ratio:input:number", "flag:input:checkbox", "doc:input:file", "obj:textarea:textarea"]);
 
     await shown.locator("[data-field=line]").fill("Ada");
@@ -185,7 +190,7 @@ describe("the playground", () => {
     await assistantText(page, "got Ada and 3").waitFor(WAIT);
 
     // What the form sent, as the UserFillUp took it (its node_finished outputs in the session's log).
-    const sessionId = await page.evaluate(() => document.querySelector("#pg-sessions button[data-session-id]")!.getAttribute("data-session-id"));
+    const sessionId = await page.locator("#pg-sessions button[data-session-id]").getAttribute("data-session-id");
     const log = await call(server, `/api/v1/sessions/${sessionId}/events`);
     const finished = frames(log.text).map((f) => f.split("\n").find((l) => l.startsWith("data:"))!.slice(5)).filter((d) => d !== "[DONE]").map((d) => JSON.parse(d)).find((e) => e.event === "node_finished" && e.data.component_id === "UserFillUp:All");
     expect(finished.data.outputs).toMatchObject({
@@ -209,7 +214,7 @@ describe("the playground", () => {
 
     await say(page, "what is the weather?");
     await assistantText(page, "It is sunny over the playground today.").waitFor(WAIT);
-    await page.waitForFunction(() => document.getElementById("pg-status")?.textContent === "Finished.", undefined, WAIT);
+    await page.locator("#pg-status", { hasText: "Finished." }).waitFor(WAIT);
     expect(await marks(page)).toEqual({ begin: "done", "LLM:A": "done", "Message:M": "done" });
     expect(mock.chatRequests().some((r) => r.stream === true)).toBe(true);
     expect(await page.title()).toBe("canvasflow playground");
@@ -226,7 +231,7 @@ describe("the playground", () => {
     await logIn(page, server.key);
     await openAgent(page, agentId, "Message:M");
     await say(page, "slow please");
-    await page.waitForFunction(() => document.querySelector('#pg-diagram g.node[data-id="LLM:A"]')?.getAttribute("data-run-state") === "running", undefined, WAIT);
+    await runState(page, "LLM:A", "running");
     await page.screenshot({ path: join(shots, "cancel-running.png") });
     await page.click("#pg-cancel");
     await page.locator(".pg-notice", { hasText: "The run was cancelled." }).waitFor(WAIT);
@@ -242,10 +247,10 @@ describe("the playground", () => {
     const page = await openPage(server);
     await logIn(page, "ragflow-not-a-key-of-this-server");
     const error = page.locator("#pg-login-error");
-    await page.waitForFunction(() => document.getElementById("pg-login-error")?.textContent !== "", undefined, WAIT);
+    await page.locator("#pg-login-error:not(:empty)").waitFor(WAIT);
     await expect(error.textContent()).resolves.toBe("The server refused this key (HTTP 401): it is not a key of this server, or it was revoked. The server said: <Unauthorized '401: Unauthorized'>");
     expect(await page.locator("#pg-app").isHidden()).toBe(true);
-    expect(await page.evaluate(() => sessionStorage.getItem("canvasflow.playground.key"))).toBeNull();
+    expect(await page.evaluate("sessionStorage.getItem('canvasflow.playground.key')")).toBeNull();
     await page.screenshot({ path: join(shots, "wrong-key.png") });
     await page.close();
   }, 120_000);

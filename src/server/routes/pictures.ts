@@ -13,7 +13,7 @@
  *   its components, and the session view shows the state before the pause.
  */
 import type { FastifyInstance } from "fastify";
-import { canvasFromSource, readSource } from "../../api.js";
+import { canvasFromSource, CanvasValidationError, readSource } from "../../api.js";
 import type { CanvasEvent } from "../../engine/events.js";
 import { canvasGraphModel, renderGraphSvg, renderTrace, type GraphModel } from "../../render/index.js";
 import type { StoredEvent } from "../../stores/snapshot-store.js";
@@ -27,7 +27,7 @@ import { AGENT_NOT_FOUND } from "../turn.js";
 /** What a message id looks like (the engine's nanoid-style ids); anything else is refused before the log is read. */
 const MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
-/** A component as the playground lists it beside the diagram. */
+/** A component of the diagram, as the graph route lists it (the SVG's nodes carry the same ids). */
 export interface DiagramComponent {
   id: string;
   name: string;
@@ -36,8 +36,13 @@ export interface DiagramComponent {
 
 /** The agent's graph model, from its DSL as a session would load it (any origin: RAGFlow, legacy, Dify). */
 async function agentGraph(ctx: ServerContext, agent: AgentRecord): Promise<GraphModel> {
-  const canvas = canvasFromSource(await readSource(agent.dsl as object), ctx.registry, ctx.canvas);
-  return canvasGraphModel(canvas);
+  try {
+    return canvasGraphModel(canvasFromSource(await readSource(agent.dsl as object), ctx.registry, ctx.canvas));
+  } catch (error) {
+    // Stored DSLs were checked on write; a registry that changed since may still refuse one.
+    if (error instanceof CanvasValidationError) throw dataError(`Agent ${agent.id} cannot be drawn: ${error.message}`);
+    throw error;
+  }
 }
 
 /** The run number of a logged event id (`<run>-<n>`). */
