@@ -292,7 +292,7 @@ async function listenAndServe(
     [
       `canvasflow: serving RAGFlow's agent API at ${base}/api/v1 (store: ${store.location})`,
       `canvasflow: OpenAI clients: baseURL ${base}/api/v1/agents_openai/<agent id>`,
-      `canvasflow: playground: open ${base}/ in a browser and log in with an API key`,
+      ...(settings.playground?.enabled !== false ? [`canvasflow: playground: open ${base}/ in a browser and log in with an API key`] : []),
       ...(args.difyApp !== undefined ? [`canvasflow: Dify clients: base URL ${base}/v1 (the app is the agent ${args.difyApp})`] : []),
       `canvasflow: ${keys}`,
       ...(args.agents !== undefined ? [`canvasflow: agents of ${args.agents} are served read-only to every tenant`] : []),

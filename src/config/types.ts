@@ -157,6 +157,7 @@ export interface ServerConfig {
   allowPrivateNetwork?: boolean;
   metrics?: { enabled?: boolean; public?: boolean };
   openapi?: { enabled?: boolean };
+  playground?: { enabled?: boolean };
   logLevel?: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 }
 

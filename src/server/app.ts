@@ -113,7 +113,8 @@ export interface CreateServerOptions extends ServerSettingsInput {
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
   // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
-  // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}).
+  // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
+  // playground ({enabled}).
 }
 
 /** The server would listen beyond loopback with no key configured. */
@@ -147,6 +148,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     allowPrivateNetwork: options.allowPrivateNetwork,
     metrics: options.metrics,
     openapi: options.openapi,
+    playground: options.playground,
   });
   // Requests that arrive while closing are refused with the API's envelope (shutdown.ts), not Fastify's.
   const app = Fastify({
@@ -244,7 +246,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   if (settings.openapi.enabled) installOpenApi(app, { version: ctx.version });
   app.register(async (unkeyed) => {
     systemRoutes(unkeyed, ctx);
-    playgroundRoutes(unkeyed);
+    if (settings.playground.enabled) playgroundRoutes(unkeyed);
     if (settings.metrics.enabled) metricsRoute(unkeyed, metrics, settings.metrics);
   });
   app.register(async (api) => {

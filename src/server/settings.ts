@@ -36,6 +36,11 @@ export interface OpenApiSettings {
   enabled: boolean;
 }
 
+export interface PlaygroundSettings {
+  /** Serve the playground page at / (its API routes are the API's, whatever this says). */
+  enabled: boolean;
+}
+
 export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   bodyBytes: 1024 * 1024,
   agentBodyBytes: 10 * 1024 * 1024,
@@ -61,6 +66,7 @@ export interface ServerSettings {
   allowPrivateNetwork: boolean;
   metrics: MetricsSettings;
   openapi: OpenApiSettings;
+  playground: PlaygroundSettings;
 }
 
 /** createServer options that do not fit the schema; each problem names its option. */
@@ -83,6 +89,7 @@ export function resolveServerSettings(input: ServerSettingsInput): ServerSetting
     allowPrivateNetwork: input.allowPrivateNetwork ?? false,
     metrics: { enabled: input.metrics?.enabled ?? true, public: input.metrics?.public ?? false },
     openapi: { enabled: input.openapi?.enabled ?? true },
+    playground: { enabled: input.playground?.enabled ?? true },
   };
 }
 

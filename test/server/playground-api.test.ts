@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { inlineScriptHashes, PLAYGROUND_PAGE, PLAYGROUND_SCRIPT, PLAYGROUND_STYLE } from "../../src/server/playground/index.js";
+import { createServer, MemoryServerStore } from "../../src/index.js";
 import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
 import { hello, userFillUp } from "./canvases.js";
 
@@ -27,6 +28,15 @@ describe("the playground's page", () => {
     const style = await call(server, "/playground/app.css", { key: null });
     expect([style.status, style.headers.get("content-type")]).toEqual([200, "text/css; charset=utf-8"]);
     expect((await call(server, "/playground/nothing.js", { key: null })).status).toBe(404);
+  });
+
+  it("playground.enabled: false takes the page away (its API routes stay); a bad value is named", async () => {
+    const server = await startTestServer({ playground: { enabled: false } });
+    expect((await call(server, "/", { key: null })).json).toEqual({ code: 404, message: "Not Found: /", data: null, error: "Not Found" });
+    expect((await call(server, "/playground/app.js", { key: null })).status).toBe(404);
+    const agentId = await createAgent(server, hello(), "Hello");
+    expect((await call(server, `/api/v1/agents/${agentId}/graph`)).json.code).toBe(0);
+    expect(() => createServer({ store: new MemoryServerStore(), playground: { enabled: "no" as unknown as boolean } })).toThrow(/\/playground\/enabled/);
   });
 
   it("is one script that parses, and names no other host", () => {
