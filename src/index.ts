@@ -149,6 +149,7 @@ export {
   type EdgeKind,
   type NodeFamily,
   type Layout,
+  type LayoutOptions,
   type PlacedNode,
   type PlacedEdge,
   type TraceOptions,
