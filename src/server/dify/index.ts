@@ -7,7 +7,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.js";
 import { difyErrorHandler } from "./errors.js";
+import { difyAppInfoRoutes } from "./routes/app-info.js";
 import { difyConversationRoutes } from "./routes/conversations.js";
+import { difyFeedbackRoutes } from "./routes/feedbacks.js";
 import { difyFileRoutes } from "./routes/files.js";
 import { difyRunRoutes } from "./routes/run.js";
 import { UploadedFiles } from "./uploads.js";
@@ -24,5 +26,7 @@ export async function difyApiRoutes(api: FastifyInstance, ctx: ServerContext, ap
     difyRunRoutes(dify, ctx, appId, uploads);
     difyConversationRoutes(dify, ctx, appId, DIFY_UPLOAD_BYTES);
     difyFileRoutes(dify, uploads, DIFY_UPLOAD_BYTES);
+    difyAppInfoRoutes(dify, ctx, appId);
+    difyFeedbackRoutes(dify, ctx, appId);
   });
 }

@@ -10,6 +10,8 @@ export {
   type ListQuery,
   type Page,
   type ServerStore,
+  type MessageFeedback,
+  type RunSummary,
   type SessionMessage,
   type SessionPatch,
   type SessionRecord,

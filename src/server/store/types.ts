@@ -37,6 +37,33 @@ export interface SessionMessage {
   content: string;
   id?: string;
   reference?: unknown;
+  /** How the turn's run ended (Dify's API keeps it on the answer: GET /v1/workflows/run/{id}). */
+  run?: RunSummary;
+  /** The end user's rating of the answer (Dify's message feedback). */
+  feedback?: MessageFeedback;
+}
+
+/** What a finished run showed, kept with its turn's answer. */
+export interface RunSummary {
+  /** succeeded, failed, stopped, partial-succeeded. */
+  status: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  error: string | null;
+  /** Seconds. */
+  elapsed_time: number;
+  total_tokens: number;
+  total_steps: number;
+  /** Epoch seconds. */
+  created_at: number;
+  finished_at: number;
+}
+
+export interface MessageFeedback {
+  rating: "like" | "dislike";
+  content: string | null;
+  /** Epoch milliseconds. */
+  time: number;
 }
 
 /** A session's record (its run state is in the CheckpointStore under the same id). */
