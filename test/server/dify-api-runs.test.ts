@@ -14,7 +14,7 @@ import { ChatClient, CompletionClient, DifyClient } from "dify-client";
 import { createParser } from "eventsource-parser";
 import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { MemoryServerStore } from "../../src/index.js";
+import { DataFolderServerStore, MemoryServerStore } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -266,6 +266,51 @@ describe("a run's id", () => {
     expect(run.json).toMatchObject({ status: "stopped" });
     const late = await call(other, `/v1/workflows/tasks/${finished.task_id as string}/stop`, { method: "POST", key: running.key, body: { user: "ada" } });
     expect(late).toMatchObject({ status: 200, json: { result: "success" } });
+  });
+});
+
+describe("uploads in the server's store", () => {
+  /** A chatflow that answers with the names and texts of sys.files. */
+  const FILES_CHATFLOW = {
+    app: { mode: "advanced-chat", name: "files" },
+    kind: "app",
+    version: "0.3.1",
+    workflow: {
+      graph: {
+        nodes: [
+          { id: "start", data: { type: "start", title: "Start", variables: [] } },
+          { id: "say", data: { type: "answer", title: "Say", answer: "{{#sys.files#}}" } },
+        ],
+        edges: [{ source: "start", target: "say" }],
+      },
+    },
+  };
+
+  it("a file uploaded before a restart is found by the next server on the same data folder; another tenant's key cannot use it", async () => {
+    const data = join(scratch.dir, `data-${Math.random().toString(36).slice(2)}`);
+    const dir = agentsDir({ files: FILES_CHATFLOW });
+    const first = await startTestServer({ agentsDir: dir, difyApp: "files", store: new DataFolderServerStore({ directory: data }) });
+    const form = new FormData();
+    form.append("file", new Blob(["kept across a restart"], { type: "text/plain" }), "kept.txt");
+    form.append("user", "ada");
+    const uploaded = await new ChatClient(first.key, `${first.base}/v1`).fileUpload(form as never);
+    expect(uploaded.status).toBe(201);
+    const id = (uploaded.data as { id: string }).id;
+    await first.close();
+
+    const secondStore = new DataFolderServerStore({ directory: data });
+    const second = await startTestServer({ agentsDir: dir, difyApp: "files", store: secondStore, keys: false });
+    const chat = new ChatClient(first.key, `${second.base}/v1`);
+    const files = [{ type: "document", transfer_method: "local_file", upload_file_id: id }];
+    const answer = await chat.createChatMessage({}, "read it", "ada", false, null, files as never);
+    expect(answer.data.answer).toContain("kept across a restart");
+    expect(answer.data.answer).toContain("kept.txt");
+
+    const { addKey } = await import("../helpers/server.js");
+    const otherTenant = new ChatClient(await addKey(secondStore, "t2"), `${second.base}/v1`);
+    const refused = await otherTenant.createChatMessage({}, "read it", "ada", false, null, files as never).catch((e: { response: { status: number; data: unknown } }) => e.response);
+    expect(refused.status).toBe(404);
+    expect((refused.data as { message: string }).message).toContain("upload_file_id");
   });
 });
 

@@ -22,7 +22,7 @@ export const DIFY_UPLOAD_BYTES = 15 * 1024 * 1024;
 export async function difyApiRoutes(api: FastifyInstance, ctx: ServerContext, appId: string): Promise<void> {
   await api.register(async (dify) => {
     dify.setErrorHandler(difyErrorHandler);
-    const uploads = new UploadedFiles();
+    const uploads = new UploadedFiles(ctx.store.uploads);
     difyRunRoutes(dify, ctx, appId, uploads);
     difyConversationRoutes(dify, ctx, appId, DIFY_UPLOAD_BYTES);
     difyFileRoutes(dify, uploads, DIFY_UPLOAD_BYTES);

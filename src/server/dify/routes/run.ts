@@ -24,7 +24,7 @@ export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: s
     const app = await difyAppOf(ctx, request.tenant, appId);
     requireMode(app, "workflow");
     const fields = runFields(request.body as RunBody);
-    if (fields.files) fields.files = uploads.resolve(request.tenant, fields.files);
+    if (fields.files) fields.files = await uploads.resolve(request.tenant, fields.files);
     // A workflow run is a conversation of its own: nothing carries over between runs.
     const turn = await startDifyTurn(ctx, request, app, fields, "", undefined);
     if (fields.streaming) return streamDify(ctx, reply, turn, "workflow");
@@ -36,7 +36,7 @@ export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: s
     const app = await difyAppOf(ctx, request.tenant, appId);
     requireMode(app, "advanced-chat");
     const fields = runFields(body);
-    if (fields.files) fields.files = uploads.resolve(request.tenant, fields.files);
+    if (fields.files) fields.files = await uploads.resolve(request.tenant, fields.files);
     if (typeof body.query !== "string" || body.query.trim() === "") throw invalidParam("query is required: the user's message, a non-empty string");
     if (body.query.length > MAX_QUERY_CHARS) throw invalidParam(`query is ${body.query.length} characters; at most ${MAX_QUERY_CHARS}`);
     const conversation = body.conversation_id;
