@@ -38,6 +38,8 @@ export interface EnqueueOptions {
    */
   attempts?: number;
   backoffMs?: number;
+  /** The job's id, which is also the run's message id (default: a random UUID). Unique per run. */
+  jobId?: string;
 }
 
 export interface EnqueuedRun {
@@ -64,7 +66,8 @@ export async function enqueueRun(request: QueuedRunRequest, options: EnqueueOpti
   const created = dsl === undefined ? false : await createSessionIfAbsent(options.store, session, dsl, { registry: options.registry, canvas: options.canvas });
   const after = await options.store.lastEventId(session);
   if (after !== undefined) data.after = after;
-  const jobId = randomUUID();
+  const jobId = options.jobId ?? randomUUID();
+  if (typeof jobId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(jobId)) throw new RunQueueError(`jobId must be 1 to 128 letters, digits, '-' or '_', got ${JSON.stringify(options.jobId)}`);
   await options.queue.queue.add(RUN_JOB_NAME, data, {
     jobId,
     attempts,

@@ -9,7 +9,8 @@ import { isPlainObject } from "../../util/values.js";
 import type { ServerContext } from "../context.js";
 import type { TurnTranscript } from "../transcript.js";
 import { SseStream } from "../sse.js";
-import { startTurn, type Turn } from "../turn.js";
+import { openTurn } from "../open-turn.js";
+import type { Turn } from "../turn.js";
 import { checkRequiredInputs, type DifyApp } from "./app.js";
 import { DifyApiError, invalidParam, notFound } from "./errors.js";
 import { DifyEventMapper, difyUsage, finishedData, runStatus, type DifyMode } from "./events.js";
@@ -56,7 +57,8 @@ export function runFields(body: RunBody): RunRequestFields {
 export async function startDifyTurn(ctx: ServerContext, request: FastifyRequest, app: DifyApp, fields: RunRequestFields, query: string, conversationId: string | undefined): Promise<Turn> {
   checkRequiredInputs(app, fields.inputs);
   if (conversationId !== undefined) await userConversation(ctx, request.tenant, app.agent.id, conversationId, fields.user);
-  return startTurn(ctx, {
+  // In this process, or on the queue's workers under `serve --queue`, as RAGFlow's turns.
+  return openTurn(ctx, {
     tenant: request.tenant,
     caller: request.caller,
     log: request.log,

@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { cancelRun } from "../../../index.js";
+import { cancelQueuedRun } from "../../../worker/cancel.js";
 import type { ServerContext } from "../../context.js";
 import { difyAppOf, requireMode } from "../app.js";
 import { DifyApiError, invalidParam, notFound } from "../errors.js";
@@ -54,6 +55,11 @@ export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: s
     // A run that has ended has nothing to stop (Dify answers success too); a cancel request now
     // would stop the conversation's next run instead.
     if (run.summary) return { result: "success" };
+    if (ctx.queue) {
+      // Taken off the queue if it waits; the durable cancel if a worker runs it.
+      await cancelQueuedRun({ jobId: taskId }, { queue: ctx.queue, store: ctx.store.runs, cancel: ctx.store.cancel, registry: ctx.registry, canvas: ctx.canvas });
+      return { result: "success" };
+    }
     ctx.runs.abort(run.record.id, "cancelled");
     await cancelRun(run.record.id, { signals: ctx.store.cancel });
     return { result: "success" };
