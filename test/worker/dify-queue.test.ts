@@ -13,7 +13,7 @@ import { ChatClient, CompletionClient } from "dify-client";
 import { createParser } from "eventsource-parser";
 import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { createWorker, RedisServerStore, RunQueue, type RunWorker } from "../../src/index.js";
+import { createWorker, enqueueRun, RedisServerStore, RunQueue, type RunWorker } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -142,5 +142,16 @@ describe("Dify's API under serve --queue", () => {
     }
     expect(stopped).toMatchObject({ status: 200, json: { result: "success" } });
     expect(sent.at(-1)).toMatchObject({ event: "workflow_finished", data: { status: "stopped" } });
+  });
+
+  it("enqueueRun refuses a job id that is not 1 to 128 letters, digits, '-' or '_', naming it, before anything is written", async () => {
+    const store = new RedisServerStore({ url: TEST_REDIS_URL, prefix });
+    try {
+      const error = await enqueueRun({ session: "dify-queue-bad-id", dsl: corpusPath("dify", "conditional_hello_branching_workflow.yml"), query: "hi" }, { queue, store: store.runs, jobId: "a:b" }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe('jobId must be 1 to 128 letters, digits, \'-\' or \'_\', got "a:b"');
+      expect(await store.runs.load("dify-queue-bad-id")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
   });
 });
