@@ -12,6 +12,11 @@ const KIND_LABEL: Record<ValidationReport["kind"], string> = {
   unknown: "not a canvas",
 };
 
+/** The kind's label; a Dify chatflow (advanced-chat) is not called a workflow. */
+function kindLabel(report: ValidationReport): string {
+  return report.kind === "dify" && report.appMode === "advanced-chat" ? "Dify chatflow" : KIND_LABEL[report.kind];
+}
+
 function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
@@ -29,7 +34,7 @@ export function formatReport(report: ValidationReport, file = report.file ?? "<d
   const warnings = report.issues.filter((i) => i.severity === "warning");
   const verdict = report.valid ? "valid" : "INVALID";
   const tally = [errors.length ? count(errors.length, "error") : "", warnings.length ? count(warnings.length, "warning") : ""].filter(Boolean).join(", ");
-  const lines = [`${file}: ${verdict} (${KIND_LABEL[report.kind]}${tally ? `; ${tally}` : ""})`];
+  const lines = [`${file}: ${verdict} (${kindLabel(report)}${tally ? `; ${tally}` : ""})`];
   for (const issue of [...errors, ...warnings]) {
     lines.push(`  ${issue.severity === "error" ? "error  " : "warning"} ${issue.pointer}`);
     lines.push(`          ${describeIssue(issue)}`);

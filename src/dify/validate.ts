@@ -69,6 +69,7 @@ export function validateDifyDocument(source: DslSource, registry: ComponentRegis
   return {
     ...(source.file ? { file: source.file } : {}),
     kind: "dify",
+    appMode: graph.mode,
     valid: !issues.some((i) => i.severity === "error"),
     issues,
     ...(graph.notes.length > 0 ? { notes: [...graph.notes] } : {}),

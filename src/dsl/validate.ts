@@ -42,6 +42,8 @@ export interface ValidationReport {
   issues: ValidationIssue[];
   /** What a front end normalized in memory to read the document (Dify's legacy shapes), as migrate reports it. */
   notes?: MigrationNote[];
+  /** A Dify document's app mode (`workflow`, `advanced-chat`): the report names a chatflow as one. */
+  appMode?: string;
 }
 
 export interface ValidateOptions {

@@ -18,6 +18,8 @@ import type {
 import type { HistoryEntry, Params } from "../dsl/types.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import type { Frame } from "./policy.js";
+import { emptyUsage, type FailedAttempt, type TokenUsage } from "./events.js";
+import { addUsage } from "./ledger.js";
 
 /** What the run shares with every context it makes. */
 export interface RunScope {
@@ -57,6 +59,10 @@ export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "histo
 
 export class InvocationContext implements ComponentContext<Params> {
   readonly recordedInputs: Record<string, unknown> = {};
+  /** The tokens this invocation's model calls used (node_finished shows them); undefined when it made none. */
+  usage: TokenUsage | undefined;
+  /** The attempts that failed before a retry (node_finished lists them; Dify streams them as node_retry). */
+  readonly failedAttempts: FailedAttempt[] = [];
   private controller: AbortController | undefined;
   private stateAccess: ComponentState | undefined;
   /** Where this component's outputs (and state) live: its id, or `<id>#<frame>` inside a frame. */
@@ -214,6 +220,7 @@ export class InvocationContext implements ComponentContext<Params> {
 
   addUsage(usage: UsageReport): void {
     this.scope.ledger.addUsage(usage);
+    addUsage((this.usage ??= emptyUsage()), usage);
   }
 
   addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[] = []): void {

@@ -38,6 +38,15 @@ export interface NodeStartedData {
   round?: number;
 }
 
+/** One attempt of a component that failed and was retried. */
+export interface FailedAttempt {
+  error: string;
+  /** Seconds the attempt took. */
+  elapsed_time: number;
+  /** Epoch seconds when it ended. */
+  finished_at: number;
+}
+
 export interface NodeFinishedData {
   inputs: Record<string, unknown>;
   outputs: Outputs;
@@ -52,6 +61,10 @@ export interface NodeFinishedData {
   /** Inside a container's round: the container, and the round (from 0). */
   container_id?: string;
   round?: number;
+  /** The tokens of the component's model calls, when it made any. */
+  usage?: TokenUsage;
+  /** The attempts that failed before the last one, when the component was retried. */
+  retries?: FailedAttempt[];
 }
 
 export interface MessageData {

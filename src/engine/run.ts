@@ -623,6 +623,8 @@ class Run implements RunHost {
       data.container_id = frame.containerId;
       data.round = frame.round;
     }
+    if (result.ctx.usage) data.usage = { ...result.ctx.usage };
+    if (result.ctx.failedAttempts.length > 0) data.retries = result.ctx.failedAttempts.map((a) => ({ ...a }));
     if (extra) for (const key in extra) (data as unknown as Record<string, unknown>)[key] = extra[key];
     return this.events.make("node_finished", data);
   }

@@ -153,7 +153,9 @@ export class BatchRunner {
     try {
       // Draining an upstream stream counts against this component's own timeout.
       if (first.pending) await within(first.pending, signal, deadlineAfter(clock.started, timeoutFor(node, this.options)));
+      let attemptStarted = clock.started;
       for (let attempt = 1; ; attempt++) {
+        if (attempt > 1) attemptStarted = performance.now();
         try {
           if (attempt === 1 && "error" in first) throw first.error;
           control = attempt === 1 && first.running ? await first.running : await this.attempt(node, ctx, signal);
@@ -165,6 +167,8 @@ export class BatchRunner {
           unavailable = isUnavailable(caught);
           // Retrying cannot bring a missing key or network back.
           if (signal.aborted || unavailable || attempt >= attempts) break;
+          const now = performance.now();
+          ctx.failedAttempts.push({ error, elapsed_time: (now - attemptStarted) / 1000, finished_at: Date.now() / 1000 });
           await sleep(delayMs, undefined, { signal }).catch(() => undefined);
           if (signal.aborted) break;
           hooks.beforeRetry(node, ctx);

@@ -8,6 +8,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { migrateDsl, needsMigration, readSource, validateDsl, MigrationError, type CanvasDsl, type ComponentRegistry } from "../index.js";
+import { isDifyDocument } from "../dify/document.js";
 
 /** An agent of the folder (the same for every tenant). */
 export interface FolderAgent {
@@ -63,7 +64,8 @@ async function loadAgentFile(file: string, mtime: number, registry: ComponentReg
     throw new AgentFolderError(`--agents: ${(error as Error).message}`);
   }
   let dsl: object = source.dsl;
-  if (needsMigration(dsl)) {
+  // A Dify graph document (`kind: graph`) has RAGFlow's legacy `graph` key too: it is not migrated.
+  if (!isDifyDocument(dsl as Record<string, unknown>) && needsMigration(dsl)) {
     try {
       const result = migrateDsl(dsl);
       dsl = result.dsl;

@@ -57,7 +57,7 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
         tenant: input.tenant,
         agent: agent.id,
       },
-      { queue, store: ctx.store.runs, registry: ctx.registry, canvas: { ...ctx.canvas, taskId: record.id, userId: record.user_id } },
+      { queue, store: ctx.store.runs, registry: ctx.registry, canvas: { ...ctx.canvas, taskId: record.id, userId: record.user_id }, ...(input.runIdOf ? { jobId: input.runIdOf(record.id) } : {}) },
     );
   } catch (error) {
     if (claimed) ctx.runs.release(record!.id, controller);
@@ -169,6 +169,7 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
         ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
       }
     }
+    if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {
     clearTimeout(deadline);
     ctx.jobEnds?.forget(enqueued.jobId);

@@ -45,6 +45,10 @@ export interface TurnInput {
   name?: string;
   /** Add `trace` (cumulative, RAGFlow's shape) to node_finished events. */
   returnTrace?: boolean;
+  /** The run's id (its events' message_id), made from the session's id (default: a random one). */
+  runIdOf?: (sessionId: string) => string;
+  /** Called when the run has ended and its messages were added, before the session is let go (a failure is the caller's to log). */
+  afterRun?: (ended: { transcript: TurnTranscript; steps: number }) => Promise<void>;
 }
 
 export interface Turn {
@@ -171,7 +175,7 @@ async function* runTurn(
     const request: RunRequest =
       session.openedAs === "crashed"
         ? { signal: controller.signal }
-        : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal };
+        : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal, ...(input.runIdOf ? { messageId: input.runIdOf(sessionId) } : {}) };
     for await (const event of session.run(request)) {
       let sent = { ...event, session_id: sessionId } as SessionEvent;
       if (sent.event === "node_finished") {
@@ -194,6 +198,8 @@ async function* runTurn(
         ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
       }
     }
+    // While the session is still this run's: the next turn reads the record after it.
+    if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {
     clearTimeout(deadline);
     // Read here, so a run whose reader stopped early or whose store failed is counted too.

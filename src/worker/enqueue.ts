@@ -38,6 +38,8 @@ export interface EnqueueOptions {
    */
   attempts?: number;
   backoffMs?: number;
+  /** The job's id, which is also the run's message id (default: a random UUID). Unique per run. */
+  jobId?: string;
 }
 
 export interface EnqueuedRun {
@@ -58,13 +60,14 @@ export async function enqueueRun(request: QueuedRunRequest, options: EnqueueOpti
   const backoffMs = options.backoffMs ?? 1000;
   if (!Number.isInteger(attempts) || attempts < 1) throw new RunQueueError(`attempts must be a whole number from 1, got ${String(options.attempts)}`);
   if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new RunQueueError(`backoffMs must be a number of milliseconds from 0, got ${String(options.backoffMs)}`);
+  const jobId = options.jobId ?? randomUUID();
+  if (typeof jobId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(jobId)) throw new RunQueueError(`jobId must be 1 to 128 letters, digits, '-' or '_', got ${JSON.stringify(options.jobId)}`);
   const { session, dsl, ...turn } = request;
   // Checked before anything is written: a job the workers would refuse never goes on the queue.
   const data: RunJobData = readRunJob(withoutUndefined({ v: RUN_JOB_FORMAT, session, ...turn }));
   const created = dsl === undefined ? false : await createSessionIfAbsent(options.store, session, dsl, { registry: options.registry, canvas: options.canvas });
   const after = await options.store.lastEventId(session);
   if (after !== undefined) data.after = after;
-  const jobId = randomUUID();
   await options.queue.queue.add(RUN_JOB_NAME, data, {
     jobId,
     attempts,

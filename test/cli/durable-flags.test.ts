@@ -161,7 +161,7 @@ describe("canvasflow db migrate", () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(
       `schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 1)\n` +
-        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 1)\n`,
+        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 2)\n`,
     );
     const tables = await admin.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [migrated]);
     expect(tables.rows.map((row) => row.table_name)).toEqual([
@@ -175,12 +175,13 @@ describe("canvasflow db migrate", () => {
       "server_schema_version",
       "session_records",
       "sessions",
+      "uploads",
     ]);
     const again = await cli(["db", "migrate", "--postgres", `${TEST_POSTGRES_URL}?schema=${migrated}`]);
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
       `schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 1\n` +
-        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 1\n`,
+        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 2\n`,
     );
   });
 

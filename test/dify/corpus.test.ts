@@ -62,6 +62,13 @@ describe("the Dify corpus", () => {
     expect(result.stdout).toContain('1749220945757 "创建订单" (tool): canvasflow cannot run this node: tool small_pay/create_order comes from the plugin hjlarry/small_pay/small_pay');
   });
 
+  it("canvasflow validate names a chatflow (advanced-chat) a chatflow and a workflow app a workflow", async () => {
+    const result = await cli(["validate", corpusPath("dify", "basic_chatflow.yml"), corpusPath("dify", "conditional_hello_branching_workflow.yml")]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/basic_chatflow\.yml: valid \(Dify chatflow[;)]/);
+    expect(result.stdout).toMatch(/conditional_hello_branching_workflow\.yml: valid \(Dify workflow\)/);
+  });
+
   it("a run that reaches an unsupported node fails with the reason, naming the node", async () => {
     const result = await cli(["run", corpusPath("dify", "adw__AgentFlow.yml"), "--query", "hi", "--mock-llm", "--events", "ndjson"]);
     expect(result.code).toBe(1);

@@ -81,8 +81,8 @@ describe("PostgresServerStore: tables, opening, sharing", () => {
     await store.runs.load("nothing");
     const client = await admin.get();
     const tables = await client.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [s]);
-    expect(tables.rows.map((r) => r.table_name)).toEqual(["agents", "api_keys", "cancel_flags", "checkpoints", "events", "locks", "schema_version", "server_schema_version", "session_records", "sessions"]);
-    const indexes = await client.query<{ indexname: string; indexdef: string }>("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename IN ('agents', 'session_records', 'api_keys') ORDER BY indexname", [s]);
+    expect(tables.rows.map((r) => r.table_name)).toEqual(["agents", "api_keys", "cancel_flags", "checkpoints", "events", "locks", "schema_version", "server_schema_version", "session_records", "sessions", "uploads"]);
+    const indexes = await client.query<{ indexname: string; indexdef: string }>("SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename IN ('agents', 'session_records', 'api_keys', 'uploads') ORDER BY indexname", [s]);
     expect(indexes.rows.map((r) => r.indexname)).toEqual([
       "agents_pkey",
       "agents_tenant_create",
@@ -93,6 +93,8 @@ describe("PostgresServerStore: tables, opening, sharing", () => {
       "session_records_agent_create",
       "session_records_agent_update",
       "session_records_pkey",
+      "uploads_pkey",
+      "uploads_tenant_create",
     ]);
     expect(indexes.rows.find((r) => r.indexname === "agents_tenant_title")?.indexdef).toMatch(/^CREATE UNIQUE INDEX .* \(tenant, title_key\)$/);
     // The DSL is kept as the text given (key order and empty arrays as they were).
@@ -104,13 +106,13 @@ describe("PostgresServerStore: tables, opening, sharing", () => {
 
   it("migratePostgresServer creates the tables ahead of time, then finds them current", async () => {
     const s = schema();
-    expect(await migratePostgresServer(TEST_POSTGRES_URL, { schema: s })).toEqual({ schema: s, from: 0, to: 1 });
-    expect(await migratePostgresServer(TEST_POSTGRES_URL, { schema: s })).toEqual({ schema: s, from: 1, to: 1 });
+    expect(await migratePostgresServer(TEST_POSTGRES_URL, { schema: s })).toEqual({ schema: s, from: 0, to: 2 });
+    expect(await migratePostgresServer(TEST_POSTGRES_URL, { schema: s })).toEqual({ schema: s, from: 2, to: 2 });
     const client = await admin.get();
     await client.query(`UPDATE "${s}".server_schema_version SET version = 7`);
     const error = await open(s).agents.get("t", "x").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerStoreError);
-    expect((error as Error).message).toBe(`the canvasflow server tables in schema ${s} of PostgreSQL at 127.0.0.1:5432/test are at schema version 7; this canvasflow knows versions up to 1: upgrade canvasflow`);
+    expect((error as Error).message).toBe(`the canvasflow server tables in schema ${s} of PostgreSQL at 127.0.0.1:5432/test are at schema version 7; this canvasflow knows versions up to 2: upgrade canvasflow`);
   });
 
   it("openServerStore: --postgres alone, with ?schema=, with Redis; bad URLs and schema names refused before connecting", async () => {

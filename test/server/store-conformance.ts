@@ -3,8 +3,9 @@
  * run against each backend by its own test file. The run state and cancel signals it hands out
  * have conformance suites of their own (test/stores/).
  */
+import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ApiKeyRecord, type ListQuery, type ServerStore, type SessionRecord } from "../../src/server/store/types.js";
+import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ApiKeyRecord, type ListQuery, type ServerStore, type SessionRecord, type UploadRecord } from "../../src/server/store/types.js";
 
 export interface ServerStoreHarness {
   /** A new, empty store (closed by the suite). Two from `open()` share data when `shared`. */
@@ -29,6 +30,13 @@ function agent(tenant: string, title: string, time = Date.now()): AgentRecord {
     update_time: time,
   };
 }
+
+function upload(tenant: string, text: string, createTime: number, expireTime = Date.now() + 3_600_000): { record: UploadRecord; data: Buffer } {
+  const data = Buffer.from(text);
+  return { record: { id: randomUUID(), tenant, user: "ada", name: "notes.txt", size: data.length, extension: "txt", mime_type: "text/plain", create_time: createTime, expire_time: expireTime }, data };
+}
+
+const ROOMY = { maxFiles: 100, maxBytes: 1_000_000 };
 
 function session(tenant: string, agentId: string, time = Date.now(), user = "u1"): SessionRecord {
   return { id: hex(), tenant, agent_id: agentId, user_id: user, name: "", message: [{ role: "assistant", content: "Hi!" }], source: "agent", create_time: time, update_time: time };
@@ -241,6 +249,55 @@ export function describeServerStore(name: string, harness: ServerStoreHarness): 
       const all = (await store.keys.list()).filter((k) => k.tenant === a || k.tenant === b);
       expect(all.map((k) => k.id)).toEqual([earlier.id, later.id]);
       expect((await store.keys.list(b)).map((k) => k.id)).toEqual([earlier.id]);
+    });
+
+    it("keeps an upload with its bytes for its tenant only (another store on the same backend finds it)", async () => {
+      const store = await open();
+      const [t, u] = [tenant(), tenant()];
+      const file = upload(t, "some notes \u0000 with a NUL and é", Date.now());
+      await store.uploads.put(file.record, file.data, ROOMY);
+      const reader = await other(store);
+      const got = await reader.uploads.get(t, file.record.id, Date.now());
+      expect(got?.record).toEqual(file.record);
+      expect(got?.data.equals(file.data)).toBe(true);
+      expect(await reader.uploads.get(u, file.record.id, Date.now())).toBeUndefined();
+      expect(await reader.uploads.get(t, randomUUID(), Date.now())).toBeUndefined();
+      expect(await reader.uploads.get(t, "../../etc/passwd", Date.now())).toBeUndefined();
+    });
+
+    it("an upload is gone once it expires", async () => {
+      const store = await open();
+      const t = tenant();
+      const file = upload(t, "short-lived", Date.now(), Date.now() + 60_000);
+      await store.uploads.put(file.record, file.data, ROOMY);
+      expect(await store.uploads.get(t, file.record.id, Date.now())).toBeDefined();
+      expect(await store.uploads.get(t, file.record.id, file.record.expire_time)).toBeUndefined();
+    });
+
+    it("a tenant past its upload limits loses its oldest files, in count and in bytes; other tenants keep theirs", async () => {
+      const store = await open();
+      const [t, u] = [tenant(), tenant()];
+      const now = Date.now();
+      const theirs = upload(u, "theirs", now - 10_000);
+      await store.uploads.put(theirs.record, theirs.data, { maxFiles: 2, maxBytes: 1000 });
+      const files = [upload(t, "one", now - 3000), upload(t, "two", now - 2000), upload(t, "three", now - 1000)];
+      for (const f of files) await store.uploads.put(f.record, f.data, { maxFiles: 2, maxBytes: 1000 });
+      expect(await store.uploads.get(t, files[0].record.id, now)).toBeUndefined();
+      expect(await store.uploads.get(t, files[1].record.id, now)).toBeDefined();
+      expect(await store.uploads.get(t, files[2].record.id, now)).toBeDefined();
+      // 10 bytes allowed: "two" (3) + "three" (5) + "four" (4) is 12, so "two" goes.
+      const four = upload(t, "four", now);
+      await store.uploads.put(four.record, four.data, { maxFiles: 10, maxBytes: 10 });
+      expect(await store.uploads.get(t, files[1].record.id, now)).toBeUndefined();
+      expect(await store.uploads.get(t, files[2].record.id, now)).toBeDefined();
+      expect(await store.uploads.get(t, four.record.id, now)).toBeDefined();
+      expect(await store.uploads.get(u, theirs.record.id, now)).toBeDefined();
+    });
+
+    it("refuses an upload whose size is not its data's, naming the field", async () => {
+      const store = await open();
+      const file = upload(tenant(), "abc", Date.now());
+      await expect(store.uploads.put({ ...file.record, size: 99 }, file.data, ROOMY)).rejects.toThrow(/size is 99 but the data has 3 bytes/);
     });
 
     it("answers ping, and names where it keeps things", async () => {

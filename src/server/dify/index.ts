@@ -7,7 +7,9 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.js";
 import { difyErrorHandler } from "./errors.js";
+import { difyAppInfoRoutes } from "./routes/app-info.js";
 import { difyConversationRoutes } from "./routes/conversations.js";
+import { difyFeedbackRoutes } from "./routes/feedbacks.js";
 import { difyFileRoutes } from "./routes/files.js";
 import { difyRunRoutes } from "./routes/run.js";
 import { UploadedFiles } from "./uploads.js";
@@ -20,9 +22,11 @@ export const DIFY_UPLOAD_BYTES = 15 * 1024 * 1024;
 export async function difyApiRoutes(api: FastifyInstance, ctx: ServerContext, appId: string): Promise<void> {
   await api.register(async (dify) => {
     dify.setErrorHandler(difyErrorHandler);
-    const uploads = new UploadedFiles();
+    const uploads = new UploadedFiles(ctx.store.uploads);
     difyRunRoutes(dify, ctx, appId, uploads);
     difyConversationRoutes(dify, ctx, appId, DIFY_UPLOAD_BYTES);
     difyFileRoutes(dify, uploads, DIFY_UPLOAD_BYTES);
+    difyAppInfoRoutes(dify, ctx, appId);
+    difyFeedbackRoutes(dify, ctx, appId);
   });
 }

@@ -7,11 +7,14 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import { isPlainObject } from "../../util/values.js";
 import type { ServerContext } from "../context.js";
+import type { TurnTranscript } from "../transcript.js";
 import { SseStream } from "../sse.js";
-import { startTurn, type Turn } from "../turn.js";
+import { openTurn } from "../open-turn.js";
+import type { Turn } from "../turn.js";
 import { checkRequiredInputs, type DifyApp } from "./app.js";
 import { DifyApiError, invalidParam, notFound } from "./errors.js";
-import { DifyEventMapper, difyUsage, finishedData, type DifyMode } from "./events.js";
+import { DifyEventMapper, difyUsage, finishedData, runStatus, type DifyMode } from "./events.js";
+import { keepRunSummary, newRunId } from "./run-records.js";
 
 /** How often a stream says it is alive while a step runs (Dify: about every 10 s). */
 const PING_MS = 10_000;
@@ -54,7 +57,8 @@ export function runFields(body: RunBody): RunRequestFields {
 export async function startDifyTurn(ctx: ServerContext, request: FastifyRequest, app: DifyApp, fields: RunRequestFields, query: string, conversationId: string | undefined): Promise<Turn> {
   checkRequiredInputs(app, fields.inputs);
   if (conversationId !== undefined) await userConversation(ctx, request.tenant, app.agent.id, conversationId, fields.user);
-  return startTurn(ctx, {
+  // In this process, or on the queue's workers under `serve --queue`, as RAGFlow's turns.
+  return openTurn(ctx, {
     tenant: request.tenant,
     caller: request.caller,
     log: request.log,
@@ -64,7 +68,32 @@ export async function startDifyTurn(ctx: ServerContext, request: FastifyRequest,
     ...(fields.files ? { files: fields.files } : {}),
     userId: fields.user,
     ...(conversationId !== undefined ? { sessionId: conversationId } : {}),
+    runIdOf: newRunId,
+    afterRun: ({ transcript, steps }) => keepSummary(ctx, request.tenant, query, transcript, steps),
   });
+}
+
+/** Keep how the run ended with its turn; a store failure is logged (the answer itself goes out). */
+async function keepSummary(ctx: ServerContext, tenant: string, query: string, transcript: TurnTranscript, steps: number): Promise<void> {
+  const finished = transcript.finished;
+  if (!finished) return;
+  const sessionId = finished.session_id;
+  const d = finished.data;
+  try {
+    await keepRunSummary(ctx, tenant, sessionId, finished.message_id, query, {
+      status: runStatus(d),
+      inputs: d.inputs,
+      outputs: d.outputs,
+      error: d.error ?? null,
+      elapsed_time: d.elapsed_time,
+      total_tokens: d.usage.total_tokens,
+      total_steps: steps,
+      created_at: d.created_at,
+      finished_at: Math.floor(Date.now() / 1000),
+    });
+  } catch (error) {
+    ctx.log.error({ err: error, session: sessionId }, "could not keep a Dify run's summary");
+  }
 }
 
 /** The user's conversation of this app, or Dify's 404. */
@@ -100,7 +129,7 @@ export async function streamDify(ctx: ServerContext, reply: FastifyReply, turn: 
     for await (const event of turn.events) for (const out of mapper.map(event)) await sse.send(out);
   } catch (error) {
     ctx.log.error({ err: error, session: turn.sessionId }, "a run's stream failed");
-    await sse.send({ event: "error", task_id: turn.sessionId, status: 500, code: "internal_server_error", message: error instanceof Error ? error.message : String(error) });
+    await sse.send({ event: "error", task_id: turn.transcript.messageId ?? turn.sessionId, status: 500, code: "internal_server_error", message: error instanceof Error ? error.message : String(error) });
   } finally {
     clearInterval(ping);
   }
@@ -114,7 +143,7 @@ export async function answerWorkflow(ctx: ServerContext, reply: FastifyReply, tu
   for await (const event of turn.events) mapper.map(event);
   const finished = turn.transcript.finished;
   if (!finished) throw new DifyApiError(500, "internal_server_error", "the run ended without a workflow_finished event");
-  return { task_id: turn.sessionId, workflow_run_id: finished.message_id, data: finishedData(finished, mapper.totalSteps, turn.agent.id) };
+  return { task_id: finished.message_id, workflow_run_id: finished.message_id, data: finishedData(finished, mapper.totalSteps, turn.agent.id) };
 }
 
 /** The blocking answer of a chatflow: the whole message; a failed run is Dify's error answer. */
@@ -131,7 +160,7 @@ export async function answerChat(ctx: ServerContext, reply: FastifyReply, turn: 
   const answer = finished.data.outputs.answer;
   return {
     event: "message",
-    task_id: turn.sessionId,
+    task_id: finished.message_id,
     id: finished.message_id,
     message_id: finished.message_id,
     conversation_id: turn.sessionId,

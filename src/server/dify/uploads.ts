@@ -1,28 +1,18 @@
 /**
- * Files uploaded through POST /v1/files/upload, kept in this process's memory for an hour (Dify
- * keeps them in its object storage): a run that names one (`files: [{transfer_method:
- * "local_file", upload_file_id}]`) gets it in `sys.files` with its text, which the
- * document-extractor reads. Bounded per tenant, in count and bytes; the oldest go first.
+ * Files uploaded through POST /v1/files/upload, kept in the server's store for an hour (Dify
+ * keeps them in its object storage), so any server process on the store, or the same one after a
+ * restart, finds them: a run that names one (`files: [{transfer_method: "local_file",
+ * upload_file_id}]`) gets it in `sys.files` with its text, which the document-extractor reads.
+ * Bounded per tenant, in count and bytes; the oldest go first.
  */
 import { randomUUID } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
+import type { UploadRecord, UploadStore } from "../store/types.js";
 import { invalidParam, notFound } from "./errors.js";
 
 const KEEP_MS = 60 * 60 * 1000;
 const MAX_FILES_PER_TENANT = 100;
 const MAX_BYTES_PER_TENANT = 100 * 1024 * 1024;
-
-export interface UploadedFile {
-  id: string;
-  tenant: string;
-  user: string;
-  name: string;
-  size: number;
-  extension: string;
-  mime_type: string;
-  created_at: number;
-  data: Buffer;
-}
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|csv))/;
 
@@ -35,12 +25,11 @@ function fileType(mime: string): string {
 }
 
 export class UploadedFiles {
-  private readonly files = new Map<string, UploadedFile>();
+  constructor(private readonly store: UploadStore) {}
 
-  add(tenant: string, user: string, name: string, mime: string, data: Buffer, now = Date.now()): UploadedFile {
-    this.expire(now);
+  async add(tenant: string, user: string, name: string, mime: string, data: Buffer, now = Date.now()): Promise<UploadRecord> {
     const dot = name.lastIndexOf(".");
-    const file: UploadedFile = {
+    const record: UploadRecord = {
       id: randomUUID(),
       tenant,
       user,
@@ -48,37 +37,38 @@ export class UploadedFiles {
       size: data.length,
       extension: dot > 0 ? name.slice(dot + 1).toLowerCase() : "",
       mime_type: mime,
-      created_at: Math.floor(now / 1000),
-      data: Buffer.from(data),
+      create_time: now,
+      expire_time: now + KEEP_MS,
     };
-    this.files.set(file.id, file);
-    this.bound(tenant);
-    return file;
+    await this.store.put(record, data, { maxFiles: MAX_FILES_PER_TENANT, maxBytes: MAX_BYTES_PER_TENANT });
+    return record;
   }
 
   /** What the upload answer shows. */
-  static view(file: UploadedFile): Record<string, unknown> {
-    return { id: file.id, name: file.name, size: file.size, extension: file.extension, mime_type: file.mime_type, created_by: file.user, created_at: file.created_at };
+  static view(file: UploadRecord): Record<string, unknown> {
+    return { id: file.id, name: file.name, size: file.size, extension: file.extension, mime_type: file.mime_type, created_by: file.user, created_at: Math.floor(file.create_time / 1000) };
   }
 
   /**
    * A run body's `files` as `sys.files`: uploads looked up (the tenant's only), remote URLs
    * passed on (the SSRF guard checks them when a node reads them).
    */
-  resolve(tenant: string, files: readonly unknown[]): Record<string, unknown>[] {
-    this.expire(Date.now());
-    return files.map((entry, i) => {
+  async resolve(tenant: string, files: readonly unknown[]): Promise<Record<string, unknown>[]> {
+    const out: Record<string, unknown>[] = [];
+    for (const [i, entry] of files.entries()) {
       if (!isPlainObject(entry)) throw invalidParam(`files[${i}] must be an object {type, transfer_method, upload_file_id | url}`);
       const method = entry.transfer_method;
       if (method === "remote_url") {
         if (typeof entry.url !== "string" || entry.url === "") throw invalidParam(`files[${i}].url is required with transfer_method remote_url`);
-        return { type: entry.type ?? "document", transfer_method: method, url: entry.url, remote_url: entry.url };
+        out.push({ type: entry.type ?? "document", transfer_method: method, url: entry.url, remote_url: entry.url });
+        continue;
       }
       if (method !== "local_file") throw invalidParam(`files[${i}].transfer_method must be "local_file" or "remote_url", got ${JSON.stringify(method)}`);
       const id = entry.upload_file_id;
-      const file = typeof id === "string" ? this.files.get(id) : undefined;
-      if (!file || file.tenant !== tenant) throw notFound(`files[${i}].upload_file_id ${JSON.stringify(id)}: no such uploaded file (uploads are kept for an hour)`);
-      return {
+      const found = typeof id === "string" ? await this.store.get(tenant, id, Date.now()) : undefined;
+      if (!found) throw notFound(`files[${i}].upload_file_id ${JSON.stringify(id)}: no such uploaded file (uploads are kept for an hour)`);
+      const file = found.record;
+      out.push({
         type: entry.type ?? fileType(file.mime_type),
         transfer_method: method,
         related_id: file.id,
@@ -86,25 +76,9 @@ export class UploadedFiles {
         extension: file.extension ? `.${file.extension}` : "",
         mime_type: file.mime_type,
         size: file.size,
-        ...(TEXT_TYPES.test(file.mime_type) ? { text: file.data.toString("utf8") } : {}),
-      };
-    });
-  }
-
-  private expire(now: number): void {
-    for (const [id, file] of this.files) if (now - file.created_at * 1000 > KEEP_MS) this.files.delete(id);
-  }
-
-  /** Drop the tenant's oldest files past its count or bytes. */
-  private bound(tenant: string): void {
-    const own = [...this.files.values()].filter((f) => f.tenant === tenant);
-    let bytes = own.reduce((sum, f) => sum + f.size, 0);
-    let count = own.length;
-    for (const file of own) {
-      if (count <= MAX_FILES_PER_TENANT && bytes <= MAX_BYTES_PER_TENANT) break;
-      this.files.delete(file.id);
-      count--;
-      bytes -= file.size;
+        ...(TEXT_TYPES.test(file.mime_type) ? { text: found.data.toString("utf8") } : {}),
+      });
     }
+    return out;
   }
 }

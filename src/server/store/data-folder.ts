@@ -6,6 +6,7 @@
  *     <data>/agents/<agent id>.json            AgentRecord
  *     <data>/session-records/<session id>.json SessionRecord (RAGFlow's session object)
  *     <data>/keys/<sha256 of the key>.json     ApiKeyRecord (found by hash with one read)
+ *     <data>/uploads/<tenant digest>/<id>.json UploadRecord, and <id>.bin its bytes
  *     <data>/sessions/                         the sessions' run state (FileSnapshotStore)
  *     <data>/cancel/                           cancel flags (FileCancelSignals)
  *
@@ -19,7 +20,8 @@
  * the page asked for are read whole. That is one readdir and one stat per record of the kind per
  * list: fine for thousands of records; beyond that, use PostgreSQL or Redis.
  */
-import { mkdir, readdir, readFile, stat, unlink, access, constants } from "node:fs/promises";
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, stat, unlink, access, constants, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { FileCancelSignals } from "../../stores/file-cancel.js";
 import { writeFileAtomic } from "../../stores/file-io.js";
@@ -43,7 +45,11 @@ import {
   type SessionPatch,
   type SessionRecord,
   type SessionRecordStore,
+  type UploadLimits,
+  type UploadRecord,
+  type UploadStore,
 } from "./types.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 export interface DataFolderServerStoreOptions {
   /** The data folder (created when first written). */
@@ -61,6 +67,7 @@ export const DATA_FOLDER_LAYOUT = {
   keys: "keys",
   runs: "sessions",
   cancel: "cancel",
+  uploads: "uploads",
 } as const;
 
 /** What a list needs of a record without reading it whole. */
@@ -412,6 +419,99 @@ async function readPage<T extends { tenant: string }>(items: ReadonlyArray<{ fil
   return records.filter((r): r is T => r !== undefined && r.tenant === tenant);
 }
 
+/**
+ * Uploads, one folder per tenant (named by a digest of the tenant, so any tenant string makes a
+ * safe name): the bytes are written first, then the record, so a record always has its bytes.
+ * A tenant's expired and surplus files go when it uploads again, under the folder's lock.
+ */
+class DataFolderUploads implements UploadStore {
+  constructor(
+    private readonly data: DataFolderServerStore,
+    private readonly path: string,
+  ) {}
+
+  private folderOf(tenant: string): string {
+    return join(this.path, createHash("sha256").update(tenant).digest("hex").slice(0, 32));
+  }
+
+  async put(record: UploadRecord, data: Buffer, limits: UploadLimits): Promise<void> {
+    checkUpload(record, data, limits, this.data.location);
+    const folder = this.folderOf(record.tenant);
+    const lockPath = join(folder, ".lock");
+    try {
+      await mkdir(folder, { recursive: true });
+    } catch (error) {
+      throw this.data.fsFailure("create", folder, error);
+    }
+    await this.locked(lockPath, async () => {
+      await this.writeWhole(join(folder, `${record.id}.bin`), data);
+      await this.writeWhole(join(folder, `${record.id}.json`), Buffer.from(JSON.stringify(record)));
+      const own: UploadRecord[] = [];
+      for (const name of await readdir(folder)) {
+        if (!name.endsWith(".json")) continue;
+        const kept = await this.readRecord(folder, name.slice(0, -5));
+        if (kept) own.push(kept);
+      }
+      for (const id of uploadsToDrop(own, limits, Date.now())) {
+        await unlink(join(folder, `${id}.json`)).catch(() => undefined);
+        await unlink(join(folder, `${id}.bin`)).catch(() => undefined);
+      }
+    });
+  }
+
+  async get(tenant: string, id: string, now: number): Promise<{ record: UploadRecord; data: Buffer } | undefined> {
+    if (!isUploadId(id)) return undefined;
+    const folder = this.folderOf(tenant);
+    const record = await this.readRecord(folder, id);
+    if (!record || record.tenant !== tenant || record.expire_time <= now) return undefined;
+    try {
+      return { record, data: await readFile(join(folder, `${id}.bin`)) };
+    } catch (error) {
+      // Dropped by another process between the two reads.
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw this.data.fsFailure("read", join(folder, `${id}.bin`), error);
+    }
+  }
+
+  private async readRecord(folder: string, id: string): Promise<UploadRecord | undefined> {
+    const file = join(folder, `${id}.json`);
+    let text: string;
+    try {
+      text = await readFile(file, "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw this.data.fsFailure("read", file, error);
+    }
+    try {
+      return JSON.parse(text) as UploadRecord;
+    } catch {
+      throw new ServerStoreError(`${this.data.location}: the upload record ${file} is not JSON`);
+    }
+  }
+
+  /** Through a temp file and a rename: a reader never sees half of it. */
+  private async writeWhole(file: string, content: Buffer): Promise<void> {
+    const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, content, { flag: "wx" });
+      await rename(temp, file);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw this.data.fsFailure("write", file, error);
+    }
+  }
+
+  private async locked(lockPath: string, action: () => Promise<void>): Promise<void> {
+    try {
+      await withFileLock(lockPath, { purpose: "save", waitMs: this.data.lockTimeoutMs, staleAfterMs: this.data.lockTimeoutMs, session: `the uploads of ${this.data.location}`, key: lockPath }, action);
+    } catch (error) {
+      if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
+      if (error instanceof ServerStoreError) throw error;
+      throw this.data.fsFailure("lock", lockPath, error);
+    }
+  }
+}
+
 export class DataFolderServerStore implements ServerStore {
   /** The folder, as an absolute path. */
   readonly directory: string;
@@ -421,6 +521,7 @@ export class DataFolderServerStore implements ServerStore {
   readonly agents: DataFolderAgents;
   readonly sessions: DataFolderSessions;
   readonly keys: DataFolderKeys;
+  readonly uploads: DataFolderUploads;
   readonly runs: FileSnapshotStore;
   readonly cancel: FileCancelSignals;
 
@@ -436,6 +537,7 @@ export class DataFolderServerStore implements ServerStore {
     this.sessions = new DataFolderSessions(sessionFolder, this.location);
     this.agents = new DataFolderAgents(new RecordFolder<AgentRecord, Summary>(join(this.directory, DATA_FOLDER_LAYOUT.agents), this, "agent", agentSummary), this.sessions, this.location);
     this.keys = new DataFolderKeys(new RecordFolder<ApiKeyRecord, ApiKeyRecord>(join(this.directory, DATA_FOLDER_LAYOUT.keys), this, "API key", (k) => k), this.location);
+    this.uploads = new DataFolderUploads(this, join(this.directory, DATA_FOLDER_LAYOUT.uploads));
     this.runs = new FileSnapshotStore({ directory: join(this.directory, DATA_FOLDER_LAYOUT.runs), lockTimeoutMs: this.lockTimeoutMs, sync: this.sync });
     this.cancel = new FileCancelSignals({ directory: join(this.directory, DATA_FOLDER_LAYOUT.cancel) });
   }

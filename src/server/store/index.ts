@@ -10,11 +10,17 @@ export {
   type ListQuery,
   type Page,
   type ServerStore,
+  type MessageFeedback,
+  type RunSummary,
   type SessionMessage,
   type SessionPatch,
   type SessionRecord,
   type SessionRecordStore,
+  type UploadLimits,
+  type UploadRecord,
+  type UploadStore,
 } from "./types.js";
+export { isUploadId } from "./uploads.js";
 export { StoredRecordError, isRecordId, isKeyHash } from "./records.js";
 export { MemoryServerStore } from "./memory.js";
 export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./data-folder.js";

@@ -20,7 +20,11 @@ import {
   type SessionPatch,
   type SessionRecord,
   type SessionRecordStore,
+  type UploadLimits,
+  type UploadRecord,
+  type UploadStore,
 } from "./types.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 const STORE = "memory store";
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -156,10 +160,28 @@ class MemoryKeys implements ApiKeyStore {
   }
 }
 
+class MemoryUploads implements UploadStore {
+  private readonly files = new Map<string, { record: UploadRecord; data: Buffer }>();
+
+  async put(record: UploadRecord, data: Buffer, limits: UploadLimits): Promise<void> {
+    checkUpload(record, data, limits, STORE);
+    this.files.set(record.id, { record: copy(record), data: Buffer.from(data) });
+    const own = [...this.files.values()].filter((f) => f.record.tenant === record.tenant).map((f) => f.record);
+    for (const id of uploadsToDrop(own, limits, Date.now())) this.files.delete(id);
+  }
+
+  async get(tenant: string, id: string, now: number): Promise<{ record: UploadRecord; data: Buffer } | undefined> {
+    const file = isUploadId(id) ? this.files.get(id) : undefined;
+    if (!file || file.record.tenant !== tenant || file.record.expire_time <= now) return undefined;
+    return { record: copy(file.record), data: Buffer.from(file.data) };
+  }
+}
+
 export class MemoryServerStore implements ServerStore {
   readonly sessions = new MemorySessions();
   readonly agents = new MemoryAgents(this.sessions);
   readonly keys = new MemoryKeys();
+  readonly uploads = new MemoryUploads();
   readonly runs = new MemorySnapshotStore();
   readonly cancel = new MemoryCancelSignals();
   readonly location = "memory";

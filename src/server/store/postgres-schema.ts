@@ -17,9 +17,9 @@ import { SnapshotStoreError } from "../../stores/snapshot-store.js";
 export interface ServerTables {
   schema: string;
   /** Quoted, for statements. */
-  sql: { version: string; agents: string; sessionRecords: string; apiKeys: string };
+  sql: { version: string; agents: string; sessionRecords: string; apiKeys: string; uploads: string };
   /** `schema.table`, for messages. */
-  shown: { agents: string; sessionRecords: string; apiKeys: string };
+  shown: { agents: string; sessionRecords: string; apiKeys: string; uploads: string };
 }
 
 /** The tables of `schema` (its name checked as the run-state tables check it). */
@@ -28,8 +28,8 @@ export function serverTables(schema: unknown = DEFAULT_POSTGRES_SCHEMA): ServerT
   const q = (table: string) => `${pg.escapeIdentifier(name)}.${table}`;
   return {
     schema: name,
-    sql: { version: q("server_schema_version"), agents: q("agents"), sessionRecords: q("session_records"), apiKeys: q("api_keys") },
-    shown: { agents: `${name}.agents`, sessionRecords: `${name}.session_records`, apiKeys: `${name}.api_keys` },
+    sql: { version: q("server_schema_version"), agents: q("agents"), sessionRecords: q("session_records"), apiKeys: q("api_keys"), uploads: q("uploads") },
+    shown: { agents: `${name}.agents`, sessionRecords: `${name}.session_records`, apiKeys: `${name}.api_keys`, uploads: `${name}.uploads` },
   };
 }
 
@@ -82,6 +82,22 @@ export const SERVER_MIGRATIONS: MigrationSet<ServerTables> = {
           revoked boolean NOT NULL DEFAULT false
         )`,
         `CREATE UNIQUE INDEX IF NOT EXISTS api_keys_hash ON ${t.sql.apiKeys} (hash)`,
+      ],
+    },
+    {
+      // Uploaded files (Dify's /v1/files/upload), kept by every server on the database.
+      version: 2,
+      statements: (t) => [
+        `CREATE TABLE IF NOT EXISTS ${t.sql.uploads} (
+          id text PRIMARY KEY,
+          tenant text NOT NULL,
+          record text NOT NULL,
+          data bytea NOT NULL,
+          size bigint NOT NULL,
+          create_time bigint NOT NULL,
+          expire_time bigint NOT NULL
+        )`,
+        `CREATE INDEX IF NOT EXISTS uploads_tenant_create ON ${t.sql.uploads} (tenant, create_time, id)`,
       ],
     },
   ],

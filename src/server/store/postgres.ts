@@ -31,7 +31,11 @@ import {
   type SessionPatch,
   type SessionRecord,
   type SessionRecordStore,
+  type UploadLimits,
+  type UploadRecord,
+  type UploadStore,
 } from "./types.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 export interface PostgresServerStoreOptions extends PostgresConnectionOptions {
   /** Where PostgreSQL is (default `postgres://postgres@127.0.0.1:5432/postgres`); the store owns this pool. */
@@ -93,6 +97,7 @@ export class PostgresServerStore implements ServerStore {
   readonly agents: AgentStore;
   readonly sessions: SessionRecordStore;
   readonly keys: ApiKeyStore;
+  readonly uploads: UploadStore;
   readonly runs: PostgresSnapshotStore;
   readonly cancel: CancelSignals;
   private readonly ownsPool: boolean;
@@ -115,6 +120,7 @@ export class PostgresServerStore implements ServerStore {
     this.agents = new PostgresAgents(this);
     this.sessions = new PostgresSessions(this);
     this.keys = new PostgresKeys(this);
+    this.uploads = new PostgresUploads(this);
     this.runs = new PostgresSnapshotStore({ pool: this.pool, schema: this.tables.schema });
     this.cancel = options.cancel ?? new PostgresCancelSignals({ pool: this.pool, schema: this.tables.schema });
   }
@@ -407,6 +413,43 @@ class PostgresSessions implements SessionRecordStore {
       },
       where,
     );
+  }
+}
+
+/** Uploads: one row each, bytes included; a tenant's expired and surplus rows go when it uploads again, in the same transaction. */
+class PostgresUploads implements UploadStore {
+  private readonly table: string;
+
+  constructor(private readonly store: PostgresServerStore) {
+    this.table = store.tables.sql.uploads;
+  }
+
+  async put(record: UploadRecord, data: Buffer, limits: UploadLimits): Promise<void> {
+    checkUpload(record, data, limits, this.store.location);
+    await this.store.transaction(`keeping upload ${record.id}`, async (client) => {
+      // One tenant's uploads at a time: two at once must not both keep past the limits.
+      await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`${this.table}:${record.tenant}`]);
+      await client.query(`INSERT INTO ${this.table} (id, tenant, record, data, size, create_time, expire_time) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+        record.id,
+        record.tenant,
+        JSON.stringify(record),
+        data,
+        record.size,
+        record.create_time,
+        record.expire_time,
+      ]);
+      const own = await client.query<{ id: string; size: string; create_time: string; expire_time: string }>(`SELECT id, size, create_time, expire_time FROM ${this.table} WHERE tenant = $1`, [record.tenant]);
+      const files = own.rows.map((r) => ({ id: r.id, size: Number(r.size), create_time: Number(r.create_time), expire_time: Number(r.expire_time) }));
+      const drop = uploadsToDrop(files, limits, Date.now());
+      if (drop.length > 0) await client.query(`DELETE FROM ${this.table} WHERE tenant = $1 AND id = ANY($2)`, [record.tenant, drop]);
+    });
+  }
+
+  async get(tenant: string, id: string, now: number): Promise<{ record: UploadRecord; data: Buffer } | undefined> {
+    if (!isUploadId(id)) return undefined;
+    const found = await this.store.query<{ record: string; data: Buffer }>(`reading upload ${id}`, `SELECT record, data FROM ${this.table} WHERE id = $1 AND tenant = $2 AND expire_time > $3`, [id, tenant, now]);
+    const row = found.rows[0];
+    return row ? { record: JSON.parse(row.record) as UploadRecord, data: row.data } : undefined;
   }
 }
 

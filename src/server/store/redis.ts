@@ -12,6 +12,8 @@
  *     <p>session-records-by-update:<tenant>:<agent>   sorted set: session id, score update_time
  *     <p>apikey:<sha256>                              string: the key record's JSON
  *     <p>apikeys                                      hash: key id → sha256
+ *     <p>upload:<id>, <p>upload:<id>:data             strings: the upload's record, its bytes (expiring)
+ *     <p>uploads:<sha256 of the tenant, 32 hex>       sorted set: upload id, score create_time
  *
  * Every write is one Lua script (`redis-scripts.ts`); updates compare and set. A list is one
  * script too, so a page is read at one moment and a listed id without its record is damage, not
@@ -20,6 +22,7 @@
  * `canvasflow:cancel` channel with the default prefix; `<p>{task_id}-cancel` and `<p>cancel`
  * with another).
  */
+import { createHash } from "node:crypto";
 import type { Redis, RedisOptions } from "ioredis";
 import { RedisCancelSignals } from "../../stores/redis-cancel.js";
 import { RedisConnection } from "../../stores/redis-connection.js";
@@ -40,7 +43,11 @@ import {
   type SessionPatch,
   type SessionRecord,
   type SessionRecordStore,
+  type UploadLimits,
+  type UploadRecord,
+  type UploadStore,
 } from "./types.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 export const DEFAULT_REDIS_SERVER_PREFIX = "canvasflow:";
 
@@ -79,6 +86,7 @@ export class RedisServerStore implements ServerStore {
   readonly agents: AgentStore;
   readonly sessions: SessionRecordStore;
   readonly keys: ApiKeyStore;
+  readonly uploads: UploadStore;
   readonly runs: RedisSnapshotStore;
   readonly cancel: RedisCancelSignals;
   readonly client: Redis;
@@ -101,6 +109,7 @@ export class RedisServerStore implements ServerStore {
     this.agents = new RedisAgents(this);
     this.sessions = new RedisSessions(this);
     this.keys = new RedisKeys(this);
+    this.uploads = new RedisUploads(this);
     this.runs = new RedisSnapshotStore({ client: this.client, keyPrefix: `${this.prefix}session:` });
     const custom = this.prefix !== DEFAULT_REDIS_SERVER_PREFIX;
     this.cancel = new RedisCancelSignals({ client: this.client, ...(custom ? { keyPrefix: this.prefix, channel: `${this.prefix}cancel` } : {}) });
@@ -336,6 +345,71 @@ class RedisSessions implements SessionRecordStore {
       if (reply[0] === "ok") deleted.push(id);
     }
     return deleted;
+  }
+}
+
+/**
+ * Uploads: the record (JSON) and the bytes under keys of their own, both expiring with the file
+ * (PEXPIREAT), and a sorted set per tenant (by creation time) to find its files when it uploads
+ * again: then ids whose record has expired leave the set, and the oldest go past the limits.
+ */
+class RedisUploads implements UploadStore {
+  constructor(private readonly store: RedisServerStore) {}
+
+  private recordKey(id: string): string {
+    return this.store.key("upload", id);
+  }
+
+  private dataKey(id: string): string {
+    return this.store.key("upload", id, "data");
+  }
+
+  private tenantKey(tenant: string): string {
+    return this.store.key("uploads", createHash("sha256").update(tenant).digest("hex").slice(0, 32));
+  }
+
+  async put(record: UploadRecord, data: Buffer, limits: UploadLimits): Promise<void> {
+    checkUpload(record, data, limits, this.store.location);
+    const tenantKey = this.tenantKey(record.tenant);
+    const keys = [this.recordKey(record.id), this.dataKey(record.id), tenantKey];
+    const client = this.store.client;
+    await this.store.command(`keeping upload ${record.id}`, keys, () =>
+      client
+        .multi()
+        .set(keys[0], JSON.stringify(record), "PXAT", record.expire_time)
+        .set(keys[1], data, "PXAT", record.expire_time)
+        .zadd(tenantKey, record.create_time, record.id)
+        .exec(),
+    );
+    const ids = await this.store.command("listing a tenant's uploads", [tenantKey], () => client.zrange(tenantKey, "0", "-1"));
+    const texts = ids.length === 0 ? [] : await this.store.command("reading a tenant's uploads", [tenantKey], () => client.mget(ids.map((id) => this.recordKey(id))));
+    const own: UploadRecord[] = [];
+    const gone: string[] = [];
+    ids.forEach((id, i) => {
+      const text = texts[i];
+      if (text === null || text === undefined) gone.push(id);
+      else own.push(JSON.parse(text) as UploadRecord);
+    });
+    const drop = [...gone, ...uploadsToDrop(own, limits, Date.now())];
+    if (drop.length === 0) return;
+    await this.store.command("dropping a tenant's old uploads", [tenantKey], () =>
+      client
+        .multi()
+        .del(...drop.flatMap((id) => [this.recordKey(id), this.dataKey(id)]))
+        .zrem(tenantKey, ...drop)
+        .exec(),
+    );
+  }
+
+  async get(tenant: string, id: string, now: number): Promise<{ record: UploadRecord; data: Buffer } | undefined> {
+    if (!isUploadId(id)) return undefined;
+    const client = this.store.client;
+    const text = await this.store.command(`reading upload ${id}`, [this.recordKey(id)], () => client.get(this.recordKey(id)));
+    if (text === null) return undefined;
+    const record = JSON.parse(text) as UploadRecord;
+    if (record.tenant !== tenant || record.expire_time <= now) return undefined;
+    const data = await this.store.command(`reading upload ${id}`, [this.dataKey(id)], () => client.getBuffer(this.dataKey(id)));
+    return data === null ? undefined : { record, data };
   }
 }
 

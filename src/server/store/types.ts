@@ -37,6 +37,33 @@ export interface SessionMessage {
   content: string;
   id?: string;
   reference?: unknown;
+  /** How the turn's run ended (Dify's API keeps it on the answer: GET /v1/workflows/run/{id}). */
+  run?: RunSummary;
+  /** The end user's rating of the answer (Dify's message feedback). */
+  feedback?: MessageFeedback;
+}
+
+/** What a finished run showed, kept with its turn's answer. */
+export interface RunSummary {
+  /** succeeded, failed, stopped, partial-succeeded. */
+  status: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  error: string | null;
+  /** Seconds. */
+  elapsed_time: number;
+  total_tokens: number;
+  total_steps: number;
+  /** Epoch seconds. */
+  created_at: number;
+  finished_at: number;
+}
+
+export interface MessageFeedback {
+  rating: "like" | "dislike";
+  content: string | null;
+  /** Epoch milliseconds. */
+  time: number;
 }
 
 /** A session's record (its run state is in the CheckpointStore under the same id). */
@@ -134,10 +161,42 @@ export interface ApiKeyStore {
   revoke(id: string): Promise<boolean>;
 }
 
+/** A file uploaded for later runs (Dify's POST /v1/files/upload), kept until it expires. */
+export interface UploadRecord {
+  id: string;
+  tenant: string;
+  /** The end user who uploaded it. */
+  user: string;
+  name: string;
+  /** Bytes. */
+  size: number;
+  extension: string;
+  mime_type: string;
+  /** Epoch milliseconds. */
+  create_time: number;
+  /** Epoch milliseconds; from then on the file is gone. */
+  expire_time: number;
+}
+
+/** How much a tenant may keep: past either bound its oldest files go. */
+export interface UploadLimits {
+  maxFiles: number;
+  maxBytes: number;
+}
+
+export interface UploadStore {
+  /** Keep a file (its size is `data`'s); the tenant's expired files go, then its oldest past `limits`. */
+  put(record: UploadRecord, data: Buffer, limits: UploadLimits): Promise<void>;
+  /** The tenant's file with its bytes, unless it has expired by `now` (another tenant's is undefined). */
+  get(tenant: string, id: string, now: number): Promise<{ record: UploadRecord; data: Buffer } | undefined>;
+}
+
 export interface ServerStore {
   readonly agents: AgentStore;
   readonly sessions: SessionRecordStore;
   readonly keys: ApiKeyStore;
+  /** Uploaded files, so every server process on the store finds them. */
+  readonly uploads: UploadStore;
   /** The sessions' run state (key: the session id). */
   readonly runs: CheckpointStore;
   readonly cancel: CancelSignals;

@@ -66,7 +66,7 @@ function messagesOf(record: SessionRecord): Array<Record<string, unknown> & { id
     if (m.role !== "user") continue;
     const reply = list[i + 1]?.role === "assistant" ? list[i + 1] : undefined;
     const id = m.id ?? `${record.id}-${i}`;
-    out.push({ id, conversation_id: record.id, inputs: {}, query: m.content, answer: reply?.content ?? "", message_files: [], feedback: null, retriever_resources: [], created_at: seconds(record.create_time) });
+    out.push({ id, conversation_id: record.id, inputs: {}, query: m.content, answer: reply?.content ?? "", message_files: [], feedback: reply?.feedback ? { rating: reply.feedback.rating } : null, retriever_resources: [], created_at: seconds(record.create_time) });
   }
   return out;
 }

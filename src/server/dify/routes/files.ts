@@ -25,7 +25,7 @@ export function difyFileRoutes(api: FastifyInstance, uploads: UploadedFiles, upl
     const file = files[0];
     const name = file.filename ?? "";
     if (name === "" || name.length > 255 || /[/\\]/.test(name)) throw new DifyApiError(400, "filename_not_exists_error", "The file needs a name (no path, at most 255 characters).");
-    const stored = uploads.add(request.tenant, user, name, file.contentType ?? "application/octet-stream", file.data);
+    const stored = await uploads.add(request.tenant, user, name, file.contentType ?? "application/octet-stream", file.data);
     void reply.code(201);
     return UploadedFiles.view(stored);
   });

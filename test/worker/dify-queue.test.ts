@@ -1,0 +1,157 @@
+/**
+ * Dify's service API under `serve --queue`: its runs go through the run queue to a worker, as
+ * RAGFlow's turns do (real Redis, a prefix of this file; the worker in this process). The run's
+ * id is the job's id; a chatflow keeps its conversation across turns run by the worker; the stop
+ * endpoint cancels the run's own job.
+ */
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { ChatClient, CompletionClient } from "dify-client";
+import { createParser } from "eventsource-parser";
+import { stringify } from "yaml";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { createWorker, enqueueRun, RedisServerStore, RunQueue, type RunWorker } from "../../src/index.js";
+import { corpusPath } from "../helpers/corpus.js";
+import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
+import { scratchDir } from "../helpers/scratch.js";
+import { call, startTestServer, type TestServer } from "../helpers/server.js";
+
+const prefix = uniqueTestPrefix();
+const scratch = scratchDir("cf-dify-queue-");
+const queue = new RunQueue({ redis: TEST_REDIS_URL, prefix });
+const workers: RunWorker[] = [];
+const stand: Server[] = [];
+
+afterEach(async () => {
+  for (const worker of workers.splice(0)) await worker.close({ graceMs: 0 });
+  for (const server of stand.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+});
+
+afterAll(async () => {
+  await queue.queue.obliterate({ force: true }).catch(() => undefined);
+  await queue.close();
+  const admin = await connectTestRedis();
+  await deleteKeys(admin, prefix);
+  admin.disconnect();
+  rmSync(scratch.dir, { recursive: true, force: true });
+}, 60_000);
+
+const MEMORY_CHATFLOW = {
+  app: { mode: "advanced-chat", name: "memory" },
+  kind: "app",
+  version: "0.3.1",
+  workflow: {
+    conversation_variables: [{ name: "last", value: "none yet", value_type: "string" }],
+    graph: {
+      nodes: [
+        { id: "start", data: { type: "start", title: "Start", variables: [] } },
+        { id: "say", data: { type: "answer", title: "Say", answer: "before: {{#conversation.last#}} (turn {{#sys.dialogue_count#}})" } },
+        { id: "keep", data: { type: "assigner", version: "2", title: "Keep", items: [{ variable_selector: ["conversation", "last"], input_type: "variable", operation: "over-write", value: ["sys", "query"] }] } },
+      ],
+      edges: [
+        { source: "start", target: "say" },
+        { source: "say", target: "keep" },
+      ],
+    },
+  },
+};
+
+function waitingWorkflow(url: string): Record<string, unknown> {
+  return {
+    app: { mode: "workflow", name: "waits" },
+    kind: "app",
+    version: "0.3.1",
+    workflow: {
+      graph: {
+        nodes: [
+          { id: "start", data: { type: "start", title: "Start", variables: [] } },
+          { id: "http", data: { type: "http-request", title: "Wait", method: "GET", url, authorization: { type: "no-auth" }, body: { type: "none" }, headers: "", params: "", timeout: { read: 600 } } },
+          { id: "end", data: { type: "end", title: "End", outputs: [{ variable: "status", value_selector: ["http", "status_code"] }] } },
+        ],
+        edges: [
+          { source: "start", target: "http" },
+          { source: "http", target: "end" },
+        ],
+      },
+    },
+  };
+}
+
+async function queuedServer(app: string, extra: Record<string, Record<string, unknown>> = {}): Promise<TestServer> {
+  const dir = join(scratch.dir, `agents-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, "hello.yml"), readFileSync(corpusPath("dify", "conditional_hello_branching_workflow.yml")));
+  writeFileSync(join(dir, "memory.yml"), stringify(MEMORY_CHATFLOW));
+  for (const [name, document] of Object.entries(extra)) writeFileSync(join(dir, `${name}.yml`), stringify(document));
+  const store = new RedisServerStore({ url: TEST_REDIS_URL, prefix });
+  workers.push(await createWorker({ redis: TEST_REDIS_URL, prefix, lockDurationMs: 4000, graceMs: 2000, canvas: { services: { http: { allowPrivateNetwork: true } } } }));
+  return startTestServer({ agentsDir: dir, difyApp: app, store, queue, allowPrivateNetwork: true });
+}
+
+type Sent = Record<string, unknown> & { event: string; data: Record<string, unknown> };
+
+describe("Dify's API under serve --queue", () => {
+  it("runWorkflow: the run is a job of the queue, run by the worker; its id is the job's id and the run's lookup key", async () => {
+    const server = await queuedServer("hello");
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const client = new CompletionClient(server.key, `${server.base}/v1`) as CompletionClient & { runWorkflow(inputs: Record<string, unknown>, user: string, stream?: boolean): Promise<{ data: Record<string, any> }> };
+    const answer = (await client.runWorkflow({ query: "hello world" }, "ada")).data;
+    expect(answer.data).toMatchObject({ status: "succeeded", outputs: { true: "hello world" } });
+    expect(answer.task_id).toBe(answer.workflow_run_id);
+    const job = await queue.queue.getJob(answer.task_id as string);
+    expect(job?.id).toBe(answer.task_id);
+    expect(await job?.getState()).toBe("completed");
+    const run = await call(server, `/v1/workflows/run/${answer.workflow_run_id as string}`, { key: server.key });
+    expect(run.json).toMatchObject({ status: "succeeded", outputs: { true: "hello world" } });
+  });
+
+  it("createChatMessage over two turns on the worker: the conversation's variables and dialogue count carry over", async () => {
+    const server = await queuedServer("memory");
+    const chat = new ChatClient(server.key, `${server.base}/v1`);
+    const first = (await chat.createChatMessage({}, "one", "ada")).data;
+    expect(first.answer).toBe("before: none yet (turn 1)");
+    const second = await chat.createChatMessage({}, "two", "ada", true, first.conversation_id);
+    const sent: Sent[] = [];
+    const parser = createParser({ onEvent: (m) => void (m.event !== "ping" && sent.push(JSON.parse(m.data) as Sent)) });
+    for await (const chunk of second.data as Readable) parser.feed(chunk.toString());
+    expect(sent.filter((e) => e.event === "message").map((e) => e.answer).join("")).toBe("before: one (turn 2)");
+    expect(sent.slice(-2).map((e) => e.event)).toEqual(["workflow_finished", "message_end"]);
+    expect(await queue.queue.getJob(sent[0].task_id as string)).toBeDefined();
+  });
+
+  it("stop: the run's own job is cancelled on its worker; the stream ends stopped", async () => {
+    const silent = createHttpServer(() => undefined);
+    stand.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const server = await queuedServer("waits", { waits: waitingWorkflow(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`) });
+    const client = new CompletionClient(server.key, `${server.base}/v1`) as CompletionClient & { runWorkflow(inputs: Record<string, unknown>, user: string, stream?: boolean): Promise<{ data: unknown }> };
+    const answer = await client.runWorkflow({}, "ada", true);
+    const sent: Sent[] = [];
+    let stopped: { status: number; json: unknown } | undefined;
+    const parser = createParser({ onEvent: (m) => void (m.event !== "ping" && sent.push(JSON.parse(m.data) as Sent)) });
+    for await (const chunk of answer.data as Readable) {
+      parser.feed(chunk.toString());
+      const waiting = sent.find((e) => e.event === "node_started" && e.data.node_id === "http");
+      if (waiting && !stopped) stopped = await call(server, `/v1/workflows/tasks/${waiting.task_id as string}/stop`, { method: "POST", key: server.key, body: { user: "ada" } });
+    }
+    expect(stopped).toMatchObject({ status: 200, json: { result: "success" } });
+    expect(sent.at(-1)).toMatchObject({ event: "workflow_finished", data: { status: "stopped" } });
+  });
+
+  it("enqueueRun refuses a job id that is not 1 to 128 letters, digits, '-' or '_', naming it, before anything is written", async () => {
+    const store = new RedisServerStore({ url: TEST_REDIS_URL, prefix });
+    try {
+      const error = await enqueueRun({ session: "dify-queue-bad-id", dsl: corpusPath("dify", "conditional_hello_branching_workflow.yml"), query: "hi" }, { queue, store: store.runs, jobId: "a:b" }).catch((e: unknown) => e);
+      expect((error as Error).message).toBe('jobId must be 1 to 128 letters, digits, \'-\' or \'_\', got "a:b"');
+      expect(await store.runs.load("dify-queue-bad-id")).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+});
