@@ -18,6 +18,8 @@ import type {
 import type { HistoryEntry, Params } from "../dsl/types.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import type { Frame } from "./policy.js";
+import type { TokenUsage } from "./events.js";
+import { addUsage as addTokens } from "./ledger.js";
 
 /** What the run shares with every context it makes. */
 export interface RunScope {
@@ -57,6 +59,10 @@ export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "histo
 
 export class InvocationContext implements ComponentContext<Params> {
   readonly recordedInputs: Record<string, unknown> = {};
+  /** This step's own model calls (every attempt's), for its node_finished; undefined when it made none. */
+  stepUsage: TokenUsage | undefined;
+  /** How many times it was invoked: more than 1 after retries. */
+  attempts = 1;
   private controller: AbortController | undefined;
   private stateAccess: ComponentState | undefined;
   /** Where this component's outputs (and state) live: its id, or `<id>#<frame>` inside a frame. */
@@ -124,6 +130,7 @@ export class InvocationContext implements ComponentContext<Params> {
 
   /** Before a retry: a fresh signal (the last attempt's may have been aborted by its timeout) and no recorded inputs. */
   beginAttempt(): void {
+    this.attempts++;
     this.dispose();
     this.controller = undefined;
     for (const key of Object.keys(this.recordedInputs)) delete this.recordedInputs[key];
@@ -214,6 +221,8 @@ export class InvocationContext implements ComponentContext<Params> {
 
   addUsage(usage: UsageReport): void {
     this.scope.ledger.addUsage(usage);
+    this.stepUsage ??= { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 0 };
+    addTokens(this.stepUsage, usage);
   }
 
   addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[] = []): void {

@@ -52,6 +52,10 @@ export interface NodeFinishedData {
   /** Inside a container's round: the container, and the round (from 0). */
   container_id?: string;
   round?: number;
+  /** The tokens of this step's own model calls (every attempt's); absent when it made none. RAGFlow's events have no such field. */
+  usage?: TokenUsage;
+  /** How many times the step was invoked, when its retries (max_retries, Dify's retry_config) ran it more than once. */
+  attempts?: number;
 }
 
 export interface MessageData {

@@ -623,6 +623,8 @@ class Run implements RunHost {
       data.container_id = frame.containerId;
       data.round = frame.round;
     }
+    if (result.ctx.stepUsage) data.usage = { ...result.ctx.stepUsage };
+    if (result.ctx.attempts > 1) data.attempts = result.ctx.attempts;
     if (extra) for (const key in extra) (data as unknown as Record<string, unknown>)[key] = extra[key];
     return this.events.make("node_finished", data);
   }

@@ -102,7 +102,7 @@ export class DifyEventMapper {
               status,
               error: d.error,
               elapsed_time: d.elapsed_time,
-              execution_metadata: { total_tokens: 0, total_price: "0", currency: "USD" },
+              execution_metadata: { total_tokens: d.usage?.total_tokens ?? 0, total_price: "0", currency: "USD" },
               created_at: d.created_at,
               finished_at: Math.floor(Date.now() / 1000),
               files: [],
