@@ -10,6 +10,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { CLI_COMMANDS } from "../../src/cli/main.js";
+import { cli } from "../helpers/cli.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { commandProblem, githubSlug, headingAnchors, linkProblems, missingInOrder, outputShape, shownCommands, splitMarkdown, splitShell, type ShownCommand } from "./doc-check.js";
 
@@ -130,6 +131,24 @@ describe("README.md and docs/", () => {
       else if (firstText < 0 || /^(#|\||```|-|\*|\d+\.|!\[|<)/.test(lines[firstText].trim())) problems.push(`${page}: the title is not followed by a sentence on what the page covers`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("the README's diagrams", () => {
+  it("each mermaid block after a `canvasflow graph FILE` command is what that command prints", async () => {
+    const { blocks } = splitMarkdown(readFileSync("README.md", "utf8"));
+    const pairs = blocks.flatMap((block, i) => {
+      const command = shownCommands(["```sh", ...block.lines, "```"].join("\n")).find((c) => c.words[0] === "graph");
+      const next = blocks[i + 1];
+      return command && next?.lang === "mermaid" ? [{ words: command.words, mermaid: next.lines.join("\n") }] : [];
+    });
+    // The RAGFlow example and the Dify one.
+    expect(pairs.length).toBeGreaterThanOrEqual(2);
+    for (const { words, mermaid } of pairs) {
+      const printed = await cli(words);
+      expect(printed.code, printed.stderr).toBe(0);
+      expect(printed.stdout.trimEnd()).toBe(mermaid);
+    }
   });
 });
 
