@@ -9,6 +9,7 @@ import { canvasGraphModel, loadCanvas, renderTrace, traceModel, type CanvasEvent
 import { MAX_ALONGSIDE } from "../../src/render/trace-model.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
 import { cli } from "../helpers/cli.js";
+import { corpusPath } from "../helpers/corpus.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { registryWith } from "../helpers/registry.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
@@ -94,6 +95,17 @@ describe("retries, tokens and pauses on the timeline", () => {
     expect(trace.steps.find((s) => s.componentId === "LLM:A")!.tokens).toEqual(usageOf("LLM:A"));
     const html = await renderTrace(events);
     expect(html).toContain(`, ${usageOf("LLM:A")!.total_tokens} tokens`);
+  });
+
+  it("run --trace on a Dify app draws it as canvasflow graph does: the case taken, else greyed", async () => {
+    const out = join(dir, "dify.html");
+    const run = await cli(["run", corpusPath("dify", "conditional_hello_branching_workflow.yml"), "--inputs", '{"query":"hello world"}', "--trace", out]);
+    expect(run.code, run.stderr).toBe(0);
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain('class="node f-router ran" data-id="1754217359748"');
+    expect(html).toContain('class="node f-message untaken" data-id="1754217363584"');
+    expect(html).toContain('<g class="edge-label"><title>Start.query contains hello</title>');
+    expect(html).toContain('<g class="edge-label untaken"><title>else</title>');
   });
 
   it("marks the step a run paused on with ⏸ and a failed one with ✕", async () => {
