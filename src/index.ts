@@ -135,6 +135,7 @@ export * from "./worker/index.js";
 export {
   canvasGraphModel,
   graphModelOf,
+  difyGraphModel,
   checkGraphModel,
   toMermaid,
   escapeMermaidLabel,

@@ -1,6 +1,6 @@
 /**
- * `canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]`: a diagram of a canvas. Old DSLs
- * are migrated in memory first, as `run` does. A canvas whose params do not validate is still
+ * `canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]`: a diagram of a canvas or a Dify
+ * app (YAML). Old DSLs are migrated in memory first, as `run` does. A canvas whose params do not validate is still
  * drawn (with a warning): a picture helps to find what is wrong. One whose structure cannot be
  * compiled (no Begin, unknown component types) gets its validation report instead.
  */
@@ -11,7 +11,9 @@ import { DslReadError } from "../dsl/source.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { validateSource } from "../dsl/validate.js";
 import { compileGraph } from "../engine/graph.js";
+import { readDifyGraph } from "../dify/graph.js";
 import { graphModelOf } from "../render/canvas-model.js";
+import { difyGraphModel } from "../render/dify-model.js";
 import type { GraphModel } from "../render/graph-model.js";
 import { renderGraphHtml } from "../render/graph-html.js";
 import { renderGraphSvg } from "../render/index.js";
@@ -71,15 +73,28 @@ export async function loadGraphModel(file: string, io: CliIO): Promise<{ model: 
   const source = migrateInMemory(await readSource(file), file, io);
   const report = validateSource(source, { registry: defaultRegistry });
   const errors = report.issues.filter((i) => i.severity === "error");
+  if (report.kind === "dify") {
+    // Dify's reader never throws: what it could read is drawn, unless that is nothing.
+    const graph = readDifyGraph(source.dsl as Record<string, unknown>);
+    if (graph.nodes.length === 0) {
+      io.err(`${formatReport(report, file)}\n`);
+      return undefined;
+    }
+    warnInvalid(file, errors.length, io);
+    return { model: difyGraphModel(graph, defaultRegistry), title: graph.name || basename(file) };
+  }
   if (report.kind !== "agent" || errors.some((i) => UNDRAWABLE.has(i.code))) {
     io.err(`${formatReport(report, file)}\n`);
     return undefined;
   }
-  if (errors.length > 0) {
-    io.err(`warning: ${file}: drawn although it does not validate (${errors.length} error${errors.length === 1 ? "" : "s"}; canvasflow validate ${file} lists them)\n`);
-  }
+  warnInvalid(file, errors.length, io);
   const model = graphModelOf(compileGraph(source.dsl as CanvasDsl, defaultRegistry));
   return { model, title: titleOf(source.envelope?.title) ?? basename(file) };
+}
+
+function warnInvalid(file: string, errors: number, io: CliIO): void {
+  if (errors === 0) return;
+  io.err(`warning: ${file}: drawn although it does not validate (${errors} error${errors === 1 ? "" : "s"}; canvasflow validate ${file} lists them)\n`);
 }
 
 /** A template's title: text, or `{en: …}` in RAGFlow's translated templates. */

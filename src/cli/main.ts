@@ -81,7 +81,7 @@ worker: takes queued runs (enqueueRun) from the queue NAME (default runs) on Red
   30 s), --max-stalled times at most (default 1), then fails with an error in the session's log.
   Ctrl+C or SIGTERM: no new runs; runs still going get --grace (default 30 s) to finish, then go back
   to the queue between two steps. Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
-graph: a diagram of the canvas (old DSLs migrated in memory): a mermaid flowchart (default), an SVG,
+graph: a diagram of the canvas or Dify app (old DSLs migrated in memory): a mermaid flowchart (default), an SVG,
   or one self-contained HTML page with pan, zoom and each component's params on click. Exit codes:
   0 drawn, 1 OUT could not be written, 2 usage, or a file that is not an agent canvas.
 migrate exit codes: 0 migrated or already current, 1 unsupported components remain or OUT could not be written,
@@ -179,6 +179,34 @@ const WORKER_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
+const MIGRATE_OPTIONS = { output: { type: "string", short: "o" }, "dry-run": { type: "boolean" }, report: { type: "string" } } as const satisfies OptionSpecs;
+const GRAPH_OPTIONS = { output: { type: "string", short: "o" }, format: { type: "string", short: "f" } } as const satisfies OptionSpecs;
+const VALIDATE_OPTIONS = { json: { type: "boolean" } } as const satisfies OptionSpecs;
+
+/** A command the CLI knows: its flags, and its subcommands when it has some (`keys create`). */
+export interface CliCommandSpec {
+  readonly options: OptionSpecs;
+  readonly subcommands?: readonly string[];
+}
+
+/**
+ * Every command and the flags `main` parses it with: the one table, so what the docs show can be
+ * checked against what the parser accepts (test/docs). `--help` and `--version` stand alone.
+ */
+export const CLI_COMMANDS: Readonly<Record<string, CliCommandSpec>> = {
+  run: { options: RUN_OPTIONS },
+  cancel: { options: CANCEL_OPTIONS },
+  db: { options: DB_MIGRATE_OPTIONS, subcommands: ["migrate"] },
+  keys: { options: KEYS_OPTIONS, subcommands: ["create", "list", "revoke"] },
+  serve: { options: SERVE_OPTIONS },
+  kb: { options: KB_OPTIONS, subcommands: ["index", "search"] },
+  worker: { options: WORKER_OPTIONS },
+  mcp: { options: MCP_OPTIONS, subcommands: ["list"] },
+  "mock-llm": { options: MOCK_LLM_OPTIONS },
+  migrate: { options: MIGRATE_OPTIONS },
+  graph: { options: GRAPH_OPTIONS },
+  validate: { options: VALIDATE_OPTIONS },
+};
 
 function version(): string {
   return (JSON.parse(readFileSync(join(packageRoot(), "package.json"), "utf8")) as { version: string }).version;
@@ -340,7 +368,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         args: [...rest],
         allowPositionals: true,
         strict: true,
-        options: { output: { type: "string", short: "o" }, "dry-run": { type: "boolean" }, report: { type: "string" } },
+        options: MIGRATE_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(`migrate expects exactly one IN file, got ${positionals.length}`);
       return await (await import("./migrate-command.js")).migrateCommand({ file: positionals[0], output: values.output, dryRun: values["dry-run"] ?? false, report: values.report }, io);
@@ -350,13 +378,13 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         args: [...rest],
         allowPositionals: true,
         strict: true,
-        options: { output: { type: "string", short: "o" }, format: { type: "string", short: "f" } },
+        options: GRAPH_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(`graph expects exactly one FILE, got ${positionals.length}`);
       return await (await import("./graph-command.js")).graphCommand({ file: positionals[0], format: values.format, output: values.output }, io);
     }
     if (command === "validate") {
-      const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: { json: { type: "boolean" } } });
+      const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: VALIDATE_OPTIONS });
       if (positionals.length === 0) throw new UsageError("validate expects at least one FILE");
       return await (await import("./validate-command.js")).validateCommand(positionals, values.json ?? false, io);
     }

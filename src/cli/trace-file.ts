@@ -1,13 +1,16 @@
 /**
  * `canvasflow run … --trace FILE.html`: the run's events, rendered by renderTrace with the
- * canvas's diagram, written once the turn ends (finished, failed, paused or cancelled).
+ * canvas's diagram (a Dify app's drawn as `canvasflow graph` draws it), written once the turn ends (finished, failed, paused or cancelled).
  */
 import { existsSync, statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { basename, dirname, resolve } from "node:path";
 import type { Canvas } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
-import { canvasGraphModel } from "../render/index.js";
+import { defaultRegistry } from "../api.js";
+import { isDifyDocument } from "../dify/document.js";
+import { readDifyGraph } from "../dify/graph.js";
+import { canvasGraphModel, difyGraphModel, type GraphModel } from "../render/index.js";
 import { renderTrace } from "../render/trace-html.js";
 import { UsageError, type CliIO } from "./io.js";
 import { describeWriteError } from "./write-errors.js";
@@ -21,10 +24,16 @@ export function checkTracePath(file: string | undefined): void {
   if (existsSync(file) && statSync(file).isDirectory()) throw new UsageError(`--trace ${file}: it is a folder`);
 }
 
+/** The diagram of a canvas: a Dify app's through its own adapter (labelled handles, unsupported nodes marked). */
+function diagramOf(canvas: Canvas): GraphModel {
+  const document = canvas.toJSON() as unknown as Record<string, unknown>;
+  return isDifyDocument(document) ? difyGraphModel(readDifyGraph(document), defaultRegistry) : canvasGraphModel(canvas);
+}
+
 /** Writes the trace; a failure is reported on stderr and leaves the run's exit code alone. */
 export async function writeTrace(file: string, events: readonly CanvasEvent[], canvas: Canvas, dslFile: string, io: CliIO): Promise<void> {
   try {
-    const html = await renderTrace(events, { graph: canvasGraphModel(canvas), title: basename(dslFile), pausedAt: canvas.pending?.components ?? [] });
+    const html = await renderTrace(events, { graph: diagramOf(canvas), title: basename(dslFile), pausedAt: canvas.pending?.components ?? [] });
     await writeFile(file, html, "utf8");
     io.err(`canvasflow: trace written to ${file}\n`);
   } catch (error) {

@@ -25,6 +25,7 @@ const PAGE_SCRIPT = `
     panel.textContent = '';
     var h = document.createElement('h2'); h.textContent = node.name; panel.appendChild(h);
     var p = document.createElement('div'); p.className = 'muted'; p.textContent = node.id + ' \\u00b7 ' + node.type; panel.appendChild(p);
+    if (node.unsupported) { var u = document.createElement('div'); u.className = 'unsupported'; u.textContent = '\u26a0 not supported by canvasflow: ' + node.unsupported; panel.appendChild(u); }
     if (node.container) { var c = document.createElement('div'); c.className = 'muted'; c.textContent = 'inside ' + node.container; panel.appendChild(c); }
     window.cfViewer.section(panel, 'params', node.params);
   });
@@ -33,7 +34,7 @@ const PAGE_SCRIPT = `
 
 export async function renderGraphHtml(model: GraphModel, options: { title?: string } = {}): Promise<string> {
   const svg = renderSvg(await layoutGraph(model));
-  const details = Object.fromEntries(model.nodes.map((n) => [n.id, { id: n.id, name: n.name, type: n.type, container: n.container, params: n.params }]));
+  const details = Object.fromEntries(model.nodes.map((n) => [n.id, { id: n.id, name: n.name, type: n.type, container: n.container, unsupported: n.unsupported, params: n.params }]));
   const title = options.title ?? "canvas";
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

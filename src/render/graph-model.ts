@@ -33,13 +33,15 @@ export interface DiagramNode {
   readonly isContainer: boolean;
   /** The node's params as loaded (shown on click in the HTML views). */
   readonly params: Readonly<Record<string, unknown>>;
+  /** Why canvasflow cannot run this node (a Dify plugin or node type it lacks); drawn marked. */
+  readonly unsupported?: string;
 }
 
 /**
  * - normal: the node continues with the target;
  * - branch: a router continues with the target when the labelled case or category holds;
  * - exception: the target handles the source's errors (RAGFlow `exception_goto`), drawn dashed;
- * - handle: a Dify edge leaving through a named source handle.
+ * - handle: a Dify edge leaving through a named source handle (an if-else case, a classifier class).
  */
 export type EdgeKind = "normal" | "branch" | "exception" | "handle";
 

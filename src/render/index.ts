@@ -8,6 +8,7 @@ import { layoutGraph, type LayoutOptions } from "./layout.js";
 import { renderSvg } from "./svg.js";
 
 export { graphModelOf } from "./canvas-model.js";
+export { difyGraphModel } from "./dify-model.js";
 export { checkGraphModel, type EdgeKind, type DiagramEdge, type GraphModel, type DiagramNode, type NodeFamily } from "./graph-model.js";
 export { escapeMermaidLabel, toMermaid } from "./mermaid.js";
 export { layoutGraph, type Layout, type LayoutOptions, type PlacedEdge, type PlacedNode } from "./layout.js";

@@ -49,9 +49,11 @@ export interface Layout {
   readonly edges: PlacedEdge[];
 }
 
-/** The two lines of a node: its name, then its id and type. */
+/** The two lines of a node: its name, then its id and type (marked when canvasflow cannot run it). */
 export function nodeLines(node: DiagramNode): { name: string; detail: string } {
-  const detail = node.name === node.id ? node.type : `${node.id} · ${node.type}`;
+  const plain = node.name === node.id ? node.type : `${node.id} · ${node.type}`;
+  // The mark leads, so clipping a long id never hides it.
+  const detail = node.unsupported !== undefined ? `⚠ not supported · ${plain}` : plain;
   return { name: clip(node.name, NAME_CHARS), detail: clip(detail, DETAIL_CHARS) };
 }
 

@@ -4,7 +4,7 @@
  * grammar raw (nodes get generated ids; every label is quoted and escaped).
  */
 import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode, type NodeFamily } from "./graph-model.js";
-import { FAMILY_STYLES } from "./palette.js";
+import { FAMILY_STYLES, UNSUPPORTED_MARK, UNSUPPORTED_STROKE } from "./palette.js";
 
 /** Longest label text kept (mermaid lays out every character; the full text is in the DSL). */
 const MAX_LABEL = 80;
@@ -26,7 +26,8 @@ function nodeLabel(node: DiagramNode): string {
   const glyph = FAMILY_STYLES[node.family].glyph;
   const name = escapeMermaidLabel(node.name);
   const detail = node.name === node.id ? node.type : `${node.id} · ${node.type}`;
-  return `${escapeMermaidLabel(glyph)} ${name}<br/><small>${escapeMermaidLabel(detail)}</small>`;
+  const mark = node.unsupported !== undefined ? `<br/><small>${escapeMermaidLabel(UNSUPPORTED_MARK)}</small>` : "";
+  return `${escapeMermaidLabel(glyph)} ${name}<br/><small>${escapeMermaidLabel(detail)}</small>${mark}`;
 }
 
 function edgeLine(edge: DiagramEdge, ids: ReadonlyMap<string, string>): string {
@@ -67,6 +68,10 @@ export function toMermaid(model: GraphModel, options: { direction?: "LR" | "TD" 
     const cls = `f_${family.replace(/-/g, "_")}`;
     lines.push(`  classDef ${cls} fill:${style.fill},stroke:${style.stroke},color:#0f172a`);
     lines.push(`  class ${members.join(",")} ${cls}`);
+  }
+  // After the classes, so the dashed red border wins over the family's.
+  for (const node of model.nodes) {
+    if (node.unsupported !== undefined) lines.push(`  style ${ids.get(node.id)} stroke:${UNSUPPORTED_STROKE},stroke-width:2px,stroke-dasharray: 5 4`);
   }
   return `${lines.join("\n")}\n`;
 }

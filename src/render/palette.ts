@@ -24,3 +24,7 @@ export const FAMILY_STYLES: Readonly<Record<NodeFamily, FamilyStyle>> = {
   exit: { fill: "#fee2e2", stroke: "#b91c1c", glyph: "⏏", label: "exit" },
   other: { fill: "#f8fafc", stroke: "#64748b", glyph: "□", label: "other" },
 };
+
+/** How a node canvasflow cannot run is marked: a dashed red border and this line under its name. */
+export const UNSUPPORTED_STROKE = "#dc2626";
+export const UNSUPPORTED_MARK = "⚠ not supported by canvasflow";

@@ -4,7 +4,8 @@
  * A trace passes node and edge states to highlight the path a run took.
  */
 import { DETAIL_FONT, LABEL_FONT, NAME_FONT, nodeLines, type Layout, type PlacedEdge, type PlacedNode } from "./layout.js";
-import { FAMILY_STYLES } from "./palette.js";
+import type { DiagramNode } from "./graph-model.js";
+import { FAMILY_STYLES, UNSUPPORTED_MARK, UNSUPPORTED_STROKE } from "./palette.js";
 import { escapeXml } from "./xml.js";
 
 /** How a run treated a node: ran, failed, paused on it, or never reached it. */
@@ -24,7 +25,8 @@ export const SVG_STYLE = `
 .cf-graph .glyph { font-size: 16px; }
 .cf-graph .edge { fill: none; stroke: #64748b; stroke-width: 1.5; }
 .cf-graph .edge.exception { stroke: #dc2626; stroke-dasharray: 6 4; }
-.cf-graph .edge.branch { stroke: #b45309; }
+.cf-graph .edge.branch, .cf-graph .edge.handle { stroke: #b45309; }
+.cf-graph .node.unsupported rect.box { stroke: ${UNSUPPORTED_STROKE}; stroke-dasharray: 5 4; stroke-width: 2; }
 .cf-graph .edge-label rect { fill: #ffffff; stroke: #cbd5e1; }
 .cf-graph .edge-label text { font-size: ${LABEL_FONT}px; fill: #334155; }
 .cf-graph .node { cursor: pointer; }
@@ -50,13 +52,20 @@ function stateClass(id: string, options: SvgOptions): string {
   return ` ${options.states.get(id) ?? "untaken"}`;
 }
 
+/** The tooltip: name, id and type, and why canvasflow cannot run the node when it cannot. */
+function titleText(node: DiagramNode): string {
+  const lines = [node.name, `${node.id} · ${node.type}`];
+  if (node.unsupported !== undefined) lines.push(`${UNSUPPORTED_MARK}: ${node.unsupported}`);
+  return lines.join("\n");
+}
+
 function drawContainer(placed: PlacedNode, options: SvgOptions): string {
   const { node } = placed;
   const style = FAMILY_STYLES[node.family];
   const { name, detail } = nodeLines(node);
   return [
     `<g class="node container f-${node.family}${stateClass(node.id, options)}" data-id="${escapeXml(node.id)}">`,
-    `<title>${escapeXml(`${node.name}\n${node.id} · ${node.type}`)}</title>`,
+    `<title>${escapeXml(titleText(node))}</title>`,
     `<rect class="box" x="${round(placed.x)}" y="${round(placed.y)}" width="${round(placed.width)}" height="${round(placed.height)}" rx="12" fill="${style.fill}" fill-opacity="0.55" stroke="${style.stroke}" stroke-width="1.5"/>`,
     `<text class="glyph" x="${round(placed.x + 12)}" y="${round(placed.y + 24)}">${escapeXml(style.glyph)}</text>`,
     `<text class="name" x="${round(placed.x + 34)}" y="${round(placed.y + 20)}">${escapeXml(name)}</text>`,
@@ -72,8 +81,8 @@ function drawNode(placed: PlacedNode, options: SvgOptions): string {
   const x = round(placed.x);
   const y = round(placed.y);
   return [
-    `<g class="node f-${node.family}${stateClass(node.id, options)}" data-id="${escapeXml(node.id)}">`,
-    `<title>${escapeXml(`${node.name}\n${node.id} · ${node.type}`)}</title>`,
+    `<g class="node f-${node.family}${node.unsupported !== undefined ? " unsupported" : ""}${stateClass(node.id, options)}" data-id="${escapeXml(node.id)}">`,
+    `<title>${escapeXml(titleText(node))}</title>`,
     `<rect class="box" x="${x}" y="${y}" width="${round(placed.width)}" height="${round(placed.height)}" rx="8" fill="${style.fill}" stroke="${style.stroke}" stroke-width="1.5"/>`,
     `<rect x="${x}" y="${y}" width="6" height="${round(placed.height)}" rx="3" fill="${style.stroke}"/>`,
     `<text class="glyph" x="${round(placed.x + 14)}" y="${round(placed.y + 30)}" fill="${style.stroke}">${escapeXml(style.glyph)}</text>`,
@@ -88,7 +97,7 @@ function drawEdge(placed: PlacedEdge, options: SvgOptions): string {
   const { edge } = placed;
   const d = placed.points.map((p, i) => `${i === 0 ? "M" : "L"}${round(p.x)},${round(p.y)}`).join("");
   let cls = `edge ${edge.kind}`;
-  let marker = edge.kind === "exception" ? "cf-arrow-exception" : edge.kind === "branch" ? "cf-arrow-branch" : "cf-arrow";
+  let marker = edge.kind === "exception" ? "cf-arrow-exception" : edge.kind === "branch" || edge.kind === "handle" ? "cf-arrow-branch" : "cf-arrow";
   if (options.states) {
     const taken = options.takenEdges?.has(edgeKey(edge.from, edge.to)) ?? false;
     cls += taken ? " taken" : " untaken";

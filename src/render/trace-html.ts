@@ -1,6 +1,6 @@
 /**
  * `renderTrace(events)`: one self-contained HTML page per run: a Gantt timeline of every component
- * run (overlapping bars are a parallel batch; errors, pauses and repeated rounds marked), the
+ * run (overlapping bars are a parallel batch; errors, retries, pauses and repeated rounds marked), the
  * diagram with the path taken highlighted and the rest greyed, each step's inputs, outputs,
  * elapsed time, tokens and error on click, and the streamed messages in order. Opens offline.
  */
@@ -9,7 +9,7 @@ import type { GraphModel } from "./graph-model.js";
 import { layoutGraph } from "./layout.js";
 import { legendHtml } from "./legend.js";
 import { edgeKey, renderSvg, type NodeRunState } from "./svg.js";
-import { traceModel, type TraceModel } from "./trace-model.js";
+import { traceModel, type TraceModel, type TraceStep } from "./trace-model.js";
 import { VIEWER_SCRIPT, VIEWER_STYLE } from "./viewer.js";
 import { escapeXml, jsonForScript } from "./xml.js";
 
@@ -47,7 +47,9 @@ section h2 { font-size: 14px; margin: 14px 0 6px; color: #334155; text-transform
 .gantt .marker { position: absolute; top: 0; bottom: 0; width: 0; border-left: 2px dashed #db2777; }
 .gantt .marker b { position: absolute; left: 4px; top: 2px; font-size: 11px; color: #9d174d; white-space: nowrap; font-weight: 600; }
 .gantt .mark { position: absolute; top: 2px; font-size: 11px; font-weight: 700; }
+.gantt .mark { color: #b45309; white-space: nowrap; }
 .gantt .mark.error { color: #dc2626; }
+.gantt .mark.paused { color: #9d174d; }
 .keys { font-size: 12px; color: #475569; margin: 4px 0; display: flex; gap: 14px; flex-wrap: wrap; }
 .keys i { display: inline-block; width: 16px; height: 10px; border-radius: 2px; margin-right: 4px; vertical-align: middle; }
 .cf-trace .cf-diagram { height: 360px; }
@@ -65,6 +67,14 @@ const TRACE_SCRIPT = `
   var data = JSON.parse(document.getElementById('cf-trace-data').textContent);
   var panel = document.getElementById('cf-panel');
   function fmt(s) { return s === undefined || s === null ? '\\u2014' : (s < 1 ? (s * 1000).toFixed(1) + ' ms' : s.toFixed(3) + ' s'); }
+  function tokens(t) {
+    if (!t || t.total_tokens === undefined) return '\\u2014 (no model call reported)';
+    var parts = [];
+    if (t.prompt_tokens !== undefined) parts.push(t.prompt_tokens + ' prompt');
+    if (t.completion_tokens !== undefined) parts.push(t.completion_tokens + ' completion');
+    if (t.calls !== undefined) parts.push(t.calls + (t.calls === 1 ? ' call' : ' calls'));
+    return t.total_tokens + (parts.length ? ' (' + parts.join(', ') + ')' : '');
+  }
   function row(dl, k, v, cls) {
     var dt = document.createElement('dt'); dt.textContent = k; dl.appendChild(dt);
     var dd = document.createElement('dd'); dd.textContent = v; if (cls) dd.className = cls; dl.appendChild(dd);
@@ -83,7 +93,8 @@ const TRACE_SCRIPT = `
     row(dl, 'status', step.status);
     row(dl, 'started', '+' + fmt(step.start));
     row(dl, 'elapsed', fmt(step.elapsed));
-    row(dl, 'tokens', step.tokens ? JSON.stringify(step.tokens) : '\\u2014 (not reported per step)');
+    if (step.attempts > 1) row(dl, 'attempts', step.attempts + ' (retried ' + (step.attempts - 1) + '\\u00d7)');
+    row(dl, 'tokens', tokens(step.tokens));
     if (step.alongsideCount) row(dl, 'alongside', step.alongside.map(function (i) { return data.steps[i].componentId; }).join(', ') + (step.alongsideCount > step.alongside.length ? ' and ' + (step.alongsideCount - step.alongside.length) + ' more' : ''));
     panel.appendChild(dl);
     if (step.error) { var e = document.createElement('div'); e.className = 'err'; e.textContent = 'error: ' + step.error; panel.appendChild(e); }
@@ -119,7 +130,16 @@ function ticks(duration: number): string {
   return out.join("");
 }
 
-function gantt(trace: TraceModel, containers: ReadonlySet<string>): string {
+/** The marks after a step's bar: ↻N when it took N attempts, ✕ when it failed, ⏸ when the run paused on it. */
+function stepMarks(step: TraceStep): string {
+  const marks: string[] = [];
+  if (step.attempts > 1) marks.push(`↻${step.attempts}`);
+  if (step.status === "error") marks.push("✕");
+  if (step.status === "paused") marks.push("⏸");
+  return marks.join(" ");
+}
+
+function gantt(trace: TraceModel, containers: ReadonlySet<string>, names: ReadonlyMap<string, string>): string {
   const total = trace.duration > 0 ? trace.duration : 1e-3;
   const rows = trace.rows.map((row) => {
     const bars = row.steps.map((i) => {
@@ -127,13 +147,26 @@ function gantt(trace: TraceModel, containers: ReadonlySet<string>): string {
       const left = pct(step.start, total);
       const width = Math.max(0.3, pct(step.end - step.start, total));
       const cls = ["bar", step.status, containers.has(step.componentId) ? "container" : "", step.alongsideCount > 0 ? "parallel" : ""].filter(Boolean).join(" ");
-      const tip = `${step.componentId}${step.round > 1 ? ` (run ${step.round})` : ""}: ${step.status}, ${step.elapsed !== undefined ? seconds(step.elapsed) : "did not finish"}${step.error ? ` — ${step.error}` : ""}`;
-      const mark = step.status === "error" ? `<span class="mark error" style="left:calc(${left + width}% + 3px)">✕</span>` : "";
-      return `<button type="button" class="${cls}" data-step="${i}" style="left:${left.toFixed(3)}%;width:${width.toFixed(3)}%" title="${escapeXml(tip)}"></button>${mark}`;
+      const tip = [
+        `${step.componentId}${step.round > 1 ? ` (run ${step.round})` : ""}: ${step.status}, ${step.elapsed !== undefined ? seconds(step.elapsed) : "did not finish"}`,
+        step.attempts > 1 ? `, ${step.attempts} attempts` : "",
+        step.tokens?.total_tokens !== undefined ? `, ${step.tokens.total_tokens} tokens` : "",
+        step.error ? ` — ${step.error}` : "",
+      ].join("");
+      const mark = stepMarks(step);
+      const after = mark ? `<span class="mark${step.status === "error" ? " error" : step.status === "paused" ? " paused" : ""}" style="left:calc(${left + width}% + 3px)">${escapeXml(mark)}</span>` : "";
+      return `<button type="button" class="${cls}" data-step="${i}" style="left:${left.toFixed(3)}%;width:${width.toFixed(3)}%" title="${escapeXml(tip)}"></button>${after}`;
     });
     const runs = row.steps.length > 1 ? `<small>×${row.steps.length}</small>` : "";
     return `<div class="row" data-component="${escapeXml(row.componentId)}"><div class="who" data-step="${row.steps[row.steps.length - 1]}" title="${escapeXml(`${row.componentId} · ${row.type}`)}">${escapeXml(row.name)}<small>${escapeXml(row.componentId)}</small>${runs}</div><div class="track">${bars.join("")}</div></div>`;
   });
+  // A component the run waits on has no events yet: it gets a row of its own, marked.
+  const seen = new Set(trace.rows.map((r) => r.componentId));
+  for (const id of trace.pause?.components ?? []) {
+    if (seen.has(id)) continue;
+    const name = names.get(id) ?? id;
+    rows.push(`<div class="row waiting" data-component="${escapeXml(id)}"><div class="who" title="${escapeXml(id)}">${escapeXml(name)}<small>${escapeXml(id)}</small></div><div class="track"><span class="mark paused" style="right:6px">⏸ waiting for input</span></div></div>`);
+  }
   const pauseMarker = trace.pause ? `<div class="marker" style="left:100%"><b style="left:auto;right:4px">⏸ paused: waiting for input</b></div>` : "";
   return `<div class="gantt"><div class="axis"><div></div><div class="ticks">${ticks(total)}</div></div>${rows.join("")}<div class="row"><div class="who muted">run ${escapeXml(seconds(trace.duration))}</div><div class="track">${pauseMarker}</div></div></div>`;
 }
@@ -210,8 +243,8 @@ export async function renderTrace(events: readonly CanvasEvent[], options: Trace
 <header><h1>${escapeXml(title)}</h1>${statusBadge(trace)}<span class="sub">${escapeXml(facts.join(" · "))}</span></header>
 <div class="cf-trace"><main>
 <section id="timeline"><h2>Timeline</h2>
-<div class="keys"><span><i style="background:#3b82f6"></i>ran</span><span><i style="background:#3b82f6;box-shadow:0 0 0 1.5px #f59e0b"></i>ran alongside others (parallel)</span><span><i style="background:#dc2626"></i>error ✕</span><span><i style="background:repeating-linear-gradient(45deg,#db2777,#db2777 3px,#fbcfe8 3px,#fbcfe8 6px)"></i>paused / unfinished</span><span><i style="background:#94a3b8;height:5px"></i>container</span><span>×N: ran N times (rounds, items)</span></div>
-${gantt(trace, containers)}</section>
+<div class="keys"><span><i style="background:#3b82f6"></i>ran</span><span><i style="background:#3b82f6;box-shadow:0 0 0 1.5px #f59e0b"></i>ran alongside others (parallel)</span><span><i style="background:#dc2626"></i>error ✕</span><span>↻N: N attempts (retried)</span><span><i style="background:repeating-linear-gradient(45deg,#db2777,#db2777 3px,#fbcfe8 3px,#fbcfe8 6px)"></i>paused ⏸ / unfinished</span><span><i style="background:#94a3b8;height:5px"></i>container</span><span>×N: ran N times (rounds, items)</span></div>
+${gantt(trace, containers, new Map(options.graph?.nodes.map((n) => [n.id, n.name]) ?? []))}</section>
 <section id="diagram"><h2>Path taken</h2>${diagram}</section>
 <section id="messages"><h2>Messages</h2><div class="messages">${messagesHtml(trace)}</div></section>
 ${trace.end?.error ? `<section><h2>Error</h2><pre>${escapeXml(trace.end.error)}</pre></section>` : ""}

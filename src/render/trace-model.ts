@@ -22,8 +22,10 @@ export interface TraceStep {
   status: StepStatus;
   /** 1 for a component's first run in this trace, 2 for its second (a loop round, an item)… */
   readonly round: number;
-  /** Token counts a component reported in its outputs, when it did. */
+  /** The step's tokens: its node_finished `usage` (its own model calls), else what its outputs report. */
   tokens: Partial<TokenUsage> | undefined;
+  /** How many times it was invoked: more than 1 when retries ran it again. */
+  attempts: number;
   /**
    * Indexes of the steps that ran at the same time: started while this one was running, or
    * running when it started (by event order, which timestamps in milliseconds cannot give).
@@ -102,7 +104,7 @@ export function traceModel(events: readonly CanvasEvent[], options: { containers
     rows.set(id, row);
     const step: TraceStep = {
       index: steps.length, componentId: id, name, type, start, end: start, elapsed: undefined,
-      inputs: {}, outputs: {}, error: null, status: "unfinished", round: row.steps.length + 1, tokens: undefined, alongside: [], alongsideCount: 0,
+      inputs: {}, outputs: {}, error: null, status: "unfinished", round: row.steps.length + 1, tokens: undefined, attempts: 1, alongside: [], alongsideCount: 0,
     };
     steps.push(step);
     row.steps.push(step.index);
@@ -146,7 +148,8 @@ export function traceModel(events: readonly CanvasEvent[], options: { containers
         step.outputs = (d.outputs ?? {}) as Record<string, unknown>;
         step.error = d.error;
         step.status = d.error ? "error" : "ok";
-        step.tokens = tokensOf(step.outputs);
+        step.tokens = d.usage ?? tokensOf(step.outputs);
+        step.attempts = (d.retries?.length ?? 0) + 1;
         last = Math.max(last, step.end);
         break;
       }

@@ -20,6 +20,7 @@ header .sub { font-size: 13px; color: #cbd5e1; }
 .cf-panel h3 { font-size: 13px; margin: 14px 0 4px; color: #334155; }
 .cf-panel pre { background: #f1f5f9; padding: 8px; border-radius: 6px; white-space: pre-wrap; word-break: break-word; max-height: 40vh; overflow: auto; margin: 0; }
 .cf-panel .muted { color: #64748b; }
+.cf-panel .unsupported { color: #b91c1c; margin: 4px 0; }
 .cf-legend { display: flex; flex-wrap: wrap; gap: 6px 12px; font-size: 12px; padding: 6px 16px; }
 .cf-legend span { display: inline-flex; align-items: center; gap: 4px; }
 .cf-legend i { display: inline-block; width: 18px; height: 14px; border-radius: 3px; border: 1.5px solid; font-style: normal; text-align: center; line-height: 12px; font-size: 11px; }

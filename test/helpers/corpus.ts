@@ -17,15 +17,15 @@ export function corpusRoot(): string {
   );
 }
 
-/** Every .json file under a corpus folder, recursively, as paths relative to that folder. */
-export function corpusFiles(folder: string): string[] {
+/** Every file ending in `ext` (.json unless told) under a corpus folder, recursively, as paths relative to that folder. */
+export function corpusFiles(folder: string, ext = ".json"): string[] {
   const base = join(corpusRoot(), folder);
   const out: string[] = [];
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
       const full = join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith(".json")) out.push(relative(base, full));
+      else if (name.endsWith(ext)) out.push(relative(base, full));
     }
   };
   walk(base);

@@ -1,6 +1,7 @@
 /**
- * Acceptance of `canvasflow graph` over the shared corpus: every RAGFlow HEAD agent canvas and
- * every legacy (v0.19, graph-only) template gives mermaid that mermaid's own parser accepts (in
+ * Acceptance of `canvasflow graph` over the shared corpus: every RAGFlow HEAD agent canvas, every
+ * legacy (v0.19, graph-only) template and every Dify fixture (community apps with node types
+ * canvasflow cannot run included: they are drawn, marked) gives mermaid that mermaid's own parser accepts (in
  * Chromium: its parse() needs a DOM), and an SVG that is well-formed XML with no overlapping boxes.
  */
 import { readFileSync } from "node:fs";
@@ -18,6 +19,7 @@ const PIPELINES = new Set(["advanced_ingestion_pipeline.json", "chunk_summary.js
 const files = [
   ...corpusFiles("ragflow/head").filter((f) => !PIPELINES.has(f)).map((f) => corpusPath("ragflow/head", f)),
   ...corpusFiles("ragflow/legacy-v0.19.1").map((f) => corpusPath("ragflow/legacy-v0.19.1", f)),
+  ...corpusFiles("dify", ".yml").map((f) => corpusPath("dify", f)),
   ...["fixtures/loop-iteration-switch.json", "fixtures/switch.json", "fixtures/user-fill-up.json", "fixtures/iteration.json", "fixtures/loop.json"],
 ];
 
@@ -72,9 +74,23 @@ afterAll(async () => {
 });
 
 describe("diagrams of the corpus", () => {
-  it("covers every RAGFlow HEAD agent canvas and every legacy template", () => {
+  it("covers every RAGFlow HEAD agent canvas, every legacy template and every Dify fixture", () => {
     expect(files.filter((f) => f.includes("/head/"))).toHaveLength(28);
     expect(files.filter((f) => f.includes("/legacy-v0.19.1/"))).toHaveLength(25);
+    expect(files.filter((f) => f.includes("/dify/"))).toHaveLength(40);
+  });
+
+  it("draws Dify's iterations and loops as subgraphs, labels their handles and marks what cannot run", () => {
+    const dify = files.filter((f) => f.includes("/dify/")).map((f) => models.get(f)!);
+    const edges = dify.flatMap((m) => m.edges);
+    expect(dify.some((m) => m.nodes.some((n) => n.type === "iteration" && n.isContainer) && m.nodes.some((n) => n.container !== undefined))).toBe(true);
+    expect(dify.some((m) => m.nodes.some((n) => n.type === "loop" && n.isContainer))).toBe(true);
+    expect(edges.some((e) => e.kind === "handle" && e.label === "else")).toBe(true);
+    // No raw handle id leaks where a condition or class name was to be shown.
+    expect(edges.filter((e) => e.kind === "handle" && /^(true|false|[0-9a-f-]{36})$/.test(e.label ?? ""))).toEqual([]);
+    const marked = dify.flatMap((m) => m.nodes.filter((n) => n.unsupported !== undefined));
+    expect(marked.length).toBeGreaterThan(0);
+    expect(toMermaid(dify.find((m) => m.nodes.some((n) => n.unsupported !== undefined))!)).toContain("stroke-dasharray");
   });
 
   it("mermaid's parser rejects a broken flowchart (the check can fail)", async () => {

@@ -7,7 +7,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { canvasGraphModel, loadCanvas, renderTrace, traceModel, type CanvasEvent } from "../../src/index.js";
 import { MAX_ALONGSIDE } from "../../src/render/trace-model.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { cli } from "../helpers/cli.js";
+import { corpusPath } from "../helpers/corpus.js";
+import { startMockLlm } from "../helpers/mock-llm.js";
+import { registryWith } from "../helpers/registry.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";
 
@@ -34,6 +38,85 @@ async function runEvents(dsl: object, request: { query?: string } = {}): Promise
   for await (const e of canvas.run(request)) events.push(e);
   return events;
 }
+
+/** Fails its first `failures` invocations, then succeeds. */
+function flaky(failures: number): ComponentDefinition {
+  let calls = 0;
+  return {
+    name: "Flaky",
+    invoke(ctx) {
+      calls++;
+      if (calls <= failures) throw new Error(`flaky failure ${calls}`);
+      ctx.setOutput("result", `ok after ${calls}`);
+    },
+  };
+}
+
+describe("retries, tokens and pauses on the timeline", () => {
+  it("counts a retried step's attempts in node_finished, the trace model and the page", async () => {
+    const dsl = canvasDsl({ begin: node("Begin", {}, ["Flaky:F"]), "Flaky:F": node("Flaky", { max_retries: 3, delay_after_error: 0.001 }) });
+    const canvas = await loadCanvas(dsl, { registry: registryWith(flaky(2)) });
+    const events: CanvasEvent[] = [];
+    for await (const e of canvas.run({})) events.push(e);
+    const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "Flaky:F")!;
+    expect(finished.data).toMatchObject({ error: null });
+    expect((finished.data as { retries?: unknown[] }).retries).toHaveLength(2);
+    const begin = events.find((e) => e.event === "node_finished" && e.data.component_id === "begin")!;
+    expect(begin.data).not.toHaveProperty("retries");
+    const trace = traceModel(events);
+    expect(trace.steps.find((s) => s.componentId === "Flaky:F")).toMatchObject({ attempts: 3, status: "ok" });
+    const html = await renderTrace(events, { graph: canvasGraphModel(canvas) });
+    expect(html).toMatch(/data-step="1"[^>]*title="Flaky:F: ok, [^"]*, 3 attempts"><\/button><span class="mark"[^>]*>↻3<\/span>/);
+    expect(html.match(/↻\d/g)).toHaveLength(1);
+  });
+
+  it("gives an LLM step its own token counts in node_finished, summing to the run's usage", async () => {
+    const mock = await startMockLlm();
+    const llm = (downstream: string[]) => node("LLM", { llm_id: "mock", sys_prompt: "Be brief.", prompts: [{ role: "user", content: "{sys.query}" }] }, downstream);
+    const dsl = canvasDsl({
+      begin: node("Begin", {}, ["LLM:A", "LLM:B"]),
+      "LLM:A": llm(["Message:M"]),
+      "LLM:B": llm(["Message:M"]),
+      "Message:M": node("Message", { content: ["{LLM:A@content} {LLM:B@content}"] }),
+    });
+    const canvas = await loadCanvas(dsl, { services: { llm: mock.provider } });
+    const events: CanvasEvent[] = [];
+    for await (const e of canvas.run({ query: "hello there" })) events.push(e);
+    const finished = events.filter((e) => e.event === "node_finished");
+    const usageOf = (id: string) => finished.find((e) => e.data.component_id === id)!.data.usage;
+    for (const id of ["LLM:A", "LLM:B"]) {
+      expect(usageOf(id)).toMatchObject({ calls: 1 });
+      expect(usageOf(id)!.total_tokens).toBeGreaterThan(0);
+    }
+    expect(usageOf("begin")).toBeUndefined();
+    expect(usageOf("Message:M")).toBeUndefined();
+    const total = events.find((e) => e.event === "workflow_finished")!.data.usage;
+    expect(usageOf("LLM:A")!.total_tokens + usageOf("LLM:B")!.total_tokens).toBe(total.total_tokens);
+    const trace = traceModel(events);
+    expect(trace.steps.find((s) => s.componentId === "LLM:A")!.tokens).toEqual(usageOf("LLM:A"));
+    const html = await renderTrace(events);
+    expect(html).toContain(`, ${usageOf("LLM:A")!.total_tokens} tokens`);
+  });
+
+  it("run --trace on a Dify app draws it as canvasflow graph does: the case taken, else greyed", async () => {
+    const out = join(dir, "dify.html");
+    const run = await cli(["run", corpusPath("dify", "conditional_hello_branching_workflow.yml"), "--inputs", '{"query":"hello world"}', "--trace", out]);
+    expect(run.code, run.stderr).toBe(0);
+    const html = readFileSync(out, "utf8");
+    expect(html).toContain('class="node f-router ran" data-id="1754217359748"');
+    expect(html).toContain('class="node f-message untaken" data-id="1754217363584"');
+    expect(html).toContain('<g class="edge-label"><title>Start.query contains hello</title>');
+    expect(html).toContain('<g class="edge-label untaken"><title>else</title>');
+  });
+
+  it("marks the step a run paused on with ⏸ and a failed one with ✕", async () => {
+    const paused = await renderTrace(await runEvents(JSON.parse(readFileSync("fixtures/user-fill-up.json", "utf8"))), { pausedAt: ["UserFillUp:Details"] });
+    expect(paused).toMatch(/<div class="row waiting" data-component="UserFillUp:Details">.*<span class="mark paused"[^>]*>⏸ waiting for input<\/span>/);
+    const failed = await renderTrace(await runEvents(failing));
+    expect(failed).toMatch(/<span class="mark error"[^>]*>✕<\/span>/);
+    expect(failed).not.toContain("mark paused");
+  });
+});
 
 describe("the trace model", () => {
   it("has a step per component run, numbered by round, with inputs and outputs", async () => {
