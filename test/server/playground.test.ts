@@ -181,8 +181,9 @@ describe("the playground", () => {
     await shown.locator("[data-field=doc]").setInputFiles({ name: "note.txt", mimeType: "text/plain", buffer: Buffer.from("hello") });
     await shown.locator("[data-field=obj]").fill("{not json");
     await shown.locator("button[type=submit]").click();
-    await expect(shown.locator('[data-error-for="count"]').textContent()).resolves.toBe('Count must be a whole number, got "2.5"');
-    await expect(shown.locator('[data-error-for="obj"]').textContent()).resolves.toMatch(/^Obj is not valid JSON: /);
+    // The fields are checked in order and the file is read first (asynchronously), so wait for each message.
+    await shown.locator('[data-error-for="count"]', { hasText: 'Count must be a whole number, got "2.5"' }).waitFor(WAIT);
+    await shown.locator('[data-error-for="obj"]', { hasText: /^Obj is not valid JSON: / }).waitFor(WAIT);
     await page.screenshot({ path: join(shots, "every-field-errors.png") });
     await shown.locator("[data-field=count]").fill("3");
     await shown.locator("[data-field=obj]").fill('{"a": [1, 2]}');
