@@ -27,7 +27,7 @@ import type { ComponentRegistry } from "../components/registry.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { unwrapDsl } from "../dsl/source.js";
 import { validateSource } from "../dsl/validate.js";
-import { Canvas, CheckpointReplayError, type CanvasRuntimeOptions } from "../engine/canvas.js";
+import { Canvas, CheckpointReplayError, type CanvasRuntimeOptions, type CompiledCanvas } from "../engine/canvas.js";
 import type { RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import type { RunRequest } from "../engine/run.js";
@@ -46,6 +46,11 @@ export interface DurableSessionOptions {
    * session must exist (`SessionNotFoundError` otherwise).
    */
   dsl?: string | object;
+  /**
+   * The same, validated and compiled already (`compileCanvas`): a server opening many sessions of
+   * one agent compiles it once. Takes the place of `dsl`.
+   */
+  compiled?: CompiledCanvas;
   registry?: ComponentRegistry;
   /** Engine options (timeouts, services…); `taskId` names a new session's task. */
   canvas?: CanvasRuntimeOptions;
@@ -111,8 +116,7 @@ export class DurableSession {
     try {
       const stored = await store.load(key);
       if (!stored) {
-        if (options.dsl === undefined) throw new SessionNotFoundError(key);
-        const canvas = canvasFromSource(await readSource(options.dsl), registry, options.canvas);
+        const canvas = await newCanvas(options, registry);
         await store.save(key, canvas.toJSON(), { lock, expectedVersion: null });
         return new DurableSession(options, lock, canvas, 0, "new");
       }
@@ -314,6 +318,13 @@ export class DurableSession {
     this.closed = true;
     await this.lock.release();
   }
+}
+
+/** A new session's canvas: from `compiled`, else from `dsl`; neither: the session does not exist. */
+async function newCanvas(options: DurableSessionOptions, registry: ComponentRegistry): Promise<Canvas> {
+  if (options.compiled) return Canvas.fromCompiled(options.compiled, options.canvas);
+  if (options.dsl === undefined) throw new SessionNotFoundError(options.key);
+  return canvasFromSource(await readSource(options.dsl), registry, options.canvas);
 }
 
 function linkSignal(external: AbortSignal | undefined, controller: AbortController): () => void {
