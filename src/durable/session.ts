@@ -58,6 +58,13 @@ export interface DurableSessionOptions {
   durability?: Durability;
   /** Where cancel requests for the session's task are heard. */
   cancel?: CancelSignals;
+  /**
+   * A new session's task id (`canvas.taskId`) was made for it just now and nobody has seen it (a
+   * server's random session id): no cancel can be waiting for it, so its first run neither clears
+   * nor looks up a cancel flag (two store round trips less). Leave it out for a task id that may
+   * have been used before.
+   */
+  newTask?: boolean;
   /** Checkpoints after which a run that ends at a stable point writes a new base (default 10 000). */
   compactAfter?: number;
   /**
@@ -91,6 +98,8 @@ export class DurableSession {
   private closed = false;
   private running = false;
   private saved = true;
+  /** No cancel can be waiting for the task yet (see `newTask`): until the first run starts. */
+  private unseenTask: boolean;
 
   private constructor(
     private readonly options: DurableSessionOptions,
@@ -100,7 +109,9 @@ export class DurableSession {
     private seq: number,
     /** How the session was found. */
     readonly openedAs: OpenedAs,
-  ) {}
+  ) {
+    this.unseenTask = openedAs === "new" && options.newTask === true;
+  }
 
   /**
    * Take the session's lock and load it (or create it from `dsl`). Fails with SessionLockedError
@@ -239,8 +250,10 @@ export class DurableSession {
           // A new turn, or a resumed pause, clears a cancel left from before (RAGFlow never clears
           // it): nothing was running to hear it. A run continued after a crash keeps it: that run
           // was under way, and the cancel was meant for it.
-          if (canvas.status !== "running") await cancel.clear(canvas.taskId);
-          stopWatching = await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled")));
+          const unseen = this.unseenTask;
+          this.unseenTask = false;
+          if (canvas.status !== "running" && !unseen) await cancel.clear(canvas.taskId);
+          stopWatching = await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled")), { unseen });
         }
       } catch (error) {
         end();
