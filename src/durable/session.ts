@@ -59,12 +59,14 @@ export interface DurableSessionOptions {
   /** Where cancel requests for the session's task are heard. */
   cancel?: CancelSignals;
   /**
-   * A new session's task id (`canvas.taskId`) was made for it just now and nobody has seen it (a
-   * server's random session id): no cancel can be waiting for it, so its first run neither clears
-   * nor looks up a cancel flag (two store round trips less). Leave it out for a task id that may
-   * have been used before.
+   * The key and the task id (`canvas.taskId`) were made just now for a new session, and nobody
+   * has seen them (a server's random session id): nothing can be stored or waiting under them. So
+   * `open` creates the session without loading it first (one found there anyway is a
+   * SnapshotConflictError, nothing written), and its first run neither clears nor looks up a
+   * cancel flag: three store round trips less. Needs `dsl` or `compiled`. Leave it out for a key
+   * or task id that may have been used before.
    */
-  newTask?: boolean;
+  fresh?: boolean;
   /** Checkpoints after which a run that ends at a stable point writes a new base (default 10 000). */
   compactAfter?: number;
   /**
@@ -98,7 +100,7 @@ export class DurableSession {
   private closed = false;
   private running = false;
   private saved = true;
-  /** No cancel can be waiting for the task yet (see `newTask`): until the first run starts. */
+  /** No cancel can be waiting for the task yet (see `fresh`): until the first run starts. */
   private unseenTask: boolean;
 
   private constructor(
@@ -110,7 +112,7 @@ export class DurableSession {
     /** How the session was found. */
     readonly openedAs: OpenedAs,
   ) {
-    this.unseenTask = openedAs === "new" && options.newTask === true;
+    this.unseenTask = openedAs === "new" && options.fresh === true;
   }
 
   /**
@@ -125,7 +127,7 @@ export class DurableSession {
     const registry = options.registry ?? defaultRegistry;
     const lock = await store.lock(key);
     try {
-      const stored = await store.load(key);
+      const stored = options.fresh ? undefined : await store.load(key);
       if (!stored) {
         const canvas = await newCanvas(options, registry);
         await store.save(key, canvas.toJSON(), { lock, expectedVersion: null });

@@ -64,8 +64,8 @@ export async function openNewSession(ctx: ServerContext, tenant: string, agent: 
       registry: ctx.registry,
       canvas: { ...ctx.canvas, taskId: id, userId: options.userId },
       cancel: ctx.store.cancel,
-      // The session id, made just now, is its task id: nobody can have cancelled it yet.
-      newTask: true,
+      // The session id, made just now, is its key and task id: nothing is stored or cancelled under it yet.
+      fresh: true,
     });
   } catch (error) {
     if (error instanceof CanvasValidationError) throw dataError(`Agent ${agent.id} cannot run: ${error.message}`);

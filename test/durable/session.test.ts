@@ -10,6 +10,7 @@ import {
   DurableSession,
   MemoryCancelSignals,
   MemorySnapshotStore,
+  SnapshotConflictError,
   type AppendOptions,
   type CanvasDsl,
   type CanvasEvent,
@@ -151,7 +152,7 @@ describe("DurableSession", () => {
     await next.close();
   });
 
-  it("newTask: the first run of a new session neither clears nor looks up a cancel, and still hears one; later runs do both", async () => {
+  it("fresh: the first run of a new session neither clears nor looks up a cancel, and still hears one; later runs do both", async () => {
     const store = new MemorySnapshotStore();
     const signals = new MemoryCancelSignals();
     const calls: string[] = [];
@@ -170,7 +171,7 @@ describe("DurableSession", () => {
       close: () => signals.close(),
     };
     const dsl = countingLoop(50);
-    const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "fresh-task" }, newTask: true });
+    const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "fresh-task" }, fresh: true });
     const events: CanvasEvent[] = [];
     for await (const event of session.run({ query: "go" })) {
       events.push(event);
@@ -182,11 +183,25 @@ describe("DurableSession", () => {
     expect(finished(await collect(session.run({ query: "again" }))).error).toBeUndefined();
     expect(calls).toEqual(["watch unseen", "clear", "watch"]);
     await session.close();
-    // Without newTask, a new session's first run clears and looks up as before.
+    // Without fresh, a new session's first run clears and looks up as before.
     const other = await DurableSession.open({ store, key: "s2", dsl, cancel, canvas: { taskId: "used-task" } });
     await collect(other.run({ query: "go" }));
     expect(calls.slice(3)).toEqual(["clear", "watch"]);
     await other.close();
+  });
+
+  it("fresh on a key that is taken after all: SnapshotConflictError, the session as it was, its lock free", async () => {
+    const store = new MemorySnapshotStore();
+    const dsl = countingLoop(3);
+    const first = await DurableSession.open({ store, key: "taken", dsl });
+    await collect(first.run({ query: "one" }));
+    await first.close();
+    const before = await store.load("taken");
+    await expect(DurableSession.open({ store, key: "taken", dsl, fresh: true })).rejects.toBeInstanceOf(SnapshotConflictError);
+    expect(await store.load("taken")).toEqual(before);
+    const again = await DurableSession.open({ store, key: "taken", dsl });
+    expect(again.openedAs).toBe("idle");
+    await again.close();
   });
 
   it("a cancelled turn after finished ones goes back to the end of the last finished turn, not to the base", async () => {
