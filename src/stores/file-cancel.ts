@@ -84,10 +84,13 @@ export class FileCancelSignals implements CancelSignals {
 
   async watch(taskId: string, onCancel: () => void, options: WatchOptions = {}): Promise<() => Promise<void>> {
     this.flag(taskId);
-    try {
-      await mkdir(this.directory, { recursive: true });
-    } catch (error) {
-      throw new CancelSignalError(`cannot create the cancel flag folder ${this.directory}: ${(error as Error).message}`);
+    // While it listens, the folder it listens to was made already.
+    if (this.pollTimer === undefined) {
+      try {
+        await mkdir(this.directory, { recursive: true });
+      } catch (error) {
+        throw new CancelSignalError(`cannot create the cancel flag folder ${this.directory}: ${(error as Error).message}`);
+      }
     }
     const stop = this.watchers.add(taskId, onCancel);
     this.startListening();

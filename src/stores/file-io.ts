@@ -4,7 +4,7 @@
  * durability past a power loss (a rename or a new file is durable only once its folder is synced).
  */
 import { randomBytes } from "node:crypto";
-import { open, rename, unlink } from "node:fs/promises";
+import { mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface WriteFileOptions {
@@ -29,6 +29,21 @@ export async function writeFileAtomic(file: string, content: string, options: Wr
     throw error;
   }
   if (options.sync) await syncDirectory(dirname(file));
+}
+
+/**
+ * Create something in `folder` (made when missing): `create` is tried first, and the folder made
+ * only when that fails with ENOENT, so the usual case costs no mkdir. `create` must leave nothing
+ * behind when it fails. No folder: just `create`.
+ */
+export async function inFolder<T>(folder: string | undefined, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (folder === undefined || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  await mkdir(folder, { recursive: true });
+  return create();
 }
 
 /** fsync a file's content; false when there is no such file. */

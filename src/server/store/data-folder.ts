@@ -23,7 +23,7 @@ import { mkdir, readdir, readFile, stat, unlink, access, constants } from "node:
 import { join, resolve } from "node:path";
 import { FileCancelSignals } from "../../stores/file-cancel.js";
 import { writeFileAtomic } from "../../stores/file-io.js";
-import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from "../../stores/file-lock.js";
+import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
 import { KeyedTurns } from "../../util/turns.js";
@@ -201,22 +201,32 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
   }
 
   private async lockedFile<R>(lockPath: string, action: () => Promise<R>): Promise<R> {
+    const options = { purpose: "save", waitMs: this.data.lockTimeoutMs, staleAfterMs: this.data.lockTimeoutMs, session: `the ${this.kind}s of ${this.data.location}`, key: lockPath } as const;
+    let lock: FileLock;
     try {
-      await mkdir(this.path, { recursive: true });
-    } catch (error) {
-      throw this.data.fsFailure("create", this.path, error);
-    }
-    try {
-      return await withFileLock(
-        lockPath,
-        { purpose: "save", waitMs: this.data.lockTimeoutMs, staleAfterMs: this.data.lockTimeoutMs, session: `the ${this.kind}s of ${this.data.location}`, key: lockPath },
-        action,
-      );
+      // The folder is made only when the lock file cannot be created without it (the first write).
+      lock = await acquireFileLock(lockPath, options).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT" && error.code !== "ENOTDIR") throw error;
+        try {
+          await mkdir(this.path, { recursive: true });
+        } catch (cause) {
+          throw this.data.fsFailure("create", this.path, cause);
+        }
+        return acquireFileLock(lockPath, options);
+      });
     } catch (error) {
       // The lock's own errors (held too long, cannot be created) are about the store, not a session.
       if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
+      throw this.data.fsFailure("lock", lockPath, error);
+    }
+    try {
+      return await action();
+    } catch (error) {
+      if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
       if (error instanceof ServerStoreError) throw error;
       throw this.data.fsFailure("lock", lockPath, error);
+    } finally {
+      await lock.release();
     }
   }
 
