@@ -22,7 +22,7 @@
 import { mkdir, readdir, readFile, stat, unlink, access, constants } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { FileCancelSignals } from "../../stores/file-cancel.js";
-import { writeFileAtomic } from "../../stores/file-io.js";
+import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/file-io.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
@@ -122,6 +122,41 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
     return parseStoredRecord<T>(this.kind, text, this.where(name), expectedId === undefined ? {} : { id: expectedId });
   }
 
+  /**
+   * Write a record under a name nobody has yet, without the folder's lock (an exclusive link);
+   * false when the name is taken. On a file system without hard links: under the lock.
+   */
+  async writeNew(name: string, record: T): Promise<boolean> {
+    const file = this.fileOf(name);
+    const text = JSON.stringify(record);
+    try {
+      return await this.createdInFolder(() => writeNewFileAtomic(file, text, { sync: this.data.sync }));
+    } catch (error) {
+      if (!noHardLinks(error)) throw this.data.fsFailure("write", file, error);
+    }
+    return this.locked(async () => {
+      if (await this.exists(name)) return false;
+      await this.write(name, record);
+      return true;
+    });
+  }
+
+  /** Run `create`, making the folder first when it fails for want of it (only the first write pays for the mkdir). */
+  private async createdInFolder<R>(create: () => Promise<R>): Promise<R> {
+    try {
+      return await create();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    }
+    try {
+      await mkdir(this.path, { recursive: true });
+    } catch (cause) {
+      throw this.data.fsFailure("create", this.path, cause);
+    }
+    return create();
+  }
+
   async write(name: string, record: T): Promise<void> {
     const file = this.fileOf(name);
     try {
@@ -205,15 +240,7 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
     let lock: FileLock;
     try {
       // The folder is made only when the lock file cannot be created without it (the first write).
-      lock = await acquireFileLock(lockPath, options).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== "ENOENT" && error.code !== "ENOTDIR") throw error;
-        try {
-          await mkdir(this.path, { recursive: true });
-        } catch (cause) {
-          throw this.data.fsFailure("create", this.path, cause);
-        }
-        return acquireFileLock(lockPath, options);
-      });
+      lock = await this.createdInFolder(() => acquireFileLock(lockPath, options));
     } catch (error) {
       // The lock's own errors (held too long, cannot be created) are about the store, not a session.
       if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
@@ -313,10 +340,8 @@ class DataFolderSessions implements SessionRecordStore {
 
   async create(record: SessionRecord): Promise<SessionRecord> {
     checkNewRecord("session record", record, this.store);
-    await this.folder.locked(async () => {
-      if (await this.folder.exists(record.id)) throw new ServerStoreError(`${this.store}: session record ${record.id} already exists`);
-      await this.folder.write(record.id, record);
-    });
+    // A new id: no lock needed to take it (an exclusive link); one per turn without a session id.
+    if (!(await this.folder.writeNew(record.id, record))) throw new ServerStoreError(`${this.store}: session record ${record.id} already exists`);
     return structuredClone(record);
   }
 
