@@ -11,7 +11,8 @@
  *
  * Ids are unique across tenants, as in the databases. Writes take the lock file of their folder
  * (`agents/.lock`, … : file-lock.ts), so processes sharing the folder neither lose an update nor
- * let two agents of a tenant take one title; reads take no lock.
+ * let two agents of a tenant take one title; reads take no lock. A new session record takes none
+ * either: an exclusive hard link claims its name (`writeNew`).
  *
  * Listing: a list reads the folder and stats each record file; each process keeps a summary of
  * every file it has parsed (the fields lists filter and sort on), checked against the file's
