@@ -36,13 +36,28 @@ describe("CompiledAgents", () => {
   });
 
   it("keeps the most recently used versions up to its capacity", async () => {
-    const cache = new CompiledAgents(defaultRegistry, 2);
+    const cache = new CompiledAgents(defaultRegistry, { maxEntries: 2 });
     const a = await cache.get(agent(echo("A")));
     await cache.get(agent(echo("B")));
     expect(await cache.get(agent(echo("A")))).toBe(a); // A is now the most recent
     await cache.get(agent(echo("C"))); // B goes
     expect(cache.size).toBe(2);
     expect(await cache.get(agent(echo("A")))).toBe(a);
+  });
+
+  it("keeps at most maxBytes of DSL: older versions go first, a larger DSL is compiled each time", async () => {
+    const bytes = Buffer.byteLength(JSON.stringify(echo("A")));
+    const cache = new CompiledAgents(defaultRegistry, { maxBytes: 2 * bytes + 1 });
+    const a = await cache.get(agent(echo("A")));
+    await cache.get(agent(echo("B")));
+    expect(cache.size).toBe(2);
+    await cache.get(agent(echo("C"))); // A goes: three would be over the bytes
+    expect(cache.size).toBe(2);
+    expect(await cache.get(agent(echo("A")))).not.toBe(a);
+    const big = echo("x".repeat(3 * bytes));
+    const first = await cache.get(agent(big));
+    expect(await cache.get(agent(big))).not.toBe(first);
+    expect(cache.size).toBe(2);
   });
 });
 
