@@ -7,7 +7,7 @@ import type { ComponentDefinition, Params } from "./components/types.js";
 import { DslReadError, parseDslText, readDslFile, unwrapDsl, type DslSource } from "./dsl/source.js";
 import type { CanvasDsl } from "./dsl/types.js";
 import { validateSource, type ValidationReport } from "./dsl/validate.js";
-import { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
+import { Canvas, compileCanvasGraph, type CanvasRuntimeOptions, type CompiledCanvas } from "./engine/canvas.js";
 import { registerDify } from "./dify/front-end.js";
 import { isYamlPath, readDifyYamlFile } from "./dify/yaml.js";
 
@@ -81,6 +81,18 @@ export async function loadCanvas(dslOrPath: string | object, options: LoadOption
   const registry = options.registry ?? defaultRegistry;
   const source = await readSource(dslOrPath);
   return canvasFromSource(source, registry, options);
+}
+
+/**
+ * Validate and compile a DSL once, for many canvases (`Canvas.fromCompiled`, or a
+ * DurableSession's `dsl`): the validation and graph building a new session would repeat. Throws
+ * CanvasValidationError with the full report when the DSL is invalid.
+ */
+export function compileCanvas(source: DslSource, registry: ComponentRegistry = defaultRegistry): CompiledCanvas {
+  const report = validateSource(source, { registry });
+  if (!report.valid) throw new CanvasValidationError(report);
+  const dsl = source.dsl as CanvasDsl;
+  return Object.freeze({ dsl, graph: compileCanvasGraph(dsl, registry), warnings: report.issues.filter((i) => i.severity === "warning") });
 }
 
 /** Build a canvas from an already-read source (validates first). */

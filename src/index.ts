@@ -9,10 +9,11 @@ export {
   defaultRegistry,
   readSource,
   canvasFromSource,
+  compileCanvas,
   CanvasValidationError,
   type LoadOptions,
 } from "./api.js";
-export { Canvas, type CanvasRuntimeOptions } from "./engine/canvas.js";
+export { Canvas, type CanvasRuntimeOptions, type CompiledCanvas } from "./engine/canvas.js";
 export { DEFAULT_MAX_STEPS, type RunRequest } from "./engine/run.js";
 export { DEFAULT_CONCURRENCY, DEFAULT_COMPONENT_TIMEOUT_MS } from "./engine/runner.js";
 export {

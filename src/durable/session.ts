@@ -27,7 +27,7 @@ import type { ComponentRegistry } from "../components/registry.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { unwrapDsl } from "../dsl/source.js";
 import { validateSource } from "../dsl/validate.js";
-import { Canvas, CheckpointReplayError, type CanvasRuntimeOptions } from "../engine/canvas.js";
+import { Canvas, CheckpointReplayError, type CanvasRuntimeOptions, type CompiledCanvas } from "../engine/canvas.js";
 import type { RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import type { RunRequest } from "../engine/run.js";
@@ -46,6 +46,11 @@ export interface DurableSessionOptions {
    * session must exist (`SessionNotFoundError` otherwise).
    */
   dsl?: string | object;
+  /**
+   * The same, validated and compiled already (`compileCanvas`): a server opening many sessions of
+   * one agent compiles it once. Takes the place of `dsl`.
+   */
+  compiled?: CompiledCanvas;
   registry?: ComponentRegistry;
   /** Engine options (timeouts, services…); `taskId` names a new session's task. */
   canvas?: CanvasRuntimeOptions;
@@ -53,6 +58,15 @@ export interface DurableSessionOptions {
   durability?: Durability;
   /** Where cancel requests for the session's task are heard. */
   cancel?: CancelSignals;
+  /**
+   * The key and the task id (`canvas.taskId`) were made just now for a new session, and nobody
+   * has seen them (a server's random session id): nothing can be stored or waiting under them. So
+   * `open` creates the session without loading it first (one found there anyway is a
+   * SnapshotConflictError, nothing written), and its first run neither clears nor looks up a
+   * cancel flag: three store round trips less. Needs `dsl` or `compiled`. Leave it out for a key
+   * or task id that may have been used before.
+   */
+  fresh?: boolean;
   /** Checkpoints after which a run that ends at a stable point writes a new base (default 10 000). */
   compactAfter?: number;
   /**
@@ -86,6 +100,8 @@ export class DurableSession {
   private closed = false;
   private running = false;
   private saved = true;
+  /** No cancel can be waiting for the task yet (see `fresh`): until the first run starts. */
+  private unseenTask: boolean;
 
   private constructor(
     private readonly options: DurableSessionOptions,
@@ -95,7 +111,9 @@ export class DurableSession {
     private seq: number,
     /** How the session was found. */
     readonly openedAs: OpenedAs,
-  ) {}
+  ) {
+    this.unseenTask = openedAs === "new" && options.fresh === true;
+  }
 
   /**
    * Take the session's lock and load it (or create it from `dsl`). Fails with SessionLockedError
@@ -109,10 +127,9 @@ export class DurableSession {
     const registry = options.registry ?? defaultRegistry;
     const lock = await store.lock(key);
     try {
-      const stored = await store.load(key);
+      const stored = options.fresh ? undefined : await store.load(key);
       if (!stored) {
-        if (options.dsl === undefined) throw new SessionNotFoundError(key);
-        const canvas = canvasFromSource(await readSource(options.dsl), registry, options.canvas);
+        const canvas = await newCanvas(options, registry);
         await store.save(key, canvas.toJSON(), { lock, expectedVersion: null });
         return new DurableSession(options, lock, canvas, 0, "new");
       }
@@ -235,8 +252,10 @@ export class DurableSession {
           // A new turn, or a resumed pause, clears a cancel left from before (RAGFlow never clears
           // it): nothing was running to hear it. A run continued after a crash keeps it: that run
           // was under way, and the cancel was meant for it.
-          if (canvas.status !== "running") await cancel.clear(canvas.taskId);
-          stopWatching = await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled")));
+          const unseen = this.unseenTask;
+          this.unseenTask = false;
+          if (canvas.status !== "running" && !unseen) await cancel.clear(canvas.taskId);
+          stopWatching = await cancel.watch(canvas.taskId, () => controller.abort(new Error("cancelled")), { unseen });
         }
       } catch (error) {
         end();
@@ -314,6 +333,13 @@ export class DurableSession {
     this.closed = true;
     await this.lock.release();
   }
+}
+
+/** A new session's canvas: from `compiled`, else from `dsl`; neither: the session does not exist. */
+async function newCanvas(options: DurableSessionOptions, registry: ComponentRegistry): Promise<Canvas> {
+  if (options.compiled) return Canvas.fromCompiled(options.compiled, options.canvas);
+  if (options.dsl === undefined) throw new SessionNotFoundError(options.key);
+  return canvasFromSource(await readSource(options.dsl), registry, options.canvas);
 }
 
 function linkSignal(external: AbortSignal | undefined, controller: AbortController): () => void {

@@ -88,11 +88,19 @@ export class Canvas {
     options: CanvasRuntimeOptions = {},
     warnings: readonly ValidationIssue[] = [],
   ): Canvas {
-    // Another format (Dify YAML) compiles in its own front end.
-    const frontEnd = registry.frontEndFor(dsl);
-    const graph = frontEnd ? frontEnd.compile(dsl, registry) : compileGraph(dsl, registry);
+    const graph = compileCanvasGraph(dsl, registry);
     const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId, taskId: options.taskId });
     return new Canvas(dsl, graph, session, options, warnings);
+  }
+
+  /**
+   * A canvas from a DSL compiled once (`compileCanvas`): many sessions of one agent share its
+   * validation and graph (the graph is read-only; each canvas has its own session state).
+   */
+  static fromCompiled(compiled: CompiledCanvas, options: CanvasRuntimeOptions = {}): Canvas {
+    const { dsl, graph } = compiled;
+    const session = dsl.canvasflow !== undefined ? sessionFromSnapshot(dsl, graph) : freshSession(dsl, graph, { userId: options.userId, taskId: options.taskId });
+    return new Canvas(dsl, graph, session, options, compiled.warnings);
   }
 
   /**
@@ -239,6 +247,23 @@ export class Canvas {
   toJSON(): CanvasDsl {
     return snapshotOf(this.dsl, this.session);
   }
+}
+
+/**
+ * A validated DSL with its compiled graph: what every canvas of that DSL shares. Made by
+ * `compileCanvas` (api.ts); a server keeps one per agent version instead of validating and
+ * compiling the agent's DSL on every new session.
+ */
+export interface CompiledCanvas {
+  readonly dsl: CanvasDsl;
+  readonly graph: CanvasGraph;
+  readonly warnings: readonly ValidationIssue[];
+}
+
+/** The graph of a validated DSL; another format (Dify YAML) compiles in its own front end. */
+export function compileCanvasGraph(dsl: CanvasDsl, registry: ComponentRegistry): CanvasGraph {
+  const frontEnd = registry.frontEndFor(dsl);
+  return frontEnd ? frontEnd.compile(dsl, registry) : compileGraph(dsl, registry);
 }
 
 /** A checkpoint that does not apply to the session built so far (stored data that is not what a run wrote). */

@@ -20,6 +20,7 @@ import type { HttpServiceOptions } from "../components/http/service.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
 import { AgentCatalog } from "./agent-catalog.js";
+import { CompiledAgents } from "./compiled-agents.js";
 import { loadAgentFolder } from "./agent-folder.js";
 import { anyKeyConfigured, KeyChecker } from "./auth.js";
 import { ActiveRuns, type ServerContext } from "./context.js";
@@ -165,6 +166,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     store: options.store,
     agents: new AgentCatalog(options.store.agents),
     registry,
+    compiled: new CompiledAgents(registry),
     canvas: withNetworkGuard(options.canvas ?? {}, settings.allowPrivateNetwork),
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,

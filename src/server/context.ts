@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
 import type { AgentCatalog } from "./agent-catalog.js";
+import type { CompiledAgents } from "./compiled-agents.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { RunAdmission } from "./run-slots.js";
 import type { ServerLimits } from "./settings.js";
@@ -18,6 +19,8 @@ export interface ServerContext {
   store: ServerStore;
   agents: AgentCatalog;
   registry: ComponentRegistry;
+  /** The agents' DSLs, validated and compiled once per version for their new sessions. */
+  compiled: CompiledAgents;
   /** Engine options and services every run gets (its taskId is set per session). */
   canvas: CanvasRuntimeOptions;
   /** The runs of this process, by session id. */

@@ -3,7 +3,7 @@
  * times) and the run state in `store.runs` under the same id, which is also the session's task id
  * (so a cancel by task id reaches its runs, as in RAGFlow).
  */
-import { canvasFromSource, CanvasValidationError, DurableSession, readSource, SessionLockedError } from "../index.js";
+import { Canvas, CanvasValidationError, DurableSession, SessionLockedError } from "../index.js";
 import { storeNewSession } from "../durable/create.js";
 import { dataError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
@@ -60,10 +60,12 @@ export async function openNewSession(ctx: ServerContext, tenant: string, agent: 
     session = await DurableSession.open({
       store: ctx.store.runs,
       key: id,
-      dsl: agent.dsl,
+      compiled: await ctx.compiled.get(agent),
       registry: ctx.registry,
       canvas: { ...ctx.canvas, taskId: id, userId: options.userId },
       cancel: ctx.store.cancel,
+      // The session id, made just now, is its key and task id: nothing is stored or cancelled under it yet.
+      fresh: true,
     });
   } catch (error) {
     if (error instanceof CanvasValidationError) throw dataError(`Agent ${agent.id} cannot run: ${error.message}`);
@@ -99,7 +101,7 @@ export async function createQueuedSession(ctx: ServerContext, tenant: string, ag
   const id = newId();
   let prologue: string;
   try {
-    const canvas = canvasFromSource(await readSource(agent.dsl), ctx.registry, { ...ctx.canvas, taskId: id, userId: options.userId });
+    const canvas = Canvas.fromCompiled(await ctx.compiled.get(agent), { ...ctx.canvas, taskId: id, userId: options.userId });
     prologue = canvas.prologue;
     await storeNewSession(ctx.store.runs, id, canvas);
   } catch (error) {

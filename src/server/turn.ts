@@ -225,5 +225,5 @@ export async function addMessages(ctx: ServerContext, record: SessionRecord, que
   const reference = transcript.reference;
   if ("chunks" in reference) reply.reference = reference;
   const added: SessionMessage[] = [{ role: "user", content: query, ...(id ? { id } : {}) }, reply];
-  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...added] }, ctx.now());
+  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...added] }, ctx.now(), record);
 }

@@ -12,7 +12,7 @@
 import { watch as watchFolder, type FSWatcher } from "node:fs";
 import { mkdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { CancelSignalError, CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+import { CancelSignalError, CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
 import { writeFileAtomic } from "./file-io.js";
 
 export interface FileCancelSignalsOptions {
@@ -82,16 +82,19 @@ export class FileCancelSignals implements CancelSignals {
     return expiresAt > Date.now();
   }
 
-  async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
+  async watch(taskId: string, onCancel: () => void, options: WatchOptions = {}): Promise<() => Promise<void>> {
     this.flag(taskId);
-    try {
-      await mkdir(this.directory, { recursive: true });
-    } catch (error) {
-      throw new CancelSignalError(`cannot create the cancel flag folder ${this.directory}: ${(error as Error).message}`);
+    // While it listens, the folder it listens to was made already.
+    if (this.pollTimer === undefined) {
+      try {
+        await mkdir(this.directory, { recursive: true });
+      } catch (error) {
+        throw new CancelSignalError(`cannot create the cancel flag folder ${this.directory}: ${(error as Error).message}`);
+      }
     }
     const stop = this.watchers.add(taskId, onCancel);
     this.startListening();
-    if (await this.isRequested(taskId)) this.watchers.cancelled(taskId);
+    if (!options.unseen && (await this.isRequested(taskId))) this.watchers.cancelled(taskId);
     return async () => stop();
   }
 

@@ -4,7 +4,7 @@
  * durability past a power loss (a rename or a new file is durable only once its folder is synced).
  */
 import { randomBytes } from "node:crypto";
-import { open, rename, unlink } from "node:fs/promises";
+import { link, mkdir, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 export interface WriteFileOptions {
@@ -29,6 +29,58 @@ export async function writeFileAtomic(file: string, content: string, options: Wr
     throw error;
   }
   if (options.sync) await syncDirectory(dirname(file));
+}
+
+/**
+ * Write a new file whole, unless it exists: a temp file hard-linked to its name (the link fails
+ * when the name is taken, atomically, so no lock is needed; a reader never sees half a file).
+ * Resolves to false, writing nothing, when the file exists. A file system without hard links
+ * fails with its own error (EPERM, ENOTSUP…), for the caller to write another way.
+ */
+export async function writeNewFileAtomic(file: string, content: string, options: WriteFileOptions = {}): Promise<boolean> {
+  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  let created: boolean;
+  try {
+    const handle = await open(temp, "wx");
+    try {
+      await handle.writeFile(content, "utf8");
+      if (options.sync) await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    created = await link(temp, file).then(
+      () => true,
+      (error: NodeJS.ErrnoException) => {
+        if (error.code === "EEXIST") return false;
+        throw error;
+      },
+    );
+  } finally {
+    await unlink(temp).catch(() => undefined);
+  }
+  if (created && options.sync) await syncDirectory(dirname(file));
+  return created;
+}
+
+/** Hard links are not available on this file system (writeNewFileAtomic's caller writes another way). */
+export function noHardLinks(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === "EPERM" || code === "ENOTSUP" || code === "EOPNOTSUPP" || code === "ENOSYS" || code === "EXDEV";
+}
+
+/**
+ * Create something in `folder` (made when missing): `create` is tried first, and the folder made
+ * only when that fails with ENOENT, so the usual case costs no mkdir. `create` must leave nothing
+ * behind when it fails. No folder: just `create`.
+ */
+export async function inFolder<T>(folder: string | undefined, create: () => Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (folder === undefined || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  await mkdir(folder, { recursive: true });
+  return create();
 }
 
 /** fsync a file's content; false when there is no such file. */

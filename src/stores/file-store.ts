@@ -46,7 +46,7 @@ import { mkdir, open, readFile, stat, truncate, unlink, type FileHandle } from "
 import { basename, dirname, join } from "node:path";
 import type { CanvasDsl } from "../dsl/types.js";
 import { baseLine, checkpointLine, compactedLog, eventLines, newGeneration, scanLog, type LogPlace } from "./file-checkpoint-log.js";
-import { syncDirectory, syncFile, writeFileAtomic } from "./file-io.js";
+import { inFolder, syncDirectory, syncFile, writeFileAtomic } from "./file-io.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./file-lock.js";
 import {
   checkEventQuery,
@@ -196,7 +196,8 @@ export class FileSnapshotStore implements CheckpointStore {
     }
     const text = serializeSnapshot(key, snapshot);
     try {
-      if (this.directory !== undefined) await mkdir(this.directory, { recursive: true });
+      // Under a held lock the folder is there: the lock file is in it.
+      if (this.directory !== undefined && lock === undefined) await mkdir(this.directory, { recursive: true });
       return await this.underLock(key, file, lock, (held) => this.replaceBase(key, file, text, expectedVersion, held));
     } catch (error) {
       if (error instanceof SnapshotStoreError) throw error;
@@ -303,8 +304,7 @@ export class FileSnapshotStore implements CheckpointStore {
     const file = this.pathFor(key);
     let fileLock: FileLock;
     try {
-      if (this.directory !== undefined) await mkdir(this.directory, { recursive: true });
-      fileLock = await acquireFileLock(lockPathFor(file), this.lockOptions(key, file, "run", 0));
+      fileLock = await inFolder(this.directory, () => acquireFileLock(lockPathFor(file), this.lockOptions(key, file, "run", 0)));
     } catch (error) {
       if (error instanceof SnapshotStoreError) throw error;
       const code = (error as NodeJS.ErrnoException).code;

@@ -38,7 +38,7 @@ export {
   type SessionBackend,
 } from "./open-store.js";
 export { RedisCancelSignals, DEFAULT_CANCEL_CHANNEL, type RedisCancelSignalsOptions } from "./redis-cancel.js";
-export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+export { MemoryCancelSignals, CancelSignalError, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
 export { PostgresSnapshotStore, DEFAULT_POSTGRES_LOCK_LEASE_MS, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
 export { migratePostgres, DEFAULT_POSTGRES_SCHEMA, POSTGRES_SCHEMA_VERSION, type MigratePostgresOptions, type MigrationResult } from "./postgres-schema.js";
 export { DEFAULT_POSTGRES_URL, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";

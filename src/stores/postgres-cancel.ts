@@ -7,7 +7,7 @@
  * missed. When that connection is lost, it is made again and the watched flags are checked anew.
  */
 import pg from "pg";
-import { CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+import { CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
 import { SnapshotStoreError } from "./snapshot-store.js";
@@ -81,14 +81,14 @@ export class PostgresCancelSignals implements CancelSignals {
     return rows[0].requested;
   }
 
-  async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
+  async watch(taskId: string, onCancel: () => void, options: WatchOptions = {}): Promise<() => Promise<void>> {
     checkTaskId(taskId);
     this.checkOpen();
     const stop = this.watchers.add(taskId, onCancel);
     try {
       await this.listening();
       // Listening now: a request from before is in the table, one from after comes as a notice.
-      if (await this.isRequested(taskId)) this.watchers.cancelled(taskId);
+      if (!options.unseen && (await this.isRequested(taskId))) this.watchers.cancelled(taskId);
     } catch (error) {
       stop();
       throw error;

@@ -9,7 +9,7 @@
  * flags of all watched tasks are checked again (a message published meanwhile is lost).
  */
 import type { Redis } from "ioredis";
-import { cancelKey, CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals } from "./cancel-signals.js";
+import { cancelKey, CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 
 export const DEFAULT_CANCEL_CHANNEL = "canvasflow:cancel";
@@ -63,13 +63,13 @@ export class RedisCancelSignals implements CancelSignals {
     return (await this.command(taskId, () => this.connection.client.exists(key))) === 1;
   }
 
-  async watch(taskId: string, onCancel: () => void): Promise<() => Promise<void>> {
+  async watch(taskId: string, onCancel: () => void, options: WatchOptions = {}): Promise<() => Promise<void>> {
     const key = this.flagKey(taskId);
     this.checkOpen();
     const stop = this.watchers.add(taskId, onCancel);
     try {
       await this.subscribe(taskId);
-      if ((await this.command(taskId, () => this.connection.client.exists(key))) === 1) this.watchers.cancelled(taskId);
+      if (!options.unseen && (await this.command(taskId, () => this.connection.client.exists(key))) === 1) this.watchers.cancelled(taskId);
     } catch (error) {
       stop();
       throw error;

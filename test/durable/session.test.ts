@@ -10,6 +10,7 @@ import {
   DurableSession,
   MemoryCancelSignals,
   MemorySnapshotStore,
+  SnapshotConflictError,
   type AppendOptions,
   type CanvasDsl,
   type CanvasEvent,
@@ -149,6 +150,58 @@ describe("DurableSession", () => {
     expect(next.canvas.globals["env.n"]).toBe(50);
     expect(await cancel.isRequested("task-1")).toBe(false);
     await next.close();
+  });
+
+  it("fresh: the first run of a new session neither clears nor looks up a cancel, and still hears one; later runs do both", async () => {
+    const store = new MemorySnapshotStore();
+    const signals = new MemoryCancelSignals();
+    const calls: string[] = [];
+    // The real signals, with each call written down.
+    const cancel = {
+      request: (taskId: string) => signals.request(taskId),
+      isRequested: (taskId: string) => signals.isRequested(taskId),
+      watch: (taskId: string, onCancel: () => void, options?: { unseen?: boolean }) => {
+        calls.push(`watch${options?.unseen ? " unseen" : ""}`);
+        return signals.watch(taskId, onCancel, options);
+      },
+      clear: (taskId: string) => {
+        calls.push("clear");
+        return signals.clear(taskId);
+      },
+      close: () => signals.close(),
+    };
+    const dsl = countingLoop(50);
+    const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "fresh-task" }, fresh: true });
+    const events: CanvasEvent[] = [];
+    for await (const event of session.run({ query: "go" })) {
+      events.push(event);
+      if (events.filter((e) => e.event === "node_finished").length === 10) await cancelRun("fresh-task", { signals: cancel });
+    }
+    expect(finished(events).error).toBe("cancelled");
+    expect(calls).toEqual(["watch unseen"]);
+    // The next run: the flag left by that cancel is cleared first, so it does not stop this one.
+    expect(finished(await collect(session.run({ query: "again" }))).error).toBeUndefined();
+    expect(calls).toEqual(["watch unseen", "clear", "watch"]);
+    await session.close();
+    // Without fresh, a new session's first run clears and looks up as before.
+    const other = await DurableSession.open({ store, key: "s2", dsl, cancel, canvas: { taskId: "used-task" } });
+    await collect(other.run({ query: "go" }));
+    expect(calls.slice(3)).toEqual(["clear", "watch"]);
+    await other.close();
+  });
+
+  it("fresh on a key that is taken after all: SnapshotConflictError, the session as it was, its lock free", async () => {
+    const store = new MemorySnapshotStore();
+    const dsl = countingLoop(3);
+    const first = await DurableSession.open({ store, key: "taken", dsl });
+    await collect(first.run({ query: "one" }));
+    await first.close();
+    const before = await store.load("taken");
+    await expect(DurableSession.open({ store, key: "taken", dsl, fresh: true })).rejects.toBeInstanceOf(SnapshotConflictError);
+    expect(await store.load("taken")).toEqual(before);
+    const again = await DurableSession.open({ store, key: "taken", dsl });
+    expect(again.openedAs).toBe("idle");
+    await again.close();
   });
 
   it("a cancelled turn after finished ones goes back to the end of the last finished turn, not to the base", async () => {

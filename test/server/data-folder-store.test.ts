@@ -116,9 +116,13 @@ describe("DataFolderServerStore: layout and sharing", () => {
     // A lock wait far shorter than 300 writes take one after another.
     const store = open(dir, { lockTimeoutMs: 100 });
     const session = (i: number) => ({ id: `s${i}`, tenant: "t", agent_id: "a", user_id: "u", name: "", message: [], source: "agent" as const, create_time: i, update_time: i });
-    const results = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => store.sessions.create(session(i))));
-    expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
+    const created = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => store.sessions.create(session(i))));
+    expect(created.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
     expect((await store.sessions.list("t", "a", { ...LIST, page_size: 1 })).total).toBe(300);
+    // Updates take the folder's lock.
+    const updated = await Promise.allSettled(Array.from({ length: 300 }, (_, i) => store.sessions.update("t", `s${i}`, { name: `n${i}` }, 1000 + i)));
+    expect(updated.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason)).slice(0, 3)).toEqual([]);
+    expect((await store.sessions.get("t", "s299"))?.name).toBe("n299");
     expect(readdirSync(join(dir, "session-records")).filter((f) => !f.endsWith(".json"))).toEqual([]);
   });
 
@@ -181,12 +185,20 @@ describe("DataFolderServerStore: damaged data", () => {
     await expect(store.agents.create(agent("t", "x"))).rejects.toThrow(new RegExp(`^data folder ${dir}: cannot create agents: `));
     await expect(store.agents.list("t", LIST)).rejects.toThrow(new RegExp(`^data folder ${dir}: cannot list agents: `));
     // A live process (ours' parent) holds the session records' lock for a save.
+    const s1 = { id: "s1", tenant: "t", agent_id: "a", user_id: "u", name: "", message: [], source: "agent" as const, create_time: 1, update_time: 1 };
+    await store.sessions.create(s1);
     write("session-records/.lock", `${process.ppid} ${hostname()} abc save`);
-    const error = await store.sessions.create({ id: "s2", tenant: "t", agent_id: "a", user_id: "u", name: "", message: [], source: "agent", create_time: 1, update_time: 1 }).catch((e: unknown) => e);
+    const error = await store.sessions.update("t", "s1", { name: "renamed" }, 2).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ServerStoreError);
     expect((error as Error).message).toMatch(`the session records of data folder ${dir} is locked by another writer (process ${process.ppid}`);
     expect((error as Error).message).toContain(join(dir, "session-records/.lock"));
-    expect(readdirSync(join(dir, "session-records"))).toEqual([".lock"]);
+    expect(await store.sessions.get("t", "s1")).toEqual(s1);
+    // A new record takes no lock (an exclusive link): created meanwhile; its id a second time is refused.
+    const s2 = { ...s1, id: "s2" };
+    await store.sessions.create(s2);
+    await expect(store.sessions.create({ ...s2, name: "again" })).rejects.toThrow(`data folder ${dir}: session record s2 already exists`);
+    expect(await store.sessions.get("t", "s2")).toEqual(s2);
+    expect(readdirSync(join(dir, "session-records")).sort()).toEqual([".lock", "s1.json", "s2.json"]);
   });
 
   it("a failed update leaves the record as it was", async () => {

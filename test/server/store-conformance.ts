@@ -144,6 +144,24 @@ export function describeServerStore(name: string, harness: ServerStoreHarness): 
       expect((await reader.sessions.list(t, a.id, LIST)).total).toBe(1);
     });
 
+    it("updates a session record from the caller's copy (known) only when it is still current", async () => {
+      const store = await open();
+      const t = tenant();
+      const a = await store.agents.create(agent(t, "A"));
+      const created = await store.sessions.create(session(t, a.id, 1000));
+      const renamed = await store.sessions.update(t, created.id, { name: "renamed" }, 2000, created);
+      expect(renamed).toMatchObject({ name: "renamed", update_time: 2000 });
+      // A stale copy (before the rename, here or in another process): the change goes onto the stored record.
+      const message = [...created.message, { role: "user" as const, content: "hi" }];
+      expect(await store.sessions.update(t, created.id, { message }, 3000, created)).toMatchObject({ name: "renamed", message, update_time: 3000 });
+      expect(await (await other(store)).sessions.get(t, created.id)).toMatchObject({ name: "renamed", message, update_time: 3000 });
+      // Another tenant's copy changes nothing; a deleted record stays deleted.
+      expect(await store.sessions.update(tenant(), created.id, { name: "x" }, 4000, { ...created, tenant: "someone" })).toBeUndefined();
+      await store.sessions.delete(t, [created.id]);
+      expect(await store.sessions.update(t, created.id, { name: "x" }, 5000, created)).toBeUndefined();
+      expect(await store.sessions.get(t, created.id)).toBeUndefined();
+    });
+
     it("deleting an agent deletes its session records", async () => {
       const store = await open();
       const t = tenant();

@@ -6,6 +6,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry, MemoryServerStore } from "../../src/index.js";
 import { AgentCatalog } from "../../src/server/agent-catalog.js";
+import { CompiledAgents } from "../../src/server/compiled-agents.js";
 import { ActiveRuns, type ServerContext } from "../../src/server/context.js";
 import { ServerMetrics } from "../../src/server/metrics.js";
 import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
@@ -22,6 +23,7 @@ function context(): ServerContext {
     store,
     agents: new AgentCatalog(store.agents),
     registry: defaultRegistry,
+    compiled: new CompiledAgents(defaultRegistry),
     canvas: {},
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: false,

@@ -72,6 +72,19 @@ export function describeCancelSignals(name: string, harness: CancelHarness): voi
       expect(late).toBe(false);
     });
 
+    it("a watch of an unseen task (no flag looked up first) hears a request made after it started, from another process", async () => {
+      const watching = await open();
+      const asking = harness.shared ? await open() : watching;
+      const task = freshTask();
+      let heard = 0;
+      const stop = await watching.watch(task, () => heard++, { unseen: true });
+      expect(heard).toBe(0);
+      await asking.request(task);
+      for (let i = 0; i < 100 && heard === 0; i++) await sleep(20);
+      expect(heard).toBe(1);
+      await stop();
+    });
+
     it("a flag lives its time to live", async () => {
       const signals = await open();
       const task = freshTask();

@@ -12,7 +12,8 @@
  *
  * Ids are unique across tenants, as in the databases. Writes take the lock file of their folder
  * (`agents/.lock`, … : file-lock.ts), so processes sharing the folder neither lose an update nor
- * let two agents of a tenant take one title; reads take no lock.
+ * let two agents of a tenant take one title; reads take no lock. A new session record takes none
+ * either: an exclusive hard link claims its name (`writeNew`).
  *
  * Listing: a list reads the folder and stats each record file; each process keeps a summary of
  * every file it has parsed (the fields lists filter and sort on), checked against the file's
@@ -24,8 +25,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, stat, unlink, access, constants, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { FileCancelSignals } from "../../stores/file-cancel.js";
-import { writeFileAtomic } from "../../stores/file-io.js";
-import { DEFAULT_LOCK_TIMEOUT_MS, withFileLock } from "../../stores/file-lock.js";
+import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/file-io.js";
+import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
 import { KeyedTurns } from "../../util/turns.js";
@@ -129,6 +130,41 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
     return parseStoredRecord<T>(this.kind, text, this.where(name), expectedId === undefined ? {} : { id: expectedId });
   }
 
+  /**
+   * Write a record under a name nobody has yet, without the folder's lock (an exclusive link);
+   * false when the name is taken. On a file system without hard links: under the lock.
+   */
+  async writeNew(name: string, record: T): Promise<boolean> {
+    const file = this.fileOf(name);
+    const text = JSON.stringify(record);
+    try {
+      return await this.createdInFolder(() => writeNewFileAtomic(file, text, { sync: this.data.sync }));
+    } catch (error) {
+      if (!noHardLinks(error)) throw this.data.fsFailure("write", file, error);
+    }
+    return this.locked(async () => {
+      if (await this.exists(name)) return false;
+      await this.write(name, record);
+      return true;
+    });
+  }
+
+  /** Run `create`, making the folder first when it fails for want of it (only the first write pays for the mkdir). */
+  private async createdInFolder<R>(create: () => Promise<R>): Promise<R> {
+    try {
+      return await create();
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    }
+    try {
+      await mkdir(this.path, { recursive: true });
+    } catch (cause) {
+      throw this.data.fsFailure("create", this.path, cause);
+    }
+    return create();
+  }
+
   async write(name: string, record: T): Promise<void> {
     const file = this.fileOf(name);
     try {
@@ -208,22 +244,24 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
   }
 
   private async lockedFile<R>(lockPath: string, action: () => Promise<R>): Promise<R> {
+    const options = { purpose: "save", waitMs: this.data.lockTimeoutMs, staleAfterMs: this.data.lockTimeoutMs, session: `the ${this.kind}s of ${this.data.location}`, key: lockPath } as const;
+    let lock: FileLock;
     try {
-      await mkdir(this.path, { recursive: true });
-    } catch (error) {
-      throw this.data.fsFailure("create", this.path, error);
-    }
-    try {
-      return await withFileLock(
-        lockPath,
-        { purpose: "save", waitMs: this.data.lockTimeoutMs, staleAfterMs: this.data.lockTimeoutMs, session: `the ${this.kind}s of ${this.data.location}`, key: lockPath },
-        action,
-      );
+      // The folder is made only when the lock file cannot be created without it (the first write).
+      lock = await this.createdInFolder(() => acquireFileLock(lockPath, options));
     } catch (error) {
       // The lock's own errors (held too long, cannot be created) are about the store, not a session.
       if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
+      throw this.data.fsFailure("lock", lockPath, error);
+    }
+    try {
+      return await action();
+    } catch (error) {
+      if (error instanceof SnapshotStoreError) throw new ServerStoreError(error.message);
       if (error instanceof ServerStoreError) throw error;
       throw this.data.fsFailure("lock", lockPath, error);
+    } finally {
+      await lock.release();
     }
   }
 
@@ -310,10 +348,8 @@ class DataFolderSessions implements SessionRecordStore {
 
   async create(record: SessionRecord): Promise<SessionRecord> {
     checkNewRecord("session record", record, this.store);
-    await this.folder.locked(async () => {
-      if (await this.folder.exists(record.id)) throw new ServerStoreError(`${this.store}: session record ${record.id} already exists`);
-      await this.folder.write(record.id, record);
-    });
+    // A new id: no lock needed to take it (an exclusive link); one per turn without a session id.
+    if (!(await this.folder.writeNew(record.id, record))) throw new ServerStoreError(`${this.store}: session record ${record.id} already exists`);
     return structuredClone(record);
   }
 

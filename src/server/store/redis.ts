@@ -317,9 +317,11 @@ class RedisSessions implements SessionRecordStore {
     return this.store.page<SessionRecord>("session record", query.orderby === "create_time" ? sets.byCreate : sets.byUpdate, this.store.key("session-record", ""), "name_key", tenant, query);
   }
 
-  async update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined> {
+  async update(tenant: string, id: string, patch: SessionPatch, now: number, known?: SessionRecord): Promise<SessionRecord | undefined> {
+    // The caller's copy saves the read when it is still what is stored (the swap checks it).
+    const guess = known?.id === id && known.tenant === tenant && isRecordId(id) ? { record: known, json: JSON.stringify(known) } : undefined;
     for (let attempt = 0; attempt < SWAP_ATTEMPTS; attempt++) {
-      const found = await this.read(tenant, id);
+      const found = attempt === 0 && guess ? guess : await this.read(tenant, id);
       if (!found) return undefined;
       const updated = patchedSession(found.record, patch, now, this.store.location);
       const sets = sessionSets(this.store, tenant, found.record.agent_id);

@@ -146,7 +146,12 @@ export interface SessionRecordStore {
   get(tenant: string, id: string): Promise<SessionRecord | undefined>;
   /** The tenant's sessions of one agent. */
   list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>>;
-  update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined>;
+  /**
+   * `known`: the record as the caller last read or wrote it. A store that compares and swaps
+   * (Redis) tries it as the current record first, saving a read; a stale one costs only that
+   * try. Others ignore it.
+   */
+  update(tenant: string, id: string, patch: SessionPatch, now: number, known?: SessionRecord): Promise<SessionRecord | undefined>;
   /** Delete these (the tenant's) session records; resolves to the ids that were deleted. */
   delete(tenant: string, ids: readonly string[]): Promise<string[]>;
 }
