@@ -26,7 +26,7 @@ import { mkdir, readdir, readFile, rename, stat, unlink, access, constants, writ
 import { join, resolve } from "node:path";
 import { FileCancelSignals } from "../../stores/file-cancel.js";
 import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/file-io.js";
-import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, type FileLock } from "../../stores/file-lock.js";
+import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
 import { KeyedTurns } from "../../util/turns.js";
