@@ -27,10 +27,10 @@ const RUNS = 60;
  * checkpointed and logged to Redis, and the mock LLM answering in the same process).
  */
 const CONCURRENCY = 1;
-const ROUNDS = 10;
+export const ROUNDS = 10;
 const WORKER_COUNTS = [1, 2, 3];
 
-function ioDsl(url) {
+export function ioDsl(url) {
   return {
     components: {
       begin: node("Begin", { mode: "task", prologue: "" }, ["Loop:L"]),
