@@ -4,9 +4,13 @@
  * /proc) and the Redis commands its connections sent per run (MONITOR, filtered by the worker's
  * sockets), by command. Not a benchmark workload (no target): a tool for finding the worker's costs.
  *
- *     node bench/server/queue-worker-profile.mjs [runs] [--cpu-prof DIR] [-- worker flags…]
+ *     node bench/server/queue-worker-profile.mjs [runs] [--cpu-prof DIR] [--perf FILE] [-- worker flags…]
+ *
+ * --cpu-prof samples the wall clock (a worker preempted on a busy machine is counted in the frame
+ * it was in); --perf records the timed runs with Linux perf (on-CPU samples only, JS frames named
+ * through --perf-basic-prof): `perf report -i FILE --no-children --sort sym`.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { Redis } from "ioredis";
@@ -22,7 +26,9 @@ const extra = dash >= 0 ? argv.slice(dash + 1) : [];
 const own = dash >= 0 ? argv.slice(0, dash) : argv;
 const profIndex = own.indexOf("--cpu-prof");
 const profDir = profIndex >= 0 ? own[profIndex + 1] : undefined;
-const RUNS = Number(own.find((a, i) => /^\d+$/.test(a) && own[i - 1] !== "--cpu-prof") ?? 40);
+const perfIndex = own.indexOf("--perf");
+const perfFile = perfIndex >= 0 ? own[perfIndex + 1] : undefined;
+const RUNS = Number(own.find((a, i) => /^\d+$/.test(a) && own[i - 1] !== "--cpu-prof" && own[i - 1] !== "--perf") ?? 40);
 
 function cpuSeconds(pid) {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
@@ -52,7 +58,7 @@ const prefix = `canvasflow-profile-queue:${process.pid}:`;
 const queue = new api.RunQueue({ redis: REDIS_URL, prefix, queue: "prof" });
 const server = new api.RedisServerStore({ url: REDIS_URL, prefix });
 const worker = await startCli(["worker", "--redis", REDIS_URL, "--prefix", prefix, "--queue", "prof", "--concurrency", "1", "--mock-llm", "--allow-private-network", ...extra], /takes runs from the queue/, {
-  execArgv: profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : [],
+  execArgv: [...(profDir ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []), ...(perfFile ? ["--perf-basic-prof"] : [])],
 });
 const monitor = new Redis(REDIS_URL);
 const lines = [];
@@ -75,15 +81,21 @@ try {
     await queue.queue.clean(0, 100000, "completed");
   };
   // Warm-up, untimed.
-  await run(Array.from({ length: 5 }, (_, i) => `warm-${i}`));
+  await run(Array.from({ length: Number(process.env.WARM ?? 5) }, (_, i) => `warm-${i}`));
   const ports = redisPorts(worker.pid);
   const m = await monitor.monitor();
   m.on("monitor", (_time, args, source) => lines.push([source, args[0].toLowerCase(), args]));
+  const perf = perfFile ? spawn("perf", ["record", "-F", "997", "-g", "-p", String(worker.pid), "-o", perfFile], { stdio: "ignore" }) : undefined;
+  if (perf) await new Promise((resolve) => setTimeout(resolve, 500));
   const cpu0 = cpuSeconds(worker.pid);
   const t0 = performance.now();
   await run(Array.from({ length: RUNS }, (_, i) => `run-${i}`));
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(worker.pid) - cpu0;
+  if (perf) {
+    perf.kill("SIGINT");
+    await new Promise((resolve) => perf.on("close", resolve));
+  }
   for (const p of redisPorts(worker.pid)) ports.add(p);
   await m.disconnect();
   const mine = lines.filter(([source]) => ports.has(source.slice(source.lastIndexOf(":") + 1)));

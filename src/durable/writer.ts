@@ -88,7 +88,7 @@ export class CheckpointWriter {
       this.lastEvent = logged;
     } else {
       this.events.push(logged);
-      this.draining ??= this.drain();
+      this.draining ??= this.drainSoon();
     }
     return logged;
   }
@@ -195,6 +195,17 @@ export class CheckpointWriter {
     }
     await store.append(key, this.record(delta), { lock });
     await store.flush?.(key);
+  }
+
+  /**
+   * Live events start a write once the work under way has had its turn (setImmediate): a step that
+   * does not wait on I/O emits its node_started, its node_finished and its checkpoint in one go,
+   * and they then go out in one write instead of two. A step that waits (an HTTP call, an LLM) has
+   * its first events written as it starts waiting, so a follower sees them as before.
+   */
+  private async drainSoon(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await this.drain();
   }
 
   /**
