@@ -135,7 +135,7 @@ async function oneSetting(api, workers, url, prefix) {
     const context = { workers, queue, server, started, dsl: ioDsl(url) };
     const cold = await timedRuns(api, { ...context, label: "cold" });
     const taken = cold.perWorker;
-    for (let pass = 0; pass < 20 && (taken.size < workers || Math.min(...taken.values()) < WARM_RUNS_PER_WORKER); round++) {
+    for (let pass = 0; pass < 20 && (taken.size < workers || Math.min(...taken.values()) < WARM_RUNS_PER_WORKER); pass++) {
       const { perWorker } = await timedRuns(api, { ...context, label: `warm-up-${pass}` });
       for (const [name, count] of perWorker) taken.set(name, (taken.get(name) ?? 0) + count);
     }
