@@ -88,7 +88,9 @@ export class CheckpointWriter {
       this.lastEvent = logged;
     } else {
       this.events.push(logged);
-      this.draining ??= this.drainSoon();
+      // A step's node_started may wait for the rest of its step (see drainSoon); anything else
+      // (the run's start or resumption, a message) is written at once.
+      this.draining ??= event.event === "node_started" ? this.drainSoon() : this.drain();
     }
     return logged;
   }
@@ -206,10 +208,13 @@ export class CheckpointWriter {
   }
 
   /**
-   * Live events start a write once the work under way has had its turn (setImmediate): a step that
-   * does not wait on I/O emits its node_started, its node_finished and its checkpoint in one go,
-   * and they then go out in one write instead of two. A step that waits (an HTTP call, an LLM) has
-   * its first events written as it starts waiting, so a follower sees them as before.
+   * A node_started starts a write once the work under way has had its turn (setImmediate): a step
+   * that does not wait on I/O emits its node_started, its node_finished and its checkpoint in one
+   * go, and they then go out in one write instead of two. A step that waits (an HTTP call, an LLM)
+   * has its node_started written as it starts waiting, so a follower sees it as before. What this
+   * gives up: a process that dies inside a step that never waits (a crash, not a kill at a random
+   * moment) has not logged that step's node_started; the step was in flight, so the next process
+   * runs it again and names it in workflow_resumed, which, like workflow_started, goes out at once.
    */
   private async drainSoon(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
