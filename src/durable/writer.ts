@@ -26,6 +26,9 @@ import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, Sessio
 
 export type { Durability };
 
+/** Events written as soon as they are made, not with the rest of their step (see drainSoon). */
+const STARTS_RUN = new Set<string>(["workflow_started", "workflow_resumed"]);
+
 /** Backoff before each retry of an async write that failed for a reason that may pass (a lost connection). */
 const RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1600];
 
@@ -88,9 +91,9 @@ export class CheckpointWriter {
       this.lastEvent = logged;
     } else {
       this.events.push(logged);
-      // A step's node_started may wait for the rest of its step (see drainSoon); anything else
-      // (the run's start or resumption, a message) is written at once.
-      this.draining ??= event.event === "node_started" ? this.drainSoon() : this.drain();
+      // The run's start or resumption is written at once; a step's events may wait for the rest
+      // of the step (see drainSoon).
+      this.draining ??= STARTS_RUN.has(event.event) ? this.drain() : this.drainSoon();
     }
     return logged;
   }
@@ -208,13 +211,14 @@ export class CheckpointWriter {
   }
 
   /**
-   * A node_started starts a write once the work under way has had its turn (setImmediate): a step
+   * A step's events start a write once the work under way has had its turn (setImmediate): a step
    * that does not wait on I/O emits its node_started, its node_finished and its checkpoint in one
-   * go, and they then go out in one write instead of two. A step that waits (an HTTP call, an LLM)
-   * has its node_started written as it starts waiting, so a follower sees it as before. What this
-   * gives up: a process that dies inside a step that never waits (a crash, not a kill at a random
-   * moment) has not logged that step's node_started; the step was in flight, so the next process
-   * runs it again and names it in workflow_resumed, which, like workflow_started, goes out at once.
+   * go, and they then go out in one write instead of two; so do a waiting step's node_finished and
+   * checkpoint. A step that waits (an HTTP call, an LLM) has its node_started written as it starts
+   * waiting, so a follower sees it as before. What this gives up: a process that dies inside a
+   * step that never waits (a crash, not a kill at a random moment) has not logged that step's
+   * node_started; the step was in flight, so the next process runs it again and names it in
+   * workflow_resumed, which, like workflow_started, goes out at once.
    */
   private async drainSoon(): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
