@@ -12,8 +12,8 @@ import { fileURLToPath } from "node:url";
 
 const BIN = fileURLToPath(new URL("../../dist/src/cli/bin.js", import.meta.url));
 
-export async function startCli(args, ready, { timeoutMs = 60_000 } = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { stdio: ["ignore", "ignore", "pipe"], detached: true });
+export async function startCli(args, ready, { timeoutMs = 60_000, execArgv = [] } = {}) {
+  const child = spawn(process.execPath, [...execArgv, BIN, ...args], { stdio: ["ignore", "ignore", "pipe"], detached: true });
   let stderr = "";
   const exited = new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
   const match = await new Promise((resolve, reject) => {

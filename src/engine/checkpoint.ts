@@ -130,6 +130,24 @@ export class RunRecorder {
   }
 }
 
+/**
+ * Whether a delta from `RunRecorder.take` shares nothing that the run may still change, so it can
+ * be kept as a value instead of being serialized at once. What `take` builds is its own: a fresh
+ * ops array, copies (or clones) of every part written whole, strings, and the frontier array,
+ * which is replaced and never changed once a batch is done. What it does not copy are the values
+ * inside the ops (an output, a history entry): a component may go on changing an object it set,
+ * or a list it appends to (VariableAssigner appends in place). So: every op holds only primitives.
+ */
+export function isSelfContained(delta: RunDelta): boolean {
+  for (const op of delta.ops) {
+    for (let i = 1; i < op.length; i++) {
+      const part = op[i];
+      if (typeof part === "object" && part !== null) return false;
+    }
+  }
+  return true;
+}
+
 function referencesText(s: CanvasSession): string {
   return s.references.chunks.length === 0 && s.references.doc_aggs.length === 0 ? "" : JSON.stringify(s.references);
 }

@@ -1,7 +1,9 @@
 /**
- * Sessions in this process's memory: for tests and single-process servers. Snapshots, deltas and
- * events are kept as JSON text, so what is loaded is always a fresh copy and never shares objects
- * with a canvas.
+ * Sessions in this process's memory: for tests and single-process servers. Snapshots and deltas
+ * are kept as JSON text, so what is loaded is always a fresh copy and never shares objects with a
+ * canvas; a delta that shares nothing the run may change (a record's `value`) is kept as it is and
+ * copied through JSON when loaded, which gives what its text would have. Events are kept as given
+ * (read-only), their JSON made only if they are read.
  */
 import {
   checkEventQuery,
@@ -37,8 +39,8 @@ import type { CanvasDsl } from "../dsl/types.js";
 
 interface Entry {
   text: string;
-  /** Checkpoints since the base, as JSON text (seq = index + 1). */
-  deltas: string[];
+  /** Checkpoints since the base, as JSON text or a value nothing else changes (seq = index + 1). */
+  deltas: Array<string | object>;
   version: string;
   /** Epoch ms after which the entry is gone. */
   expiresAt?: number;
@@ -80,7 +82,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     return {
       snapshot: parseSnapshot(key, entry.text, `session "${key}"`),
       version: entry.version,
-      deltas: entry.deltas.map((text, i) => parseDelta(key, "memory", i + 1, text)),
+      deltas: entry.deltas.map((delta, i) => parseDelta(key, "memory", i + 1, typeof delta === "string" ? delta : JSON.stringify(delta))),
     };
   }
 
@@ -110,7 +112,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     if (!entry) throw seqConflict(key, 0, record.seq);
     if (record.seq !== entry.deltas.length + 1) throw seqConflict(key, entry.deltas.length + 1, record.seq);
     checkEventsFollow(key, this.logs.get(key)?.at(-1)?.id, record);
-    entry.deltas.push(record.delta);
+    entry.deltas.push(record.value ?? record.delta);
     entry.version = String(++this.lastVersion);
     this.log(key, record.events);
     return entry.version;

@@ -30,7 +30,13 @@ export interface CheckpointRecord {
   /** 1 for the first checkpoint after the base, then one more each time. */
   seq: number;
   /** The delta as JSON text. */
-  delta: string;
+  readonly delta: string;
+  /**
+   * The delta itself, when it shares nothing the run may still change (see `keptDelta` in
+   * durable/writer.ts): a store in this process's memory keeps it instead of its text, and makes
+   * a copy through JSON when it is loaded. `delta` is then made only if read.
+   */
+  readonly value?: object;
   /** The events emitted since the previous checkpoint, in order. */
   events: LoggedEvent[];
 }
@@ -382,7 +388,10 @@ export function checkEventQuery(query: EventQuery | undefined): { after: [number
 export function checkRecord(key: string, record: CheckpointRecord): void {
   const session = `session "${key}"`;
   if (!Number.isInteger(record?.seq) || record.seq < 1) throw new SnapshotStoreError(`${session}: checkpoint seq must be a whole number from 1, got ${String(record?.seq)}`, key);
-  if (typeof record.delta !== "string") throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: the delta must be JSON text`, key);
+  // A record that carries its delta as a value makes the text only when a store asks for it.
+  if (record.value === undefined ? typeof record.delta !== "string" : typeof record.value !== "object" || record.value === null) {
+    throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: the delta must be JSON text`, key);
+  }
   checkEventList(key, `${session}: checkpoint ${record.seq}`, record.events);
 }
 

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  Canvas,
   cancelRun,
   compareEventIds,
   DurableSession,
@@ -15,9 +16,11 @@ import {
   type CanvasDsl,
   type CanvasEvent,
   type CheckpointRecord,
+  type ComponentDefinition,
   type Durability,
 } from "../../src/index.js";
-import { canvasWithEnv, finished, messages, node } from "../helpers/dsl.js";
+import { canvasDsl, canvasWithEnv, finished, messages, node } from "../helpers/dsl.js";
+import { registryWith } from "../helpers/registry.js";
 
 /** A Loop of `rounds` rounds that counts into env.n and logs each round into env.seen. */
 function countingLoop(rounds: number): CanvasDsl {
@@ -74,6 +77,36 @@ async function uninterrupted(dsl: CanvasDsl): Promise<CanvasEvent[]> {
 }
 
 describe("DurableSession", () => {
+  it("a delta kept in memory as a value loads as its text would; one holding a value the run may change is kept as text", async () => {
+    // Make sets a list; Grow, a step later, pushes onto that same list (a component may change what
+    // it reads). Had Make's checkpoint kept the list itself, replaying it would show Grow's push.
+    const Make: ComponentDefinition = { name: "Make", invoke: (ctx) => ctx.setOutput("list", [1]) };
+    const Grow: ComponentDefinition = {
+      name: "Grow",
+      invoke(ctx) {
+        (ctx.get("Make:M@list") as number[]).push(2);
+        ctx.setOutput("n", 2);
+      },
+    };
+    const registry = registryWith(Make, Grow);
+    const dsl = canvasDsl({ begin: node("Begin", {}, ["Make:M"]), "Make:M": node("Make", {}, ["Grow:G"]), "Grow:G": node("Grow", {}, []) });
+    const store = new MemorySnapshotStore();
+    const session = await DurableSession.open({ store, key: "kept", dsl, registry });
+    await collect(session.run({ query: "go" }));
+    await session.close();
+    const stored = (await store.load("kept"))!;
+    const listAt = (k: number) => {
+      const replayed = Canvas.fromCheckpoints(stored.snapshot as CanvasDsl, stored.deltas.slice(0, k) as never, registry);
+      return (replayed.toJSON().canvasflow?.outputs as Record<string, Record<string, unknown>> | undefined)?.["Make:M"]?.list;
+    };
+    const afterMake = stored.deltas.findIndex((delta) => JSON.stringify(delta).includes('"Make:M","list"')) + 1;
+    expect(afterMake).toBeGreaterThan(0);
+    expect(listAt(afterMake)).toEqual([1]);
+    // Loads are copies: changing one changes nothing stored.
+    (stored.deltas[0] as { ops: unknown[] }).ops.length = 0;
+    expect((await store.load("kept"))!.deltas[0]).not.toEqual(stored.deltas[0]);
+  });
+
   it("writes a checkpoint per batch with its events, and folds them into a new base when there are enough", async () => {
     const store = new DyingStore();
     const session = await DurableSession.open({ store, key: "s", dsl: countingLoop(3), compactAfter: 10 });

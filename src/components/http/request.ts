@@ -1,9 +1,12 @@
 /**
  * One outgoing HTTP request with the guard rails a canvas needs: an overall deadline, the
  * caller's AbortSignal, the SSRF check with DNS pinning, an optional proxy, and no redirects.
+ * Direct requests reuse kept-alive connections to the same checked addresses (dispatchers.ts);
+ * a proxy gets a connection of its own per request.
  */
 import { STATUS_CODES } from "node:http";
-import { Agent, ProxyAgent, request, type Dispatcher } from "undici";
+import { ProxyAgent, request, type Dispatcher } from "undici";
+import { pinnedDispatcher } from "./dispatchers.js";
 import { BlockedAddressError, pinnedLookup, resolveCheckedHost, type HostResolver } from "./ssrf.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
@@ -48,9 +51,11 @@ export async function sendHttpRequest(spec: HttpRequestSpec): Promise<HttpRespon
   if (spec.signal.aborted) onCancel();
   else spec.signal.addEventListener("abort", onCancel, { once: true });
 
-  let dispatcher: Dispatcher | undefined;
+  /** A proxy agent made for this request (closed after it); a direct request's pool is shared. */
+  let owned: Dispatcher | undefined;
   try {
-    dispatcher = await untilAborted(buildDispatcher(spec), abort.signal);
+    const { dispatcher, perRequest } = await untilAborted(buildDispatcher(spec), abort.signal);
+    if (perRequest) owned = dispatcher;
     const response = await request(spec.url, {
       method: spec.method,
       headers: { ...spec.headers },
@@ -76,43 +81,49 @@ export async function sendHttpRequest(spec: HttpRequestSpec): Promise<HttpRespon
   } finally {
     clearTimeout(timer);
     spec.signal.removeEventListener("abort", onCancel);
-    dispatcher?.destroy().catch(() => undefined);
+    owned?.destroy().catch(() => undefined);
   }
+}
+
+/** A dispatcher for one request: `perRequest` ones are this request's to close. */
+interface BuiltDispatcher {
+  dispatcher: Dispatcher;
+  perRequest: boolean;
 }
 
 /**
  * Resolve and check the hosts, then connect only to the checked addresses. Through a proxy we
  * connect to the proxy (pinned); the target is still checked, though the proxy resolves it.
  */
-async function buildDispatcher(spec: HttpRequestSpec): Promise<Dispatcher> {
+async function buildDispatcher(spec: HttpRequestSpec): Promise<BuiltDispatcher> {
   const check = { allowPrivateNetwork: spec.allowPrivateNetwork, resolver: spec.resolver, hint: spec.privateNetworkHint };
   const connectTimeout = spec.timeoutMs;
   if (spec.proxy) {
     const proxyAddresses = await resolveCheckedHost(spec.proxy.hostname, { ...check, role: "proxy" });
     await resolveCheckedHost(spec.url.hostname, { ...check, role: "url" });
-    return new ProxyAgent({
+    const proxy = new ProxyAgent({
       uri: spec.proxy.href,
       // Plain http targets are forwarded (absolute-URI requests, as Python requests does); https ones tunnel.
       proxyTunnel: false,
       proxyTls: { lookup: pinnedLookup(proxyAddresses), timeout: connectTimeout },
       requestTls: { timeout: connectTimeout },
     });
+    return { dispatcher: proxy, perRequest: true };
   }
   const addresses = await resolveCheckedHost(spec.url.hostname, { ...check, role: "url" });
-  return new Agent({ connect: { lookup: pinnedLookup(addresses), timeout: connectTimeout } });
+  return { dispatcher: pinnedDispatcher(addresses, connectTimeout), perRequest: false };
 }
 
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+/** The dispatcher, unless the request is aborted first (a per-request one made too late is closed). */
+function untilAborted(work: Promise<BuiltDispatcher>, signal: AbortSignal): Promise<BuiltDispatcher> {
   if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
+  return new Promise<BuiltDispatcher>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(
       (value) => {
         signal.removeEventListener("abort", onAbort);
-        if (signal.aborted && value && typeof (value as { destroy?: unknown }).destroy === "function") {
-          (value as unknown as Dispatcher).destroy().catch(() => undefined);
-        }
+        if (signal.aborted && value.perRequest) value.dispatcher.destroy().catch(() => undefined);
         resolve(value);
       },
       (error) => {
