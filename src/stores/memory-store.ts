@@ -136,12 +136,12 @@ export class MemorySnapshotStore implements CheckpointStore {
 
   private log(key: string, events: LoggedEvent[]): void {
     if (events.length === 0) return;
-    const log = this.logs.get(key) ?? [];
+    let log = this.logs.get(key);
+    if (log === undefined) this.logs.set(key, (log = []));
     // Kept as given: a lazily serialized event is turned into JSON only if it is read.
-    for (const e of events) log.push(e);
+    for (let i = 0; i < events.length; i++) log.push(events[i]);
     // Trimmed in bulk, so an append stays O(1) however long the log is.
     if (log.length >= 2 * this.maxEvents) log.splice(0, log.length - this.maxEvents);
-    this.logs.set(key, log);
   }
 
   async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {

@@ -366,8 +366,13 @@ export function parseEventId(id: unknown): [number, number] | undefined {
 
 /** Negative, zero or positive as `a` comes before, with or after `b`. */
 export function compareEventIds(a: string, b: string): number {
-  const [ra, na] = parseEventId(a) ?? [0, 0];
-  const [rb, nb] = parseEventId(b) ?? [0, 0];
+  // Scanned in place (no pairs made): a checkpoint's first event is compared on every append.
+  const okA = scanEventId(a);
+  const ra = okA ? scannedRun : 0;
+  const na = okA ? scannedN : 0;
+  const okB = scanEventId(b);
+  const rb = okB ? scannedRun : 0;
+  const nb = okB ? scannedN : 0;
   return ra !== rb ? ra - rb : na - nb;
 }
 
