@@ -11,25 +11,15 @@ import Fastify from "fastify";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { canvasflow, node } from "../lib.mjs";
+import { canvasflow } from "../lib.mjs";
+import { echoDsl, UNLIMITED } from "./echo-agent.mjs";
 import { deleteRedisKeys, serveCommands } from "./process.mjs";
 
 /** The load comes through one key: the per-key limits (60 completions a minute, 4 runs at once by default) would measure the limiter, not the server. */
-const UNLIMITED = { completionsPerMinute: 0, requestsPerMinute: 0, runsPerKey: 0, runsPerServer: 0 };
 
 const REDIS_URL = "redis://127.0.0.1:6379/0";
 export const QUERY = "hello";
 
-const echoDsl = () => ({
-  components: {
-    begin: node("Begin", { mode: "conversational", prologue: "" }, ["Message:Echo"]),
-    "Message:Echo": node("Message", { content: ["{sys.query}"] }),
-  },
-  globals: {},
-  history: [],
-  path: [],
-  retrieval: [],
-});
 
 const api = await canvasflow();
 const closers = [];

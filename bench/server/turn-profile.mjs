@@ -16,23 +16,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { canvasflow, node } from "../lib.mjs";
+import { canvasflow } from "../lib.mjs";
+import { echoDsl, UNLIMITED } from "./echo-agent.mjs";
 import { deleteRedisKeys } from "./process.mjs";
 
 const { values } = parseArgs({ options: { turns: { type: "string", default: "2000" }, stores: { type: "string", default: "memory,data,redis" } } });
 const TURNS = Number(values.turns);
 const REDIS_URL = "redis://127.0.0.1:6379/0";
-const UNLIMITED = { completionsPerMinute: 0, requestsPerMinute: 0, runsPerKey: 0, runsPerServer: 0 };
-const echoDsl = () => ({
-  components: {
-    begin: node("Begin", { mode: "conversational", prologue: "" }, ["Message:Echo"]),
-    "Message:Echo": node("Message", { content: ["{sys.query}"] }),
-  },
-  globals: {},
-  history: [],
-  path: [],
-  retrieval: [],
-});
 
 const api = await canvasflow();
 

@@ -61,8 +61,8 @@ export class InvocationContext implements ComponentContext<Params> {
   readonly recordedInputs: Record<string, unknown> = {};
   /** The tokens this invocation's model calls used (node_finished shows them); undefined when it made none. */
   usage: TokenUsage | undefined;
-  /** The attempts that failed before a retry (node_finished lists them; Dify streams them as node_retry). */
-  readonly failedAttempts: FailedAttempt[] = [];
+  /** The attempts that failed before a retry (node_finished lists them; Dify streams them as node_retry); made on the first retry, as most steps never fail. */
+  failedAttempts: FailedAttempt[] | undefined;
   private controller: AbortController | undefined;
   private stateAccess: ComponentState | undefined;
   /** Where this component's outputs (and state) live: its id, or `<id>#<frame>` inside a frame. */

@@ -624,7 +624,7 @@ class Run implements RunHost {
       data.round = frame.round;
     }
     if (result.ctx.usage) data.usage = { ...result.ctx.usage };
-    if (result.ctx.failedAttempts.length > 0) data.retries = result.ctx.failedAttempts.map((a) => ({ ...a }));
+    if (result.ctx.failedAttempts) data.retries = result.ctx.failedAttempts;
     if (extra) for (const key in extra) (data as unknown as Record<string, unknown>)[key] = extra[key];
     return this.events.make("node_finished", data);
   }

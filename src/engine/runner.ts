@@ -168,7 +168,7 @@ export class BatchRunner {
           // Retrying cannot bring a missing key or network back.
           if (signal.aborted || unavailable || attempt >= attempts) break;
           const now = performance.now();
-          ctx.failedAttempts.push({ error, elapsed_time: (now - attemptStarted) / 1000, finished_at: Date.now() / 1000 });
+          (ctx.failedAttempts ??= []).push({ error, elapsed_time: (now - attemptStarted) / 1000, finished_at: Date.now() / 1000 });
           await sleep(delayMs, undefined, { signal }).catch(() => undefined);
           if (signal.aborted) break;
           hooks.beforeRetry(node, ctx);
