@@ -60,3 +60,47 @@ export function startedIds(events: CanvasEvent[]): string[] {
 export function messages(events: CanvasEvent[]): string[] {
   return events.flatMap((e) => (e.event === "message" ? [e.data.content] : []));
 }
+
+/** A chatflow that remembers the last question in a conversation variable and says the turn. */
+export const MEMORY_CHATFLOW = {
+  app: { mode: "advanced-chat", name: "memory" },
+  kind: "app",
+  version: "0.3.1",
+  workflow: {
+    conversation_variables: [{ name: "last", value: "none yet", value_type: "string" }],
+    features: { opening_statement: "Ask me anything.", suggested_questions: ["What did I say?"] },
+    graph: {
+      nodes: [
+        { id: "start", data: { type: "start", title: "Start", variables: [] } },
+        { id: "say", data: { type: "answer", title: "Say", answer: "before: {{#conversation.last#}} (turn {{#sys.dialogue_count#}})" } },
+        { id: "keep", data: { type: "assigner", version: "2", title: "Keep", items: [{ variable_selector: ["conversation", "last"], input_type: "variable", operation: "over-write", value: ["sys", "query"] }] } },
+      ],
+      edges: [
+        { source: "start", target: "say" },
+        { source: "say", target: "keep" },
+      ],
+    },
+  },
+};
+
+/** start → a request to `url` (which never answers) → end. */
+export function waitingWorkflow(url: string): Record<string, unknown> {
+  return {
+    app: { mode: "workflow", name: "waits" },
+    kind: "app",
+    version: "0.3.1",
+    workflow: {
+      graph: {
+        nodes: [
+          { id: "start", data: { type: "start", title: "Start", variables: [] } },
+          { id: "http", data: { type: "http-request", title: "Wait", method: "GET", url, authorization: { type: "no-auth" }, body: { type: "none" }, headers: "", params: "", timeout: { read: 600 } } },
+          { id: "end", data: { type: "end", title: "End", outputs: [{ variable: "status", value_selector: ["http", "status_code"] }] } },
+        ],
+        edges: [
+          { source: "start", target: "http" },
+          { source: "http", target: "end" },
+        ],
+      },
+    },
+  };
+}

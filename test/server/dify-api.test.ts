@@ -13,55 +13,12 @@ import { createParser } from "eventsource-parser";
 import { stringify } from "yaml";
 import { afterAll, describe, expect, it } from "vitest";
 import { corpusPath } from "../helpers/corpus.js";
+import { MEMORY_CHATFLOW, waitingWorkflow } from "../helpers/dify.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { call, startTestServer, type TestServer } from "../helpers/server.js";
 
 const scratch = scratchDir("cf-dify-api-");
 afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
-
-/** A chatflow that remembers the last question in a conversation variable and says the turn. */
-const MEMORY_CHATFLOW = {
-  app: { mode: "advanced-chat", name: "memory" },
-  kind: "app",
-  version: "0.3.1",
-  workflow: {
-    conversation_variables: [{ name: "last", value: "none yet", value_type: "string" }],
-    features: { opening_statement: "Ask me anything.", suggested_questions: ["What did I say?"] },
-    graph: {
-      nodes: [
-        { id: "start", data: { type: "start", title: "Start", variables: [] } },
-        { id: "say", data: { type: "answer", title: "Say", answer: "before: {{#conversation.last#}} (turn {{#sys.dialogue_count#}})" } },
-        { id: "keep", data: { type: "assigner", version: "2", title: "Keep", items: [{ variable_selector: ["conversation", "last"], input_type: "variable", operation: "over-write", value: ["sys", "query"] }] } },
-      ],
-      edges: [
-        { source: "start", target: "say" },
-        { source: "say", target: "keep" },
-      ],
-    },
-  },
-};
-
-/** start → a request to `url` (which never answers) → end. */
-function waitingWorkflow(url: string): Record<string, unknown> {
-  return {
-    app: { mode: "workflow", name: "waits" },
-    kind: "app",
-    version: "0.3.1",
-    workflow: {
-      graph: {
-        nodes: [
-          { id: "start", data: { type: "start", title: "Start", variables: [] } },
-          { id: "http", data: { type: "http-request", title: "Wait", method: "GET", url, authorization: { type: "no-auth" }, body: { type: "none" }, headers: "", params: "", timeout: { read: 600 } } },
-          { id: "end", data: { type: "end", title: "End", outputs: [{ variable: "status", value_selector: ["http", "status_code"] }] } },
-        ],
-        edges: [
-          { source: "start", target: "http" },
-          { source: "http", target: "end" },
-        ],
-      },
-    },
-  };
-}
 
 function agentsDir(): string {
   const dir = join(scratch.dir, `agents-${Math.random().toString(36).slice(2)}`);

@@ -15,6 +15,7 @@ import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createWorker, enqueueRun, RedisServerStore, RunQueue, type RunWorker } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
+import { MEMORY_CHATFLOW, waitingWorkflow } from "../helpers/dify.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { call, startTestServer, type TestServer } from "../helpers/server.js";
@@ -41,47 +42,6 @@ afterAll(async () => {
   admin.disconnect();
   rmSync(scratch.dir, { recursive: true, force: true });
 }, 60_000);
-
-const MEMORY_CHATFLOW = {
-  app: { mode: "advanced-chat", name: "memory" },
-  kind: "app",
-  version: "0.3.1",
-  workflow: {
-    conversation_variables: [{ name: "last", value: "none yet", value_type: "string" }],
-    graph: {
-      nodes: [
-        { id: "start", data: { type: "start", title: "Start", variables: [] } },
-        { id: "say", data: { type: "answer", title: "Say", answer: "before: {{#conversation.last#}} (turn {{#sys.dialogue_count#}})" } },
-        { id: "keep", data: { type: "assigner", version: "2", title: "Keep", items: [{ variable_selector: ["conversation", "last"], input_type: "variable", operation: "over-write", value: ["sys", "query"] }] } },
-      ],
-      edges: [
-        { source: "start", target: "say" },
-        { source: "say", target: "keep" },
-      ],
-    },
-  },
-};
-
-function waitingWorkflow(url: string): Record<string, unknown> {
-  return {
-    app: { mode: "workflow", name: "waits" },
-    kind: "app",
-    version: "0.3.1",
-    workflow: {
-      graph: {
-        nodes: [
-          { id: "start", data: { type: "start", title: "Start", variables: [] } },
-          { id: "http", data: { type: "http-request", title: "Wait", method: "GET", url, authorization: { type: "no-auth" }, body: { type: "none" }, headers: "", params: "", timeout: { read: 600 } } },
-          { id: "end", data: { type: "end", title: "End", outputs: [{ variable: "status", value_selector: ["http", "status_code"] }] } },
-        ],
-        edges: [
-          { source: "start", target: "http" },
-          { source: "http", target: "end" },
-        ],
-      },
-    },
-  };
-}
 
 async function queuedServer(app: string, extra: Record<string, Record<string, unknown>> = {}): Promise<TestServer> {
   const dir = join(scratch.dir, `agents-${Math.random().toString(36).slice(2)}`);
