@@ -12,12 +12,11 @@
  */
 import { execFileSync, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
 import { Redis } from "ioredis";
 import { canvasflow } from "../lib.mjs";
 import { startCli } from "./cli-process.mjs";
 import { deleteRedisKeys } from "./process.mjs";
-import { ioDsl, ROUNDS } from "../workloads/server-queue-throughput.mjs";
+import { ioDsl, ROUNDS, startSlowServer } from "../workloads/server-queue-throughput.mjs";
 
 const REDIS_URL = "redis://127.0.0.1:6379/0";
 const argv = process.argv.slice(2);
@@ -48,12 +47,7 @@ function redisPorts(pid) {
 }
 
 const api = await canvasflow();
-const slow = createServer((request, response) => {
-  request.resume();
-  request.on("end", () => setTimeout(() => response.end(JSON.stringify({ answer: 42 })), 20));
-});
-await new Promise((resolve) => slow.listen(0, "127.0.0.1", resolve));
-const url = `http://127.0.0.1:${slow.address().port}/call`;
+const { slow, url } = await startSlowServer();
 const prefix = `canvasflow-profile-queue:${process.pid}:`;
 const queue = new api.RunQueue({ redis: REDIS_URL, prefix, queue: "prof" });
 const server = new api.RedisServerStore({ url: REDIS_URL, prefix });

@@ -149,14 +149,19 @@ async function oneSetting(api, workers, url, prefix) {
   }
 }
 
-export async function measure() {
-  const api = await canvasflow();
+/** The loopback server the canvas's Invoke calls: it answers each request after 20 ms. */
+export async function startSlowServer() {
   const slow = createServer((request, response) => {
     request.resume();
     request.on("end", () => setTimeout(() => response.end(JSON.stringify({ answer: 42 })), 20));
   });
   await new Promise((resolve) => slow.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${slow.address().port}/call`;
+  return { slow, url: `http://127.0.0.1:${slow.address().port}/call` };
+}
+
+export async function measure() {
+  const api = await canvasflow();
+  const { slow, url } = await startSlowServer();
   const prefix = `canvasflow-bench-queue:${process.pid}:`;
   try {
     const figures = {};
