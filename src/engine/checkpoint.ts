@@ -12,7 +12,7 @@ import { applyPoolOp, type PoolOp } from "../pool/journal.js";
 import { unscopedId } from "../pool/pool.js";
 import type { TokenUsage } from "./events.js";
 import type { ReferenceBucket } from "./ledger.js";
-import { pathOf, type CanvasSession } from "./session.js";
+import { countExecution, pathOf, type CanvasSession } from "./session.js";
 import type { PendingInput, RunInProgress, RunStatus } from "./state.js";
 
 /** An op of the session beyond the pool's: the conversation and what the user was shown. */
@@ -191,7 +191,7 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
         session.reply = [];
         break;
       case "executionsReset":
-        session.executions = {};
+        session.executions = new Map();
         break;
       case "schedule":
         // The scheduling policy's own state changed (e.g. edge states): its policy replays it.
@@ -199,7 +199,7 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
         break;
       case "reset":
         // A component started: one more execution of it in this turn.
-        session.executions[unscopedId(op[1])] = (session.executions[unscopedId(op[1])] ?? 0) + 1;
+        countExecution(session.executions, unscopedId(op[1]));
         applyPoolOp(session.pool, op);
         break;
       default:

@@ -25,7 +25,7 @@ import { BatchRunner, errorMessage, timeoutFor, type NodeResult, type RunnerHook
 import { deadlineAfter, type Deadline } from "./waits.js";
 import type { PendingInput } from "./state.js";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
-import type { CanvasSession } from "./session.js";
+import { countExecution, type CanvasSession } from "./session.js";
 
 export type { CanvasSession } from "./session.js";
 
@@ -223,7 +223,7 @@ class Run implements RunHost {
       services: options.services,
       random: options.random,
       taskId: session.taskId,
-      idempotencyKey: (id) => `${session.taskId}:${String(session.pool.globals["sys.conversation_turns"] ?? 0)}:${id}:${session.executions[id] ?? 0}`,
+      idempotencyKey: (id) => `${session.taskId}:${String(session.pool.globals["sys.conversation_turns"] ?? 0)}:${id}:${session.executions.get(id) ?? 0}`,
       ledger: {
         addUsage: (usage) => addUsage(this.session.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
@@ -409,7 +409,7 @@ class Run implements RunHost {
       const nodes: ComponentNode[] = [];
       const contexts: InvocationContext[] = [];
       for (const task of ready) {
-        session.executions[task.node.id] = (session.executions[task.node.id] ?? 0) + 1;
+        countExecution(session.executions, task.node.id);
         nodes.push(task.node);
         contexts.push(this.contextFor(task));
       }
@@ -510,7 +510,7 @@ class Run implements RunHost {
     pool.clearAllOutputs();
     for (const key of Object.keys(session.componentState)) delete session.componentState[key];
     session.steps = 0;
-    session.executions = {};
+    session.executions = new Map();
     this.recorder?.op(["executionsReset"]);
     this.resetReply();
     session.references = emptyReferences();

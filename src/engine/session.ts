@@ -36,8 +36,12 @@ export interface CanvasSession {
   error: string | undefined;
   /** Runs started on this session (new turns and resumptions): the first part of event ids. */
   epoch: number;
-  /** How often each component ran in this turn: with the turn, its idempotency key. */
-  executions: Record<string, number>;
+  /**
+   * How often each component ran in this turn: with the turn, its idempotency key. A Map: it
+   * gains a key per component every turn, which a plain object turned dictionary paid for dearly
+   * once checkpoints kept the young generation busy (a third of a durable run's cost).
+   */
+  executions: Map<string, number>;
   /** Tokens counted in this turn so far. */
   usage: TokenUsage;
   /** The run under way (status "running"): what a process resuming it after a crash needs. */
@@ -72,7 +76,7 @@ export function freshSession(dsl: CanvasDsl, graph: CanvasGraph, options: FreshS
     steps: 0,
     error: undefined,
     epoch: 0,
-    executions: {},
+    executions: new Map(),
     usage: emptyUsage(),
     run: undefined,
     unread: [],
@@ -102,12 +106,18 @@ export function sessionFromSnapshot(dsl: CanvasDsl, graph: CanvasGraph): CanvasS
     steps: state.steps,
     error: state.error,
     epoch: state.epoch ?? 0,
-    executions: { ...(state.executions ?? {}) },
+    executions: new Map(Object.entries(state.executions ?? {})),
     usage: { ...emptyUsage(), ...(state.usage ?? {}) },
     run: state.run,
     unread: [],
     running: false,
   };
+}
+
+
+/** One more execution of a component in this turn. */
+export function countExecution(executions: Map<string, number>, componentId: string): void {
+  executions.set(componentId, (executions.get(componentId) ?? 0) + 1);
 }
 
 /**
@@ -128,7 +138,7 @@ export function snapshotOf(dsl: CanvasDsl, session: CanvasSession): CanvasDsl {
     ...(session.references.chunks.length > 0 || session.references.doc_aggs.length > 0 ? { references: structuredClone(session.references) } : {}),
     ...(session.error !== undefined ? { error: session.error } : {}),
     ...(session.epoch > 0 ? { epoch: session.epoch } : {}),
-    ...(Object.keys(session.executions).length > 0 ? { executions: { ...session.executions } } : {}),
+    ...(session.executions.size > 0 ? { executions: Object.fromEntries(session.executions) } : {}),
     ...(session.usage.calls > 0 ? { usage: { ...session.usage } } : {}),
     ...(session.run ? { run: structuredClone(session.run) } : {}),
     ...(session.schedule !== undefined ? { schedule: structuredClone(session.schedule) } : {}),

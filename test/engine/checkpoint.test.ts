@@ -93,6 +93,16 @@ describe("replaying checkpoints", () => {
     }
   });
 
+  it("counts each component's executions in the turn, in the snapshot and in a replay", async () => {
+    const recorded = await recordRun(generatedCanvas([{ kind: "count", value: 2 }], 3, ["a", "b"]));
+    expect(finished(recorded.events).error).toBeUndefined();
+    const executions = (recorded.snapshots.at(-1)!.canvasflow as { executions?: Record<string, number> }).executions;
+    // The loop's body ran once per round, the iteration's once per item, the rest once.
+    expect(executions).toMatchObject({ begin: 1, "Loop:L": 1, "Body:0": 3, "StringTransform:U": 2, "Message:End": 1 });
+    const replayed = restore(recorded, recorded.deltas.length).toJSON().canvasflow as { executions?: Record<string, number> };
+    expect(replayed.executions).toEqual(executions);
+  });
+
   it("property: random canvases, every cut point: replay equals the live session, and continuing ends as the uninterrupted run", async () => {
     const step = fc.record({ kind: fc.constantFrom("count" as const, "append" as const, "text" as const), value: fc.integer({ min: 1, max: 9 }) });
     await fc.assert(
