@@ -46,6 +46,16 @@ interface Entry {
   expiresAt?: number;
 }
 
+/**
+ * A session's event log: ids and events side by side, with no object per entry (a run keeps every
+ * event it logs alive, and each kept object costs the garbage collector a copy or two). An event
+ * is kept as the object the run handed over (`LoggedEvent.event`), else as its JSON text.
+ */
+interface EventLog {
+  ids: string[];
+  items: Array<object | string>;
+}
+
 /** Where a memory store's locks are, for messages. */
 const MEMORY_LOCK = "this process's memory";
 
@@ -61,7 +71,7 @@ export class MemorySnapshotStore implements CheckpointStore {
   readonly defaultDurability = "sync" as const;
   private readonly entries = new Map<string, Entry>();
   /** Event logs, apart from the entries: a new base keeps them, a delete removes them. */
-  private readonly logs = new Map<string, LoggedEvent[]>();
+  private readonly logs = new Map<string, EventLog>();
   private readonly maxEvents: number;
   private readonly now: () => number;
   /** One counter for the whole store, so a deleted and re-created session never repeats a version. */
@@ -111,7 +121,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     this.checkLock(key, options?.lock, true);
     if (!entry) throw seqConflict(key, 0, record.seq);
     if (record.seq !== entry.deltas.length + 1) throw seqConflict(key, entry.deltas.length + 1, record.seq);
-    checkEventsFollow(key, this.logs.get(key)?.at(-1)?.id, record);
+    checkEventsFollow(key, this.logs.get(key)?.ids.at(-1), record);
     entry.deltas.push(record.value ?? record.delta);
     entry.version = String(++this.lastVersion);
     this.log(key, record.events);
@@ -124,36 +134,54 @@ export class MemorySnapshotStore implements CheckpointStore {
     const entry = this.live(key);
     this.checkLock(key, options?.lock, true);
     if (!entry) throw noSession(key);
-    checkEventsFollow(key, this.logs.get(key)?.at(-1)?.id, events);
+    checkEventsFollow(key, this.logs.get(key)?.ids.at(-1), events);
     this.log(key, events);
   }
 
   async lastEventId(key: string): Promise<string | undefined> {
     checkKey(key);
     if (this.closed) throw closedError("memory");
-    return this.logs.get(key)?.at(-1)?.id;
+    return this.logs.get(key)?.ids.at(-1);
   }
 
   private log(key: string, events: LoggedEvent[]): void {
     if (events.length === 0) return;
     let log = this.logs.get(key);
-    if (log === undefined) this.logs.set(key, (log = []));
-    // Kept as given: a lazily serialized event is turned into JSON only if it is read.
-    for (let i = 0; i < events.length; i++) log.push(events[i]);
+    if (log === undefined) this.logs.set(key, (log = { ids: [], items: [] }));
+    for (let i = 0; i < events.length; i++) {
+      const event = events[i];
+      log.ids.push(event.id);
+      // A lazily serialized event is turned into JSON only if it is read.
+      log.items.push(event.event ?? event.json);
+    }
     // Trimmed in bulk, so an append stays O(1) however long the log is.
-    if (log.length >= 2 * this.maxEvents) log.splice(0, log.length - this.maxEvents);
+    if (log.ids.length >= 2 * this.maxEvents) {
+      const drop = log.ids.length - this.maxEvents;
+      log.ids.splice(0, drop);
+      log.items.splice(0, drop);
+    }
   }
 
   async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
     checkKey(key);
     const { limit } = checkEventQuery(query);
     if (this.closed) throw closedError("memory");
-    const all = this.logs.get(key) ?? [];
-    const log = all.length > this.maxEvents ? all.slice(all.length - this.maxEvents) : all;
+    const log = this.logs.get(key);
+    if (!log) return [];
+    const { ids, items } = log;
+    const first = Math.max(0, ids.length - this.maxEvents);
     const after = query?.after;
-    const from = after === undefined ? 0 : log.findIndex((e) => compareEventIds(e.id, after) > 0);
-    if (from < 0) return [];
-    return log.slice(from, Number.isFinite(limit) ? from + limit : undefined).map((e) => ({ id: e.id, event: JSON.parse(e.json) as Record<string, unknown> }));
+    let from = first;
+    if (after !== undefined) {
+      while (from < ids.length && compareEventIds(ids[from], after) <= 0) from++;
+    }
+    const to = Number.isFinite(limit) ? Math.min(ids.length, from + limit) : ids.length;
+    const out: StoredEvent[] = [];
+    for (let i = from; i < to; i++) {
+      const item = items[i];
+      out.push({ id: ids[i], event: JSON.parse(typeof item === "string" ? item : JSON.stringify(item)) as Record<string, unknown> });
+    }
+    return out;
   }
 
   async delete(key: string, options?: DeleteOptions): Promise<boolean> {

@@ -50,6 +50,12 @@ export interface LoggedEvent {
   id: string;
   /** The event as JSON text. */
   json: string;
+  /**
+   * The event itself, when the run that made it hands it over (read-only: the engine never
+   * changes an event it emitted). A store in this process's memory keeps it instead of its text,
+   * and copies it through JSON when it is read, which gives what the text would have.
+   */
+  readonly event?: object;
 }
 
 /** An event read back from the log. */
