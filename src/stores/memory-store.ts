@@ -1,9 +1,10 @@
 /**
  * Sessions in this process's memory: for tests and single-process servers. Snapshots and deltas
  * are kept as JSON text, so what is loaded is always a fresh copy and never shares objects with a
- * canvas; a delta that shares nothing the run may change (a record's `value`) is kept as it is and
- * copied through JSON when loaded, which gives what its text would have. Events are kept as given
- * (read-only), their JSON made only if they are read.
+ * canvas; a delta that shares nothing the run may change (a record's `value`) is kept as a value,
+ * laid flat when it can be (flat-record.ts), and copied through JSON when loaded, which gives
+ * what its text would have. Events are kept as given (read-only), their JSON made only if they
+ * are read.
  */
 import {
   checkEventQuery,
@@ -36,11 +37,18 @@ import {
   type StoredSnapshot,
 } from "./snapshot-store.js";
 import type { CanvasDsl } from "../dsl/types.js";
+import { flattenRecord, unflattenRecord } from "./flat-record.js";
+
+/** A delta kept as a value: flat (an array), or the object itself. */
+type KeptDelta = ReturnType<typeof flattenRecord> | object;
 
 interface Entry {
   text: string;
-  /** Checkpoints since the base, as JSON text or a value nothing else changes (seq = index + 1). */
-  deltas: Array<string | object>;
+  /**
+   * Checkpoints since the base (seq = index + 1): JSON text, or a value nothing else changes,
+   * laid flat when it can be (see flat-record.ts), else as it is.
+   */
+  deltas: Array<string | KeptDelta>;
   version: string;
   /** Epoch ms after which the entry is gone. */
   expiresAt?: number;
@@ -92,7 +100,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     return {
       snapshot: parseSnapshot(key, entry.text, `session "${key}"`),
       version: entry.version,
-      deltas: entry.deltas.map((delta, i) => parseDelta(key, "memory", i + 1, typeof delta === "string" ? delta : JSON.stringify(delta))),
+      deltas: entry.deltas.map((delta, i) => parseDelta(key, "memory", i + 1, deltaText(delta))),
     };
   }
 
@@ -122,7 +130,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     if (!entry) throw seqConflict(key, 0, record.seq);
     if (record.seq !== entry.deltas.length + 1) throw seqConflict(key, entry.deltas.length + 1, record.seq);
     checkEventsFollow(key, this.logs.get(key)?.ids.at(-1), record);
-    entry.deltas.push(record.value ?? record.delta);
+    entry.deltas.push(record.value !== undefined ? (flattenRecord(record.value) ?? record.value) : record.delta);
     entry.version = String(++this.lastVersion);
     this.log(key, record.events);
     return entry.version;
@@ -240,6 +248,12 @@ export class MemorySnapshotStore implements CheckpointStore {
     }
     return entry;
   }
+}
+
+/** A kept delta as the JSON text it stands for. */
+function deltaText(delta: string | KeptDelta): string {
+  if (typeof delta === "string") return delta;
+  return JSON.stringify(Array.isArray(delta) ? unflattenRecord(delta) : delta);
 }
 
 /** Events logged for a session that does not exist (no base saved). */
