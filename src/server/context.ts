@@ -2,7 +2,7 @@
  * What the routes share: the store, the agents, the engine's settings, and the runs this process
  * is running now.
  */
-import { randomBytes } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
 import type { AgentCatalog } from "./agent-catalog.js";
@@ -43,9 +43,13 @@ export interface ServerContext {
   jobEnds?: JobEnds;
 }
 
-/** A 32-hex id, as RAGFlow's (uuid1().hex). */
+/**
+ * A 32-hex id, as RAGFlow's (uuid1().hex): a random UUID (122 random bits) without its dashes.
+ * randomUUID draws from Node's cached entropy; randomBytes(16) asked the system every time, which
+ * was 3 % of a completion turn's CPU.
+ */
 export function newId(): string {
-  return randomBytes(16).toString("hex");
+  return randomUUID().replaceAll("-", "");
 }
 
 /**
