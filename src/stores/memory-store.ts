@@ -4,7 +4,7 @@
  * canvas; a delta that shares nothing the run may change (a record's `value`) is kept as a value,
  * laid flat when it can be (flat-record.ts), and copied through JSON when loaded, which gives
  * what its text would have. Events are kept as given (read-only), their JSON made only if they
- * are read.
+ * are read (memory-event-log.ts).
  */
 import {
   checkEventQuery,
@@ -38,6 +38,7 @@ import {
 } from "./snapshot-store.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { flattenRecord, unflattenRecord } from "./flat-record.js";
+import { MemoryEventLog } from "./memory-event-log.js";
 
 /** A delta kept as a value: flat (an array), or the object itself. */
 type KeptDelta = ReturnType<typeof flattenRecord> | object;
@@ -52,16 +53,6 @@ interface Entry {
   version: string;
   /** Epoch ms after which the entry is gone. */
   expiresAt?: number;
-}
-
-/**
- * A session's event log: ids and events side by side, with no object per entry (a run keeps every
- * event it logs alive, and each kept object costs the garbage collector a copy or two). An event
- * is kept as the object the run handed over (`LoggedEvent.event`), else as its JSON text.
- */
-interface EventLog {
-  ids: string[];
-  items: Array<object | string>;
 }
 
 /** Where a memory store's locks are, for messages. */
@@ -79,7 +70,7 @@ export class MemorySnapshotStore implements CheckpointStore {
   readonly defaultDurability = "sync" as const;
   private readonly entries = new Map<string, Entry>();
   /** Event logs, apart from the entries: a new base keeps them, a delete removes them. */
-  private readonly logs = new Map<string, EventLog>();
+  private readonly logs = new Map<string, MemoryEventLog>();
   private readonly maxEvents: number;
   private readonly now: () => number;
   /** One counter for the whole store, so a deleted and re-created session never repeats a version. */
@@ -129,7 +120,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     this.checkLock(key, options?.lock, true);
     if (!entry) throw seqConflict(key, 0, record.seq);
     if (record.seq !== entry.deltas.length + 1) throw seqConflict(key, entry.deltas.length + 1, record.seq);
-    checkEventsFollow(key, this.logs.get(key)?.ids.at(-1), record);
+    checkEventsFollow(key, this.logs.get(key)?.lastId(), record);
     entry.deltas.push(record.value !== undefined ? (flattenRecord(record.value) ?? record.value) : record.delta);
     entry.version = String(++this.lastVersion);
     this.log(key, record.events);
@@ -142,32 +133,23 @@ export class MemorySnapshotStore implements CheckpointStore {
     const entry = this.live(key);
     this.checkLock(key, options?.lock, true);
     if (!entry) throw noSession(key);
-    checkEventsFollow(key, this.logs.get(key)?.ids.at(-1), events);
+    checkEventsFollow(key, this.logs.get(key)?.lastId(), events);
     this.log(key, events);
   }
 
   async lastEventId(key: string): Promise<string | undefined> {
     checkKey(key);
     if (this.closed) throw closedError("memory");
-    return this.logs.get(key)?.ids.at(-1);
+    return this.logs.get(key)?.lastId();
   }
 
   private log(key: string, events: LoggedEvent[]): void {
     if (events.length === 0) return;
     let log = this.logs.get(key);
-    if (log === undefined) this.logs.set(key, (log = { ids: [], items: [] }));
-    for (let i = 0; i < events.length; i++) {
-      const event = events[i];
-      log.ids.push(event.id);
-      // A lazily serialized event is turned into JSON only if it is read.
-      log.items.push(event.event ?? event.json);
-    }
+    if (log === undefined) this.logs.set(key, (log = new MemoryEventLog()));
+    log.append(events);
     // Trimmed in bulk, so an append stays O(1) however long the log is.
-    if (log.ids.length >= 2 * this.maxEvents) {
-      const drop = log.ids.length - this.maxEvents;
-      log.ids.splice(0, drop);
-      log.items.splice(0, drop);
-    }
+    if (log.length >= 2 * this.maxEvents) log.keepLast(this.maxEvents);
   }
 
   async events(key: string, query?: EventQuery): Promise<StoredEvent[]> {
@@ -176,19 +158,20 @@ export class MemorySnapshotStore implements CheckpointStore {
     if (this.closed) throw closedError("memory");
     const log = this.logs.get(key);
     if (!log) return [];
-    const { ids, items } = log;
-    const first = Math.max(0, ids.length - this.maxEvents);
+    let from = Math.max(0, log.length - this.maxEvents);
     const after = query?.after;
-    let from = first;
     if (after !== undefined) {
-      while (from < ids.length && compareEventIds(ids[from], after) <= 0) from++;
+      // Ids only grow: the first one past `after`, by bisection.
+      let to = log.length;
+      while (from < to) {
+        const mid = (from + to) >>> 1;
+        if (compareEventIds(log.idAt(mid), after) <= 0) from = mid + 1;
+        else to = mid;
+      }
     }
-    const to = Number.isFinite(limit) ? Math.min(ids.length, from + limit) : ids.length;
+    const to = Number.isFinite(limit) ? Math.min(log.length, from + limit) : log.length;
     const out: StoredEvent[] = [];
-    for (let i = from; i < to; i++) {
-      const item = items[i];
-      out.push({ id: ids[i], event: JSON.parse(typeof item === "string" ? item : JSON.stringify(item)) as Record<string, unknown> });
-    }
+    for (let i = from; i < to; i++) out.push({ id: log.idAt(i), event: log.eventAt(i) });
     return out;
   }
 
