@@ -14,11 +14,14 @@ const LIST: object = Object.freeze({ list: true });
 
 type FlatPart = string | number | boolean | null | object;
 
+/** A record laid flat by flattenRecord. */
+export type FlatRecord = FlatPart[];
+
 /**
  * `record` flat, or undefined when it holds anything but JSON primitives and lists (nested
  * objects, undefined, non-finite numbers): such a record is kept as it is.
  */
-export function flattenRecord(record: object): FlatPart[] | undefined {
+export function flattenRecord(record: object): FlatRecord | undefined {
   let size = 0;
   for (const key in record) {
     const parts = partsOf((record as Record<string, unknown>)[key]);
@@ -35,7 +38,7 @@ export function flattenRecord(record: object): FlatPart[] | undefined {
 }
 
 /** The record back, as new objects; what JSON text of the original would parse to. */
-export function unflattenRecord(flat: readonly FlatPart[]): Record<string, unknown> {
+export function unflattenRecord(flat: Readonly<FlatRecord>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
   let at = 0;
   while (at < flat.length) {

@@ -37,11 +37,11 @@ import {
   type StoredSnapshot,
 } from "./snapshot-store.js";
 import type { CanvasDsl } from "../dsl/types.js";
-import { flattenRecord, unflattenRecord } from "./flat-record.js";
+import { flattenRecord, unflattenRecord, type FlatRecord } from "./flat-record.js";
 import { MemoryEventLog } from "./memory-event-log.js";
 
-/** A delta kept as a value: flat (an array), or the object itself. */
-type KeptDelta = ReturnType<typeof flattenRecord> | object;
+/** A delta kept as a value: flat (an array), or the object itself (never an array: checkRecord). */
+type KeptDelta = FlatRecord | object;
 
 interface Entry {
   text: string;

@@ -400,8 +400,11 @@ export function checkRecord(key: string, record: CheckpointRecord): void {
   const session = `session "${key}"`;
   if (!Number.isInteger(record?.seq) || record.seq < 1) throw new SnapshotStoreError(`${session}: checkpoint seq must be a whole number from 1, got ${String(record?.seq)}`, key);
   // A record that carries its delta as a value makes the text only when a store asks for it.
-  if (record.value === undefined ? typeof record.delta !== "string" : typeof record.value !== "object" || record.value === null) {
+  if (record.value === undefined && typeof record.delta !== "string") {
     throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: the delta must be JSON text`, key);
+  }
+  if (record.value !== undefined && !isPlainObject(record.value)) {
+    throw new SnapshotStoreError(`${session}: checkpoint ${record.seq}: a delta given as a value must be an object, got ${describeJson(record.value)}`, key);
   }
   checkEventList(key, `${session}: checkpoint ${record.seq}`, record.events);
 }

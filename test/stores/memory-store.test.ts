@@ -49,4 +49,14 @@ describe("MemorySnapshotStore", () => {
     expect(await store.events("k")).toEqual([4, 5, 6].map((id) => ({ id: `1-${id}`, event: { n: id - 1 } })));
     expect(await store.lastEventId("k")).toBe("1-6");
   });
+
+  it("refuses a delta given as a value that is not an object, naming the checkpoint", async () => {
+    const store = new MemorySnapshotStore();
+    const lock = await store.lock("k");
+    await store.save("k", { components: {} } as CanvasDsl, { lock });
+    const record = { seq: 1, value: ["ops", 1], get delta() { return "[]"; }, events: [] };
+    await expect(store.append("k", record, { lock })).rejects.toThrow('session "k": checkpoint 1: a delta given as a value must be an object, got an array');
+    expect((await store.load("k"))!.deltas).toEqual([]);
+  });
 });
+
