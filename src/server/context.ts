@@ -58,6 +58,8 @@ export function newId(): string {
  */
 export class ActiveRuns {
   private readonly running = new Map<string, AbortController>();
+  /** The message id of the run each turn is running, once known (Dify's run lookups ask for it). */
+  private readonly runIds = new Map<string, string>();
   private idleWaiters: Array<() => void> = [];
 
   /** Claims the session; false when this process is already running it. */
@@ -67,8 +69,21 @@ export class ActiveRuns {
     return true;
   }
 
+  /** Say which run (message id) the session's turn runs; only the turn holding the claim may. */
+  nameRun(sessionId: string, controller: AbortController, runId: string): void {
+    if (this.running.get(sessionId) === controller) this.runIds.set(sessionId, runId);
+  }
+
+  /** The message id of the run this process runs (or follows) for the session, when it is known. */
+  runOf(sessionId: string): string | undefined {
+    return this.runIds.get(sessionId);
+  }
+
   release(sessionId: string, controller: AbortController): void {
-    if (this.running.get(sessionId) === controller) this.running.delete(sessionId);
+    if (this.running.get(sessionId) === controller) {
+      this.running.delete(sessionId);
+      this.runIds.delete(sessionId);
+    }
     if (this.running.size === 0) for (const wake of this.idleWaiters.splice(0)) wake();
   }
 

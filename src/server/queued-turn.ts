@@ -64,6 +64,7 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
     await giveBack(ctx, giveSlotsBack);
     throw error;
   }
+  ctx.runs.nameRun(record.id, controller, enqueued.jobId);
   const transcript = new TurnTranscript();
   const sessionId = record.id;
   let released = false;
@@ -96,6 +97,11 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
 async function sessionBusy(queue: RunQueue, sessionId: string): Promise<boolean> {
   const jobId = await queue.latestJob(sessionId);
   if (jobId === undefined) return false;
+  return jobUnderWay(queue, jobId);
+}
+
+/** Whether the job is on the queue, still to run or running (false: ended, or no such job). */
+export async function jobUnderWay(queue: RunQueue, jobId: string): Promise<boolean> {
   return UNDER_WAY.has(await queue.queue.getJobState(jobId));
 }
 

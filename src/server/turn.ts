@@ -172,10 +172,13 @@ async function* runTurn(
   let steps = 0;
   try {
     // A run whose process died goes on with the inputs it started with.
+    const messageId = session.openedAs === "crashed" ? undefined : input.runIdOf?.(sessionId);
     const request: RunRequest =
       session.openedAs === "crashed"
         ? { signal: controller.signal }
-        : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal, ...(input.runIdOf ? { messageId: input.runIdOf(sessionId) } : {}) };
+        : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal, ...(messageId !== undefined ? { messageId } : {}) };
+    // Before its first event: a run id a client has seen is known here from then on.
+    if (messageId !== undefined) ctx.runs.nameRun(sessionId, controller, messageId);
     for await (const event of session.run(request)) {
       let sent = { ...event, session_id: sessionId } as SessionEvent;
       if (sent.event === "node_finished") {

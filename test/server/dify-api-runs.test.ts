@@ -269,6 +269,78 @@ describe("a run's id", () => {
   });
 });
 
+describe("a run id the session never made", () => {
+  /** The id of no run: the real run's session and a suffix it did not get. */
+  function madeUp(runId: string): string {
+    const id = `${runId.slice(0, 32)}-000000000000`;
+    expect(id).not.toBe(runId);
+    return id;
+  }
+
+  it("is 404 not_found, here and in another process, while the session's real run is in flight and reads running; stopping it is 404 and leaves the run going; the run then stops and reads with its summary", async () => {
+    const silent = await standIn(() => undefined);
+    const store = new MemoryServerStore();
+    const dir = agentsDir({ waits: waitingWorkflow(silent) });
+    const running = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store });
+    const other = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store, keys: false });
+    const answer = await workflowClient(running).runWorkflow({}, "ada", true);
+    const sent: Sent[] = [];
+    let checked = false;
+    const parser = createParser({ onEvent: (message) => void (message.event !== "ping" && sent.push(JSON.parse(message.data) as Sent)) });
+    for await (const chunk of answer.data as Readable) {
+      parser.feed(chunk.toString());
+      const waiting = sent.find((e) => e.event === "node_started" && e.data.node_id === "http");
+      if (!waiting || checked) continue;
+      checked = true;
+      const runId = waiting.workflow_run_id as string;
+      const fake = madeUp(runId);
+      for (const server of [running, other]) {
+        const real = await call(server, `/v1/workflows/run/${runId}`, { key: running.key });
+        expect(real).toMatchObject({ status: 200, json: { id: runId, status: "running" } });
+        const unknown = await call(server, `/v1/workflows/run/${fake}`, { key: running.key });
+        expect(unknown.status).toBe(404);
+        expect(unknown.json).toMatchObject({ code: "not_found", status: 404, message: `Workflow run ${fake} not found.` });
+        for (const path of [`/v1/workflows/tasks/${fake}/stop`, `/v1/chat-messages/${fake}/stop`]) {
+          const stop = await call(server, path, { method: "POST", key: running.key, body: { user: "ada" } });
+          expect(stop.status).toBe(404);
+          expect(stop.json).toMatchObject({ code: "not_found" });
+        }
+      }
+      // A cancel would have ended the run by now: it is still waiting on its step.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(sent.some((e) => e.event === "workflow_finished")).toBe(false);
+      expect((await call(other, `/v1/workflows/run/${runId}`, { key: running.key })).json).toMatchObject({ status: "running" });
+      const stopped = await call(other, `/v1/workflows/tasks/${runId}/stop`, { method: "POST", key: running.key, body: { user: "ada" } });
+      expect(stopped).toMatchObject({ status: 200, json: { result: "success" } });
+    }
+    expect(checked).toBe(true);
+    const finished = sent.at(-1)!;
+    expect(finished).toMatchObject({ event: "workflow_finished", data: { status: "stopped" } });
+    const runId = finished.workflow_run_id as string;
+    for (const server of [running, other]) {
+      expect((await call(server, `/v1/workflows/run/${runId}`, { key: running.key })).json).toMatchObject({ id: runId, status: "stopped", total_steps: 2 });
+      expect((await call(server, `/v1/workflows/run/${madeUp(runId)}`, { key: running.key })).status).toBe(404);
+    }
+  });
+
+  it("an ended run whose summary was not kept reads from the session's log; a made-up id of that session is still 404", async () => {
+    const store = new MemoryServerStore();
+    const server = await startTestServer({ agentsDir: agentsDir(), difyApp: "conditional_hello_branching_workflow", store });
+    const answer = (await workflowClient(server).runWorkflow({ query: "hello world" }, "ada")).data;
+    const runId = answer.workflow_run_id as string;
+    const kept = await call(server, `/v1/workflows/run/${runId}`, { key: server.key });
+    // As if the summary could not be kept (a store failure when the run ended).
+    const record = (await store.sessions.get("t1", runId.slice(0, 32)))!;
+    await store.sessions.update("t1", record.id, { message: record.message.map(({ run: _run, ...m }) => m) }, Date.now());
+    const logged = await call(server, `/v1/workflows/run/${runId}`, { key: server.key });
+    expect(logged.status).toBe(200);
+    const { finished_at: _finished, ...rest } = kept.json as Record<string, unknown>;
+    expect(logged.json).toMatchObject({ ...rest, status: "succeeded", outputs: { true: "hello world" } });
+    expect(logged.json.finished_at).toBeGreaterThanOrEqual(logged.json.created_at);
+    expect((await call(server, `/v1/workflows/run/${madeUp(runId)}`, { key: server.key })).status).toBe(404);
+  });
+});
+
 describe("uploads in the server's store", () => {
   /** A chatflow that answers with the names and texts of sys.files. */
   const FILES_CHATFLOW = {

@@ -104,6 +104,56 @@ describe("Dify's API under serve --queue", () => {
     expect(sent.at(-1)).toMatchObject({ event: "workflow_finished", data: { status: "stopped" } });
   });
 
+  it("a run id the session never made is 404 for GET and stop in any server; the real run, waiting on the queue or on a worker, reads running; stopped, it reads stopped", async () => {
+    const silent = createHttpServer(() => undefined);
+    stand.push(silent);
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+    const dir = join(scratch.dir, `agents-${Math.random().toString(36).slice(2)}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "waits.yml"), stringify(waitingWorkflow(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/`)));
+    // No worker yet: the run waits on the queue.
+    const server = await startTestServer({ agentsDir: dir, difyApp: "waits", store: new RedisServerStore({ url: TEST_REDIS_URL, prefix }), queue, allowPrivateNetwork: true });
+    const other = await startTestServer({ agentsDir: dir, difyApp: "waits", store: new RedisServerStore({ url: TEST_REDIS_URL, prefix }), queue, allowPrivateNetwork: true, keys: false });
+    const client = new CompletionClient(server.key, `${server.base}/v1`) as CompletionClient & { runWorkflow(inputs: Record<string, unknown>, user: string, stream?: boolean): Promise<{ data: unknown }> };
+    const answer = client.runWorkflow({}, "ada", true);
+    let runId: string | undefined;
+    for (let tries = 0; runId === undefined && tries < 100; tries++) {
+      runId = (await queue.queue.getJobs(["waiting"])).find((job) => job?.data?.agent !== undefined)?.id;
+      if (runId === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(runId).toMatch(/^[0-9a-f]{32}-[0-9a-f]{12}$/);
+    const fake = `${runId!.slice(0, 32)}-000000000000`;
+    expect(fake).not.toBe(runId);
+    const lookups = async () => {
+      for (const at of [server, other]) {
+        expect((await call(at, `/v1/workflows/run/${runId!}`, { key: server.key })).json).toMatchObject({ id: runId, status: "running" });
+        expect((await call(at, `/v1/workflows/run/${fake}`, { key: server.key })).json).toMatchObject({ code: "not_found", status: 404 });
+        const stop = await call(at, `/v1/workflows/tasks/${fake}/stop`, { method: "POST", key: server.key, body: { user: "ada" } });
+        expect(stop.json).toMatchObject({ code: "not_found", status: 404 });
+      }
+    };
+    await lookups();
+    expect(await queue.queue.getJobState(runId!)).toBe("waiting");
+
+    workers.push(await createWorker({ redis: TEST_REDIS_URL, prefix, lockDurationMs: 4000, graceMs: 2000, canvas: { services: { http: { allowPrivateNetwork: true } } } }));
+    const sent: Sent[] = [];
+    let checked = false;
+    const parser = createParser({ onEvent: (m) => void (m.event !== "ping" && sent.push(JSON.parse(m.data) as Sent)) });
+    for await (const chunk of (await answer).data as Readable) {
+      parser.feed(chunk.toString());
+      if (checked || !sent.some((e) => e.event === "node_started" && e.data.node_id === "http")) continue;
+      checked = true;
+      await lookups();
+      expect(await queue.queue.getJobState(runId!)).toBe("active");
+      const stopped = await call(other, `/v1/workflows/tasks/${runId!}/stop`, { method: "POST", key: server.key, body: { user: "ada" } });
+      expect(stopped).toMatchObject({ status: 200, json: { result: "success" } });
+    }
+    expect(checked).toBe(true);
+    expect(sent.at(-1)).toMatchObject({ event: "workflow_finished", workflow_run_id: runId, data: { status: "stopped" } });
+    expect((await call(other, `/v1/workflows/run/${runId!}`, { key: server.key })).json).toMatchObject({ status: "stopped" });
+    expect((await call(other, `/v1/workflows/run/${fake}`, { key: server.key })).status).toBe(404);
+  });
+
   it("enqueueRun refuses a job id that is not 1 to 128 letters, digits, '-' or '_', naming it, before anything is written", async () => {
     const store = new RedisServerStore({ url: TEST_REDIS_URL, prefix });
     try {

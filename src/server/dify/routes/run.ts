@@ -50,6 +50,7 @@ export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: s
   const stop = async (tenant: string, taskId: string, user: unknown) => {
     const endUser = userOf(user);
     // Only the user whose run it is may stop it, as in Dify.
+    // Only a run the session really made: the cancel goes to the session, so a made-up id would stop its real run.
     const run = await findRun(ctx, tenant, appId, taskId, endUser);
     if (!run) throw notFound(`Task ${taskId} not found.`);
     // A run that has ended has nothing to stop (Dify answers success too); a cancel request now
@@ -73,7 +74,7 @@ export function difyRunRoutes(api: FastifyInstance, ctx: ServerContext, appId: s
     return stop(request.tenant, task_id, (request.body as { user?: unknown }).user);
   });
 
-  // The run's status and results, from the summary kept with its turn; a run that has not ended yet is running.
+  // The run's status and results, from the summary kept with its turn; a run under way (findRun) is running; an id the session never made is not found.
   api.get("/v1/workflows/run/:workflow_run_id", async (request) => {
     const { workflow_run_id: runId } = request.params as { workflow_run_id: string };
     const app = await difyAppOf(ctx, request.tenant, appId);
