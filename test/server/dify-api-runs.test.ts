@@ -239,11 +239,7 @@ describe("a run's id", () => {
   });
 
   it("stop through another server process on the same store: the run ends stopped; stopping a finished run is a no-op success", async () => {
-    const silent = await standIn(() => undefined);
-    const store = new MemoryServerStore();
-    const dir = agentsDir({ waits: waitingWorkflow(silent) });
-    const running = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store });
-    const other = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store, keys: false });
+    const { running, other } = await twoProcessesOneStore();
     const answer = await workflowClient(running).runWorkflow({}, "ada", true);
     const sent: Sent[] = [];
     let stopped: { status: number; json: unknown } | undefined;
@@ -269,6 +265,19 @@ describe("a run's id", () => {
   });
 });
 
+/**
+ * Two server processes on one store serving the waiting workflow (its HTTP step waits on a
+ * server that never answers): `running` is given the run, `other` is the second process.
+ */
+async function twoProcessesOneStore() {
+  const silent = await standIn(() => undefined);
+  const store = new MemoryServerStore();
+  const dir = agentsDir({ waits: waitingWorkflow(silent) });
+  const running = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store });
+  const other = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store, keys: false });
+  return { running, other };
+}
+
 describe("a run id the session never made", () => {
   /** The id of no run: the real run's session and a suffix it did not get. */
   function madeUp(runId: string): string {
@@ -278,11 +287,7 @@ describe("a run id the session never made", () => {
   }
 
   it("is 404 not_found, here and in another process, while the session's real run is in flight and reads running; stopping it is 404 and leaves the run going; the run then stops and reads with its summary", async () => {
-    const silent = await standIn(() => undefined);
-    const store = new MemoryServerStore();
-    const dir = agentsDir({ waits: waitingWorkflow(silent) });
-    const running = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store });
-    const other = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store, keys: false });
+    const { running, other } = await twoProcessesOneStore();
     const answer = await workflowClient(running).runWorkflow({}, "ada", true);
     const sent: Sent[] = [];
     let checked = false;

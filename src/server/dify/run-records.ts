@@ -64,7 +64,9 @@ async function runState(ctx: ServerContext, sessionId: string, runId: string): P
   const last = logged.at(-1)!.event;
   // A run that paused for the user's answer has no summary (Dify has no such state): it is under way.
   if (!endsRun(last) || last.event !== "workflow_finished") return "running";
-  return loggedSummary(last as unknown as CanvasEventOf<"workflow_finished">, logged.filter((e) => e.event.event === "node_finished").length);
+  const finished = last as unknown as CanvasEventOf<"workflow_finished">;
+  // Its end is not logged as a time: the run's start plus its elapsed time.
+  return runSummaryOf(finished, logged.filter((e) => e.event.event === "node_finished").length, Math.round(finished.data.created_at + finished.data.elapsed_time));
 }
 
 /** The events of the session's latest run in its log (its epoch's: the events' ids are `<epoch>-<n>`, n from 1). */
@@ -74,8 +76,8 @@ async function latestRunEvents(ctx: ServerContext, sessionId: string): Promise<S
   return ctx.store.runs.events(sessionId, { after: `${lastId.slice(0, lastId.indexOf("-"))}-0` });
 }
 
-/** A run's summary from its logged workflow_finished (as keepSummary in turns.ts makes it). */
-function loggedSummary(finished: CanvasEventOf<"workflow_finished">, steps: number): RunSummary {
+/** A run's summary from its workflow_finished, its `steps` (node_finished events) and when it ended (epoch seconds). */
+export function runSummaryOf(finished: CanvasEventOf<"workflow_finished">, steps: number, finishedAt: number): RunSummary {
   const d = finished.data;
   return {
     status: runStatus(d),
@@ -86,7 +88,7 @@ function loggedSummary(finished: CanvasEventOf<"workflow_finished">, steps: numb
     total_tokens: d.usage.total_tokens,
     total_steps: steps,
     created_at: d.created_at,
-    finished_at: finished.created_at,
+    finished_at: finishedAt,
   };
 }
 

@@ -13,8 +13,8 @@ import { openTurn } from "../open-turn.js";
 import type { Turn } from "../turn.js";
 import { checkRequiredInputs, type DifyApp } from "./app.js";
 import { DifyApiError, invalidParam, notFound } from "./errors.js";
-import { DifyEventMapper, difyUsage, finishedData, runStatus, type DifyMode } from "./events.js";
-import { keepRunSummary, newRunId } from "./run-records.js";
+import { DifyEventMapper, difyUsage, finishedData, type DifyMode } from "./events.js";
+import { keepRunSummary, newRunId, runSummaryOf } from "./run-records.js";
 
 /** How often a stream says it is alive while a step runs (Dify: about every 10 s). */
 const PING_MS = 10_000;
@@ -78,19 +78,8 @@ async function keepSummary(ctx: ServerContext, tenant: string, query: string, tr
   const finished = transcript.finished;
   if (!finished) return;
   const sessionId = finished.session_id;
-  const d = finished.data;
   try {
-    await keepRunSummary(ctx, tenant, sessionId, finished.message_id, query, {
-      status: runStatus(d),
-      inputs: d.inputs,
-      outputs: d.outputs,
-      error: d.error ?? null,
-      elapsed_time: d.elapsed_time,
-      total_tokens: d.usage.total_tokens,
-      total_steps: steps,
-      created_at: d.created_at,
-      finished_at: Math.floor(Date.now() / 1000),
-    });
+    await keepRunSummary(ctx, tenant, sessionId, finished.message_id, query, runSummaryOf(finished, steps, Math.floor(Date.now() / 1000)));
   } catch (error) {
     ctx.log.error({ err: error, session: sessionId }, "could not keep a Dify run's summary");
   }
