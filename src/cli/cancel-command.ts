@@ -1,11 +1,14 @@
 /**
- * `canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]`: ask every process that
- * runs the task to stop it. The run ends with workflow_finished error "cancelled" (exit 130), its
- * state checkpointed; the request stands (10 minutes) until the task's next turn starts.
- * Without a flag the request goes to the local cancel folder (cancel-folder.ts), where runs
- * without a session and runs with a file session listen.
+ * `canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --dir DIR]`: ask
+ * every process that runs the task to stop it. The run ends with workflow_finished error
+ * "cancelled" (exit 130), its state checkpointed; the request stands (10 minutes) until the task's
+ * next turn starts. Without a flag the request goes to the local cancel folder (cancel-folder.ts),
+ * where runs without a session and runs with a file session listen. `--redis-prefix P` reaches the
+ * runs of `canvasflow serve --redis-prefix P` and `canvasflow worker --prefix P`, whose cancel
+ * flags and channel are under P (serverCancelLayout).
  */
 import { cancelRun } from "../durable/cancel.js";
+import { serverCancelLayout } from "../server/store/redis.js";
 import { CancelSignalError, checkTaskId, type CancelSignals } from "../stores/cancel-signals.js";
 import { FileCancelSignals } from "../stores/file-cancel.js";
 import { openCancelSignals } from "../stores/open-store.js";
@@ -17,6 +20,8 @@ import { EXIT } from "./run-command.js";
 export interface CancelArgs {
   taskId: string;
   redis?: string;
+  /** The prefix of the server's Redis keys (`serve --redis-prefix`): its cancel flags and channel are under it. */
+  redisPrefix?: string;
   postgres?: string;
   dir?: string;
 }
@@ -29,12 +34,13 @@ export async function cancelCommand(args: CancelArgs, io: CliIO): Promise<number
   } catch (error) {
     throw new UsageError(`cancel: ${(error as Error).message}`);
   }
+  if (args.redisPrefix !== undefined && args.redis === undefined) throw new UsageError("--redis-prefix is a Redis key prefix: give it with --redis");
   const where = args.redis ?? args.postgres ?? args.dir ?? cancelFolder().directory;
   if (args.redis !== undefined && !/^rediss?:\/\//i.test(args.redis)) throw new UsageError(`--redis expects a redis:// URL, got ${JSON.stringify(args.redis)}`);
   if (args.postgres !== undefined && !/^postgres(ql)?:\/\//i.test(args.postgres)) throw new UsageError(`--postgres expects a postgres:// URL, got ${JSON.stringify(args.postgres)}`);
   let signals: CancelSignals;
   try {
-    signals = args.redis ?? args.postgres ? openCancelSignals(where) : new FileCancelSignals({ directory: where });
+    signals = args.redis ?? args.postgres ? openCancelSignals(where, args.redisPrefix !== undefined ? { redis: serverCancelLayout(args.redisPrefix) } : {}) : new FileCancelSignals({ directory: where });
   } catch (error) {
     if (error instanceof CancelSignalError) throw new UsageError(error.message);
     throw error;

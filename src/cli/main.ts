@@ -22,7 +22,7 @@ Usage:
                       [--allow-private-network]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html]
-  canvasflow cancel TASK_ID [--redis URL | --postgres URL | --dir DIR]
+  canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --dir DIR]
   canvasflow db migrate --postgres URL [--schema NAME]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -56,7 +56,8 @@ run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 inva
   4 the session is locked by another run, 130/143 cancelled by canvasflow cancel or Ctrl+C (SIGINT)/SIGTERM.
 cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
   the local folder ${"$"}${CANCEL_DIR_ENV} or <temp>/canvasflow-cancel-<uid>, where runs without a session or
-  with a file session listen. Exit codes: 0 requested, 1 the server is unreachable, 2 usage.
+  with a file session listen. --redis-prefix P reaches the runs of serve --redis-prefix P and
+  worker --prefix P. Exit codes: 0 requested, 1 the server is unreachable, 2 usage.
 keys: the API keys of canvasflow serve, in the store it uses (default the data folder ./.canvasflow).
   create prints the key once (only its SHA-256 is kept); list never shows keys. Exit codes: 0 done,
   1 no such key or the store failed, 2 usage.
@@ -108,7 +109,7 @@ const RUN_OPTIONS = {
   trace: { type: "string" },
 } as const satisfies OptionSpecs;
 
-const CANCEL_OPTIONS = { redis: { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
+const CANCEL_OPTIONS = { redis: { type: "string" }, "redis-prefix": { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
 const DB_MIGRATE_OPTIONS = { postgres: { type: "string" }, schema: { type: "string" } } as const satisfies OptionSpecs;
 
 const KEYS_OPTIONS = {
@@ -258,7 +259,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "cancel") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: CANCEL_OPTIONS });
       if (positionals.length !== 1) throw new UsageError(`cancel expects exactly one TASK_ID, got ${positionals.length}`);
-      return await (await import("./cancel-command.js")).cancelCommand({ taskId: positionals[0], redis: values.redis, postgres: values.postgres, dir: values.dir }, io);
+      return await (await import("./cancel-command.js")).cancelCommand({ taskId: positionals[0], redis: values.redis, redisPrefix: values["redis-prefix"], postgres: values.postgres, dir: values.dir }, io);
     }
     if (command === "db") {
       const [sub, ...flags] = rest;

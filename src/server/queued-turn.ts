@@ -23,6 +23,7 @@ import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript } from "./transcript.js";
 import { addMessages, giveBack, outcomeOf, runTimeLimitMessage, turnAgent, type Turn, type TurnInput } from "./turn.js";
 import type { RunQueue } from "../worker/run-queue.js";
+import { once } from "../util/once.js";
 
 /** Job states in which a session's latest job is still to run or running. */
 const UNDER_WAY = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
@@ -67,14 +68,11 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
   ctx.runs.nameRun(record.id, controller, enqueued.jobId);
   const transcript = new TurnTranscript();
   const sessionId = record.id;
-  let released = false;
   let started = false;
-  const release = async () => {
-    if (released) return;
-    released = true;
+  const release = once(async () => {
     ctx.runs.release(sessionId, controller);
     await giveBack(ctx, giveSlotsBack);
-  };
+  });
   const follow = { ctx, queue, input, record, agent, enqueued, controller, transcript };
   return {
     sessionId,

@@ -16,6 +16,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { MAX_DSL_DEPTH, type DurableSession, type RunRequest } from "../index.js";
 import { pathDeeperThan } from "../util/nesting.js";
+import { once } from "../util/once.js";
 import { argumentError, dataError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
@@ -106,19 +107,16 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
   }
   const transcript = new TurnTranscript();
   const sessionId = record.id;
-  let released = false;
   let started = false;
-  // Once: after the run's events (or instead of them, when the turn is given up).
-  const release = async () => {
-    if (released) return;
-    released = true;
+  // After the run's events (or instead of them, when the turn is given up).
+  const release = once(async () => {
     try {
       await session.close();
     } finally {
       ctx.runs.release(sessionId, controller);
       await giveBack(ctx, giveSlotsBack);
     }
-  };
+  });
   return {
     sessionId,
     agent,

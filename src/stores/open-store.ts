@@ -15,7 +15,7 @@ import { FileCancelSignals } from "./file-cancel.js";
 import { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.js";
 import { PostgresCancelSignals } from "./postgres-cancel.js";
 import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
-import { RedisCancelSignals } from "./redis-cancel.js";
+import { RedisCancelSignals, type RedisCancelSignalsOptions } from "./redis-cancel.js";
 import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "./redis-store.js";
 import { CancelSignalError, type CancelSignals } from "./cancel-signals.js";
 import { checkKey, SnapshotKeyError, type CheckpointStore } from "./snapshot-store.js";
@@ -164,6 +164,11 @@ export function postgresServer(location: string, schema?: string): PostgresServe
 export interface OpenCancelSignalsOptions {
   /** PostgreSQL: the schema of the flags table (default `canvasflow`, or the URL's `?schema=`). */
   schema?: string;
+  /**
+   * Redis only: where the flags and the channel are (default RAGFlow's `{task_id}-cancel` keys and
+   * `canvasflow:cancel`); a server's under its prefix are `serverCancelLayout(prefix)`.
+   */
+  redis?: Pick<RedisCancelSignalsOptions, "keyPrefix" | "channel">;
 }
 
 /**
@@ -173,6 +178,7 @@ export interface OpenCancelSignalsOptions {
  */
 export function openCancelSignals(location: string, options: OpenCancelSignalsOptions = {}): CancelSignals {
   if (typeof location !== "string" || location === "") throw new CancelSignalError("cancel signals need a redis:// or postgres:// URL or a folder, got an empty value");
+  if (options.redis !== undefined && !REDIS_URL.test(location)) throw new CancelSignalError(`the redis option (a key prefix and channel) needs a redis:// URL, got ${POSTGRES_URL.test(location) ? "a postgres:// URL" : "a folder"}`);
   if (REDIS_URL.test(location) || POSTGRES_URL.test(location)) {
     let parsed: { url: URL; shown: (url: URL) => string };
     try {
@@ -188,7 +194,7 @@ export function openCancelSignals(location: string, options: OpenCancelSignalsOp
       } catch (error) {
         throw new CancelSignalError((error as Error).message);
       }
-      return new RedisCancelSignals({ url: url.toString() });
+      return new RedisCancelSignals({ ...options.redis, url: url.toString() });
     }
     let target: PostgresServer;
     try {

@@ -20,7 +20,9 @@ import { canvasDsl, messageText, node } from "../helpers/dsl.js";
 import { spawnDistChild, type DistChild } from "../helpers/dist-child.js";
 import { testBackends, testEnv, type BackendName, type TestBackend } from "../helpers/durable-backends.js";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
+import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { llmCanvas } from "../server/canvases.js";
 
 const cancelDir = scratchDir("canvasflow-durable-cancel-").dir;
 const env = testEnv(cancelDir);
@@ -191,6 +193,46 @@ describe("canvasflow cancel TASK_ID", () => {
       }
     });
   }
+
+  it("--redis-prefix P: reaches a run of canvasflow serve --redis-prefix P, whose cancel flags and channel are under P", async () => {
+    const prefix = uniqueTestPrefix();
+    const folder = scratchDir("canvasflow-cancel-prefix-");
+    // The model answers "slow" in a minute: the run is under way until something cancels it.
+    const script = folder.write("script.json", { rules: [{ match: "slow", delay_ms: 60_000, reply: "never" }] });
+    const server = spawnCli(["serve", "--port", "0", "--grace", "0", "--redis", TEST_REDIS_URL, "--redis-prefix", prefix, "--mock-llm-script", script], { env });
+    const admin = await connectTestRedis();
+    try {
+      let base: string | undefined;
+      for (let i = 0; base === undefined; i++) {
+        if (i === 500) throw new Error(`serve did not start: ${server.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        base = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(server.stderr())?.[1];
+      }
+      const headers = { "content-type": "application/json" };
+      const agent = (await (await fetch(`${base}/api/v1/agents`, { method: "POST", headers, body: JSON.stringify({ title: "slow", dsl: llmCanvas() }) })).json()) as { data: { id: string } };
+      const response = await fetch(`${base}/api/v1/agents/chat/completions`, { method: "POST", headers, body: JSON.stringify({ agent_id: agent.data.id, query: "slow", stream: true }) });
+      const reader = response.body!.getReader();
+      let text = "";
+      while (!text.includes('"component_id":"LLM:A"')) text += new TextDecoder().decode((await reader.read()).value);
+      const sessionId = JSON.parse(text.split("\n\n")[0].slice(5)).session_id as string;
+
+      const cancel = spawnCli(["cancel", sessionId, "--redis", TEST_REDIS_URL, "--redis-prefix", prefix], { env });
+      expect(await cancel.exited, cancel.stderr()).toEqual({ code: 0, signal: null });
+      expect(cancel.stderr()).toBe(`canvasflow: cancel requested for task ${sessionId}\n`);
+      // The flag is where the server looks: under the prefix, not RAGFlow's bare key.
+      expect(await admin.exists(`${prefix}${sessionId}-cancel`)).toBe(1);
+      expect(await admin.exists(`${sessionId}-cancel`)).toBe(0);
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) text += new TextDecoder().decode(chunk.value);
+      const frames = text.split("\n\n").filter((f) => f !== "");
+      expect(frames.at(-1)).toBe("data:[DONE]");
+      expect(JSON.parse(frames.at(-2)!.slice(5))).toMatchObject({ event: "workflow_finished", session_id: sessionId, data: { error: "cancelled" } });
+    } finally {
+      server.child.kill("SIGTERM");
+      await server.exited;
+      await deleteKeys(admin, prefix);
+      admin.disconnect();
+    }
+  }, 60_000);
 
   it("without a session: the run listens on the local cancel folder, where the command writes by default", async () => {
     const taskId = `command-none-${process.pid}-${Date.now()}`;

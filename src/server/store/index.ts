@@ -24,7 +24,7 @@ export { isUploadId } from "./uploads.js";
 export { StoredRecordError, isRecordId, isKeyHash } from "./records.js";
 export { MemoryServerStore } from "./memory.js";
 export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./data-folder.js";
-export { RedisServerStore, DEFAULT_REDIS_SERVER_PREFIX, type RedisServerStoreOptions } from "./redis.js";
+export { RedisServerStore, DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout, type RedisServerStoreOptions } from "./redis.js";
 export { PostgresServerStore, type PostgresServerStoreOptions } from "./postgres.js";
 export { PostgresWithRedisServerStore, type PostgresWithRedisServerStoreOptions } from "./postgres-with-redis.js";
 export { migratePostgresServer, POSTGRES_SERVER_SCHEMA_VERSION, type MigratePostgresServerOptions } from "./postgres-schema.js";

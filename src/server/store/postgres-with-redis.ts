@@ -11,7 +11,7 @@ import { RedisConnection } from "../../stores/redis-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
 import { serverTables } from "./postgres-schema.js";
 import { PostgresServerStore, type PostgresServerStoreOptions } from "./postgres.js";
-import { DEFAULT_REDIS_SERVER_PREFIX } from "./redis.js";
+import { DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout } from "./redis.js";
 import { ServerStoreError } from "./types.js";
 
 export interface PostgresWithRedisServerStoreOptions extends Omit<PostgresServerStoreOptions, "cancel" | "locationSuffix"> {
@@ -36,8 +36,7 @@ export class PostgresWithRedisServerStore extends PostgresServerStore {
     }
     const redis = new RedisConnection({ url: options.redisUrl, redisOptions: options.redisOptions }, "PostgresWithRedisServerStore", (message) => new ServerStoreError(message));
     const prefix = options.redisPrefix ?? DEFAULT_REDIS_SERVER_PREFIX;
-    const custom = prefix !== DEFAULT_REDIS_SERVER_PREFIX;
-    const cancel = new RedisCancelSignals({ client: redis.client, ...(custom ? { keyPrefix: prefix, channel: `${prefix}cancel` } : {}) });
+    const cancel = new RedisCancelSignals({ client: redis.client, ...serverCancelLayout(prefix) });
     super({ ...options, cancel, locationSuffix: `; cancel signals through Redis at ${redis.location}` });
     this.redisConnection = redis;
     this.redis = { client: redis.client, prefix };

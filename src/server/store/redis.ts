@@ -24,7 +24,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Redis, RedisOptions } from "ioredis";
-import { RedisCancelSignals } from "../../stores/redis-cancel.js";
+import { DEFAULT_CANCEL_CHANNEL, RedisCancelSignals } from "../../stores/redis-cancel.js";
 import { RedisConnection } from "../../stores/redis-connection.js";
 import { RedisSnapshotStore } from "../../stores/redis-store.js";
 import { checkNewRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey } from "./records.js";
@@ -50,6 +50,16 @@ import {
 import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 export const DEFAULT_REDIS_SERVER_PREFIX = "canvasflow:";
+
+/**
+ * Where the servers and workers under `prefix` keep cancel requests, for RedisCancelSignals: with
+ * the default prefix RAGFlow's own `{task_id}-cancel` keys and `canvasflow:cancel` (so RAGFlow-style
+ * pollers see them); with another, `<prefix>{task_id}-cancel` and `<prefix>cancel`, so deployments
+ * sharing one Redis do not cancel each other's tasks. `canvasflow cancel --redis-prefix` uses it too.
+ */
+export function serverCancelLayout(prefix: string): { keyPrefix: string; channel: string } {
+  return prefix === DEFAULT_REDIS_SERVER_PREFIX ? { keyPrefix: "", channel: DEFAULT_CANCEL_CHANNEL } : { keyPrefix: prefix, channel: `${prefix}cancel` };
+}
 
 export interface RedisServerStoreOptions {
   /** Where Redis is (default `redis://127.0.0.1:6379/0`); the store owns this connection. */
@@ -111,8 +121,7 @@ export class RedisServerStore implements ServerStore {
     this.keys = new RedisKeys(this);
     this.uploads = new RedisUploads(this);
     this.runs = new RedisSnapshotStore({ client: this.client, keyPrefix: `${this.prefix}session:` });
-    const custom = this.prefix !== DEFAULT_REDIS_SERVER_PREFIX;
-    this.cancel = new RedisCancelSignals({ client: this.client, ...(custom ? { keyPrefix: this.prefix, channel: `${this.prefix}cancel` } : {}) });
+    this.cancel = new RedisCancelSignals({ client: this.client, ...serverCancelLayout(this.prefix) });
   }
 
   key(...parts: string[]): string {
