@@ -114,7 +114,6 @@ export function sessionFromSnapshot(dsl: CanvasDsl, graph: CanvasGraph): CanvasS
   };
 }
 
-
 /** One more execution of a component in this turn. */
 export function countExecution(executions: Map<string, number>, componentId: string): void {
   executions.set(componentId, (executions.get(componentId) ?? 0) + 1);
