@@ -14,15 +14,9 @@ export interface WriteFileOptions {
 
 /** Write a file through a temp file in the same folder and a rename. */
 export async function writeFileAtomic(file: string, content: string, options: WriteFileOptions = {}): Promise<void> {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temp = tempBeside(file);
   try {
-    const handle = await open(temp, "wx");
-    try {
-      await handle.writeFile(content, "utf8");
-      if (options.sync) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+    await writeTemp(temp, content, options);
     await rename(temp, file);
   } catch (error) {
     await unlink(temp).catch(() => undefined);
@@ -38,16 +32,10 @@ export async function writeFileAtomic(file: string, content: string, options: Wr
  * fails with its own error (EPERM, ENOTSUP…), for the caller to write another way.
  */
 export async function writeNewFileAtomic(file: string, content: string, options: WriteFileOptions = {}): Promise<boolean> {
-  const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+  const temp = tempBeside(file);
   let created: boolean;
   try {
-    const handle = await open(temp, "wx");
-    try {
-      await handle.writeFile(content, "utf8");
-      if (options.sync) await handle.datasync();
-    } finally {
-      await handle.close();
-    }
+    await writeTemp(temp, content, options);
     created = await link(temp, file).then(
       () => true,
       (error: NodeJS.ErrnoException) => {
@@ -60,6 +48,22 @@ export async function writeNewFileAtomic(file: string, content: string, options:
   }
   if (created && options.sync) await syncDirectory(dirname(file));
   return created;
+}
+
+/** A fresh temp file name in `file`'s folder (same file system, so a rename or link is atomic). */
+function tempBeside(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+}
+
+/** Create `temp` (it must not exist) with `content`, synced when asked. */
+async function writeTemp(temp: string, content: string, options: WriteFileOptions): Promise<void> {
+  const handle = await open(temp, "wx");
+  try {
+    await handle.writeFile(content, "utf8");
+    if (options.sync) await handle.datasync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Hard links are not available on this file system (writeNewFileAtomic's caller writes another way). */
