@@ -6,17 +6,11 @@
  *     node bench/durable-overhead.mjs [pairs]
  */
 import { cpuMs } from "./clock.mjs";
-import { canvasflow, chainDsl, registerBenchComponents, runToEnd } from "./lib.mjs";
-import { runDurable } from "./workloads/durable-memory.mjs";
+import { runToEnd } from "./lib.mjs";
+import { durableAndPlainChain, runDurable } from "./workloads/durable-memory.mjs";
 
-const N = 1000;
 const PAIRS = Number(process.argv[2] ?? 60);
-const api = await canvasflow();
-registerBenchComponents(api);
-const dsl = chainDsl(N);
-const store = new api.MemorySnapshotStore();
-const session = await api.DurableSession.open({ store, key: "bench", dsl, canvas: { maxSteps: N + 10 }, durability: "sync" });
-const plain = await api.loadCanvas(dsl, { maxSteps: N + 10 });
+const { session, plain } = await durableAndPlainChain();
 const warmUntil = cpuMs() + 1500;
 while (cpuMs() < warmUntil) {
   await runDurable(session);

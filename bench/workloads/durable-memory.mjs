@@ -17,13 +17,19 @@ export async function runDurable(session) {
   if (last?.event !== "workflow_finished" || last.data.error) throw new Error(`run did not finish cleanly: ${JSON.stringify(last?.data)}`);
 }
 
-export async function canvasflowSide() {
+/** The chain as a durable session on MemorySnapshotStore (sync) and as a plain canvas, in this process. */
+export async function durableAndPlainChain() {
   const api = await canvasflow();
   registerBenchComponents(api);
   const dsl = chainDsl(N);
   const store = new api.MemorySnapshotStore();
   const session = await api.DurableSession.open({ store, key: "bench", dsl, canvas: { maxSteps: N + 10 }, durability: "sync" });
   const plain = await api.loadCanvas(dsl, { maxSteps: N + 10 });
+  return { session, plain };
+}
+
+export async function canvasflowSide() {
+  const { session, plain } = await durableAndPlainChain();
   return {
     run: () => runDurable(session),
     extra: async () => {

@@ -12,8 +12,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { canvasflow, node } from "../lib.mjs";
+import { canvasflow } from "../lib.mjs";
 import { startCli } from "../server/cli-process.mjs";
+import { echoDsl } from "../server/echo-agent.mjs";
 import { deleteRedisKeys, percentile, round } from "../server/process.mjs";
 
 export const kind = "server";
@@ -23,16 +24,6 @@ const WARMUP = 100;
 const REQUESTS = 600;
 const SERVING = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 
-const echoDsl = {
-  components: {
-    begin: node("Begin", { mode: "conversational", prologue: "" }, ["Message:Echo"]),
-    "Message:Echo": node("Message", { content: ["{sys.query}"] }),
-  },
-  globals: {},
-  history: [],
-  path: [],
-  retrieval: [],
-};
 
 async function completion(base, query) {
   const at = Date.now();
@@ -82,7 +73,7 @@ export async function measure() {
   const dir = mkdtempSync(join(tmpdir(), "canvasflow-bench-queue-"));
   const agents = join(dir, "agents");
   mkdirSync(agents);
-  writeFileSync(join(agents, "echo.json"), JSON.stringify(echoDsl));
+  writeFileSync(join(agents, "echo.json"), JSON.stringify(echoDsl()));
   // One client sends everything: the per-key limits would measure the limiter.
   const config = join(dir, "config.json");
   writeFileSync(config, JSON.stringify({ server: { rateLimits: { completionsPerMinute: 0, requestsPerMinute: 0, runsPerKey: 0, runsPerServer: 0 } } }));
