@@ -16,6 +16,7 @@ import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { DataFolderServerStore, MemoryServerStore } from "../../src/index.js";
 import { corpusPath } from "../helpers/corpus.js";
+import { difyApp, edge, waitingWorkflow } from "../helpers/dify.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { call, startTestServer, type TestServer } from "../helpers/server.js";
@@ -55,22 +56,6 @@ function retryingWorkflow(url: string): Record<string, unknown> {
     [
       ["start", "call"],
       ["call", "end"],
-    ],
-  );
-}
-
-/** start → a request to `url` (which never answers) → end. */
-function waitingWorkflow(url: string): Record<string, unknown> {
-  return workflowApp(
-    "waits",
-    [
-      { id: "start", data: { type: "start", title: "Start", variables: [] } },
-      { id: "http", data: { type: "http-request", title: "Wait", method: "GET", url, authorization: { type: "no-auth" }, body: { type: "none" }, headers: "", params: "", timeout: { read: 600 } } },
-      { id: "end", data: { type: "end", title: "End", outputs: [{ variable: "status", value_selector: ["http", "status_code"] }] } },
-    ],
-    [
-      ["start", "http"],
-      ["http", "end"],
     ],
   );
 }
@@ -348,20 +333,14 @@ describe("a run id the session never made", () => {
 
 describe("uploads in the server's store", () => {
   /** A chatflow that answers with the names and texts of sys.files. */
-  const FILES_CHATFLOW = {
-    app: { mode: "advanced-chat", name: "files" },
-    kind: "app",
-    version: "0.3.1",
-    workflow: {
-      graph: {
-        nodes: [
-          { id: "start", data: { type: "start", title: "Start", variables: [] } },
-          { id: "say", data: { type: "answer", title: "Say", answer: "{{#sys.files#}}" } },
-        ],
-        edges: [{ source: "start", target: "say" }],
-      },
-    },
-  };
+  const FILES_CHATFLOW = difyApp(
+    [
+      { id: "start", type: "start", variables: [] },
+      { id: "say", type: "answer", answer: "{{#sys.files#}}" },
+    ],
+    [edge("start", "say")],
+    { mode: "advanced-chat" },
+  );
 
   it("a file uploaded before a restart is found by the next server on the same data folder; another tenant's key cannot use it", async () => {
     const data = join(scratch.dir, `data-${Math.random().toString(36).slice(2)}`);
