@@ -22,6 +22,8 @@ export class MemoryEventLog {
   private readonly items: Array<object | string> = [];
   /** Events trimmed off the front so far. */
   private dropped = 0;
+  /** The last id as given: every append compares with it, so it is kept rather than rebuilt. */
+  private last: string | undefined;
 
   get length(): number {
     return this.items.length;
@@ -36,6 +38,7 @@ export class MemoryEventLog {
       // A lazily serialized event is turned into JSON only if it is read.
       this.items.push(event.event ?? event.json);
     }
+    if (events.length > 0) this.last = events[events.length - 1].id;
   }
 
   /** The id of the event at `index` (0: the oldest kept). */
@@ -47,7 +50,7 @@ export class MemoryEventLog {
   }
 
   lastId(): string | undefined {
-    return this.items.length === 0 ? undefined : this.idAt(this.items.length - 1);
+    return this.last;
   }
 
   /** The event at `index`, as a fresh copy of what its JSON text gives. */
@@ -63,6 +66,7 @@ export class MemoryEventLog {
     this.numbers.splice(0, drop);
     this.items.splice(0, drop);
     this.dropped += drop;
+    if (this.items.length === 0) this.last = undefined;
     for (const position of this.texts.keys()) if (position < this.dropped) this.texts.delete(position);
   }
 }

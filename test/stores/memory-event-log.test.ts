@@ -48,6 +48,7 @@ describe("MemoryEventLog", () => {
           log.keepLast(keep);
           kept = kept.slice(Math.max(0, kept.length - keep));
           expect(Array.from({ length: log.length }, (_, i) => log.idAt(i))).toEqual(kept);
+          expect(log.lastId()).toBe(kept.at(-1));
         }
       }),
       { seed: 12_02, numRuns: 200 },
