@@ -140,6 +140,7 @@ export interface ServerLimitsConfig {
   dslBytes?: number;
   dslComponents?: number;
   runMs?: number;
+  setupsAtOnce?: number;
 }
 
 /** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */

@@ -41,6 +41,7 @@ import { taskRoutes } from "./routes/tasks.js";
 import { webSocketRoutes } from "./routes/ws.js";
 import { MemoryKeySlots, RedisKeySlots, RunAdmission } from "./run-slots.js";
 import { DEFAULT_LIMITS, resolveServerSettings, ServerOptionsError, type ServerSettingsInput } from "./settings.js";
+import { SetupGate } from "./setup-gate.js";
 import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
@@ -112,7 +113,7 @@ export interface CreateServerOptions extends ServerSettingsInput {
    */
   dashboard?: DashboardOptions;
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
-  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs), rateLimits
+  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
   // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
   // playground ({enabled}).
@@ -176,9 +177,11 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     log: app.log,
     limits: settings.limits,
     admission: new RunAdmission(settings.rateLimits, keySlots, (kind) => metrics.rateLimited(kind)),
+    setups: new SetupGate(settings.limits.setupsAtOnce),
     metrics,
     ...(options.queue ? { queue: options.queue, jobEnds: new JobEnds(options.queue) } : {}),
   };
+  metrics.watchSetups(() => ctx.setups.waiting);
   if (options.queue) {
     const queue = options.queue;
     metrics.watchQueue(() => queueMetrics(queue));

@@ -10,6 +10,7 @@ import type { CompiledAgents } from "./compiled-agents.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { RunAdmission } from "./run-slots.js";
 import type { ServerLimits } from "./settings.js";
+import type { SetupGate } from "./setup-gate.js";
 import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import type { RunQueue } from "../worker/run-queue.js";
@@ -36,6 +37,8 @@ export interface ServerContext {
   limits: ServerLimits;
   /** Runs going at once, per key and per process. */
   admission: RunAdmission;
+  /** Turns setting up at once (setup-gate.ts). */
+  setups: SetupGate;
   metrics: ServerMetrics;
   /** Set when turns are enqueued for workers instead of run here (`serve --queue`): queued-turn.ts. */
   queue?: RunQueue;

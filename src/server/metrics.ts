@@ -74,6 +74,18 @@ export class ServerMetrics {
     response.once("close", () => this.activeStreams.dec());
   }
 
+  /** Turns waiting for a place to set up (server.limits.setupsAtOnce), read at each scrape. */
+  watchSetups(waiting: () => number): void {
+    new Gauge({
+      name: "canvasflow_setups_waiting",
+      help: "Turns waiting for a place to set up in this process (server.limits.setupsAtOnce).",
+      registers: [this.registry],
+      collect() {
+        this.set(waiting());
+      },
+    });
+  }
+
   /**
    * The run queue's figures (`serve --queue`), read from Redis at each scrape: jobs by state now
    * (shared by every server on the queue, so sum them over one server only), and the count of

@@ -16,6 +16,8 @@ export interface ServerLimits {
   dslComponents: number;
   /** Wall-clock milliseconds of a run. */
   runMs: number;
+  /** Turns setting up at once in this process, the rest waiting their turn (setup-gate.ts); 0: no limit. */
+  setupsAtOnce: number;
 }
 
 /** 0 turns a limit off. */
@@ -47,6 +49,7 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   dslBytes: 5 * 1024 * 1024,
   dslComponents: 1000,
   runMs: 600_000,
+  setupsAtOnce: 4,
 });
 
 /** research/ragflow-api.md §3: 60 completions and 600 other requests a minute, 4 runs at once, per key. */

@@ -80,6 +80,16 @@ export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<A
 }
 
 export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
+  const setUp = await ctx.setups.enter();
+  try {
+    return await setUpTurn(ctx, input, setUp);
+  } catch (error) {
+    setUp();
+    throw error;
+  }
+}
+
+async function setUpTurn(ctx: ServerContext, input: TurnInput, setUp: () => void): Promise<Turn> {
   const agent = await turnAgent(ctx, input);
   const giveSlotsBack = await ctx.admission.admit(input.caller, newId());
   const controller = new AbortController();
@@ -110,6 +120,7 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
   let started = false;
   // After the run's events (or instead of them, when the turn is given up).
   const release = once(async () => {
+    setUp();
     try {
       await session.close();
     } finally {
@@ -122,7 +133,7 @@ export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<T
     agent,
     newSession,
     transcript,
-    events: runTurn(ctx, input, record, session, controller, transcript, () => (started = true), release),
+    events: runTurn(ctx, input, record, session, controller, transcript, () => (started = true), release, setUp),
     stop: (reason) => controller.abort(new Error(reason)),
     // A generator that never started does not run its `finally`: the session is let go here.
     abandon: async () => {
@@ -154,6 +165,7 @@ async function* runTurn(
   transcript: TurnTranscript,
   onStart: () => void,
   release: () => Promise<void>,
+  setUp: () => void,
 ): AsyncGenerator<SessionEvent, void, undefined> {
   onStart();
   const sessionId = record.id;
@@ -188,6 +200,7 @@ async function* runTurn(
       transcript.add(sent);
       // A copy: the event itself may still be on its way to the session's log.
       if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+      setUp();
       yield sent;
     }
     const status = session.canvas.status;

@@ -10,7 +10,7 @@ import { ServerOptionsError } from "../../src/server/settings.js";
 import { runTimeLimitMessage } from "../../src/server/turn.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
-import { call, createAgent, frames, startTestServer, type TestServer } from "../helpers/server.js";
+import { call, createAgent, frames, send, startTestServer, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas } from "./canvases.js";
 
 const COMPLETIONS = "/api/v1/agents/chat/completions";
@@ -118,6 +118,28 @@ describe("a run's wall-clock limit", () => {
   });
 });
 
+describe("setups at once", () => {
+  it("limits.setupsAtOnce: 1 holds a turn's place only until its run's first event: a turn set up while a slow run streams finishes first", async () => {
+    const mock = await startMockLlm({ rules: [{ match: "slow", delay_ms: 60_000, reply: "never" }, { match: ".", reply: "fine" }] });
+    const server = await startTestServer({ canvas: { services: { llm: mock.provider } }, limits: { setupsAtOnce: 1 } });
+    const agentId = await createAgent(server, llmCanvas());
+    const stopSlow = new AbortController();
+    const slow = await send(server, COMPLETIONS, { body: { agent_id: agentId, query: "slow", stream: true }, signal: stopSlow.signal });
+    const reader = slow.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('"event":"workflow_started"');
+
+    const answers = await Promise.all([0, 1, 2].map(() => call(server, COMPLETIONS, { body: { agent_id: agentId, query: "quick" } })));
+    expect(answers.map((a) => [a.json.code, a.json.data.data.content])).toEqual([
+      [0, "fine"],
+      [0, "fine"],
+      [0, "fine"],
+    ]);
+    expect(new Set(answers.map((a) => a.json.data.session_id)).size).toBe(3);
+    stopSlow.abort();
+  });
+});
+
 describe("bad settings", () => {
   it("createServer refuses options that do not fit the schema, naming each", () => {
     const store = new MemoryServerStore();
@@ -126,6 +148,8 @@ describe("bad settings", () => {
     expect(make({ limits: { bodyBytes: 0 } })).toThrow("createServer options: /limits/bodyBytes: must be >= 1");
     expect(make({ limits: { runMillis: 5 } })).toThrow('createServer options: /limits/runMillis: has the unknown property "runMillis"');
     expect(make({ rateLimits: { runsPerKey: -1 } })).toThrow("/rateLimits/runsPerKey: must be >= 0");
+    expect(make({ limits: { setupsAtOnce: -1 } })).toThrow("/limits/setupsAtOnce: must be >= 0");
+    expect(make({ limits: { setupsAtOnce: 1.5 } })).toThrow("/limits/setupsAtOnce: must be integer");
     expect(make({ metrics: { public: "yes" } })).toThrow("/metrics/public: must be boolean");
   });
 });

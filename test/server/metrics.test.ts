@@ -1,8 +1,8 @@
 /**
  * /metrics (docs/server.md, Metrics): Prometheus text from a registry per server, scraped after
  * real runs: runs started, finished (completed, paused) and failed (error, cancelled, time_limit),
- * step latency from node_finished's elapsed_time, runs and streams going now, rate-limit
- * rejections. Served to loopback clients without a proxy's forwarding headers, to every client
+ * step latency from node_finished's elapsed_time, runs and streams going now, turns waiting to
+ * set up, rate-limit rejections. Served to loopback clients without a proxy's forwarding headers, to every client
  * with `metrics.public`, not at all with `metrics.enabled: false`.
  */
 import { describe, expect, it } from "vitest";
@@ -119,6 +119,30 @@ describe("/metrics", () => {
       expect(value(after, "canvasflow_step_duration_seconds_sum", { component: type })).toBeCloseTo(sum, 6);
       expect(value(after, "canvasflow_step_duration_seconds_bucket", { component: type, le: "+Inf" })).toBe(ofType.length);
     }
+  });
+
+  it("counts the turns waiting for a place to set up (limits.setupsAtOnce)", async () => {
+    const server = await startTestServer({ limits: { setupsAtOnce: 1 } });
+    const helloId = await createAgent(server, hello());
+    // The agent's read is the first step of a setup: held here, the first turn keeps its place.
+    const agents = server.store.agents;
+    const read = agents.get.bind(agents);
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    let reads = 0;
+    agents.get = async (...args) => {
+      reads++;
+      await opened;
+      return read(...args);
+    };
+    const turns = [call(server, COMPLETIONS, { body: { agent_id: helloId, query: "Ada" } }), call(server, COMPLETIONS, { body: { agent_id: helloId, query: "Bob" } })];
+    while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(reads).toBe(1);
+    expect(value(await scrape(server), "canvasflow_setups_waiting")).toBe(1);
+    open();
+    expect((await Promise.all(turns)).map((answer) => answer.json.code)).toEqual([0, 0]);
+    expect(value(await scrape(server), "canvasflow_setups_waiting")).toBe(0);
   });
 
   it("each server counts its own (a registry per server): a run stopped by its time limit counts on its server only", async () => {
