@@ -21,6 +21,7 @@ import { argumentError, dataError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
 import { findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
+import { shuttingDown } from "./shutdown.js";
 import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
 
@@ -82,6 +83,8 @@ export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<A
 export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
   const setUp = await ctx.setups.enter();
   try {
+    // The server began closing while this turn waited for its place: it takes nothing on.
+    if (ctx.shutdown.draining) throw shuttingDown();
     return await setUpTurn(ctx, input, setUp);
   } catch (error) {
     setUp();

@@ -12,7 +12,7 @@ import { createApiKey, createServer, DataFolderServerStore, type CreateServerOpt
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { call, createAgent, frames, send, type TestServer } from "../helpers/server.js";
-import { llmCanvas } from "./canvases.js";
+import { hello, llmCanvas } from "./canvases.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Event = any;
@@ -98,6 +98,38 @@ describe("closing the server", () => {
     expect(events.at(-1).event).toBe("workflow_finished");
     expect(events.at(-1).data.error).toBeUndefined();
     expect(events.filter((e) => e.event === "message").map((e) => e.data.content).join("")).toBe("one two three four five six seven eight");
+  });
+
+  it("a turn still waiting for a place to set up (limits.setupsAtOnce) when closing starts is answered 503 and starts nothing", async () => {
+    const { store, key } = await dataFolderStore();
+    const server = await serve(store, key, { limits: { setupsAtOnce: 1 }, shutdownGraceMs: 60_000 });
+    const agentId = await createAgent(server, hello());
+    // The first turn's setup is held at its agent read, so the second waits for its place.
+    const agents = store.agents;
+    const read = agents.get.bind(agents);
+    let open!: () => void;
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    let reads = 0;
+    agents.get = async (...args) => {
+      reads++;
+      await opened;
+      return read(...args);
+    };
+    const first = call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "first" } });
+    while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "second" } });
+    const waiting = async () => /^canvasflow_setups_waiting (\d+)$/m.exec((await call(server, "/metrics", { key: null })).text)?.[1];
+    while ((await waiting()) !== "1") await new Promise((resolve) => setTimeout(resolve, 5));
+    const closed = server.app.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    open();
+    expect((await first).json.code).toBe(0);
+    const refused = await second;
+    expect(refused.status).toBe(503);
+    expect(refused.json).toEqual({ code: 503, message: expect.stringMatching(/^The server is shutting down/), data: null });
+    await closed;
+    expect(reads).toBe(1);
+    expect((await store.sessions.list("t1", agentId, { page: 1, page_size: 10, orderby: "create_time", desc: true })).total).toBe(1);
   });
 
   it("cancels the runs still going after the grace period: a cancelled workflow_finished and [DONE]; the session goes on on the next server", async () => {
