@@ -1,7 +1,7 @@
 /**
  * How many turns set up at once in this process: from the request's checks to the run's first
  * event (the agent read, a new session's record and base, the lease, the cancel watch). A setup is
- * a chain of store round trips; hundreds at once (a burst of new streams) fill each turn of the
+ * a chain of store round trips; hundreds at once (a burst of new streams) fill each pass of the
  * event loop with their callbacks, and the tokens of the runs already streaming wait behind them.
  * Setups past the limit wait their turn here, in arrival order, before any of that work; runs
  * under way are never held. Not a cap on runs (run-slots.ts has those): nothing is refused.

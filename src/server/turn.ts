@@ -4,6 +4,9 @@
  * then `events` runs the turn and yields its events with `session_id`. When the run ends, a turn
  * that finished or paused is added to the session's messages, and the session's lease is let go.
  *
+ * A turn first waits for its place among the turns setting up (setup-gate.ts,
+ * limits.setupsAtOnce) and gives it back with its run's first event, or when its setup fails.
+ *
  * A turn without a session id creates the session first and runs its first turn. One run per
  * session at a time: this process refuses a second one at once, and the session's lease refuses
  * one from another process (both code 103). Before any of that, the run takes a slot of its API
@@ -81,18 +84,18 @@ export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<A
 }
 
 export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
-  const setUp = await ctx.setups.enter();
+  const endSetup = await ctx.setups.enter();
   try {
     // The server began closing while this turn waited for its place: it takes nothing on.
     if (ctx.shutdown.draining) throw shuttingDown();
-    return await setUpTurn(ctx, input, setUp);
+    return await setUpTurn(ctx, input, endSetup);
   } catch (error) {
-    setUp();
+    endSetup();
     throw error;
   }
 }
 
-async function setUpTurn(ctx: ServerContext, input: TurnInput, setUp: () => void): Promise<Turn> {
+async function setUpTurn(ctx: ServerContext, input: TurnInput, endSetup: () => void): Promise<Turn> {
   const agent = await turnAgent(ctx, input);
   const giveSlotsBack = await ctx.admission.admit(input.caller, newId());
   const controller = new AbortController();
@@ -123,7 +126,7 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, setUp: () => void
   let started = false;
   // After the run's events (or instead of them, when the turn is given up).
   const release = once(async () => {
-    setUp();
+    endSetup();
     try {
       await session.close();
     } finally {
@@ -136,7 +139,7 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, setUp: () => void
     agent,
     newSession,
     transcript,
-    events: runTurn(ctx, input, record, session, controller, transcript, () => (started = true), release, setUp),
+    events: runTurn(ctx, input, record, session, controller, transcript, () => (started = true), release, endSetup),
     stop: (reason) => controller.abort(new Error(reason)),
     // A generator that never started does not run its `finally`: the session is let go here.
     abandon: async () => {
@@ -168,7 +171,7 @@ async function* runTurn(
   transcript: TurnTranscript,
   onStart: () => void,
   release: () => Promise<void>,
-  setUp: () => void,
+  endSetup: () => void,
 ): AsyncGenerator<SessionEvent, void, undefined> {
   onStart();
   const sessionId = record.id;
@@ -203,7 +206,8 @@ async function* runTurn(
       transcript.add(sent);
       // A copy: the event itself may still be on its way to the session's log.
       if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
-      setUp();
+      // The run's first event ends the turn's setup (the calls after it do nothing).
+      endSetup();
       yield sent;
     }
     const status = session.canvas.status;
