@@ -116,3 +116,28 @@ export async function createAgent(server: TestServer, dsl: unknown, title = `age
   if (answer.json?.code !== 0) throw new Error(`create agent failed: ${answer.text}`);
   return answer.json.data.id as string;
 }
+
+/**
+ * Hold every agent read of `store` until `open()`: a read is the first step of a turn's setup, so
+ * the first turn to read holds its place among the setups (limits.setupsAtOnce). `started()`
+ * resolves once a read has begun; `reads()` counts them.
+ */
+export function holdAgentReads(store: ServerStore): { started(): Promise<void>; reads(): number; open(): void } {
+  const agents = store.agents;
+  const read = agents.get.bind(agents);
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  let reads = 0;
+  agents.get = async (...args) => {
+    reads++;
+    await opened;
+    return read(...args);
+  };
+  return {
+    started: async () => {
+      while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    },
+    reads: () => reads,
+    open,
+  };
+}

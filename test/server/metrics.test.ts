@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { standIn } from "../helpers/http.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
-import { call, createAgent, frames, send, startTestServer, type TestServer } from "../helpers/server.js";
+import { call, createAgent, frames, holdAgentReads, send, startTestServer, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas, userFillUp } from "./canvases.js";
 
 const COMPLETIONS = "/api/v1/agents/chat/completions";
@@ -125,22 +125,13 @@ describe("/metrics", () => {
     const server = await startTestServer({ limits: { setupsAtOnce: 1 } });
     const helloId = await createAgent(server, hello());
     // The agent's read is the first step of a setup: held here, the first turn keeps its place.
-    const agents = server.store.agents;
-    const read = agents.get.bind(agents);
-    let open!: () => void;
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    let reads = 0;
-    agents.get = async (...args) => {
-      reads++;
-      await opened;
-      return read(...args);
-    };
+    const held = holdAgentReads(server.store);
     const turns = [call(server, COMPLETIONS, { body: { agent_id: helloId, query: "Ada" } }), call(server, COMPLETIONS, { body: { agent_id: helloId, query: "Bob" } })];
-    while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await held.started();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(reads).toBe(1);
+    expect(held.reads()).toBe(1);
     expect(value(await scrape(server), "canvasflow_setups_waiting")).toBe(1);
-    open();
+    held.open();
     expect((await Promise.all(turns)).map((answer) => answer.json.code)).toEqual([0, 0]);
     expect(value(await scrape(server), "canvasflow_setups_waiting")).toBe(0);
   });

@@ -11,7 +11,7 @@ import WebSocket from "ws";
 import { createApiKey, createServer, DataFolderServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
-import { call, createAgent, frames, send, type TestServer } from "../helpers/server.js";
+import { call, createAgent, frames, holdAgentReads, send, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas } from "./canvases.js";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -105,30 +105,21 @@ describe("closing the server", () => {
     const server = await serve(store, key, { limits: { setupsAtOnce: 1 }, shutdownGraceMs: 60_000 });
     const agentId = await createAgent(server, hello());
     // The first turn's setup is held at its agent read, so the second waits for its place.
-    const agents = store.agents;
-    const read = agents.get.bind(agents);
-    let open!: () => void;
-    const opened = new Promise<void>((resolve) => (open = resolve));
-    let reads = 0;
-    agents.get = async (...args) => {
-      reads++;
-      await opened;
-      return read(...args);
-    };
+    const held = holdAgentReads(store);
     const first = call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "first" } });
-    while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    await held.started();
     const second = call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "second" } });
     const waiting = async () => /^canvasflow_setups_waiting (\d+)$/m.exec((await call(server, "/metrics", { key: null })).text)?.[1];
     while ((await waiting()) !== "1") await new Promise((resolve) => setTimeout(resolve, 5));
     const closed = server.app.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    open();
+    held.open();
     expect((await first).json.code).toBe(0);
     const refused = await second;
     expect(refused.status).toBe(503);
     expect(refused.json).toEqual({ code: 503, message: expect.stringMatching(/^The server is shutting down/), data: null });
     await closed;
-    expect(reads).toBe(1);
+    expect(held.reads()).toBe(1);
     expect((await store.sessions.list("t1", agentId, { page: 1, page_size: 10, orderby: "create_time", desc: true })).total).toBe(1);
   });
 
