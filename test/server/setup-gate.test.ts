@@ -1,14 +1,7 @@
 /** The setup gate (src/server/setup-gate.ts): at most N places at once, given in arrival order. */
 import { describe, expect, it } from "vitest";
 import { SetupGate } from "../../src/server/setup-gate.js";
-
-/** Whether `promise` has settled after the pending callbacks ran. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(() => (done = true));
-  await new Promise((resolve) => setImmediate(resolve));
-  return done;
-}
+import { settled } from "../helpers/settled.js";
 
 describe("SetupGate", () => {
   it("lets `concurrency` in at once; the next waits until one leaves, then enters", async () => {

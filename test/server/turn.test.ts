@@ -15,6 +15,7 @@ import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
 import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS } from "../../src/server/settings.js";
 import { Shutdown } from "../../src/server/shutdown.js";
 import { startTurn } from "../../src/server/turn.js";
+import { settled } from "../helpers/settled.js";
 import { hello } from "./canvases.js";
 
 function context(setupsAtOnce = DEFAULT_LIMITS.setupsAtOnce): ServerContext {
@@ -73,17 +74,6 @@ describe("a turn", () => {
     await lock.release();
   });
 });
-
-/** Whether `promise` has settled after the pending callbacks ran. */
-async function settled(promise: Promise<unknown>): Promise<boolean> {
-  let done = false;
-  void promise.then(
-    () => (done = true),
-    () => (done = true),
-  );
-  await new Promise((resolve) => setTimeout(resolve, 20));
-  return done;
-}
 
 describe("setups at once (limits.setupsAtOnce: 1)", () => {
   it("the next turn sets up once the first's run has sent its first event, while that run still goes on", async () => {
