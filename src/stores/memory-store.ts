@@ -91,7 +91,7 @@ export class MemorySnapshotStore implements CheckpointStore {
     return {
       snapshot: parseSnapshot(key, entry.text, `session "${key}"`),
       version: entry.version,
-      deltas: entry.deltas.map((delta, i) => parseDelta(key, "memory", i + 1, deltaText(delta))),
+      deltas: entry.deltas.map((delta, i) => loadedDelta(key, i + 1, delta)),
     };
   }
 
@@ -233,10 +233,13 @@ export class MemorySnapshotStore implements CheckpointStore {
   }
 }
 
-/** A kept delta as the JSON text it stands for. */
-function deltaText(delta: string | KeptDelta): string {
-  if (typeof delta === "string") return delta;
-  return JSON.stringify(Array.isArray(delta) ? unflattenRecord(delta) : delta);
+/**
+ * A kept delta as new objects, equal to what its JSON text parses to: a flat one rebuilt directly
+ * (unflattenRecord makes exactly that), text parsed, a kept object copied through JSON.
+ */
+function loadedDelta(key: string, seq: number, delta: string | KeptDelta): unknown {
+  if (Array.isArray(delta)) return unflattenRecord(delta);
+  return parseDelta(key, "memory", seq, typeof delta === "string" ? delta : JSON.stringify(delta));
 }
 
 /** Events logged for a session that does not exist (no base saved). */
