@@ -1,7 +1,7 @@
 /**
  * CodeExec (agent/tools/code_exec.py): runs `script` (a `main` function in Python or JavaScript)
- * with `arguments` read from the canvas: JavaScript in a worker thread's `vm` context
- * (code/javascript.ts), Python in a `python3` subprocess (code/python.ts). Its `outputs` declare
+ * with `arguments` read from the canvas, in the code sandbox (sandbox/code/: JavaScript in QuickJS,
+ * Python in bubblewrap). Its `outputs` declare
  * exactly one business output (typed String, Number, Boolean, Object, Null, Any or Array<T>) that
  * receives the result (code/contract.ts).
  */
@@ -9,9 +9,8 @@ import { parseSelector, type Reference } from "../refs/grammar.js";
 import type { ParamProblem, Params } from "../components/types.js";
 import { isBlank, isPlainObject, jsonPointer, showValue } from "../util/values.js";
 import { businessOutput, buildContract, canonicalContent, ContractError, inferActualType, isContractType, SYSTEM_OUTPUTS } from "./code/contract.js";
-import { runJavaScript } from "./code/javascript.js";
-import { sandboxLimits } from "./code/options.js";
-import { runPython } from "./code/python.js";
+import { codeSandboxSettings } from "../sandbox/code/options.js";
+import { runCode } from "../sandbox/code/run-code.js";
 import { defineTool } from "./define-tool.js";
 import { ToolFailure, type ToolContext, type ToolOutput } from "./types.js";
 
@@ -87,8 +86,7 @@ async function execute(args: Record<string, unknown>, ctx: ToolContext): Promise
   const script = typeof args.script === "string" ? args.script : params.script;
   if (typeof script !== "string" || script.trim() === "") throw new Error("script is empty: CodeExec needs a script that defines main");
   const values = scriptArguments(params, args, ctx);
-  const limits = sandboxLimits(ctx.services.codeExec);
-  const result = lang === "python" ? await runPython(script, values, limits, ctx.signal) : await runJavaScript(script, values, limits, ctx.signal);
+  const result = await runCode(lang, script, values, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal });
 
   const outputs = declaredOutputs(params);
   let contract;
@@ -119,7 +117,7 @@ export const CodeExec = defineTool({
     "def main() -> dict:",
     "    return {\"result\": sum(range(10))}",
     "",
-    "JavaScript (`main` MUST be defined; it receives the arguments as one object and may be async). There is no require, no I/O and no network:",
+    "JavaScript (`main` MUST be defined; it receives the arguments as one object and may be async). There is no require, no I/O, no timers and no network:",
     "function main(args) {",
     "  return { result: [1, 2, 3].map((n) => n * 2) };",
     "}",

@@ -1,14 +1,13 @@
 /**
- * Dify's code node: `main(**variables)` in Python (a python3 subprocess) or `main({variables})`
- * in JavaScript (a worker), through canvasflow's code sandboxes. It returns a dict whose keys are
+ * Dify's code node: `main(**variables)` in Python or `main({variables})` in JavaScript, in
+ * canvasflow's code sandbox (sandbox/code/), as RAGFlow's CodeExec runs. It returns a dict whose keys are
  * the declared outputs, each checked against its type and Dify's limits (strings up to 400 000
  * characters, NUL bytes removed, nesting up to 5 levels, arrays up to 1000 numbers or 30
  * strings / objects).
  */
 import type { ComponentDefinition, ParamProblem } from "../../components/types.js";
-import { runJavaScript } from "../../tools/code/javascript.js";
-import { sandboxLimits } from "../../tools/code/options.js";
-import { runPython } from "../../tools/code/python.js";
+import { codeSandboxSettings } from "../../sandbox/code/options.js";
+import { runCode } from "../../sandbox/code/run-code.js";
 import { isPlainObject } from "../../util/values.js";
 import { checkVariableRows, list, record, referencesIn, rowValues } from "./common.js";
 
@@ -80,8 +79,7 @@ export const DifyCode: ComponentDefinition = {
     const lang = language(ctx.params.code_language);
     const code = String(ctx.params.code ?? "");
     const args = JSON.parse(JSON.stringify(rowValues(ctx, ctx.params.variables))) as Record<string, unknown>;
-    const limits = sandboxLimits(ctx.services.codeExec);
-    const result = lang === "python" ? await runPython(code, args, limits, ctx.signal) : await runJavaScript(code, args, limits, ctx.signal);
+    const result = await runCode(lang, code, args, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal });
     if (!isPlainObject(result)) throw new Error(`main must return a dict of the declared outputs, got ${JSON.stringify(result)?.slice(0, 80)}`);
     for (const [name, spec] of Object.entries(record(ctx.params.outputs))) {
       if (!Object.hasOwn(result, name)) throw new Error(`output ${name} is missing from what main returned`);

@@ -1,0 +1,133 @@
+/**
+ * CodeExec's Python sandbox: bubblewrap around python3. main's calling convention and results,
+ * and the limits (time, memory, processes, output), each shown holding, with nothing left
+ * running; the same runner trusted (no sandbox) for `canvasflow run --trust-code`.
+ */
+import { readdir, readFile } from "node:fs/promises";
+import { describe, expect, it } from "vitest";
+import { isUnavailable } from "../../src/components/unavailable.js";
+import { codeSandboxSettings } from "../../src/sandbox/code/options.js";
+import { runPython } from "../../src/sandbox/code/python.js";
+
+const PY = codeSandboxSettings({ timeoutMs: 20_000, memoryMb: 256 });
+const TRUSTED = { ...PY, trustCode: true };
+
+/** The host processes whose command line holds `marker` (running ones; zombies are gone). */
+async function processesWith(marker: string): Promise<number[]> {
+  const found: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    const [cmdline, status] = await Promise.all([readFile(`/proc/${entry}/cmdline`, "utf8").catch(() => ""), readFile(`/proc/${entry}/status`, "utf8").catch(() => "")]);
+    if (cmdline.includes(marker) && !/State:\s+Z/.test(status)) found.push(Number(entry));
+  }
+  return found;
+}
+
+describe.each([
+  ["in the sandbox", PY],
+  ["trusted", TRUSTED],
+])("Python %s", (_, settings) => {
+  it("calls main(**args) and returns its value; prints are not the result", async () => {
+    expect(await runPython("def main(x, y):\n    print('noise')\n    return {'sum': x + y, 'pair': (x, y)}", { x: 1, y: 2 }, settings)).toEqual({ sum: 3, pair: [1, 2] });
+    expect(await runPython("async def main():\n    return 'awaited'", {}, settings)).toBe("awaited");
+    expect(await runPython("def main():\n    pass\nif __name__ == '__main__':\n    raise SystemExit('not run')", {}, settings)).toBeNull();
+  });
+
+  it("reports errors with their line, missing main, and results that are not JSON data", async () => {
+    await expect(runPython("def main():\n    return 1 / 0", {}, settings)).rejects.toThrow("Python error: ZeroDivisionError: division by zero (script.py, line 2)");
+    await expect(runPython("def main(:\n    pass", {}, settings)).rejects.toThrow("Python error: SyntaxError");
+    await expect(runPython("x = 1", {}, settings)).rejects.toThrow("the script defines no main function");
+    await expect(runPython("def main():\n    return {1, 2}", {}, settings)).rejects.toThrow("unsupported top-level result type: set");
+    await expect(runPython("def main():\n    return float('nan')", {}, settings)).rejects.toThrow("the result cannot be turned into JSON");
+    await expect(runPython("def main(a):\n    return a", { b: 1 }, settings)).rejects.toThrow("TypeError: main() got an unexpected keyword argument 'b'");
+  });
+
+  it("kills every process the script started when the time limit passes", async () => {
+    const marker = `${Math.floor(Math.random() * 1e6)}.5`;
+    const script = `import subprocess, time\ndef main():\n    subprocess.Popen(['sleep', '${marker}'])\n    time.sleep(60)`;
+    await expect(runPython(script, {}, { ...settings, timeoutMs: 1500 })).rejects.toThrow("Python main did not finish within 1.5 s: the process was killed");
+    await expect.poll(() => processesWith(marker)).toEqual([]);
+  });
+
+  it("stops a memory bomb at the memory limit", async () => {
+    const limited = { ...settings, memoryMb: 128 };
+    // One huge allocation (about 9.8 GB without a limit), and many small ones that are all kept.
+    await expect(runPython("def main():\n    return len(' ' * 10**10)", {}, limited)).rejects.toThrow("Python ran out of memory (limit 128 MB): the script was stopped (script.py, line 2)");
+    const creeping = "def main():\n    kept = []\n    while True:\n        kept.append(bytearray(1 << 20))";
+    await expect(runPython(creeping, {}, limited)).rejects.toThrow("Python ran out of memory (limit 128 MB): the script was stopped (script.py, line 4)");
+  });
+
+  it("reports the memory limit when the interpreter dies of it before answering", async () => {
+    // The script replaces the runner with an interpreter that inherits the limit and dies of a MemoryError nobody catches.
+    const script = "import os, sys\ndef main():\n    os.execv(sys.executable, [sys.executable, '-c', 'x = bytes(10**10)'])";
+    await expect(runPython(script, {}, { ...settings, memoryMb: 64 })).rejects.toThrow(/^Python ran out of memory \(limit 64 MB\): the script was stopped: .*MemoryError/);
+  });
+
+  it("lets ordinary scripts (imports, threads, tens of MB) run under the limits", async () => {
+    const script = [
+      "import asyncio, collections, decimal, json, re, statistics, tempfile",
+      "from concurrent.futures import ThreadPoolExecutor",
+      "def main():",
+      "    block = bytearray(64 << 20)",
+      "    with ThreadPoolExecutor(4) as pool:",
+      "        sizes = list(pool.map(lambda n: len(bytes(n << 20)), range(1, 9)))",
+      "    with tempfile.TemporaryFile() as scratch:",
+      "        scratch.write(b'x' * 1000)",
+      "        scratch.seek(0)",
+      "        written = len(scratch.read())",
+      "    return [len(block) >> 20, sum(sizes) >> 20, statistics.mean([1, 2, 3]), written]",
+    ].join("\n");
+    expect(await runPython(script, {}, { ...settings, memoryMb: 128 })).toEqual([64, 36, 2, 1000]);
+  });
+
+  it("answers when main returns, even while a program it started holds stdout open", async () => {
+    const script = "import subprocess\ndef main():\n    subprocess.Popen(['sleep', '60'])\n    return 'done'";
+    expect(await runPython(script, {}, { ...settings, timeoutMs: 10_000 })).toBe("done");
+  });
+
+  it("gives the script none of this process's environment variables (API keys)", async () => {
+    process.env.CANVASFLOW_TEST_SECRET = "s3cret";
+    try {
+      expect(await runPython("import os\ndef main():\n    return os.environ.get('CANVASFLOW_TEST_SECRET')", {}, settings)).toBeNull();
+    } finally {
+      delete process.env.CANVASFLOW_TEST_SECRET;
+    }
+  });
+
+  it("stops a script that prints too much, or returns too much", async () => {
+    const small = { ...settings, outputBytes: 64 * 1024 };
+    await expect(runPython("def main():\n    while True:\n        print('x' * 1000)", {}, small)).rejects.toThrow("the Python script printed more than 64 KiB (stdout and stderr): the process was killed");
+    await expect(runPython("import sys\ndef main():\n    sys.stderr.write('e' * 100000)\n    return 1", {}, small)).rejects.toThrow("printed more than 64 KiB");
+    await expect(runPython("def main():\n    return 'x' * 200000", {}, small)).rejects.toThrow("main's result is larger than 64 KiB: the process was killed");
+  });
+
+  it("names a Python interpreter that cannot be found", async () => {
+    const missing = runPython("def main():\n    return 1", {}, { ...settings, python: "python-that-does-not-exist" });
+    await expect(missing).rejects.toThrow("python-that-does-not-exist was not found: install Python 3, or set the codeExec service's python option");
+    await missing.catch((error: unknown) => expect(isUnavailable(error)).toBe(true));
+  });
+});
+
+describe("Python in the sandbox", () => {
+  it("stops a fork bomb at the process limit, and leaves nothing running", async () => {
+    const marker = `bomb-${Math.floor(Math.random() * 1e9)}`;
+    const bomb = `import os, time\ndef main():\n    forked = 0\n    try:\n        while True:\n            if os.fork() == 0:\n                os.execvp('sleep', ['sleep', '30', '${marker}'])\n            forked += 1\n    except OSError as error:\n        return [forked, error.errno]`;
+    const [forked, errno] = (await runPython(bomb, {}, { ...PY, processes: 8 })) as [number, number];
+    // EAGAIN once 8 processes (the runner and its children) exist.
+    expect(errno).toBe(11);
+    expect(forked).toBeLessThanOrEqual(8);
+    await expect.poll(() => processesWith(marker)).toEqual([]);
+  });
+
+  it("bounds the private /tmp, and the files a script may have open", async () => {
+    const fill = "def main():\n    with open('/tmp/big', 'wb') as f:\n        while True:\n            f.write(b'x' * (1 << 20))";
+    await expect(runPython(fill, {}, { ...PY, tmpMb: 4 })).rejects.toThrow(/File too large|No space left|Python (was killed|exited)/);
+    const files = "def main():\n    kept = []\n    while True:\n        kept.append(open('/dev/null'))";
+    await expect(runPython(files, {}, { ...PY, openFiles: 32 })).rejects.toThrow("OSError: [Errno 24] Too many open files");
+  });
+
+  it("runs each script with a /tmp of its own", async () => {
+    await runPython("def main():\n    open('/tmp/left-behind', 'w').write('secret')", {}, PY);
+    expect(await runPython("import os\ndef main():\n    return os.listdir('/tmp')", {}, PY)).toEqual([]);
+  });
+});
