@@ -19,7 +19,7 @@ Usage:
                       [--session FILE|redis://HOST:PORT[/DB]#KEY|postgres://USER@HOST:PORT/DB[?schema=NAME]#KEY]
                       [--durability sync|async|exit] [--task-id ID] [--events ndjson|pretty]
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
-                      [--allow-private-network]
+                      [--allow-private-network] [--trust-code]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html]
   canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --dir DIR]
@@ -52,6 +52,8 @@ run: every run is checkpointed after each step (--durability; default: the store
   as it was before the turn.
 run --trace FILE.html: writes the turn's trace (timeline, path taken, each step's inputs and outputs,
   the messages) as one self-contained page when the turn ends, whatever its outcome.
+run --trust-code: CodeExec and Dify's code node run Python as a plain child process instead of in
+  the bubblewrap sandbox. Only for your own canvases; serve and worker never do this.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
   4 the session is locked by another run, 130/143 cancelled by canvasflow cancel or Ctrl+C (SIGINT)/SIGTERM.
 cancel: asks every process running TASK_ID to stop it: through Redis or PostgreSQL, or (default)
@@ -102,6 +104,7 @@ const RUN_OPTIONS = {
   timeout: { type: "string" },
   "event-value-limit": { type: "string" },
   "allow-private-network": { type: "boolean" },
+  "trust-code": { type: "boolean" },
   config: { type: "string" },
   kb: { type: "string", multiple: true },
   "mock-llm": { type: "boolean" },
@@ -247,6 +250,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           timeout: values.timeout,
           eventValueLimit: values["event-value-limit"],
           allowPrivateNetwork: values["allow-private-network"] ?? false,
+          trustCode: values["trust-code"] ?? false,
           config: values.config,
           kb: values.kb ?? [],
           mockLlm: values["mock-llm"] ?? false,

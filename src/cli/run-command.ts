@@ -3,7 +3,7 @@
  *                      [--session FILE|redis://…#KEY|postgres://…#KEY] [--durability sync|async|exit]
  *                      [--task-id ID] [--events ndjson|pretty]
  *                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
- *                      [--allow-private-network]
+ *                      [--allow-private-network] [--trust-code]
  *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]`
  * (the services the last five flags make are in services.ts, the session's store in run-target.ts)
  *
@@ -64,6 +64,8 @@ export interface RunArgs extends ServiceFlags {
   timeout?: string;
   eventValueLimit?: string;
   allowPrivateNetwork: boolean;
+  /** `--trust-code`: CodeExec runs Python without the sandbox (your own canvases only). */
+  trustCode?: boolean;
   /** `--trace FILE.html`: the run's trace page. */
   trace?: string;
 }

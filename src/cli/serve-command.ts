@@ -38,6 +38,7 @@ import { registryWithModules } from "./register-modules.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { RunQueue, RunQueueError } from "../worker/run-queue.js";
 import { createWorker, type RunWorker } from "../worker/worker.js";
+import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { DEFAULT_DASHBOARD_PATH, dashboardSettings, MIN_DASHBOARD_KEY_LENGTH } from "../server/dashboard.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -138,6 +139,11 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
     } catch (error) {
       if (!isSetupError(error)) throw error;
       io.err(`${error.message}\n`);
+      return EXIT.usage;
+    }
+    if (trustsCode(services.config.codeExec)) {
+      await services.close();
+      io.err(`canvasflow: the config's codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}: remove it\n`);
       return EXIT.usage;
     }
     let memories: MemoryStore;

@@ -24,6 +24,8 @@ export interface ServiceFlags {
   /** Implies mockLlm. */
   mockLlmScript?: string;
   allowPrivateNetwork?: boolean;
+  /** `--trust-code` (run only): Python runs without the sandbox. */
+  trustCode?: boolean;
 }
 
 export interface RunServices {
@@ -83,7 +85,7 @@ export async function openRunServices(
   // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
   const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
-    const services = buildServices(config, { env, http });
+    const services = buildServices(config, { env, http, trustCode: flags.trustCode });
     return { services, config, mock: undefined, close: () => closeMcp(services.mcp) };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
@@ -92,7 +94,7 @@ export async function openRunServices(
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
   // Embedding and rerank models too: every one of them is answered by the mock.
   const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
-  const services = buildServices(config, { env, http, llm, knowledgeModels });
+  const services = buildServices(config, { env, http, llm, knowledgeModels, trustCode: flags.trustCode });
   return {
     services,
     config,

@@ -21,6 +21,7 @@ import { isSetupError, openRunServices } from "./services.js";
 import { memoriesForServer } from "../memory/open.js";
 import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
+import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { SnapshotStoreError } from "../stores/snapshot-store.js";
 
 export interface WorkerArgs {
@@ -59,6 +60,11 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
   } catch (error) {
     if (!isSetupError(error)) throw error;
     io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
+  if (trustsCode(services.config.codeExec)) {
+    await services.close();
+    io.err(`canvasflow: the config's codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}: remove it\n`);
     return EXIT.usage;
   }
   let memories: MemoryStore | undefined;

@@ -21,6 +21,8 @@ export interface BuildServicesOptions {
   llm?: LlmProvider;
   /** Use these embedding and rerank models instead of ones made from the config. */
   knowledgeModels?: KnowledgeModels;
+  /** Run Python unsandboxed (`canvasflow run --trust-code`), whatever the config says. */
+  trustCode?: boolean;
 }
 
 export function buildServices(config: CanvasflowConfig, options: BuildServicesOptions = {}): CanvasflowServices {
@@ -39,5 +41,6 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
     http: { ...(options.http ?? {}) },
     // Always present, so an Agent's mcp entry that names no configured server says so.
     mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
+    ...(config.codeExec || options.trustCode ? { codeExec: { ...(config.codeExec ?? {}), ...(options.trustCode ? { trustCode: true } : {}) } } : {}),
   };
 }

@@ -9,6 +9,7 @@ import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
 import type { MemoryStore } from "../memory/types.js";
+import type { CodeExecOptions } from "../sandbox/code/options.js";
 
 export type { McpServerConfig };
 
@@ -95,6 +96,8 @@ export interface CanvasflowConfig {
   memories?: MemoriesConfig;
   /** The Chromium the Browser component drives. */
   browser?: BrowserConfig;
+  /** The sandbox CodeExec and Dify's code node run scripts in. */
+  codeExec?: CodeExecOptions;
 }
 
 export interface MemoriesConfig {
@@ -181,7 +184,8 @@ export interface ToolServices {
  * - `tools`: knowledge bases and tool endpoints;
  * - `http`: Invoke's network policy (see components/http/service.ts);
  * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
- * - `memories`: where conversation memories are written and searched (memory/types.ts).
+ * - `memories`: where conversation memories are written and searched (memory/types.ts);
+ * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts).
  */
 export interface CanvasflowServices {
   llm?: LlmProvider;
@@ -190,4 +194,6 @@ export interface CanvasflowServices {
   mcp?: McpHub;
   /** Conversation memories (Message `memory_ids`, Retrieval `retrieval_from: "memory"`). */
   memories?: MemoryStore;
+  /** The code sandbox's limits and network (sandbox/code/options.ts). */
+  codeExec?: CodeExecOptions;
 }

@@ -49,6 +49,7 @@ import { queueMetrics } from "../worker/metrics.js";
 import { JobEnds } from "./job-ends.js";
 import { dashboardSettings, installDashboard, type DashboardOptions } from "./dashboard.js";
 import type { RunQueue } from "../worker/run-queue.js";
+import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
 /** Bytes a request body may take by default (limits.bodyBytes; agent writes: limits.agentBodyBytes). */
@@ -168,7 +169,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     agents: new AgentCatalog(options.store.agents),
     registry,
     compiled: new CompiledAgents(registry),
-    canvas: withNetworkGuard(options.canvas ?? {}, settings.allowPrivateNetwork),
+    canvas: withNetworkGuard(untrustedCode(options.canvas ?? {}), settings.allowPrivateNetwork),
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
     shutdown: new Shutdown(),
@@ -298,6 +299,12 @@ function withNetworkGuard(canvas: CanvasRuntimeOptions, allowPrivateNetwork: boo
     ]);
   }
   return { ...canvas, services: { ...services, http: { ...http, allowPrivateNetwork, privateNetworkHint: SERVER_PRIVATE_NETWORK_HINT } } };
+}
+
+/** The server's canvases are untrusted: a service that would run their code unsandboxed is refused. */
+function untrustedCode(canvas: CanvasRuntimeOptions): CanvasRuntimeOptions {
+  if (trustsCode(canvas.services?.codeExec)) throw new ServerOptionsError([{ pointer: "/canvas/services/codeExec/trustCode", message: `is true, but ${UNTRUSTED_CODE_ONLY}` }]);
+  return canvas;
 }
 
 /** Refuse to listen beyond loopback while no key is required. */

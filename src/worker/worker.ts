@@ -23,6 +23,7 @@ import { endJobRun } from "./end-job-run.js";
 import { readRunJob, RUN_JOB_NAME, type RunJobData } from "./job.js";
 import { processRunJob, type JobRunnerContext } from "./process-job.js";
 import type { RunJobResult } from "./run-end.js";
+import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { bullConnection, bullPrefix, RunQueue, RunQueueError, serverRunBackends, stalledKey, type RunQueueOptions } from "./run-queue.js";
 
 export interface CreateWorkerOptions extends RunQueueOptions {
@@ -85,6 +86,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
     graceMs: wholeNumber("graceMs", options.graceMs ?? 30_000),
   };
   const stalledIntervalMs = positiveInteger("stalledIntervalMs", options.stalledIntervalMs ?? Math.max(1, Math.floor(numbers.lockDurationMs / 2)));
+  if (trustsCode(options.canvas?.services?.codeExec)) throw new RunQueueError(`canvas.services.codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}`);
   if (options.durability === "exit") throw new RunQueueError("durability exit writes nothing until a run ends, so a worker's death would lose the whole run: choose sync or async");
   if ((options.store === undefined) !== (options.cancel === undefined)) throw new RunQueueError("pass both store and cancel, or neither (then the server's layout on the same Redis is used)");
   const queue = new RunQueue(options);

@@ -49,6 +49,9 @@ describe("the JavaScript sandbox", () => {
     await expect(runJavaScript("function f(n) { return f(n + 1) + 1; } function main() { return f(0); }", {}, JS)).rejects.toThrow("JavaScript error: InternalError: stack overflow");
     await expect(runJavaScript("function main() { return JSON.parse('['.repeat(1e6)); }", {}, JS)).rejects.toThrow("stack overflow");
     await expect(runJavaScript("function main() { return 'x'.repeat(5000); }", {}, { ...JS, outputBytes: 2048 })).rejects.toThrow("main's result is larger than 2 KiB: the script was stopped");
+    await expect(runJavaScript("function main() { return { list: new Array(5000).fill(1) }; }", {}, { ...JS, outputBytes: 2048 })).rejects.toThrow("main's result is larger than 2 KiB");
+    // A string nearly as large as the heap is refused before JSON would need as much again.
+    await expect(runJavaScript("function main() { return 'x'.repeat(100 * 1024 * 1024); }", {}, { ...JS, memoryMb: 128, outputBytes: 1 << 20 })).rejects.toThrow("main's result is larger than 1 MiB");
     // The pool is still usable after all of that.
     expect(await runJavaScript("function main() { return 'still here'; }", {}, JS)).toBe("still here");
   });

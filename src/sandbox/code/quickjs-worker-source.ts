@@ -55,7 +55,7 @@ ${"`"};
 
 // Calls main and describes its result as JSON text, so that only a string comes out.
 const CALL_MAIN = ${"`"}
-  (async (argsJson) => {
+  (async (argsJson, outputBytes) => {
     // A top-level const or let main is no property of globalThis, but this script sees it.
     const found = typeof main === "function" ? main
       : module.exports && typeof module.exports.main === "function" ? module.exports.main
@@ -65,6 +65,8 @@ const CALL_MAIN = ${"`"}
     const value = await found(JSON.parse(argsJson));
     if (value === undefined || value === null) return JSON.stringify({ ok: true, json: "null" });
     const type = typeof value;
+    // Measured before it is copied into JSON, which would take as much memory again.
+    if (type === "string" && value.length > outputBytes) return JSON.stringify({ ok: false, output: true });
     const unsupported = (name) => JSON.stringify({ ok: false, error: "unsupported top-level result type: " + name + ". Allowed top-level values are String, Number, Boolean, Object, Array, or Null." });
     if (type === "number" && !Number.isFinite(value)) return JSON.stringify({ ok: false, error: "main returned " + String(value) + ": a number result must be finite" });
     if (type === "bigint" || type === "function" || type === "symbol") return unsupported(type);
@@ -78,6 +80,7 @@ const CALL_MAIN = ${"`"}
     } catch (error) {
       return JSON.stringify({ ok: false, error: "the result cannot be turned into JSON: " + (error && error.message) });
     }
+    if (json.length > outputBytes) return JSON.stringify({ ok: false, output: true });
     return JSON.stringify({ ok: true, json });
   })
 ${"`"};
@@ -98,6 +101,9 @@ function failure(vm, handle, job, stopped) {
   if (message === "out of memory" || (dumped === null && memoryFull())) return { ok: false, kind: "memory", error: "" };
   return { ok: false, kind: "script", error: describe(dumped) };
 }
+
+// Set when the WebAssembly module can no longer be trusted: the worker ends after answering.
+let broken = false;
 
 function runJob(module, job) {
   const runtime = module.newRuntime();
@@ -128,7 +134,9 @@ function runJob(module, job) {
       const call = run(CALL_MAIN, "call.js");
       const argsHandle = vm.newString(job.argsJson);
       handles.push(argsHandle);
-      const called = vm.callFunction(call, vm.undefined, argsHandle);
+      const limitHandle = vm.newNumber(job.outputBytes);
+      handles.push(limitHandle);
+      const called = vm.callFunction(call, vm.undefined, argsHandle, limitHandle);
       if (called.error) {
         const reply = failure(vm, called.error, job, stopped);
         called.error.dispose();
@@ -158,7 +166,7 @@ function runJob(module, job) {
         if (text.length > job.outputBytes + 1024) reply = { ok: false, kind: "output", error: "" };
         else {
           const answer = JSON.parse(text);
-          reply = answer.ok ? { ok: true, json: answer.json } : { ok: false, kind: "script", error: answer.error };
+          reply = answer.ok ? { ok: true, json: answer.json } : answer.output ? { ok: false, kind: "output", error: "" } : { ok: false, kind: "script", error: answer.error };
         }
       }
     } catch (thrown) {
@@ -168,8 +176,14 @@ function runJob(module, job) {
       for (const handle of handles) if (handle.alive) handle.dispose();
     }
   } finally {
-    vm.dispose();
-    runtime.dispose();
+    try {
+      vm.dispose();
+      runtime.dispose();
+    } catch {
+      // Out of memory in some paths, QuickJS loses track of objects and its runtime cannot be
+      // freed: the answer stands, but this module is done for.
+      broken = true;
+    }
   }
   return reply;
 }
@@ -186,7 +200,7 @@ newQuickJSWASMModuleFromVariant(variant).then(
         parentPort.postMessage({ id: job.id, ok: false, kind: "broken", error: String((error && error.message) || error) });
         process.exit(1);
       }
-      const retire = memory.buffer.byteLength > RECYCLE_BYTES;
+      const retire = broken || memory.buffer.byteLength > RECYCLE_BYTES;
       parentPort.postMessage({ id: job.id, ...reply, retire });
       if (retire) process.exit(0);
     });
