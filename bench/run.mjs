@@ -30,6 +30,8 @@ const WORKLOADS = [
   "retrieval",
   // The edge policy (Dify YAML) beside the frontier policy (RAGFlow DSL) on the same shapes.
   "dify-graph",
+  // What the code sandbox costs a script, against running it unsandboxed.
+  "codeexec",
 ];
 
 function parseArgs(argv) {
@@ -156,6 +158,13 @@ const TARGETS = {
   "dify-graph": (r) => [
     `edge policy / frontier policy per step: chain ${r.chain_ratio} (${r.chain_us_per_step.dify} vs ${r.chain_us_per_step.ragflow} µs), fan-out ${r.fanout_ratio} (${r.fanout_us_per_step.dify} vs ${r.fanout_us_per_step.ragflow} µs) ≤ 1.5`,
     r.chain_ratio <= 1.5 && r.fanout_ratio <= 1.5,
+  ],
+  codeexec: (r) => [
+    `trivial script p50 (p90): JavaScript in QuickJS ${fix(r.js_sandbox.p50_ms)} (${fix(r.js_sandbox.p90_ms)}) ms vs called directly ${fix(r.js_direct.p50_ms)} ms; ` +
+      `Python in bubblewrap ${fix(r.py_sandbox.p50_ms)} (${fix(r.py_sandbox.p90_ms)}) ms vs unsandboxed ${fix(r.py_trusted.p50_ms)} ms (${r.py_ratio}×); ` +
+      `per Iteration item: JavaScript ${fix(r.iteration_js_ms_per_item)} ms, Python ${fix(r.iteration_py_ms_per_item)} ms (unsandboxed ${fix(r.iteration_py_trusted_ms_per_item)} ms); ` +
+      `usable per item: JavaScript ≤ 5 ms and Python ≤ 2× unsandboxed`,
+    r.iteration_js_ms_per_item <= 5 && r.py_ratio <= 2,
   ],
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
@@ -286,6 +295,21 @@ for (const name of args.only) {
     const e = extra.canvasflow;
     const us = (pair) => ({ dify: round(pair.dify, 2), ragflow: round(pair.ragflow, 2) });
     Object.assign(record, { chain_ratio: round(e.chain_ratio, 2), fanout_ratio: round(e.fanout_ratio, 2), chain_us_per_step: us(e.chain_us_per_step), fanout_us_per_step: us(e.fanout_us_per_step) });
+  }
+  if (name === "codeexec") {
+    const e = extra.canvasflow;
+    const pair = (x) => ({ p50_ms: round(x.p50_ms), p90_ms: round(x.p90_ms) });
+    Object.assign(record, {
+      js_sandbox: pair(e.js_sandbox),
+      js_direct: pair(e.js_direct),
+      py_sandbox: pair(e.py_sandbox),
+      py_trusted: pair(e.py_trusted),
+      py_ratio: round(e.py_sandbox.p50_ms / e.py_trusted.p50_ms, 2),
+      iteration_items: e.iteration_items,
+      iteration_js_ms_per_item: round(e.iteration_js_ms_per_item),
+      iteration_py_ms_per_item: round(e.iteration_py_ms_per_item),
+      iteration_py_trusted_ms_per_item: round(e.iteration_py_trusted_ms_per_item),
+    });
   }
   if (name === "load") {
     record.parse_ratio = round(cf.median / extra.canvasflow.parse_ms, 1);

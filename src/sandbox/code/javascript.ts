@@ -8,6 +8,7 @@
  * has one; a run takes an idle worker of its limit, or starts one), or when the run is cancelled. Should a worker not answer a little after the deadline anyway, it is terminated
  * and replaced. Workers that sit idle end after a while and do not keep the process alive.
  */
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import PQueue from "p-queue";
@@ -26,14 +27,31 @@ const GRACE_MS = 2_000;
 /** An idle worker ends after this long. */
 const IDLE_MS = 30_000;
 
-let modulePaths: { core: string; variant: string } | undefined;
+/** Node has WebAssembly; @types/node does not declare it (it comes with the DOM's types). */
+const { WebAssembly: wasmApi } = globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<object> } };
 
-function quickjsPaths(): { core: string; variant: string } {
-  if (!modulePaths) {
-    const require = createRequire(import.meta.url);
-    modulePaths = { core: require.resolve("quickjs-emscripten-core"), variant: require.resolve("@jitl/quickjs-wasmfile-release-sync") };
+interface QuickJsModule {
+  core: string;
+  variant: string;
+  /** Compiled once in this thread and handed to every worker, which then only instantiates it. */
+  wasm: object;
+}
+
+let quickjs: Promise<QuickJsModule> | undefined;
+
+function quickjsModule(): Promise<QuickJsModule> {
+  if (!quickjs) {
+    quickjs = (async () => {
+      const require = createRequire(import.meta.url);
+      const variant = require.resolve("@jitl/quickjs-wasmfile-release-sync");
+      const wasm = await wasmApi.compile(await readFile(require.resolve("@jitl/quickjs-wasmfile-release-sync/wasm")));
+      return { core: require.resolve("quickjs-emscripten-core"), variant, wasm };
+    })();
+    quickjs.catch(() => {
+      quickjs = undefined;
+    });
   }
-  return modulePaths;
+  return quickjs;
 }
 
 /** One worker thread with QuickJS loaded, running one script at a time, with one memory limit. */
@@ -45,12 +63,13 @@ class QuickJsWorker {
   private idleTimer: NodeJS.Timeout | undefined;
 
   constructor(
+    module: QuickJsModule,
     readonly memoryBytes: number,
     private readonly onEnd: (worker: QuickJsWorker) => void,
   ) {
     this.worker = new Worker(QUICKJS_WORKER_SOURCE, {
       eval: true,
-      workerData: { ...quickjsPaths(), memoryBytes },
+      workerData: { ...module, memoryBytes },
       // The worker sees no environment variables (API keys) of this process.
       env: {},
       resourceLimits: { stackSizeMb: WORKER_STACK_MB },
@@ -139,7 +158,13 @@ class QuickJsPool {
       this.idle.splice(i, 1);
       return found;
     }
-    const created = new QuickJsWorker(memoryBytes, (ended) => {
+    let module: QuickJsModule;
+    try {
+      module = await quickjsModule();
+    } catch (error) {
+      throw new SandboxUnavailableError(`QuickJS could not be loaded: ${(error as Error).message}`);
+    }
+    const created = new QuickJsWorker(module, memoryBytes, (ended) => {
       const at = this.idle.indexOf(ended);
       if (at >= 0) this.idle.splice(at, 1);
     });

@@ -40,7 +40,7 @@ const memory = new WebAssembly.Memory({ initial: INITIAL_PAGES, maximum: MAXIMUM
 function memoryFull() {
   return memory.buffer.byteLength >= (MAXIMUM_PAGES - 16) * PAGE;
 }
-const variant = newVariant(loaded.default ?? loaded, { wasmMemory: memory });
+const variant = newVariant(loaded.default ?? loaded, { wasmMemory: memory, wasmModule: workerData.wasm });
 
 // Runs inside QuickJS before the script: a silent console, and module/exports so that
 // module.exports = { main } works as in Node.
