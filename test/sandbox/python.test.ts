@@ -3,7 +3,11 @@
  * and the limits (time, memory, processes, output), each shown holding, with nothing left
  * running; the same runner trusted (no sandbox) for `canvasflow run --trust-code`.
  */
+import { spawnSync } from "node:child_process";
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { isUnavailable } from "../../src/components/unavailable.js";
 import { codeSandboxSettings } from "../../src/sandbox/code/options.js";
@@ -129,5 +133,44 @@ describe("Python in the sandbox", () => {
   it("runs each script with a /tmp of its own", async () => {
     await runPython("def main():\n    open('/tmp/left-behind', 'w').write('secret')", {}, PY);
     expect(await runPython("import os\ndef main():\n    return os.listdir('/tmp')", {}, PY)).toEqual([]);
+  });
+});
+
+/**
+ * A server not run as root takes the other path: bwrap makes a user namespace (and forbids more
+ * inside), and RLIMIT_NPROC counts that namespace's processes. Where the tests run as root, the
+ * Python sandbox's compiled modules are copied where any user can read them and run by a child
+ * process as uid 65534, with Debian's python3 (nobody may not reach a root-only interpreter).
+ */
+describe.runIf(process.getuid?.() === 0 && existsSync("/usr/bin/python3") && existsSync("/usr/bin/setpriv"))("Python in the sandbox, the server not being root", () => {
+  it("runs in a user namespace, with the process limit and the seccomp filter holding", async () => {
+    const root = mkdtempSync(path.join(tmpdir(), "canvasflow-nonroot-"));
+    try {
+      for (const folder of ["src/sandbox/code", "src/util"]) mkdirSync(path.join(root, folder), { recursive: true });
+      for (const file of ["bubblewrap", "host", "options", "python", "python-runner", "seccomp", "unavailable"]) copyFileSync(`dist/src/sandbox/code/${file}.js`, path.join(root, `src/sandbox/code/${file}.js`));
+      copyFileSync("dist/src/util/values.js", path.join(root, "src/util/values.js"));
+      writeFileSync(path.join(root, "package.json"), '{"type":"module"}');
+      writeFileSync(
+        path.join(root, "probe.mjs"),
+        [
+          'import { runPython } from "./src/sandbox/code/python.js";',
+          'import { codeSandboxSettings } from "./src/sandbox/code/options.js";',
+          'const s = codeSandboxSettings({ python: "/usr/bin/python3", timeoutMs: 10000, processes: 8 });',
+          "const out = { who: await runPython(\"import os\\ndef main():\\n    return [os.getuid(), sorted(os.listdir('/proc'))[:3]]\", {}, s) };",
+          "try { await runPython(\"import os\\ndef main():\\n    while True: os.fork()\", {}, s); } catch (e) { out.bomb = e.message; }",
+          "out.unshare = await runPython(\"import ctypes\\ndef main():\\n    libc = ctypes.CDLL(None, use_errno=True)\\n    return [libc.unshare(0x10000000), ctypes.get_errno()]\", {}, s);",
+          "console.log(JSON.stringify(out));",
+        ].join("\n"),
+      );
+      chmodSync(root, 0o755);
+      const child = spawnSync("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, path.join(root, "probe.mjs")], { encoding: "utf8", env: { PATH: process.env.PATH, HOME: "/tmp" }, timeout: 60_000 });
+      expect(child.status, child.stderr).toBe(0);
+      const out = JSON.parse(child.stdout) as { who: [number, string[]]; bomb: string; unshare: [number, number] };
+      expect(out.who[0]).toBe(65534);
+      expect(out.bomb).toMatch(/Resource temporarily unavailable/);
+      expect(out.unshare).toEqual([-1, 1]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
