@@ -9,6 +9,7 @@ import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
 import type { MemoryStore } from "../memory/types.js";
+import type { TenantMemories } from "../memory/scope.js";
 
 export type { McpServerConfig };
 
@@ -188,6 +189,10 @@ export interface CanvasflowServices {
   tools?: ToolServices;
   http?: HttpServiceOptions;
   mcp?: McpHub;
-  /** Conversation memories (Message `memory_ids`, Retrieval `retrieval_from: "memory"`). */
-  memories?: MemoryStore;
+  /**
+   * Conversation memories (Message `memory_ids`, Retrieval `retrieval_from: "memory"`): one
+   * tenant's, or a whole store, whose tenant "default" the run then uses. A server or worker given
+   * a store scopes it to each run's tenant.
+   */
+  memories?: MemoryStore | TenantMemories;
 }
