@@ -238,7 +238,9 @@ describe("canvasflow serve keeps memories with its store", () => {
       };
       expect(await ask("writer", "My favourite colour is teal")).toBe(`${ECHO}My favourite colour is teal`);
       expect(await ask("reader", "favourite colour?")).toBe(TEAL);
-      expect((await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "default", id: "notes" })).map((m) => m.content)).toEqual([TEAL]);
+      // The memory is the tenant's whose key ran the agents.
+      expect((await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "acme", id: "notes" })).map((m) => m.content)).toEqual([TEAL]);
+      expect(await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "default", id: "notes" })).toEqual([]);
     } finally {
       live.stop();
       expect(await running).toBe(0);
