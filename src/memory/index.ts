@@ -16,7 +16,7 @@ export { ProcessMemoryStore } from "./process-memories.js";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./file-memories.js";
 export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "./redis-memories.js";
 export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "./postgres-memories.js";
-export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "./open.js";
+export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "./open.js";
 export { searchMemories, formatMemories, type MemoryHit, type MemoryQuery } from "./search.js";
 export {
   migrateLegacyMemories,

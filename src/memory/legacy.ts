@@ -106,7 +106,7 @@ export function legacyReportLines(report: LegacyMigrationReport): string[] {
   const moved = Object.entries(report.moved);
   const total = moved.reduce((sum, [, n]) => sum + n, 0);
   const lines = [
-    `memories at ${report.location}: ${report.memories} written before memories had tenants; ${total} message${total === 1 ? "" : "s"} moved to their tenants` +
+    `memories at ${report.location}: ${report.memories} memor${report.memories === 1 ? "y" : "ies"} written before memories had tenants; ${total} message${total === 1 ? "" : "s"} moved to their tenants` +
       (moved.length > 0 ? ` (${moved.map(([tenant, n]) => `${JSON.stringify(tenant)}: ${n}`).join(", ")})` : ""),
   ];
   const unowned = Object.entries(report.unowned);

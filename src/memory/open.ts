@@ -64,6 +64,16 @@ export function memoriesForRun(config: { location?: string; maxBytes?: number } 
   return new ProcessMemoryStore(options);
 }
 
+/**
+ * Whether a run's memories are the folder beside its session file: a CLI's own place, which no
+ * server shares, so every memory an earlier release kept there is the tenant "default"'s. (A Redis
+ * or PostgreSQL session's memories, or a configured location, may be a server's: `canvasflow db
+ * migrate` or `canvasflow serve` moves those, by the server's session records.)
+ */
+export function memoriesBesideSession(config: { location?: string } | undefined, session: string | undefined): boolean {
+  return !config?.location && session !== undefined && !REDIS_URL.test(session) && !POSTGRES_URL.test(session);
+}
+
 /** Where `canvasflow serve` keeps memories: with its store (a data folder, Redis or PostgreSQL). */
 export interface ServerMemoryPlace {
   data?: string;
