@@ -121,6 +121,11 @@ describe("memories on a multi-tenant server", () => {
       await attack(server, memories);
       const jobs = await queue.queue.getJobs(["completed"]);
       expect(new Set(jobs.map((job) => job.data.tenant))).toEqual(new Set(["t1", "t2"]));
+      // A worker given one tenant's memories would give them to every job: refused.
+      const { TenantMemories } = await import("../../src/index.js");
+      await expect(createWorker({ redis: TEST_REDIS_URL, prefix, queue: "memories", canvas: { services: { memories: new TenantMemories(memories, "t1") } } })).rejects.toThrow(
+        'canvas.services.memories is one tenant\'s memories (tenant "t1")',
+      );
     }, 60_000);
   });
 });
