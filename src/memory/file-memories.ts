@@ -29,6 +29,7 @@ const FILE_MODE = 0o600;
 const LOCK = { purpose: "save", waitMs: 10_000, staleAfterMs: 30_000 } as const;
 
 export class FileMemoryStore implements MemoryStore, LegacyMemoryLayout {
+  readonly scope = "tenant" as const;
   readonly location: string;
   private readonly directory: string;
   private readonly maxBytes: number;

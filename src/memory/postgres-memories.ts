@@ -90,6 +90,7 @@ export interface PostgresMemoryStoreOptions extends PostgresConnectionOptions {
 }
 
 export class PostgresMemoryStore implements MemoryStore, LegacyMemoryLayout {
+  readonly scope = "tenant" as const;
   readonly location: string;
   private readonly pool: pg.Pool;
   private readonly owned: boolean;

@@ -2,6 +2,7 @@
 import { checkMaxBytes, checkMemoryRef, completeMessage, forgetCount, MemoryStoreError, newMessageId, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
 
 export class ProcessMemoryStore implements MemoryStore {
+  readonly scope = "tenant" as const;
   readonly location = "this process's memory";
   /** Tenant, then memory id: two maps, so no way of joining them into one key can mix two tenants up. */
   private readonly tenants = new Map<string, Map<string, MemoryMessage[]>>();

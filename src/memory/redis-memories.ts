@@ -96,6 +96,7 @@ function replacement(read: readonly string[], messages: readonly MemoryMessage[]
 }
 
 export class RedisMemoryStore implements MemoryStore, LegacyMemoryLayout {
+  readonly scope = "tenant" as const;
   private readonly connection: RedisConnection;
   private readonly prefix: string;
   private readonly legacyPrefix: string;

@@ -13,7 +13,7 @@ export class TenantMemories {
     readonly store: MemoryStore,
     tenant: string,
   ) {
-    if (!isMemoryStore(store)) throw new MemoryStoreError("TenantMemories needs a MemoryStore (with add, messages and close)");
+    if (!isMemoryStore(store)) throw notAStore(store, "TenantMemories' store");
     this.tenant = checkTenant(tenant);
   }
 
@@ -32,7 +32,21 @@ export class TenantMemories {
 }
 
 export function isMemoryStore(value: unknown): value is MemoryStore {
+  return looksLikeStore(value) && (value as MemoryStore).scope === "tenant";
+}
+
+function looksLikeStore(value: unknown): boolean {
   return typeof value === "object" && value !== null && !(value instanceof TenantMemories) && typeof (value as MemoryStore).add === "function" && typeof (value as MemoryStore).messages === "function";
+}
+
+/** Why a value that is not a MemoryStore is not one. */
+function notAStore(value: unknown, where: string): MemoryStoreError {
+  if (looksLikeStore(value)) {
+    return new MemoryStoreError(
+      `${where} has add and messages but does not say scope: "tenant": a store written for the interface before tenants (add(id, message)) would keep every tenant's memory under one key; its methods must take { tenant, id }`,
+    );
+  }
+  return new MemoryStoreError(`${where} must be a MemoryStore (scope "tenant", with add, messages and close)`);
 }
 
 /**
@@ -42,6 +56,7 @@ export function isMemoryStore(value: unknown): value is MemoryStore {
 export function runMemories(service: unknown): TenantMemories | undefined {
   if (service instanceof TenantMemories) return service;
   if (isMemoryStore(service)) return new TenantMemories(service, DEFAULT_MEMORY_TENANT);
+  if (looksLikeStore(service)) throw notAStore(service, "services.memories");
   return undefined;
 }
 
@@ -61,7 +76,7 @@ export function takeMemoryStore<T extends WithServices>(options: T, where: strin
   if (memories instanceof TenantMemories) {
     throw new MemoryStoreError(`${where} is one tenant's memories (tenant ${JSON.stringify(memories.tenant)}); give the MemoryStore itself: each run gets its own tenant's memories from it`);
   }
-  if (!isMemoryStore(memories)) throw new MemoryStoreError(`${where} must be a MemoryStore (with add, messages and close)`);
+  if (!isMemoryStore(memories)) throw notAStore(memories, where);
   return { options: { ...options, services: rest }, store: memories };
 }
 

@@ -43,6 +43,11 @@ export interface MemoryRef {
 }
 
 export interface MemoryStore {
+  /**
+   * Says the store names memories by tenant and id. Checked at run time: a store written for the
+   * interface before tenants (add(id, message)) would file every tenant's memory under one key.
+   */
+  readonly scope: "tenant";
   /** Where the memories are, for messages (passwords masked). */
   readonly location: string;
   /** Add a message to the tenant's memory (created on first use); false when one with the same source key is there already. */

@@ -145,6 +145,7 @@ describe("writing and searching memories in canvases", () => {
   it("a store failure fails the Message with the memory and where it is", async () => {
     const mock = await startMockLlm();
     const broken: MemoryStore = {
+      scope: "tenant",
       location: "a broken place",
       add: async () => {
         throw new MemoryStoreError("disk full");
@@ -154,6 +155,23 @@ describe("writing and searching memories in canvases", () => {
     };
     const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories: broken } });
     expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toBe('saving to memory "notes" (a broken place, tenant "default"): disk full');
+  });
+});
+
+describe("a memory store written for the interface before tenants", () => {
+  it("is refused by a run and by a server, rather than filing every tenant's memory under one key", async () => {
+    const mock = await startMockLlm();
+    const ids: unknown[] = [];
+    // add(id, message), messages(id): what a store of an earlier release looks like.
+    const old = { location: "an old store", add: async (id: unknown) => {
+        ids.push(id);
+        return true;
+      }, messages: async () => [], close: async () => {} };
+    const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories: old as unknown as MemoryStore } });
+    expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toMatch(/^services\.memories has add and messages but does not say scope: "tenant"/);
+    expect(ids).toEqual([]);
+    const { createServer, MemoryServerStore } = await import("../../src/index.js");
+    expect(() => createServer({ store: new MemoryServerStore(), canvas: { services: { memories: old } } })).toThrow('canvas.services.memories has add and messages but does not say scope: "tenant"');
   });
 });
 
