@@ -77,6 +77,12 @@ async function attack(server: TestServer, memories: MemoryStore): Promise<void> 
 }
 
 describe("memories on a multi-tenant server", () => {
+  it("the tenant of runs without one (CLI, library) is the tenant of a server with one key or none", async () => {
+    const { DEFAULT_MEMORY_TENANT } = await import("../../src/index.js");
+    const { DEFAULT_TENANT } = await import("../../src/server/auth.js");
+    expect(DEFAULT_MEMORY_TENANT).toBe(DEFAULT_TENANT);
+  });
+
   it("in-process runs: a tenant neither reads nor writes another tenant's memory of the same id", async () => {
     const memories = new ProcessMemoryStore();
     const server = await startTestServer({ canvas: { services: { memories } } });
