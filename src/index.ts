@@ -118,7 +118,13 @@ export {
   openMemoryStore,
   searchMemories,
   MemoryStoreError,
+  TenantMemories,
+  DEFAULT_MEMORY_TENANT,
+  migrateLegacyMemories,
   type MemoryStore,
+  type MemoryRef,
+  type MemoryOwners,
+  type LegacyMigrationReport,
   type MemoryMessage,
   type MemoryHit,
   type MemoryQuery,
@@ -130,6 +136,7 @@ export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint
 export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
 export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
 export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./server/app.js";
+export { sessionOwners } from "./server/memory-owners.js";
 export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
 export { createSessionIfAbsent, type CreateSessionOptions } from "./durable/create.js";
 export * from "./worker/index.js";

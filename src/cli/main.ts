@@ -23,7 +23,8 @@ Usage:
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html]
   canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --dir DIR]
-  canvasflow db migrate --postgres URL [--schema NAME]
+  canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --data DIR)
+                       [--memories LOCATION] [--unowned-to TENANT]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -113,7 +114,15 @@ const RUN_OPTIONS = {
 } as const satisfies OptionSpecs;
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, "redis-prefix": { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
-const DB_MIGRATE_OPTIONS = { postgres: { type: "string" }, schema: { type: "string" } } as const satisfies OptionSpecs;
+const DB_MIGRATE_OPTIONS = {
+  postgres: { type: "string" },
+  schema: { type: "string" },
+  redis: { type: "string" },
+  "redis-prefix": { type: "string" },
+  data: { type: "string" },
+  memories: { type: "string" },
+  "unowned-to": { type: "string" },
+} as const satisfies OptionSpecs;
 
 const KEYS_OPTIONS = {
   tenant: { type: "string" },
@@ -270,7 +279,10 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
       if (sub !== "migrate") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate" : `unknown db subcommand "${sub}": the only one is migrate`);
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`db migrate takes no arguments, got "${positionals[0]}"`);
-      return await (await import("./db-command.js")).dbMigrateCommand({ postgres: values.postgres, schema: values.schema }, io);
+      return await (await import("./db-command.js")).dbMigrateCommand(
+        { postgres: values.postgres, schema: values.schema, redis: values.redis, redisPrefix: values["redis-prefix"], data: values.data, memories: values.memories, unownedTo: values["unowned-to"] },
+        io,
+      );
     }
     if (command === "keys") {
       const [action, ...flags] = rest;

@@ -42,8 +42,9 @@ import { checkTracePath, writeTrace } from "./trace-file.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
 import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
-import { memoriesForRun } from "../memory/open.js";
-import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
+import { legacyReportLines, migrateLegacyMemories } from "../memory/legacy.js";
+import { memoriesBesideSession, memoriesForRun } from "../memory/open.js";
+import { DEFAULT_MEMORY_TENANT, MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
 import { EXIT } from "./exit-codes.js";
@@ -191,6 +192,19 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
       io.err(`canvasflow: memories: ${error.message}\n`);
       return EXIT.usage;
+    }
+    // The folder beside a session file is this CLI's own: what earlier releases kept there is the tenant "default"'s.
+    if (memoriesBesideSession(services.config.memories, args.session)) {
+      try {
+        const report = await migrateLegacyMemories(memories, { unownedTo: DEFAULT_MEMORY_TENANT });
+        for (const line of legacyReportLines(report)) io.err(`canvasflow: ${line}\n`);
+      } catch (error) {
+        await memories.close();
+        await services.close();
+        if (!(error instanceof MemoryStoreError)) throw error;
+        io.err(`canvasflow: memories: ${error.message}\n`);
+        return EXIT.failed;
+      }
     }
     const cancellation = cancelOnSignals();
     try {

@@ -30,7 +30,9 @@ import { withStore, type KeysStoreArgs } from "./keys-command.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices, type RunServices } from "./services.js";
+import { legacyReportLines, migrateLegacyMemories } from "../memory/legacy.js";
 import { memoriesForServer } from "../memory/open.js";
+import { sessionOwners } from "../server/memory-owners.js";
 import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
 import { SnapshotStoreError } from "../stores/snapshot-store.js";
@@ -157,12 +159,31 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       return EXIT.usage;
     }
     try {
+      // Memories of earlier releases go to their tenants before any run reads or writes one.
+      if (!(await moveLegacyMemories(memories, store, io))) return EXIT.failed;
       return await serve(storeArgs, io, store, { ...services, services: { ...services.services, memories } }, { host, port, apiKey, grace, logLevel, registry, queued, dashboardKey });
     } finally {
       await memories.close();
       await services.close();
     }
   });
+}
+
+/**
+ * Move the memories written before memories had tenants to the tenant of the session that wrote
+ * each message (memory/legacy.ts), saying what moved and what has no known owner; false, having
+ * said why, when it failed (nothing is lost: each memory moves whole or not at all).
+ */
+async function moveLegacyMemories(memories: MemoryStore, store: ServerStore, io: CliIO): Promise<boolean> {
+  try {
+    const report = await migrateLegacyMemories(memories, { owners: sessionOwners(store.sessions) });
+    for (const line of legacyReportLines(report)) io.err(`canvasflow: ${line}\n`);
+    return true;
+  } catch (error) {
+    if (!(error instanceof MemoryStoreError)) throw error;
+    io.err(`canvasflow: memories: ${error.message}\n`);
+    return false;
+  }
 }
 
 /** `--api-key-env NAME`: the key in $NAME, which must be set. */

@@ -10,6 +10,7 @@ import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { CodeExecOptions } from "../sandbox/code/options.js";
+import type { TenantMemories } from "../memory/scope.js";
 
 export type { McpServerConfig };
 
@@ -192,8 +193,12 @@ export interface CanvasflowServices {
   tools?: ToolServices;
   http?: HttpServiceOptions;
   mcp?: McpHub;
-  /** Conversation memories (Message `memory_ids`, Retrieval `retrieval_from: "memory"`). */
-  memories?: MemoryStore;
+  /**
+   * Conversation memories (Message `memory_ids`, Retrieval `retrieval_from: "memory"`): one
+   * tenant's, or a whole store, whose tenant "default" the run then uses. A server or worker given
+   * a store scopes it to each run's tenant.
+   */
+  memories?: MemoryStore | TenantMemories;
   /** The code sandbox's limits and network (sandbox/code/options.ts). */
   codeExec?: CodeExecOptions;
 }

@@ -1,20 +1,35 @@
 /**
- * Memories in a folder: one JSON-lines file per memory (`<id>.jsonl`, the id percent-encoded),
- * next to the session files. Writers of one memory take its lock file in turn, so processes
- * sharing the folder never lose each other's messages.
+ * Memories in a folder: one JSON-lines file per memory, in one folder per tenant:
+ * `<folder>/tenants/<tenant>/<id>.jsonl` (names from fileNameOf: case- and dot-safe, never a
+ * path). Writers of one memory take its lock file in turn, so processes sharing the folder never
+ * lose each other's messages. Folders are made 0700 and files 0600: memories are what was said.
+ *
+ * Releases before tenant scopes kept `<folder>/<id>.jsonl` (legacy.ts moves those): a move writes
+ * each tenant's file whole (a rename), then rewrites or removes the legacy file, holding the legacy
+ * file's lock throughout. A crash in between leaves the legacy file whole; the next move finds the
+ * copies already made (by message id) and does not add them twice.
  */
-import { appendFile, mkdir, readFile } from "node:fs/promises";
+import { appendFile, mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock } from "../stores/file-lock.js";
 import { writeFileAtomic } from "../stores/file-io.js";
-import { checkMaxBytes, checkMemoryId, completeMessage, forgetCount, MemoryStoreError, newMessageId, parseMessage, type MemoryMessage, type MemoryStore, type NewMemoryMessage } from "./types.js";
+import { mergeMoved, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
+import { fileNameOf, legacyFileNameOf, legacyIdOf } from "./names.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, forgetCount, MemoryStoreError, newMessageId, parseMessage, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
 
 export interface FileMemoryStoreOptions {
   directory: string;
   maxBytes?: number;
 }
 
-export class FileMemoryStore implements MemoryStore {
+/** The folder of the tenants' folders, beside the legacy files. */
+export const TENANTS_FOLDER = "tenants";
+const FOLDER_MODE = 0o700;
+const FILE_MODE = 0o600;
+const LOCK = { purpose: "save", waitMs: 10_000, staleAfterMs: 30_000 } as const;
+
+export class FileMemoryStore implements MemoryStore, LegacyMemoryLayout {
+  readonly scope = "tenant" as const;
   readonly location: string;
   private readonly directory: string;
   private readonly maxBytes: number;
@@ -26,29 +41,29 @@ export class FileMemoryStore implements MemoryStore {
     this.maxBytes = checkMaxBytes(options.maxBytes);
   }
 
-  private file(memoryId: string): string {
-    // Percent-encoding leaves no "/" and no name that is only dots beyond "." and "..", which get a prefix.
-    const name = encodeURIComponent(checkMemoryId(memoryId)).replace(/^\.+$/, (dots) => dots.replace(/\./g, "%2E"));
-    return path.join(this.directory, `${name}.jsonl`);
+  /** The file of a tenant's memory. */
+  fileOf(memory: MemoryRef): string {
+    const { tenant, id } = checkMemoryRef(memory);
+    return path.join(this.directory, TENANTS_FOLDER, fileNameOf(tenant), `${fileNameOf(id)}.jsonl`);
   }
 
-  async add(memoryId: string, message: NewMemoryMessage): Promise<boolean> {
-    const file = this.file(memoryId);
-    await mkdir(this.directory, { recursive: true });
-    return withFileLock(`${file}.lock`, { purpose: "save", waitMs: 10_000, staleAfterMs: 30_000, session: `memory "${memoryId}" (${file})`, key: memoryId }, async () => {
+  async add(memory: MemoryRef, message: NewMemoryMessage): Promise<boolean> {
+    const file = this.fileOf(memory);
+    await mkdir(path.dirname(file), { recursive: true, mode: FOLDER_MODE });
+    return withFileLock(`${file}.lock`, { ...LOCK, session: `${describeMemory(memory)} (${file})`, key: memory.id }, async () => {
       const list = await this.read(file);
       if (message.source_key !== "" && list.some((m) => m.source_key === message.source_key)) return false;
-      const added = completeMessage(memoryId, message, newMessageId());
+      const added = completeMessage(memory.id, message, newMessageId());
       list.push(added);
       const drop = forgetCount(list, this.maxBytes);
-      if (drop === 0) await appendFile(file, `${JSON.stringify(added)}\n`, "utf8");
-      else await writeFileAtomic(file, list.slice(drop).map((m) => `${JSON.stringify(m)}\n`).join(""));
+      if (drop === 0) await appendFile(file, `${JSON.stringify(added)}\n`, { encoding: "utf8", mode: FILE_MODE });
+      else await writeFileAtomic(file, lines(list.slice(drop)), { mode: FILE_MODE });
       return true;
     });
   }
 
-  async messages(memoryId: string): Promise<MemoryMessage[]> {
-    return this.read(this.file(memoryId));
+  async messages(memory: MemoryRef): Promise<MemoryMessage[]> {
+    return this.read(this.fileOf(memory));
   }
 
   private async read(file: string): Promise<MemoryMessage[]> {
@@ -65,5 +80,55 @@ export class FileMemoryStore implements MemoryStore {
       .map((line, i) => parseMessage(line, `memory file ${file}, line ${i + 1}`));
   }
 
+  async legacyMemoryIds(): Promise<string[]> {
+    let names: string[];
+    try {
+      names = await readdir(this.directory);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw new MemoryStoreError(`memory folder ${this.directory} cannot be read: ${(error as Error).message}`);
+    }
+    return names.map(legacyIdOf).filter((id): id is string => id !== undefined);
+  }
+
+  async moveLegacyMemory(id: string, route: LegacyRoute): Promise<LegacyMove> {
+    const legacy = path.join(this.directory, legacyFileNameOf(id));
+    // Writers of releases before tenant scopes take this lock too: none adds to it meanwhile.
+    return withFileLock(`${legacy}.lock`, { ...LOCK, session: `legacy memory ${JSON.stringify(id)} (${legacy})`, key: id }, async () => {
+      const messages = await this.read(legacy);
+      const tenants = await route(messages);
+      const byTenant = new Map<string, MemoryMessage[]>();
+      const kept: MemoryMessage[] = [];
+      messages.forEach((m, i) => {
+        const tenant = tenants[i];
+        if (tenant === undefined) kept.push(m);
+        else byTenant.set(tenant, [...(byTenant.get(tenant) ?? []), m]);
+      });
+      if (byTenant.size === 0) return { moved: new Map(), kept: kept.length };
+      for (const [tenant, moving] of byTenant) await this.receive({ tenant, id }, moving);
+      // Only now does the legacy file change: until here a crash leaves it whole.
+      if (kept.length > 0) await writeFileAtomic(legacy, lines(kept), { mode: FILE_MODE });
+      else await unlink(legacy).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== "ENOENT") throw error;
+      });
+      return { moved: new Map([...byTenant].map(([tenant, list]) => [tenant, list.length])), kept: kept.length };
+    });
+  }
+
+  /** Merge moved messages into a tenant's memory, skipping those a failed move copied already. */
+  private async receive(memory: MemoryRef, moving: readonly MemoryMessage[]): Promise<void> {
+    const file = this.fileOf(memory);
+    await mkdir(path.dirname(file), { recursive: true, mode: FOLDER_MODE });
+    await withFileLock(`${file}.lock`, { ...LOCK, session: `${describeMemory(memory)} (${file})`, key: memory.id }, async () => {
+      const movingIds = new Set(moving.map((m) => m.message_id));
+      const own = (await this.read(file)).filter((m) => !movingIds.has(m.message_id));
+      await writeFileAtomic(file, lines(mergeMoved(own, moving)), { mode: FILE_MODE });
+    });
+  }
+
   async close(): Promise<void> {}
+}
+
+function lines(messages: readonly MemoryMessage[]): string {
+  return messages.map((m) => `${JSON.stringify(m)}\n`).join("");
 }

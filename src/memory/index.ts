@@ -1,8 +1,31 @@
-/** Conversation memories: written by Message (`memory_ids`), searched by Retrieval (`retrieval_from: "memory"`). */
-export { type MemoryMessage, type MemoryStore, type NewMemoryMessage, MemoryStoreError, DEFAULT_MEMORY_BYTES, MAX_MEMORY_ID_LENGTH, MAX_MESSAGE_CHARS } from "./types.js";
+/** Conversation memories: written by Message (`memory_ids`), searched by Retrieval (`retrieval_from: "memory"`), each memory a tenant's. */
+export {
+  type MemoryMessage,
+  type MemoryStore,
+  type MemoryRef,
+  type NewMemoryMessage,
+  MemoryStoreError,
+  DEFAULT_MEMORY_BYTES,
+  DEFAULT_MEMORY_TENANT,
+  MAX_MEMORY_ID_LENGTH,
+  MAX_MESSAGE_CHARS,
+  MAX_TENANT_LENGTH,
+} from "./types.js";
+export { TenantMemories, runMemories, takeMemoryStore, withTenantMemories } from "./scope.js";
 export { ProcessMemoryStore } from "./process-memories.js";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./file-memories.js";
-export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "./redis-memories.js";
-export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./postgres-memories.js";
-export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "./open.js";
+export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "./redis-memories.js";
+export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "./postgres-memories.js";
+export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "./open.js";
 export { searchMemories, formatMemories, type MemoryHit, type MemoryQuery } from "./search.js";
+export {
+  migrateLegacyMemories,
+  legacyReportLines,
+  hasLegacyLayout,
+  type LegacyMemoryLayout,
+  type LegacyMigrationReport,
+  type LegacyMove,
+  type LegacyRoute,
+  type MemoryOwners,
+  type MigrateLegacyOptions,
+} from "./legacy.js";

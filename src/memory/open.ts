@@ -17,8 +17,10 @@ export const MEMORY_FOLDER = "canvasflow-memories";
 
 export interface OpenMemoryStoreOptions {
   maxBytes?: number;
-  /** Redis: the key prefix (default `canvasflow:memory:`). */
+  /** Redis: the key prefix of tenants' memories (default `canvasflow:tenant-memory:`). */
   keyPrefix?: string;
+  /** Redis: the key prefix of legacy (unscoped) memories (default `canvasflow:memory:`). */
+  legacyKeyPrefix?: string;
 }
 
 const REDIS_URL = /^rediss?:\/\//i;
@@ -35,7 +37,7 @@ export function openMemoryStore(location: string, options: OpenMemoryStoreOption
       throw new MemoryStoreError(`memories location "${location.replace(/\/\/[^@/]*@/, "//***@")}" is not a valid URL`);
     }
     url.hash = "";
-    return new RedisMemoryStore({ url: url.toString(), keyPrefix: options.keyPrefix, maxBytes: options.maxBytes });
+    return new RedisMemoryStore({ url: url.toString(), keyPrefix: options.keyPrefix, legacyKeyPrefix: options.legacyKeyPrefix, maxBytes: options.maxBytes });
   }
   if (POSTGRES_URL.test(location)) {
     const server = postgresServer(location);
@@ -62,11 +64,21 @@ export function memoriesForRun(config: { location?: string; maxBytes?: number } 
   return new ProcessMemoryStore(options);
 }
 
+/**
+ * Whether a run's memories are the folder beside its session file: a CLI's own place, which no
+ * server shares, so every memory an earlier release kept there is the tenant "default"'s. (A Redis
+ * or PostgreSQL session's memories, or a configured location, may be a server's: `canvasflow db
+ * migrate` or `canvasflow serve` moves those, by the server's session records.)
+ */
+export function memoriesBesideSession(config: { location?: string } | undefined, session: string | undefined): boolean {
+  return !config?.location && session !== undefined && !REDIS_URL.test(session) && !POSTGRES_URL.test(session);
+}
+
 /** Where `canvasflow serve` keeps memories: with its store (a data folder, Redis or PostgreSQL). */
 export interface ServerMemoryPlace {
   data?: string;
   redis?: string;
-  /** The server's Redis prefix (default `canvasflow:`): memories go under `<prefix>memory:`. */
+  /** The server's Redis prefix (default `canvasflow:`): memories go under `<prefix>tenant-memory:` (legacy ones were under `<prefix>memory:`). */
   redisPrefix?: string;
   postgres?: string;
   schema?: string;
@@ -76,7 +88,10 @@ export interface ServerMemoryPlace {
 export function memoriesForServer(config: { location?: string; maxBytes?: number } | undefined, place: ServerMemoryPlace, defaultData: string): MemoryStore {
   const options = { maxBytes: config?.maxBytes };
   if (config?.location) return openMemoryStore(config.location, options);
-  if (place.redis !== undefined) return openMemoryStore(place.redis, { ...options, keyPrefix: `${place.redisPrefix ?? "canvasflow:"}memory:` });
+  if (place.redis !== undefined) {
+    const prefix = place.redisPrefix ?? "canvasflow:";
+    return openMemoryStore(place.redis, { ...options, keyPrefix: `${prefix}tenant-memory:`, legacyKeyPrefix: `${prefix}memory:` });
+  }
   if (place.postgres !== undefined) {
     const server = postgresServer(place.postgres, place.schema);
     return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });

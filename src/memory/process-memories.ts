@@ -1,9 +1,11 @@
 /** Memories in this process's memory: for a run whose session is not stored anywhere, and for tests. */
-import { checkMaxBytes, checkMemoryId, completeMessage, forgetCount, MemoryStoreError, newMessageId, type MemoryMessage, type MemoryStore, type NewMemoryMessage } from "./types.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, forgetCount, MemoryStoreError, newMessageId, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
 
 export class ProcessMemoryStore implements MemoryStore {
+  readonly scope = "tenant" as const;
   readonly location = "this process's memory";
-  private readonly memories = new Map<string, MemoryMessage[]>();
+  /** Tenant, then memory id: two maps, so no way of joining them into one key can mix two tenants up. */
+  private readonly tenants = new Map<string, Map<string, MemoryMessage[]>>();
   private readonly maxBytes: number;
   private closed = false;
 
@@ -11,20 +13,23 @@ export class ProcessMemoryStore implements MemoryStore {
     this.maxBytes = checkMaxBytes(options.maxBytes);
   }
 
-  async add(memoryId: string, message: NewMemoryMessage): Promise<boolean> {
+  async add(memory: MemoryRef, message: NewMemoryMessage): Promise<boolean> {
     this.open();
-    const id = checkMemoryId(memoryId);
-    const list = this.memories.get(id) ?? [];
+    const { tenant, id } = checkMemoryRef(memory);
+    let memories = this.tenants.get(tenant);
+    if (!memories) this.tenants.set(tenant, (memories = new Map()));
+    const list = memories.get(id) ?? [];
     if (message.source_key !== "" && list.some((m) => m.source_key === message.source_key)) return false;
     list.push(completeMessage(id, message, newMessageId()));
     list.splice(0, forgetCount(list, this.maxBytes));
-    this.memories.set(id, list);
+    memories.set(id, list);
     return true;
   }
 
-  async messages(memoryId: string): Promise<MemoryMessage[]> {
+  async messages(memory: MemoryRef): Promise<MemoryMessage[]> {
     this.open();
-    return [...(this.memories.get(checkMemoryId(memoryId)) ?? [])];
+    const { tenant, id } = checkMemoryRef(memory);
+    return [...(this.tenants.get(tenant)?.get(id) ?? [])];
   }
 
   async close(): Promise<void> {

@@ -7,11 +7,8 @@
 import { UnavailableError } from "../components/unavailable.js";
 import type { ComponentContext, Params } from "../components/types.js";
 import { stringifyValue } from "../refs/template.js";
-import { checkMemoryId, MemoryStoreError, type MemoryStore } from "./types.js";
-
-export function isMemoryStore(value: unknown): value is MemoryStore {
-  return typeof value === "object" && value !== null && typeof (value as MemoryStore).add === "function" && typeof (value as MemoryStore).messages === "function";
-}
+import { runMemories, type TenantMemories } from "./scope.js";
+import { checkMemoryId, MemoryStoreError } from "./types.js";
 
 /** The memory ids a `memory_ids` param names (blank entries dropped, duplicates once). */
 export function memoryIds(value: unknown): string[] {
@@ -19,11 +16,11 @@ export function memoryIds(value: unknown): string[] {
   return [...new Set(value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim()))];
 }
 
-/** The memory store of a run; UnavailableError saying what to configure when there is none. */
-export function memoryStoreOf(ctx: Pick<ComponentContext, "services">, what: string): MemoryStore {
-  const store = ctx.services.memories;
-  if (!isMemoryStore(store)) throw new UnavailableError(`${what}, but this run has no memory store: give the run a session (--session), set "memories" in canvasflow.config.json, or pass services.memories`);
-  return store;
+/** The memories of a run (its tenant's); UnavailableError saying what to configure when there are none. */
+export function memoryStoreOf(ctx: Pick<ComponentContext, "services">, what: string): TenantMemories {
+  const memories = runMemories(ctx.services.memories);
+  if (!memories) throw new UnavailableError(`${what}, but this run has no memory store: give the run a session (--session), set "memories" in canvasflow.config.json, or pass services.memories`);
+  return memories;
 }
 
 /** `user_id`: a literal, or a `{reference}` read from the canvas (RAGFlow: a value matching ^{.*}$). */

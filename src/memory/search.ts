@@ -9,7 +9,8 @@ import type { BuiltIndex, IndexedChunk } from "../knowledge/indexer.js";
 import { KeywordIndex } from "../knowledge/keyword-index.js";
 import { effectiveThreshold } from "../knowledge/similarity.js";
 import { termsOf } from "../knowledge/tokenize.js";
-import type { MemoryMessage, MemoryStore } from "./types.js";
+import type { TenantMemories } from "./scope.js";
+import type { MemoryMessage } from "./types.js";
 
 export interface MemoryQuery {
   query: string;
@@ -40,7 +41,8 @@ export function memoryIndex(messages: readonly MemoryMessage[]): BuiltIndex {
   };
 }
 
-export async function searchMemories(store: MemoryStore, memoryIds: readonly string[], query: MemoryQuery): Promise<MemoryHit[]> {
+/** Search one tenant's memories (ids are looked up in that tenant's scope only). */
+export async function searchMemories(store: Pick<TenantMemories, "messages">, memoryIds: readonly string[], query: MemoryQuery): Promise<MemoryHit[]> {
   const lists = await Promise.all(memoryIds.map((id) => store.messages(id)));
   const messages = lists.flat().filter((m) => !query.userId || m.user_id === query.userId);
   if (messages.length === 0) return [];

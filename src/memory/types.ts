@@ -7,6 +7,11 @@
  * A memory is created by its first message, as a dataset id names a configured knowledge base: no
  * separate step. Each memory keeps at most `maxBytes` of message text (RAGFlow's memory_size, at
  * most 5 MiB there) and forgets its oldest messages first (RAGFlow's FIFO forgetting policy).
+ *
+ * A memory belongs to a tenant: every store method takes a MemoryRef (tenant and id), so two
+ * tenants with the same memory id have two memories, and a backend cannot forget the scope. A run
+ * gets one tenant's memories (TenantMemories, scope.ts); a run with no tenant (the CLI, the
+ * library) is the tenant "default", the tenant of a server with one key or none.
  */
 
 /** A message as a memory keeps it (RAGFlow's memory message, raw type). */
@@ -29,13 +34,26 @@ export interface MemoryMessage {
 
 export type NewMemoryMessage = Omit<MemoryMessage, "message_id" | "memory_id" | "message_type" | "valid_at">;
 
+/** Which memory: a tenant's scope, and the memory's id in it. */
+export interface MemoryRef {
+  /** 1 to MAX_TENANT_LENGTH printable characters (the server's rule for tenants). */
+  tenant: string;
+  /** What a DSL's memory_ids hold: 1 to MAX_MEMORY_ID_LENGTH printable characters. */
+  id: string;
+}
+
 export interface MemoryStore {
+  /**
+   * Says the store names memories by tenant and id. Checked at run time: a store written for the
+   * interface before tenants (add(id, message)) would file every tenant's memory under one key.
+   */
+  readonly scope: "tenant";
   /** Where the memories are, for messages (passwords masked). */
   readonly location: string;
-  /** Add a message to a memory (created on first use); false when one with the same source key is there already. */
-  add(memoryId: string, message: NewMemoryMessage): Promise<boolean>;
-  /** A memory's messages, oldest first (none for a memory never written). */
-  messages(memoryId: string): Promise<MemoryMessage[]>;
+  /** Add a message to the tenant's memory (created on first use); false when one with the same source key is there already. */
+  add(memory: MemoryRef, message: NewMemoryMessage): Promise<boolean>;
+  /** The tenant's memory's messages, oldest first (none for a memory never written). */
+  messages(memory: MemoryRef): Promise<MemoryMessage[]>;
   close(): Promise<void>;
 }
 
@@ -50,6 +68,13 @@ export class MemoryStoreError extends Error {
 export const DEFAULT_MEMORY_BYTES = 5 * 1024 * 1024;
 /** A memory id: what the DSL's memory_ids hold. */
 export const MAX_MEMORY_ID_LENGTH = 128;
+/** A tenant, as the server allows them (server/store/records.ts). */
+export const MAX_TENANT_LENGTH = 256;
+/**
+ * The tenant of runs that have none (the CLI, the library, a worker's job that names none): the
+ * same as the tenant of a server with a single key or none (server/auth.ts DEFAULT_TENANT).
+ */
+export const DEFAULT_MEMORY_TENANT = "default";
 /** One message's content at most (a longer answer is cut, with a marker). */
 export const MAX_MESSAGE_CHARS = 100_000;
 
@@ -60,6 +85,25 @@ export function checkMemoryId(id: unknown, where = "memory id"): string {
   if (id.length > MAX_MEMORY_ID_LENGTH) throw new MemoryStoreError(`${where} "${id.slice(0, 40)}…" is ${id.length} characters long; the limit is ${MAX_MEMORY_ID_LENGTH}`);
   if (CONTROL.test(id)) throw new MemoryStoreError(`${where} ${JSON.stringify(id)} contains a control character`);
   return id;
+}
+
+export function checkTenant(tenant: unknown, where = "memory tenant"): string {
+  if (typeof tenant !== "string" || tenant === "") throw new MemoryStoreError(`${where} must be a non-empty string, got ${JSON.stringify(tenant) ?? String(tenant)}`);
+  if (tenant.length > MAX_TENANT_LENGTH) throw new MemoryStoreError(`${where} "${tenant.slice(0, 40)}…" is ${tenant.length} characters long; the limit is ${MAX_TENANT_LENGTH}`);
+  if (CONTROL.test(tenant)) throw new MemoryStoreError(`${where} ${JSON.stringify(tenant)} contains a control character`);
+  return tenant;
+}
+
+/** A MemoryRef checked: tenant and id both usable (MemoryStoreError naming what is wrong). */
+export function checkMemoryRef(memory: unknown): MemoryRef {
+  if (typeof memory !== "object" || memory === null) throw new MemoryStoreError(`a memory must be named by { tenant, id }, got ${JSON.stringify(memory) ?? String(memory)}`);
+  const { tenant, id } = memory as Partial<MemoryRef>;
+  return { tenant: checkTenant(tenant), id: checkMemoryId(id) };
+}
+
+/** A memory named for messages: `"notes" of tenant "acme"`. */
+export function describeMemory(memory: MemoryRef): string {
+  return `memory ${JSON.stringify(memory.id)} of tenant ${JSON.stringify(memory.tenant)}`;
 }
 
 export function checkMaxBytes(value: unknown): number {

@@ -19,6 +19,8 @@ import { join } from "node:path";
 import type { HttpServiceOptions } from "../components/http/service.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
+import { takeMemoryStore } from "../memory/scope.js";
+import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { AgentCatalog } from "./agent-catalog.js";
 import { CompiledAgents } from "./compiled-agents.js";
 import { loadAgentFolder } from "./agent-folder.js";
@@ -67,7 +69,10 @@ export interface CreateServerOptions extends ServerSettingsInput {
   store: ServerStore;
   /** Component types (default: the built-ins and what `registerComponent` added). */
   registry?: ComponentRegistry;
-  /** Engine options and services (LLM provider…) of every run; the task id is set per session. */
+  /**
+   * Engine options and services (LLM provider…) of every run; the task id is set per session. A
+   * `memories` service must be a MemoryStore: each run gets its tenant's memories from it.
+   */
   canvas?: CanvasRuntimeOptions;
   /** Serve every DSL file of this folder as a read-only agent of every tenant. */
   agentsDir?: string;
@@ -164,12 +169,14 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   const redis = options.redis ? { client: options.redis.client, prefix: options.redis.prefix ?? "canvasflow:" } : options.store.redis;
   const metrics = new ServerMetrics({ processMetrics: settings.metrics.enabled });
   const keySlots = redis ? new RedisKeySlots(redis.client, `${redis.prefix}run-slots:`, settings.limits.runMs + SLOT_LEASE_MARGIN_MS) : new MemoryKeySlots();
+  const { options: canvas, store: memories } = serverMemories(options.canvas ?? {});
   const ctx: ServerContext = {
     store: options.store,
     agents: new AgentCatalog(options.store.agents),
     registry,
     compiled: new CompiledAgents(registry),
-    canvas: withNetworkGuard(untrustedCode(options.canvas ?? {}), settings.allowPrivateNetwork),
+    canvas: withNetworkGuard(untrustedCode(canvas), settings.allowPrivateNetwork),
+    ...(memories ? { memories } : {}),
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
     shutdown: new Shutdown(),
@@ -280,6 +287,16 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
 
   guardListen(app, () => open && options.insecureNoAuth !== true);
   return app;
+}
+
+/** The memory store taken out of the services every run shares: each run gets its tenant's (tenant-canvas.ts). */
+function serverMemories(canvas: CanvasRuntimeOptions): { options: CanvasRuntimeOptions; store: MemoryStore | undefined } {
+  try {
+    return takeMemoryStore(canvas, "canvas.services.memories");
+  } catch (error) {
+    if (error instanceof MemoryStoreError) throw new ServerOptionsError([{ pointer: "/canvas/services/memories", message: error.message }]);
+    throw error;
+  }
 }
 
 /**

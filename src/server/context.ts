@@ -15,6 +15,7 @@ import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import type { JobEnds } from "./job-ends.js";
+import type { MemoryStore } from "../memory/types.js";
 
 export interface ServerContext {
   store: ServerStore;
@@ -22,8 +23,10 @@ export interface ServerContext {
   registry: ComponentRegistry;
   /** The agents' DSLs, validated and compiled once per version for their new sessions. */
   compiled: CompiledAgents;
-  /** Engine options and services every run gets (its taskId is set per session). */
+  /** Engine options and services every run gets (its taskId is set per session), without memories. */
   canvas: CanvasRuntimeOptions;
+  /** The memory store: a run gets its tenant's memories from it (tenant-canvas.ts), never the store. */
+  memories?: MemoryStore;
   /** The runs of this process, by session id. */
   runs: ActiveRuns;
   /** Keep a run going when its streaming client goes away (default: cancel it). */

@@ -19,6 +19,7 @@ import { followEvents, type CanvasEventOf } from "../index.js";
 import { newId, type ServerContext } from "./context.js";
 import { JobWatch } from "./job-watch.js";
 import { createQueuedSession, findSession, runInProgress } from "./sessions.js";
+import { tenantCanvas } from "./tenant-canvas.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript } from "./transcript.js";
 import { addMessages, giveBack, outcomeOf, runTimeLimitMessage, turnAgent, type Turn, type TurnInput } from "./turn.js";
@@ -58,7 +59,7 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
         tenant: input.tenant,
         agent: agent.id,
       },
-      { queue, store: ctx.store.runs, registry: ctx.registry, canvas: { ...ctx.canvas, taskId: record.id, userId: record.user_id }, ...(input.runIdOf ? { jobId: input.runIdOf(record.id) } : {}) },
+      { queue, store: ctx.store.runs, registry: ctx.registry, canvas: tenantCanvas(ctx, input.tenant, { taskId: record.id, userId: record.user_id }), ...(input.runIdOf ? { jobId: input.runIdOf(record.id) } : {}) },
     );
   } catch (error) {
     if (claimed) ctx.runs.release(record!.id, controller);

@@ -7,6 +7,7 @@ import { Canvas, CanvasValidationError, DurableSession, SessionLockedError } fro
 import { storeNewSession } from "../durable/create.js";
 import { dataError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
+import { tenantCanvas } from "./tenant-canvas.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
 
 /** Ids the server gives sessions; anything else cannot be one of its sessions. */
@@ -62,7 +63,7 @@ export async function openNewSession(ctx: ServerContext, tenant: string, agent: 
       key: id,
       compiled: await ctx.compiled.get(agent),
       registry: ctx.registry,
-      canvas: { ...ctx.canvas, taskId: id, userId: options.userId },
+      canvas: tenantCanvas(ctx, tenant, { taskId: id, userId: options.userId }),
       cancel: ctx.store.cancel,
       // The session id, made just now, is its key and task id: nothing is stored or cancelled under it yet.
       fresh: true,
@@ -101,7 +102,7 @@ export async function createQueuedSession(ctx: ServerContext, tenant: string, ag
   const id = newId();
   let prologue: string;
   try {
-    const canvas = Canvas.fromCompiled(await ctx.compiled.get(agent), { ...ctx.canvas, taskId: id, userId: options.userId });
+    const canvas = Canvas.fromCompiled(await ctx.compiled.get(agent), tenantCanvas(ctx, tenant, { taskId: id, userId: options.userId }));
     prologue = canvas.prologue;
     await storeNewSession(ctx.store.runs, id, canvas);
   } catch (error) {
@@ -136,7 +137,7 @@ export async function openSession(ctx: ServerContext, record: SessionRecord, age
       // Only used when the run state is gone: the session starts over from the agent.
       dsl: agent.dsl,
       registry: ctx.registry,
-      canvas: { ...ctx.canvas, taskId: record.id, userId: record.user_id },
+      canvas: tenantCanvas(ctx, record.tenant, { taskId: record.id, userId: record.user_id }),
       cancel: ctx.store.cancel,
     });
   } catch (error) {

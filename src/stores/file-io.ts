@@ -10,6 +10,8 @@ import { basename, dirname, join } from "node:path";
 export interface WriteFileOptions {
   /** fsync the new content before the rename and the folder after it. */
   sync?: boolean;
+  /** The new file's mode (default 0o666 less the umask). */
+  mode?: number;
 }
 
 /** Write a file through a temp file in the same folder and a rename. */
@@ -57,7 +59,7 @@ function tempBeside(file: string): string {
 
 /** Create `temp` (it must not exist) with `content`, synced when asked. */
 async function writeTemp(temp: string, content: string, options: WriteFileOptions): Promise<void> {
-  const handle = await open(temp, "wx");
+  const handle = await open(temp, "wx", options.mode);
   try {
     await handle.writeFile(content, "utf8");
     if (options.sync) await handle.datasync();

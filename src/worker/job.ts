@@ -8,7 +8,8 @@
  *
  * Every field but `v` and `session` may be left out. `after` is the last event id the session
  * had logged when the job was enqueued: the run's events come after it. `tenant` and `agent` say
- * whose run it is (for logs and the dashboard); the session key alone finds the session.
+ * whose run it is (for logs and the dashboard); the session key alone finds the session. The run
+ * gets the memories of `tenant` (of the tenant "default" when the job names none).
  */
 import { MAX_DSL_DEPTH } from "../dsl/structure.js";
 import { checkKey, parseEventId, SnapshotKeyError } from "../stores/snapshot-store.js";

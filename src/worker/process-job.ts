@@ -18,6 +18,8 @@ import { endsRun } from "../durable/follow.js";
 import { SessionNotFoundError, type DurableSession, type Durability } from "../durable/session.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
+import { withTenantMemories } from "../memory/scope.js";
+import { DEFAULT_MEMORY_TENANT, type MemoryStore } from "../memory/types.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
 import type { CheckpointStore } from "../stores/snapshot-store.js";
 import { readRunJob, RunJobError, type RunJobData } from "./job.js";
@@ -30,7 +32,10 @@ export interface JobRunnerContext {
   store: CheckpointStore;
   cancel: CancelSignals;
   registry?: ComponentRegistry;
+  /** Engine options of every run, without memories. */
   canvas?: CanvasRuntimeOptions;
+  /** The memory store: each job's run gets the memories of the job's tenant from it. */
+  memories?: MemoryStore;
   durability?: Durability;
   /** How long a job waits for its session's lease. */
   lockWaitMs: number;
@@ -49,7 +54,7 @@ export async function processRunJob(job: Job, token: string | undefined, ctx: Jo
   const stopWatching = await ctx.cancel.watch(jobCancelId(ctx.names, messageId), () => cancelled.abort(new Error("cancelled")));
   let outcome: RunJobResult | "hand back" | "wait for its job";
   try {
-    const session = await open(ctx, data.session);
+    const session = await open(ctx, data);
     try {
       outcome = await runJob(session, data, messageId, cancelled.signal, ctx);
     } finally {
@@ -112,10 +117,13 @@ function checkedData(job: Job): RunJobData {
   }
 }
 
-async function open(ctx: JobRunnerContext, key: string): Promise<DurableSession> {
+async function open(ctx: JobRunnerContext, data: RunJobData): Promise<DurableSession> {
+  const key = data.session;
+  // The job says whose run it is (the server puts the API key's tenant there); none: "default".
+  const canvas = withTenantMemories(ctx.canvas ?? {}, ctx.memories, data.tenant ?? DEFAULT_MEMORY_TENANT);
   try {
     return await openWhenFree(
-      { store: ctx.store, key, registry: ctx.registry, canvas: ctx.canvas, durability: ctx.durability, cancel: ctx.cancel, liveEvents: true },
+      { store: ctx.store, key, registry: ctx.registry, canvas, durability: ctx.durability, cancel: ctx.cancel, liveEvents: true },
       ctx.lockWaitMs,
     );
   } catch (error) {

@@ -17,6 +17,8 @@ import { Worker, type Job } from "bullmq";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { Durability } from "../durable/session.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
+import { takeMemoryStore } from "../memory/scope.js";
+import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
 import type { CheckpointStore } from "../stores/snapshot-store.js";
 import { endJobRun } from "./end-job-run.js";
@@ -35,7 +37,11 @@ export interface CreateWorkerOptions extends RunQueueOptions {
   cancel?: CancelSignals;
   /** Components the canvases may use (default: the built-ins and those registered globally). */
   registry?: ComponentRegistry;
-  /** Engine options and services (LLM providers, tools) of every run. */
+  /**
+   * Engine options and services (LLM providers, tools) of every run. A `memories` service must be
+   * a MemoryStore: each job's run gets the memories of the tenant the job names ("default" when
+   * it names none).
+   */
   canvas?: CanvasRuntimeOptions;
   /** When checkpoints are written (default: the store's; sync for Redis). Not `exit`. */
   durability?: Durability;
@@ -89,6 +95,14 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
   if (trustsCode(options.canvas?.services?.codeExec)) throw new RunQueueError(`canvas.services.codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}`);
   if (options.durability === "exit") throw new RunQueueError("durability exit writes nothing until a run ends, so a worker's death would lose the whole run: choose sync or async");
   if ((options.store === undefined) !== (options.cancel === undefined)) throw new RunQueueError("pass both store and cancel, or neither (then the server's layout on the same Redis is used)");
+  // Taken out of the shared services: each job's run gets its tenant's memories (process-job.ts).
+  let memories: { options: CanvasRuntimeOptions; store: MemoryStore | undefined };
+  try {
+    memories = takeMemoryStore(options.canvas ?? {}, "canvas.services.memories");
+  } catch (error) {
+    if (error instanceof MemoryStoreError) throw new RunQueueError(error.message);
+    throw error;
+  }
   const queue = new RunQueue(options);
   try {
     await queue.redis.ping();
@@ -107,7 +121,8 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
     store,
     cancel,
     registry: options.registry,
-    canvas: options.canvas,
+    canvas: memories.options,
+    ...(memories.store ? { memories: memories.store } : {}),
     durability: options.durability,
     lockWaitMs: numbers.lockWaitMs,
     deferMs: numbers.deferMs,
@@ -161,7 +176,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
     } catch {
       return; // not a run job: there is no session to tell
     }
-    await endJobRun(job.id!, data, reason, "failed", { store, registry: options.registry, canvas: options.canvas, lockWaitMs: numbers.lockWaitMs });
+    await endJobRun(job.id!, data, reason, "failed", { store, registry: options.registry, canvas: memories.options, lockWaitMs: numbers.lockWaitMs });
   }
 
   await worker.waitUntilReady();

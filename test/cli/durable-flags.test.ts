@@ -163,7 +163,9 @@ describe("canvasflow db migrate", () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toBe(
       `schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 1)\n` +
-        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 2)\n`,
+        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 2)\n` +
+        `memory tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: created (version 2)\n` +
+        `memories at PostgreSQL at 127.0.0.1:5432/test (${migrated}.memory_messages): none written before memories had tenants\n`,
     );
     const tables = await admin.query<{ table_name: string }>("SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name", [migrated]);
     expect(tables.rows.map((row) => row.table_name)).toEqual([
@@ -173,6 +175,8 @@ describe("canvasflow db migrate", () => {
       "checkpoints",
       "events",
       "locks",
+      "memory_messages",
+      "memory_schema_version",
       "schema_version",
       "server_schema_version",
       "session_records",
@@ -183,11 +187,13 @@ describe("canvasflow db migrate", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toBe(
       `schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 1\n` +
-        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 2\n`,
+        `server tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 2\n` +
+        `memory tables in schema ${migrated} at postgres://postgres@127.0.0.1:5432/test: already at version 2\n` +
+        `memories at PostgreSQL at 127.0.0.1:5432/test (${migrated}.memory_messages): none written before memories had tenants\n`,
     );
   });
 
-  it("usage errors (exit 2): no --postgres, no or another subcommand, a bad schema name, two schemas", async () => {
+  it("usage errors (exit 2): no store, no or another subcommand, a bad schema name, two schemas", async () => {
     const cases: Array<[string[], string]> = [
       [["db", "migrate"], "db migrate needs --postgres URL (postgres://user@host:port/database)"],
       [["db"], "db expects a subcommand: migrate"],

@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/index.js";
-import { FileMemoryStore, MemoryStoreError, ProcessMemoryStore, searchMemories, type MemoryStore } from "../../src/memory/index.js";
+import { FileMemoryStore, MemoryStoreError, ProcessMemoryStore, searchMemories, TenantMemories, type MemoryStore } from "../../src/memory/index.js";
 import { memoryUserId } from "../../src/memory/save.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import { canvasDsl, finished, messageText, node } from "../helpers/dsl.js";
@@ -51,7 +51,8 @@ describe("writing and searching memories in canvases", () => {
     await chat.runToEnd({ query: "I live in Lisbon", userId: "ada" });
     await chat.runToEnd({ query: "My favourite colour is red", userId: "bob" });
 
-    const saved = await memories.messages("notes");
+    // A library run has no tenant: its memories are the tenant "default"'s.
+    const saved = await memories.messages({ tenant: "default", id: "notes" });
     expect(saved.map((m) => [m.user_id, m.content])).toEqual([
       ["ada", TEAL],
       ["ada", `User Input: I live in Lisbon\nAgent Response: ${ECHO}I live in Lisbon`],
@@ -86,13 +87,13 @@ describe("writing and searching memories in canvases", () => {
     const chat = await loadCanvas(writer({ stream: false }), { services: { llm: mock.provider, memories: new FileMemoryStore({ directory: dir }) } });
     await chat.runToEnd({ query: "My favourite colour is teal", userId: "ada" });
     const other = new FileMemoryStore({ directory: dir });
-    const hits = await searchMemories(other, ["notes"], { query: "colour teal", topN: 8, topK: 1024, similarityThreshold: 0.2, keywordsWeight: 0.5 });
+    const hits = await searchMemories(new TenantMemories(other, "default"), ["notes"], { query: "colour teal", topN: 8, topK: 1024, similarityThreshold: 0.2, keywordsWeight: 0.5 });
     expect(hits.map((h) => h.message.content)).toEqual([TEAL]);
   });
 
   it("a Retrieval tool of an Agent searches memories with the model's query", async () => {
     const memories = new ProcessMemoryStore();
-    await memories.add("notes", { user_id: "", agent_id: "", session_id: "s", content: TEAL, source_key: "" });
+    await memories.add({ tenant: "default", id: "notes" }, { user_id: "", agent_id: "", session_id: "s", content: TEAL, source_key: "" });
     const script: MockLlmScript = {
       rules: [
         { match: "colour", on: "last_user", tool_calls: [{ name: "search_my_dateset_0", arguments: { query: "favourite colour" } }] },
@@ -144,6 +145,7 @@ describe("writing and searching memories in canvases", () => {
   it("a store failure fails the Message with the memory and where it is", async () => {
     const mock = await startMockLlm();
     const broken: MemoryStore = {
+      scope: "tenant",
       location: "a broken place",
       add: async () => {
         throw new MemoryStoreError("disk full");
@@ -152,7 +154,24 @@ describe("writing and searching memories in canvases", () => {
       close: async () => {},
     };
     const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories: broken } });
-    expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toBe('saving to memory "notes" (a broken place): disk full');
+    expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toBe('saving to memory "notes" (a broken place, tenant "default"): disk full');
+  });
+});
+
+describe("a memory store written for the interface before tenants", () => {
+  it("is refused by a run and by a server, rather than filing every tenant's memory under one key", async () => {
+    const mock = await startMockLlm();
+    const ids: unknown[] = [];
+    // add(id, message), messages(id): what a store of an earlier release looks like.
+    const old = { location: "an old store", add: async (id: unknown) => {
+        ids.push(id);
+        return true;
+      }, messages: async () => [], close: async () => {} };
+    const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories: old as unknown as MemoryStore } });
+    expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toMatch(/^services\.memories has add and messages but does not say scope: "tenant"/);
+    expect(ids).toEqual([]);
+    const { createServer, MemoryServerStore } = await import("../../src/index.js");
+    expect(() => createServer({ store: new MemoryServerStore(), canvas: { services: { memories: old } } })).toThrow('canvas.services.memories has add and messages but does not say scope: "tenant"');
   });
 });
 
@@ -174,7 +193,7 @@ describe("memories of CLI runs live with the session", () => {
     const second = await cli(["run", read, "--session", `${scratch.dir}/two.json`, "--mock-llm", "-q", "favourite colour?", "--events", "ndjson"]);
     expect(second.code).toBe(0);
     expect(messageText(second.events)).toBe(TEAL);
-    expect((await new FileMemoryStore({ directory: `${scratch.dir}/canvasflow-memories` }).messages("notes")).length).toBe(1);
+    expect((await new FileMemoryStore({ directory: `${scratch.dir}/canvasflow-memories` }).messages({ tenant: "default", id: "notes" })).length).toBe(1);
   }, 120_000);
 
   it("PostgreSQL sessions: memories are in the session's schema", async () => {
@@ -188,8 +207,8 @@ describe("memories of CLI runs live with the session", () => {
     expect(second.code).toBe(0);
     expect(messageText(second.events)).toBe(TEAL);
     const client = await postgres.get();
-    const rows = await client.query(`SELECT memory_id FROM ${schema}.memory_messages`);
-    expect(rows.rows).toEqual([{ memory_id: "notes" }]);
+    const rows = await client.query(`SELECT tenant, memory_id FROM ${schema}.memory_messages`);
+    expect(rows.rows).toEqual([{ tenant: "default", memory_id: "notes" }]);
   }, 120_000);
 });
 
@@ -237,7 +256,9 @@ describe("canvasflow serve keeps memories with its store", () => {
       };
       expect(await ask("writer", "My favourite colour is teal")).toBe(`${ECHO}My favourite colour is teal`);
       expect(await ask("reader", "favourite colour?")).toBe(TEAL);
-      expect((await new FileMemoryStore({ directory: `${data}/memories` }).messages("notes")).map((m) => m.content)).toEqual([TEAL]);
+      // The memory is the tenant's whose key ran the agents.
+      expect((await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "acme", id: "notes" })).map((m) => m.content)).toEqual([TEAL]);
+      expect(await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "default", id: "notes" })).toEqual([]);
     } finally {
       live.stop();
       expect(await running).toBe(0);

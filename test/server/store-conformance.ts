@@ -177,6 +177,21 @@ export function describeServerStore(name: string, harness: ServerStoreHarness): 
       await expect(store.agents.create(agent(t, "gone"))).resolves.toMatchObject({ title: "gone" });
     });
 
+    it("names a session's tenant to whoever asks (the memory migration's owners); none for a session not there", async () => {
+      const store = await open();
+      const [t1, t2] = [tenant(), tenant()];
+      const a1 = await store.agents.create(agent(t1, "One"));
+      const a2 = await store.agents.create(agent(t2, "Two"));
+      const s1 = await store.sessions.create(session(t1, a1.id));
+      const s2 = await store.sessions.create(session(t2, a2.id));
+      expect(await (await other(store)).sessions.tenantOf(s1.id)).toBe(t1);
+      expect(await store.sessions.tenantOf(s2.id)).toBe(t2);
+      expect(await store.sessions.tenantOf(hex())).toBeUndefined();
+      expect(await store.sessions.tenantOf("../keys")).toBeUndefined();
+      await store.sessions.delete(t1, [s1.id]);
+      expect(await store.sessions.tenantOf(s1.id)).toBeUndefined();
+    });
+
     it("keeps API keys by hash only: find a live one, list them, revoke one", async () => {
       const store = await open();
       const t = tenant();

@@ -359,6 +359,11 @@ class DataFolderSessions implements SessionRecordStore {
     return record?.tenant === tenant ? record : undefined;
   }
 
+  async tenantOf(id: string): Promise<string | undefined> {
+    if (!isRecordId(id)) return undefined;
+    return (await this.folder.read(id, id))?.tenant;
+  }
+
   async list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>> {
     const mine = (await this.folder.all()).filter((s) => s.tenant === tenant && s.agent_id === agentId && (query.user_id === undefined || s.user_id === query.user_id));
     const page = listPage(mine, query, (s) => s.text);

@@ -97,6 +97,11 @@ class MemorySessions implements SessionRecordStore {
     return record?.tenant === tenant ? record : undefined;
   }
 
+  async tenantOf(id: string): Promise<string | undefined> {
+    const text = isRecordId(id) ? this.records.get(id) : undefined;
+    return text ? (JSON.parse(text) as SessionRecord).tenant : undefined;
+  }
+
   async list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>> {
     const mine = [...this.records.values()]
       .map((t) => JSON.parse(t) as SessionRecord)

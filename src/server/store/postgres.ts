@@ -361,6 +361,11 @@ class PostgresSessions implements SessionRecordStore {
     return rows[0] && this.record(rows[0]);
   }
 
+  async tenantOf(id: string): Promise<string | undefined> {
+    if (!isRecordId(id)) return undefined;
+    return (await this.store.query<{ tenant: string }>(`reading session record ${id}`, `SELECT tenant FROM ${this.table} WHERE id = $1`, [id])).rows[0]?.tenant;
+  }
+
   async list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>> {
     if (query.id !== undefined && !isRecordId(query.id)) return { items: [], total: 0 };
     const values: unknown[] = [tenant, agentId];

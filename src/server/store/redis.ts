@@ -313,6 +313,13 @@ class RedisSessions implements SessionRecordStore {
     return (await this.read(tenant, id))?.record;
   }
 
+  async tenantOf(id: string): Promise<string | undefined> {
+    if (!isRecordId(id)) return undefined;
+    const key = this.recordKey(id);
+    const fields = await this.store.command(`reading session record ${id}`, [key], () => this.store.client.hgetall(key));
+    return this.store.recordOf<SessionRecord>("session record", key, id, fields)?.tenant;
+  }
+
   private async read(tenant: string, id: string): Promise<{ record: SessionRecord; json: string } | undefined> {
     if (!isRecordId(id)) return undefined;
     const key = this.recordKey(id);

@@ -144,6 +144,11 @@ export interface AgentStore {
 export interface SessionRecordStore {
   create(record: SessionRecord): Promise<SessionRecord>;
   get(tenant: string, id: string): Promise<SessionRecord | undefined>;
+  /**
+   * The tenant of a session, whoever asks (undefined when there is no such session): for the
+   * operator's tools only (moving memories of earlier releases to their tenants), never a route.
+   */
+  tenantOf(id: string): Promise<string | undefined>;
   /** The tenant's sessions of one agent. */
   list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>>;
   /**
