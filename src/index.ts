@@ -131,6 +131,8 @@ export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
 export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
 export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./server/app.js";
 export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
+export { ServerOptionsError } from "./server/settings.js";
+export { PolicyRefusal, type DenialView } from "./server/component-policy.js";
 export {
   ComponentPolicy,
   ComponentPolicyError,

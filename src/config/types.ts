@@ -178,6 +178,8 @@ export interface ServerConfig {
   limits?: ServerLimitsConfig;
   rateLimits?: RateLimitsConfig;
   allowPrivateNetwork?: boolean;
+  /** Component types, tools and MCP servers agents may use (docs/server.md, Component policy). */
+  policy?: ComponentPolicyConfig;
   metrics?: { enabled?: boolean; public?: boolean };
   openapi?: { enabled?: boolean };
   playground?: { enabled?: boolean };

@@ -15,6 +15,7 @@ import type { Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import type { JobEnds } from "./job-ends.js";
+import type { ComponentPolicy } from "../policy/policy.js";
 
 export interface ServerContext {
   store: ServerStore;
@@ -35,6 +36,8 @@ export interface ServerContext {
   log: FastifyBaseLogger;
   /** Sizes and times: bodies, DSLs, a run's wall-clock time. */
   limits: ServerLimits;
+  /** What agents may use, per tenant (component-policy.ts). */
+  policy: ComponentPolicy;
   /** Runs going at once, per key and per process. */
   admission: RunAdmission;
   /** Turns setting up at once (setup-gate.ts). */
