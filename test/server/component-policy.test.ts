@@ -4,7 +4,8 @@
  * envelope naming the component, its component_name or Dify node type, and the rule, wherever the
  * component hides (inside an Iteration, as an Agent's tool or a sub-agent's, as an MCP server, as
  * a Dify code node or tool); allow and deny lists combine server-wide and per tenant as
- * documented; unknown names are config errors.
+ * documented; a stored agent or session that predates the policy is refused when its turn starts;
+ * unknown names are config errors.
  */
 import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
@@ -281,6 +282,63 @@ describe("per tenant", () => {
     // A tenant's deny wins over its own grants of other lists: tools are checked against both lists.
     const both = await policyServer({ tenants: { t2: { components: { allow: ["CodeExec"] }, tools: { deny: ["CodeExec"] } } } });
     expect((await create(both, agentCanvas({ tools: [codeTool] }), "t2")).data.denied[0].rule).toBe("server.policy.tenants.t2.tools.deny");
+  });
+});
+
+describe("refused when a turn starts", () => {
+  it("an agent stored before the policy: completions, new and old sessions, with the same envelope as a write", async () => {
+    const store = new MemoryServerStore();
+    const before = await policyServer(undefined, { store });
+    const id = (await create(before, iterationCanvas())).data.id as string;
+    const session = (await before.call("POST", `/api/v1/agents/${id}/sessions`, {})).data.id as string;
+    await before.app.close();
+
+    const after = await policyServer({ components: { deny: ["CodeExec"] } }, { store, keys: before.keys });
+    const written = await create(after, iterationCanvas());
+    expect(written.code).toBe(103);
+    const fresh = await after.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "go" });
+    expect(fresh).toEqual(written);
+    const old = await after.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "go", session_id: session });
+    expect(old).toEqual(written);
+    // The OpenAI-compatible route too (its errors are 400s).
+    const openAi = await after.app.inject({ method: "POST", url: `/api/v1/agents_openai/${id}/chat/completions`, headers: { authorization: `Bearer ${after.keys.t1}` }, payload: { model: "agent", messages: [{ role: "user", content: "go" }] } });
+    expect(openAi.statusCode).toBe(400);
+    expect(openAi.json().message).toBe(written.message);
+    // The tenant a grant lets through runs it.
+    await after.app.close();
+    const granted = await policyServer({ components: { deny: ["CodeExec"] }, tenants: { t1: { components: { allow: ["CodeExec"] } } } }, { store, keys: before.keys });
+    const ran = await granted.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "go", session_id: session });
+    expect(ran.code).toBe(0);
+  });
+
+  it("a session that runs an older DSL than its agent's is refused; a new session of the agent runs", async () => {
+    const store = new MemoryServerStore();
+    const before = await policyServer(undefined, { store });
+    const id = (await create(before, codeCanvas())).data.id as string;
+    const session = (await before.call("POST", `/api/v1/agents/${id}/sessions`, {})).data.id as string;
+    expect((await before.call("PUT", `/api/v1/agents/${id}`, { dsl: hello() })).code).toBe(0);
+    await before.app.close();
+
+    const after = await policyServer({ components: { deny: ["CodeExec"] } }, { store, keys: before.keys });
+    const old = await after.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "go", session_id: session });
+    expect(old.code).toBe(103);
+    expect(old.data.denied).toEqual([{ component_id: "CodeExec:Calc", kind: "component", component_name: "CodeExec", name: "CodeExec", rule: "server.policy.components.deny" }]);
+    // The session was let go: a turn after the refusal is refused the same way, not "in progress".
+    expect((await after.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "go", session_id: session })).code).toBe(103);
+    const fresh = await after.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "Ada" });
+    expect(fresh.code).toBe(0);
+  });
+
+  it("Dify's run route answers Dify's app_unavailable with the same message", async () => {
+    const store = new MemoryServerStore();
+    const before = await policyServer(undefined, { store });
+    const id = (await create(before, difyCodeApp())).data.id as string;
+    await before.app.close();
+    const after = await policyServer({ components: { deny: ["code"] } }, { store, keys: before.keys, difyApp: id });
+    const written = await create(after, difyCodeApp());
+    const run = await after.app.inject({ method: "POST", url: "/v1/workflows/run", headers: { authorization: `Bearer ${after.keys.t1}` }, payload: { inputs: {}, user: "ada", response_mode: "blocking" } });
+    expect(run.statusCode).toBe(400);
+    expect(run.json()).toEqual({ code: "app_unavailable", message: written.message, status: 400 });
   });
 });
 
