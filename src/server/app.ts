@@ -235,7 +235,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
 
   app.addHook("onReady", async () => {
     if (options.agentsDir !== undefined) {
-      const folder = await loadAgentFolder(options.agentsDir, registry);
+      const folder = await loadAgentFolder(options.agentsDir, registry, settings.policy);
       for (const warning of folder.warnings) app.log.warn(warning);
       ctx.agents = new AgentCatalog(options.store.agents, folder.agents);
     }

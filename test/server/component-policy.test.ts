@@ -5,13 +5,16 @@
  * component hides (inside an Iteration, as an Agent's tool or a sub-agent's, as an MCP server, as
  * a Dify code node or tool); allow and deny lists combine server-wide and per tenant as
  * documented; a stored agent or session that predates the policy is refused when its turn starts;
- * unknown names are config errors.
+ * the agents folder is checked when the server starts; unknown names are config errors.
  */
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createServer, McpHub, MemoryServerStore, ServerOptionsError, type ComponentPolicyConfig, type CreateServerOptions, type ServerStore } from "../../src/index.js";
 import { difyApp, edge, jsCode, type NodeSpec } from "../helpers/dify.js";
 import { canvasDsl, canvasWithEnv, node } from "../helpers/dsl.js";
+import { scratchDir } from "../helpers/scratch.js";
 import { addKey } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
@@ -19,6 +22,18 @@ const apps: FastifyInstance[] = [];
 afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
+
+const scratch = scratchDir("cf-policy-");
+afterAll(() => rmSync(scratch.dir, { recursive: true, force: true }));
+
+/** A new agents folder holding one file. */
+function agentsFolder(name: string, dsl: unknown): { dir: string; file: string } {
+  const dir = join(scratch.dir, `agents-${Math.random().toString(36).slice(2)}`);
+  mkdirSync(dir);
+  const file = join(dir, name);
+  writeFileSync(file, JSON.stringify(dsl));
+  return { dir, file };
+}
 
 interface PolicyServer {
   app: FastifyInstance;
@@ -339,6 +354,29 @@ describe("refused when a turn starts", () => {
     const run = await after.app.inject({ method: "POST", url: "/v1/workflows/run", headers: { authorization: `Bearer ${after.keys.t1}` }, payload: { inputs: {}, user: "ada", response_mode: "blocking" } });
     expect(run.statusCode).toBe(400);
     expect(run.json()).toEqual({ code: "app_unavailable", message: written.message, status: 400 });
+  });
+});
+
+describe("the agents folder", () => {
+  it("a file using what the server-wide policy denies stops the server, naming the file, the component and the rule", async () => {
+    const { dir, file } = agentsFolder("calc.json", codeCanvas());
+    const store = new MemoryServerStore();
+    const app = createServer({ store, agentsDir: dir, policy: { components: { deny: ["CodeExec"] } } });
+    apps.push(app);
+    await expect(app.ready()).rejects.toThrow(`--agents: ${file} uses what the server's component policy denies:\n  component CodeExec:Calc (component_name "CodeExec") is denied by server.policy.components.deny`);
+    // A Dify app of the folder (YAML, of which JSON is a part) the same way.
+    const dify = agentsFolder("calc.yml", difyCodeApp());
+    const difyServer = createServer({ store, agentsDir: dify.dir, policy: { components: { deny: ["CodeExec"] } } });
+    apps.push(difyServer);
+    await expect(difyServer.ready()).rejects.toThrow(`--agents: ${dify.file} uses what the server's component policy denies:\n  component calc (Dify node type "code", which runs CodeExec) is denied by server.policy.components.deny`);
+  });
+
+  it("a tenant's deny refuses that tenant's turns of a folder agent", async () => {
+    const { dir } = agentsFolder("calc.json", codeCanvas());
+    const server = await policyServer({ tenants: { t2: { components: { deny: ["CodeExec"] } } } }, { agentsDir: dir });
+    const refused = await server.call("POST", "/api/v1/agents/chat/completions", { agent_id: "calc", query: "go" }, "t2");
+    expect(refused.data.denied).toEqual([{ component_id: "CodeExec:Calc", kind: "component", component_name: "CodeExec", name: "CodeExec", rule: "server.policy.tenants.t2.components.deny" }]);
+    expect((await server.call("POST", "/api/v1/agents/chat/completions", { agent_id: "calc", query: "go" }, "t1")).code).toBe(0);
   });
 });
 
