@@ -138,6 +138,18 @@ export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
 export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./server/app.js";
 export { sessionOwners } from "./server/memory-owners.js";
 export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
+export { ServerOptionsError } from "./server/settings.js";
+export { PolicyRefusal, type DenialView } from "./server/component-policy.js";
+export {
+  ComponentPolicy,
+  ComponentPolicyError,
+  policyRefusalMessage,
+  POLICY_LISTS,
+  type PolicyDenial,
+  type PolicyList,
+  type PolicyRule,
+  type PolicyVocabulary,
+} from "./policy/policy.js";
 export { createSessionIfAbsent, type CreateSessionOptions } from "./durable/create.js";
 export * from "./worker/index.js";
 export {

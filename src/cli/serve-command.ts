@@ -9,7 +9,8 @@
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
  * key; then logs one JSON line per request and per run (pino, to stderr, at `--log-level`, else
  * the config's `server.logLevel`, else info). The config's `server` section holds the limits,
- * rate limits, the private-network guard, /metrics and OpenAPI settings. Stopping takes no new
+ * rate limits, the private-network guard, /metrics and OpenAPI settings, and the component
+ * policy (the in-process workers of `--workers` apply it too). Stopping takes no new
  * requests, gives the runs going on `--grace` seconds (default 30) to finish, cancels the rest
  * (their streams end with a cancelled workflow_finished and [DONE]; their sessions go on from
  * before that turn), and closes connections as they fall idle.
@@ -37,6 +38,9 @@ import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
 import { SnapshotStoreError } from "../stores/snapshot-store.js";
 import { registryWithModules } from "./register-modules.js";
+import { serverPolicy } from "./server-policy.js";
+import { ConfigError } from "../config/load.js";
+import type { ComponentPolicy } from "../policy/policy.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { RunQueue, RunQueueError } from "../worker/run-queue.js";
 import { createWorker, type RunWorker } from "../worker/worker.js";
@@ -205,10 +209,18 @@ async function serve(
   const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
   // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
   const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
+  let policy: ComponentPolicy;
+  try {
+    policy = serverPolicy(services, at.registry);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
   let queue: RunQueue | undefined;
   const workers: RunWorker[] = [];
   if (at.queued) {
-    const opened = await openQueue(args, io, at.queued, at.registry, { ...services.services, http: { ...http, allowPrivateNetwork: settings.allowPrivateNetwork === true } }, workers);
+    const opened = await openQueue(args, io, at.queued, at.registry, { ...services.services, http: { ...http, allowPrivateNetwork: settings.allowPrivateNetwork === true } }, policy, workers);
     if (typeof opened === "number") return opened;
     queue = opened;
   }
@@ -228,6 +240,7 @@ async function openQueue(
   queued: QueueSetup,
   registry: ComponentRegistry,
   workerServices: RunServices["services"],
+  policy: ComponentPolicy,
   workers: RunWorker[],
 ): Promise<RunQueue | number> {
   let queue: RunQueue;
@@ -247,6 +260,7 @@ async function openQueue(
           ...(queued.name !== undefined ? { queue: queued.name } : {}),
           registry,
           canvas: { services: { ...workerServices } },
+          policy,
           ...(queued.workerConcurrency !== undefined ? { concurrency: queued.workerConcurrency } : {}),
           name: `${process.env.HOSTNAME ?? "serve"}:${process.pid}:${i + 1}`,
           onError: (error) => io.err(`canvasflow: worker: ${error.message}\n`),

@@ -32,6 +32,8 @@ export interface RunServices {
   services: CanvasflowServices;
   /** The config the services came from (serve reads its `server` section). */
   config: CanvasflowConfig;
+  /** The config's file; undefined when there was none. */
+  configFile: string | undefined;
   /** The in-process mock LLM, when `--mock-llm` started one. */
   mock: MockLlmServer | undefined;
   close(): Promise<void>;
@@ -77,7 +79,7 @@ export async function openRunServices(
 ): Promise<RunServices> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
-  const { config } = await loadConfig({ configFile: flags.config, cwd });
+  const { config, file: configFile } = await loadConfig({ configFile: flags.config, cwd });
   for (const value of flags.kb ?? []) {
     const { id, dir } = parseKbFlag(value, cwd);
     config.knowledgeBases = { ...(config.knowledgeBases ?? {}), [id]: { type: "local", dir } };
@@ -86,7 +88,7 @@ export async function openRunServices(
   const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
     const services = buildServices(config, { env, http, trustCode: flags.trustCode });
-    return { services, config, mock: undefined, close: () => closeMcp(services.mcp) };
+    return { services, config, configFile, mock: undefined, close: () => closeMcp(services.mcp) };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
   io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
@@ -98,6 +100,7 @@ export async function openRunServices(
   return {
     services,
     config,
+    configFile,
     mock,
     close: async () => {
       await closeMcp(services.mcp);

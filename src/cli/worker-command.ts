@@ -8,6 +8,7 @@
  * them on the durable checkpointer, until Ctrl+C or SIGTERM; then it takes no more jobs, lets the
  * runs still going finish within --grace, suspends the others between two steps and hands their
  * jobs back. One line per job on stderr (its id and how it ended; never a prompt or a canvas).
+ * The config's `server.policy` (the servers' component policy) applies to the runs it takes.
  *
  * Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
  */
@@ -18,6 +19,9 @@ import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { registryWithModules } from "./register-modules.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices } from "./services.js";
+import { serverPolicy } from "./server-policy.js";
+import { ConfigError } from "../config/load.js";
+import type { ComponentPolicy } from "../policy/policy.js";
 import { memoriesForServer } from "../memory/open.js";
 import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
@@ -67,6 +71,16 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     io.err(`canvasflow: the config's codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}: remove it\n`);
     return EXIT.usage;
   }
+  let policy: ComponentPolicy;
+  try {
+    // The servers' component policy: a session whose DSL predates it is refused here too.
+    policy = serverPolicy(services, registry);
+  } catch (error) {
+    await services.close();
+    if (!(error instanceof ConfigError)) throw error;
+    io.err(`${error.message}\n`);
+    return EXIT.usage;
+  }
   let memories: MemoryStore | undefined;
   try {
     // The memories canvasflow serve --redis keeps on the same Redis (or the configured place). A
@@ -92,6 +106,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
       ...(args.prefix !== undefined ? { prefix: args.prefix } : {}),
       registry,
       canvas: { services: { ...services.services, ...(memories ? { memories } : {}) } },
+      policy,
       ...(args.durability !== undefined ? { durability: args.durability as "sync" | "async" } : {}),
       ...(concurrency !== undefined ? { concurrency } : {}),
       ...(maxStalledCount !== undefined ? { maxStalledCount } : {}),

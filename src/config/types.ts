@@ -155,11 +155,35 @@ export interface RateLimitsConfig {
   runsPerServer?: number;
 }
 
+/** One list of a component policy: names allowed (only these) and denied. */
+export interface PolicyRulesConfig {
+  allow?: string[];
+  deny?: string[];
+}
+
+/** A component policy's lists (server-wide, or one tenant's). */
+export interface PolicyListsConfig {
+  /** Component types: RAGFlow component names, Dify node types, Dify tools (`provider/tool`). */
+  components?: PolicyRulesConfig;
+  /** Tools an Agent may hand its model (and `Agent`: sub-agents). */
+  tools?: PolicyRulesConfig;
+  /** MCP servers (ids of `mcpServers`) an Agent may bind to. */
+  mcpServers?: PolicyRulesConfig;
+}
+
+/** What agents may use on this server (docs/server.md, Component policy). */
+export interface ComponentPolicyConfig extends PolicyListsConfig {
+  /** Per tenant: `deny` adds to the server-wide lists, `allow` grants past them. */
+  tenants?: Record<string, PolicyListsConfig>;
+}
+
 /** The `server` section: what `canvasflow serve` passes to `createServer`. */
 export interface ServerConfig {
   limits?: ServerLimitsConfig;
   rateLimits?: RateLimitsConfig;
   allowPrivateNetwork?: boolean;
+  /** Component types, tools and MCP servers agents may use (docs/server.md, Component policy). */
+  policy?: ComponentPolicyConfig;
   metrics?: { enabled?: boolean; public?: boolean };
   openapi?: { enabled?: boolean };
   playground?: { enabled?: boolean };

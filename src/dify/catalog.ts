@@ -54,6 +54,14 @@ export function toolKey(data: Record<string, unknown>): string {
   return `${provider.split("/").at(-1)}/${String(data.tool_name ?? "")}`;
 }
 
+/**
+ * The `provider/tool` key of a tool an agent node offers its model (`provider_name`'s last path
+ * segment). The agent node and the component policy both read it here, so they agree on the tool.
+ */
+export function agentToolKey(tool: Record<string, unknown>): string {
+  return `${String(tool.provider_name ?? "").split("/").at(-1)}/${String(tool.tool_name ?? "")}`;
+}
+
 /** Why canvasflow cannot run this node, or undefined when it can. */
 export function unsupportedReason(node: DifyNode, registry: ComponentRegistry): string | undefined {
   const data = node.data;

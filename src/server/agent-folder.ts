@@ -3,12 +3,15 @@
  * tenant, its id taken from the file name (`support.json` is the agent `support`). Template
  * envelopes are unwrapped (their title and description kept); legacy RAGFlow canvases are
  * migrated in memory (the file is untouched), with a warning. A file that is not a valid agent
- * canvas stops the server from starting, naming the file and each problem.
+ * canvas, or that uses what the server-wide component policy denies, stops the server from
+ * starting, naming the file and each problem (a tenant's own rules are applied to its turns).
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
 import { migrateDsl, needsMigration, readSource, validateDsl, MigrationError, type CanvasDsl, type ComponentRegistry } from "../index.js";
 import { isDifyDocument } from "../dify/document.js";
+import { compileCanvasGraph } from "../engine/canvas.js";
+import { ComponentPolicy } from "../policy/policy.js";
 
 /** An agent of the folder (the same for every tenant). */
 export interface FolderAgent {
@@ -35,7 +38,7 @@ export interface LoadedAgentFolder {
   warnings: string[];
 }
 
-export async function loadAgentFolder(dir: string, registry: ComponentRegistry): Promise<LoadedAgentFolder> {
+export async function loadAgentFolder(dir: string, registry: ComponentRegistry, policy: ComponentPolicy = ComponentPolicy.OPEN): Promise<LoadedAgentFolder> {
   let names: string[];
   try {
     // JSON canvases, and Dify apps as they are exported (YAML).
@@ -51,12 +54,12 @@ export async function loadAgentFolder(dir: string, registry: ComponentRegistry):
     const file = join(dir, name);
     const info = await stat(file);
     if (!info.isFile()) continue;
-    agents.push(await loadAgentFile(file, info.mtimeMs, registry, warnings));
+    agents.push(await loadAgentFile(file, info.mtimeMs, registry, policy, warnings));
   }
   return { agents, warnings };
 }
 
-async function loadAgentFile(file: string, mtime: number, registry: ComponentRegistry, warnings: string[]): Promise<FolderAgent> {
+async function loadAgentFile(file: string, mtime: number, registry: ComponentRegistry, policy: ComponentPolicy, warnings: string[]): Promise<FolderAgent> {
   let source;
   try {
     source = await readSource(file);
@@ -81,6 +84,10 @@ async function loadAgentFile(file: string, mtime: number, registry: ComponentReg
   if (errors.length > 0) {
     const lines = errors.map((issue) => `  ${issue.pointer}: ${issue.componentId ? `${issue.componentId}: ` : ""}${issue.message}`);
     throw new AgentFolderError(`--agents: ${file} is not a valid agent canvas:\n${lines.join("\n")}`);
+  }
+  if (policy.restrictsAnything) {
+    const denials = policy.denials(compileCanvasGraph(dsl as CanvasDsl, registry));
+    if (denials.length > 0) throw new AgentFolderError(`--agents: ${file} uses what the server's component policy denies:\n${denials.map((d) => `  ${d.reason}`).join("\n")}`);
   }
   const id = basename(file, extname(file));
   return {

@@ -17,6 +17,7 @@ import type { Redis } from "ioredis";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { HttpServiceOptions } from "../components/http/service.js";
+import { isMcpHub, MCP_SERVICE } from "../tools/mcp/hub.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
 import { takeMemoryStore } from "../memory/scope.js";
@@ -122,7 +123,8 @@ export interface CreateServerOptions extends ServerSettingsInput {
   // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
   // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
-  // playground ({enabled}).
+  // playground ({enabled}), policy (component types, tools and MCP servers agents may use: its
+  // names must be the registry's components and canvas.services.mcp's servers).
 }
 
 /** The server would listen beyond loopback with no key configured. */
@@ -150,14 +152,20 @@ function packageVersion(): string {
 }
 
 export function createServer(options: CreateServerOptions): FastifyInstance {
-  const settings = resolveServerSettings({
-    limits: options.limits,
-    rateLimits: options.rateLimits,
-    allowPrivateNetwork: options.allowPrivateNetwork,
-    metrics: options.metrics,
-    openapi: options.openapi,
-    playground: options.playground,
-  });
+  const registry = options.registry ?? defaultRegistry;
+  const mcp = options.canvas?.services?.[MCP_SERVICE];
+  const settings = resolveServerSettings(
+    {
+      limits: options.limits,
+      rateLimits: options.rateLimits,
+      allowPrivateNetwork: options.allowPrivateNetwork,
+      metrics: options.metrics,
+      openapi: options.openapi,
+      playground: options.playground,
+      policy: options.policy,
+    },
+    { registry, mcpServers: isMcpHub(mcp) ? mcp.serverIds() : [] },
+  );
   // Requests that arrive while closing are refused with the API's envelope (shutdown.ts), not Fastify's.
   const app = Fastify({
     logger: safeLoggerOptions(options.logger),
@@ -165,7 +173,6 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     genReqId: requestId,
     return503OnClosing: false,
   });
-  const registry = options.registry ?? defaultRegistry;
   const redis = options.redis ? { client: options.redis.client, prefix: options.redis.prefix ?? "canvasflow:" } : options.store.redis;
   const metrics = new ServerMetrics({ processMetrics: settings.metrics.enabled });
   const keySlots = redis ? new RedisKeySlots(redis.client, `${redis.prefix}run-slots:`, settings.limits.runMs + SLOT_LEASE_MARGIN_MS) : new MemoryKeySlots();
@@ -184,6 +191,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     now: Date.now,
     log: app.log,
     limits: settings.limits,
+    policy: settings.policy,
     admission: new RunAdmission(settings.rateLimits, keySlots, (kind) => metrics.rateLimited(kind)),
     setups: new SetupGate(settings.limits.setupsAtOnce),
     metrics,
@@ -235,7 +243,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
 
   app.addHook("onReady", async () => {
     if (options.agentsDir !== undefined) {
-      const folder = await loadAgentFolder(options.agentsDir, registry);
+      const folder = await loadAgentFolder(options.agentsDir, registry, settings.policy);
       for (const warning of folder.warnings) app.log.warn(warning);
       ctx.agents = new AgentCatalog(options.store.agents, folder.agents);
     }

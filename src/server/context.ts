@@ -16,6 +16,7 @@ import type { ServerStore } from "./store/types.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import type { JobEnds } from "./job-ends.js";
 import type { MemoryStore } from "../memory/types.js";
+import type { ComponentPolicy } from "../policy/policy.js";
 
 export interface ServerContext {
   store: ServerStore;
@@ -38,6 +39,8 @@ export interface ServerContext {
   log: FastifyBaseLogger;
   /** Sizes and times: bodies, DSLs, a run's wall-clock time. */
   limits: ServerLimits;
+  /** What agents may use, per tenant (component-policy.ts). */
+  policy: ComponentPolicy;
   /** Runs going at once, per key and per process. */
   admission: RunAdmission;
   /** Turns setting up at once (setup-gate.ts). */

@@ -1,9 +1,11 @@
 /**
- * The server's limits, rate limits, metrics and OpenAPI settings: the `server` section of the
- * config file (`--config FILE`) and the `createServer` options of the same names, checked against
- * one schema (schemas/config.schema.json#/$defs/server), with the defaults filled in.
+ * The server's limits, rate limits, metrics and OpenAPI settings and its component policy: the
+ * `server` section of the config file (`--config FILE`) and the `createServer` options of the same
+ * names, checked against one schema (schemas/config.schema.json#/$defs/server), with the defaults
+ * filled in. The policy's names are checked against the server's components and MCP servers.
  */
 import type { RateLimitsConfig, ServerConfig, ServerLimitsConfig } from "../config/types.js";
+import { ComponentPolicy, ComponentPolicyError, type PolicyVocabulary } from "../policy/policy.js";
 import { formatSchemaIssues, schemaIssuesAt, type SchemaIssue } from "../util/json-schema.js";
 
 export interface ServerLimits {
@@ -70,6 +72,8 @@ export interface ServerSettings {
   metrics: MetricsSettings;
   openapi: OpenApiSettings;
   playground: PlaygroundSettings;
+  /** What agents may use (policy/policy.ts); open when the section has no rules. */
+  policy: ComponentPolicy;
 }
 
 /** createServer options that do not fit the schema; each problem names its option. */
@@ -80,12 +84,22 @@ export class ServerOptionsError extends Error {
   }
 }
 
-/** The settings with defaults; throws ServerOptionsError naming each bad option. */
-export function resolveServerSettings(input: ServerSettingsInput): ServerSettings {
+/**
+ * The settings with defaults; throws ServerOptionsError naming each bad option, and each name of
+ * the policy that is not one of `vocabulary`'s components or MCP servers.
+ */
+export function resolveServerSettings(input: ServerSettingsInput, vocabulary: PolicyVocabulary): ServerSettings {
   // Only the keys given: undefined is "left out", which JSON Schema cannot say.
   const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const issues = schemaIssuesAt("config.schema.json", "/$defs/server", given);
   if (issues.length > 0) throw new ServerOptionsError(issues);
+  let policy: ComponentPolicy;
+  try {
+    policy = ComponentPolicy.resolve(input.policy, vocabulary);
+  } catch (error) {
+    if (!(error instanceof ComponentPolicyError)) throw error;
+    throw new ServerOptionsError(error.issues.map((issue) => ({ ...issue, pointer: `/policy${issue.pointer}` })));
+  }
   return {
     limits: withDefaults<ServerLimits, ServerLimitsConfig>(DEFAULT_LIMITS, input.limits),
     rateLimits: withDefaults<RateLimits, RateLimitsConfig>(DEFAULT_RATE_LIMITS, input.rateLimits),
@@ -93,6 +107,7 @@ export function resolveServerSettings(input: ServerSettingsInput): ServerSetting
     metrics: { enabled: input.metrics?.enabled ?? true, public: input.metrics?.public ?? false },
     openapi: { enabled: input.openapi?.enabled ?? true },
     playground: { enabled: input.playground?.enabled ?? true },
+    policy,
   };
 }
 

@@ -18,6 +18,9 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import { MAX_DSL_DEPTH, type DurableSession, type RunRequest } from "../index.js";
+import { CanvasValidationError } from "../api.js";
+import type { CompiledCanvas } from "../engine/canvas.js";
+import { refuseDenied } from "./component-policy.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { once } from "../util/once.js";
 import { argumentError, dataError } from "./envelope.js";
@@ -72,7 +75,10 @@ export interface Turn {
 
 export const AGENT_NOT_FOUND = "Agent not found.";
 
-/** The checks every turn passes first, wherever it runs: its inputs' depth, and its agent (resolved to). */
+/**
+ * The checks every turn passes first, wherever it runs: its inputs' depth, its agent (resolved
+ * to), and the component policy against the agent's DSL (it may predate the policy).
+ */
 export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<AgentRecord> {
   if (input.inputs !== undefined) {
     const tooDeep = pathDeeperThan(input.inputs, MAX_DSL_DEPTH);
@@ -80,6 +86,16 @@ export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<A
   }
   const agent = await ctx.agents.get(input.tenant, input.agentId);
   if (!agent) throw dataError(AGENT_NOT_FOUND);
+  if (ctx.policy.restrictsAnything) {
+    let compiled: CompiledCanvas | undefined;
+    try {
+      compiled = await ctx.compiled.get(agent);
+    } catch (error) {
+      // A DSL that no longer compiles is refused where its session is opened, saying why.
+      if (!(error instanceof CanvasValidationError)) throw error;
+    }
+    if (compiled) refuseDenied(ctx.policy, compiled.graph, input.tenant);
+  }
   return agent;
 }
 
@@ -113,6 +129,14 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, endSetup: () => v
       try {
         session = await openSession(ctx, record, agent);
       } catch (error) {
+        ctx.runs.release(record.id, controller);
+        throw error;
+      }
+      try {
+        // The session runs its own DSL, which may be older than the agent's.
+        refuseDenied(ctx.policy, session.canvas.compiledGraph, input.tenant);
+      } catch (error) {
+        await session.close();
         ctx.runs.release(record.id, controller);
         throw error;
       }

@@ -9,7 +9,9 @@
  * - a session with another job's run under way waits for that job (the job is delayed) while a
  *   worker may still take it; otherwise this job continues that run first, then runs its own turn;
  * - a cancel for the job (cancelQueuedRun) reaches it wherever it is, even before its run starts;
- * - a worker shutting down suspends the run between two steps and hands the job back.
+ * - a worker shutting down suspends the run between two steps and hands the job back;
+ * - a session whose DSL uses what the component policy denies the job's tenant ends the run at
+ *   once, failed, with the server's refusal message (the session may predate the policy).
  */
 import { DelayedError, UnrecoverableError, WaitingError, type Job } from "bullmq";
 import { CanvasValidationError } from "../api.js";
@@ -22,6 +24,7 @@ import { withTenantMemories } from "../memory/scope.js";
 import { DEFAULT_MEMORY_TENANT, type MemoryStore } from "../memory/types.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
 import type { CheckpointStore } from "../stores/snapshot-store.js";
+import { policyRefusalMessage, type ComponentPolicy } from "../policy/policy.js";
 import { readRunJob, RunJobError, type RunJobData } from "./job.js";
 import { openWhenFree } from "./open-session.js";
 import { loggedRunEnd, resultOf, type RunJobResult } from "./run-end.js";
@@ -36,6 +39,8 @@ export interface JobRunnerContext {
   canvas?: CanvasRuntimeOptions;
   /** The memory store: each job's run gets the memories of the job's tenant from it. */
   memories?: MemoryStore;
+  /** What the job's tenant may run (none: everything). */
+  policy?: ComponentPolicy;
   durability?: Durability;
   /** How long a job waits for its session's lease. */
   lockWaitMs: number;
@@ -79,6 +84,8 @@ export async function processRunJob(job: Job, token: string | undefined, ctx: Jo
 async function runJob(session: DurableSession, data: RunJobData, messageId: string, signal: AbortSignal, ctx: JobRunnerContext): Promise<RunJobResult | "hand back" | "wait for its job"> {
   const ended = await loggedRunEnd(ctx.store, data.session, messageId, data.after);
   if (ended) return resultOf(ended);
+  const denials = ctx.policy?.denials(session.canvas.compiledGraph, data.tenant) ?? [];
+  if (denials.length > 0) return resultOf(await session.abandon(policyRefusalMessage(denials), { as: "failed", messageId }));
   const underWay = session.canvas.runMessageId;
   if (underWay !== undefined && underWay !== messageId) {
     // Another turn's run died mid-way. Its own job continues it, if a worker may still take it.

@@ -21,6 +21,7 @@ import { takeMemoryStore } from "../memory/scope.js";
 import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
 import type { CheckpointStore } from "../stores/snapshot-store.js";
+import type { ComponentPolicy } from "../policy/policy.js";
 import { endJobRun } from "./end-job-run.js";
 import { readRunJob, RUN_JOB_NAME, type RunJobData } from "./job.js";
 import { processRunJob, type JobRunnerContext } from "./process-job.js";
@@ -43,6 +44,12 @@ export interface CreateWorkerOptions extends RunQueueOptions {
    * it names none).
    */
   canvas?: CanvasRuntimeOptions;
+  /**
+   * The servers' component policy (`ComponentPolicy.resolve` of the config's `server.policy`):
+   * a run whose session's DSL uses what it denies the job's tenant ends at once, failed, with
+   * the message the server gives (default: none).
+   */
+  policy?: ComponentPolicy;
   /** When checkpoints are written (default: the store's; sync for Redis). Not `exit`. */
   durability?: Durability;
   /** Runs at once on this worker (default 4; the work is mostly waiting on I/O). */
@@ -123,6 +130,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
     registry: options.registry,
     canvas: memories.options,
     ...(memories.store ? { memories: memories.store } : {}),
+    ...(options.policy ? { policy: options.policy } : {}),
     durability: options.durability,
     lockWaitMs: numbers.lockWaitMs,
     deferMs: numbers.deferMs,

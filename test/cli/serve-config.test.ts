@@ -90,6 +90,33 @@ describe("canvasflow serve --config FILE", () => {
     expect(await running).toBe(0);
   });
 
+  it("applies the server's component policy; a name in it that is no component is a config error naming its key (exit 2)", async () => {
+    const scratch = scratchDir("cf-serve-policy-");
+    const key = await newKey(scratch.dir);
+    const config = scratch.write("canvasflow.config.json", JSON.stringify({ server: { policy: { components: { deny: ["Invoke", "code"] } } } }));
+    const live = liveIO();
+    const running = main(["serve", "--port", "0", "--data", scratch.dir, "--config", config], live.io);
+    try {
+      const base = await waitFor("the banner", () => SERVING.exec(live.stderr())?.[1]);
+      const invoke = canvasDsl({ begin: node("Begin", {}, ["Invoke:Out"]), "Invoke:Out": node("Invoke", { url: "https://example.com", method: "get" }) });
+      const refused = await body(await fetch(`${base}/api/v1/agents`, { method: "POST", headers: headers(key), body: JSON.stringify({ title: "invoke", dsl: invoke }) }));
+      expect(refused).toMatchObject({ code: 103, data: { denied: [{ component_id: "Invoke:Out", rule: "server.policy.components.deny" }] } });
+    } finally {
+      live.stop();
+    }
+    expect(await running).toBe(0);
+
+    const bad = scratch.write("bad.json", JSON.stringify({ server: { policy: { components: { deny: ["CodeExe"] }, tenants: { acme: { mcpServers: { allow: ["github"] } } } } } }));
+    const refusedConfig = await cli(["serve", "--port", "0", "--data", scratch.dir, "--config", bad]);
+    expect(refusedConfig.code).toBe(2);
+    expect(refusedConfig.stderr).toContain(`${bad}: /server/policy/components/deny/0: names "CodeExe", which is no component type, Dify node type or Dify tool of this server (did you mean "CodeExec"?)`);
+    expect(refusedConfig.stderr).toContain(`${bad}: /server/policy/tenants/acme/mcpServers/allow/0: names the MCP server "github", which is not configured (no mcpServers are configured)`);
+    // A queue worker reads the same section of its config, and refuses it the same way.
+    const worker = await cli(["worker", "--redis", "redis://127.0.0.1:6379", "--config", bad]);
+    expect(worker.code).toBe(2);
+    expect(worker.stderr).toContain(`${bad}: /server/policy/components/deny/0: names "CodeExe"`);
+  });
+
   it("a bad server section or --log-level is a usage error naming it (exit 2)", async () => {
     const scratch = scratchDir("cf-serve-badconfig-");
     const config = scratch.write("bad.json", JSON.stringify({ server: { limits: { bodyBytes: "1MB" }, rateLimits: { perMinute: 5 } } }));

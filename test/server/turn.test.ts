@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { defaultRegistry, MemoryServerStore } from "../../src/index.js";
 import { AgentCatalog } from "../../src/server/agent-catalog.js";
 import { CompiledAgents } from "../../src/server/compiled-agents.js";
+import { ComponentPolicy } from "../../src/policy/policy.js";
 import { ActiveRuns, type ServerContext } from "../../src/server/context.js";
 import { ServerMetrics } from "../../src/server/metrics.js";
 import { SetupGate } from "../../src/server/setup-gate.js";
@@ -35,6 +36,7 @@ function context(setupsAtOnce = DEFAULT_LIMITS.setupsAtOnce): ServerContext {
     now: Date.now,
     log: quiet,
     limits: { ...DEFAULT_LIMITS, setupsAtOnce },
+    policy: ComponentPolicy.OPEN,
     setups: new SetupGate(setupsAtOnce),
     admission: new RunAdmission(DEFAULT_RATE_LIMITS, new MemoryKeySlots(), (kind) => metrics.rateLimited(kind)),
     metrics,

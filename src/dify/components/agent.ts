@@ -10,7 +10,7 @@ import { finish, toolLoop, type AgentFunction } from "../../components/llm/agent
 import type { ComponentContext, ComponentDefinition, ParamProblem, UsageReport } from "../../components/types.js";
 import type { ToolContext } from "../../tools/types.js";
 import { isPlainObject } from "../../util/values.js";
-import { TOOL_MAP } from "../catalog.js";
+import { agentToolKey, TOOL_MAP } from "../catalog.js";
 import { templateReferences } from "../references.js";
 import { list, readSelector, record, renderText } from "./common.js";
 import { chatModelOf, samplingOf } from "./llm.js";
@@ -35,7 +35,7 @@ function functions(ctx: ComponentContext): AgentFunction[] {
   const out: AgentFunction[] = [];
   for (const tool of list(parameter(ctx, "tools")).filter(isPlainObject)) {
     if (tool.enabled === false) continue;
-    const key = `${String(tool.provider_name ?? "").split("/").at(-1)}/${String(tool.tool_name ?? "")}`;
+    const key = agentToolKey(tool);
     const def = TOOL_MAP[key] ? ctx.canvas.componentType(TOOL_MAP[key]) : undefined;
     if (!def?.tool) throw new Error(`the agent's tool ${key} is not available in canvasflow`);
     const binding = def.tool;

@@ -5,6 +5,7 @@
  * answer under /v1 has Dify's shape.
  */
 import type { FastifyError, FastifyReply, FastifyRequest } from "fastify";
+import { PolicyRefusal } from "../component-policy.js";
 import { ApiError, RET, TooManyRequestsError } from "../envelope.js";
 import { validationError } from "../validation.js";
 
@@ -34,6 +35,8 @@ export function notFound(message: string): DifyApiError {
 /** A RAGFlow-style refusal from the shared server code, in Dify's terms. */
 function fromApiError(error: ApiError): DifyApiError {
   if (error instanceof TooManyRequestsError) return new DifyApiError(429, "too_many_requests", error.message);
+  // The app uses what this server's component policy denies: it cannot run here.
+  if (error instanceof PolicyRefusal) return new DifyApiError(400, "app_unavailable", error.message);
   switch (error.code) {
     case RET.unauthorized:
       return new DifyApiError(401, "unauthorized", "Access token is invalid");

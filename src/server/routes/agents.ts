@@ -1,9 +1,11 @@
 /**
  * Agents (research/ragflow-api.md §2.1): list, create, get, update, delete. A write's DSL is
- * checked before anything is stored; agents of `--agents DIR` are read-only.
+ * checked before anything is stored (valid, within the limits, and nothing the component policy
+ * denies the tenant); agents of `--agents DIR` are read-only.
  */
 import type { FastifyInstance } from "fastify";
 import { checkAgentDsl } from "../agent-dsl.js";
+import { refuseDeniedDsl } from "../component-policy.js";
 import { newId, type ServerContext } from "../context.js";
 import { argumentError, dataError, operatingError, success } from "../envelope.js";
 import { listQuery, type RawListQuery } from "../list-query.js";
@@ -63,6 +65,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const title = body.title.trim();
     if (title === "") throw argumentError("`title` must not be empty.");
     const dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+    refuseDeniedDsl(ctx.policy, ctx.registry, dsl, request.tenant);
     const now = ctx.now();
     try {
       const agent = await ctx.store.agents.create({
@@ -104,7 +107,10 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.description !== undefined && body.description !== null) patch.description = body.description;
     if (body.canvas_type !== undefined && body.canvas_type !== null) patch.canvas_type = body.canvas_type;
     if (body.avatar !== undefined && body.avatar !== null) patch.avatar = body.avatar;
-    if (body.dsl !== undefined && body.dsl !== null) patch.dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+    if (body.dsl !== undefined && body.dsl !== null) {
+      patch.dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+      refuseDeniedDsl(ctx.policy, ctx.registry, patch.dsl, request.tenant);
+    }
     try {
       const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
       if (!updated) throw dataError(CANVAS_NOT_FOUND);
