@@ -141,6 +141,12 @@ export interface ServerLimitsConfig {
   dslComponents?: number;
   runMs?: number;
   setupsAtOnce?: number;
+  wsHighWaterBytes?: number;
+  wsMaxQueuedBytes?: number;
+  wsStallMs?: number;
+  wsBadFrames?: number;
+  wsBadFramesMs?: number;
+  wsConnectionsPerKey?: number;
 }
 
 /** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */

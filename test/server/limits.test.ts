@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createServer, MemoryServerStore } from "../../src/index.js";
-import { ServerOptionsError } from "../../src/server/settings.js";
+import { resolveServerSettings, ServerOptionsError } from "../../src/server/settings.js";
 import { runTimeLimitMessage } from "../../src/server/turn.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
@@ -151,5 +151,21 @@ describe("bad settings", () => {
     expect(make({ limits: { setupsAtOnce: -1 } })).toThrow("/limits/setupsAtOnce: must be >= 0");
     expect(make({ limits: { setupsAtOnce: 1.5 } })).toThrow("/limits/setupsAtOnce: must be integer");
     expect(make({ metrics: { public: "yes" } })).toThrow("/metrics/public: must be boolean");
+    expect(make({ limits: { wsHighWaterBytes: 1024 } })).toThrow("/limits/wsHighWaterBytes: must be >= 65536");
+    expect(make({ limits: { wsBadFramesMs: 0 } })).toThrow("/limits/wsBadFramesMs: must be >= 1");
+    expect(make({ limits: { wsConnectionsPerKey: -1 } })).toThrow("/limits/wsConnectionsPerKey: must be >= 0");
+  });
+
+  it("refuses limits that contradict each other, naming both", () => {
+    const store = new MemoryServerStore();
+    expect(() => createServer({ store, limits: { wsHighWaterBytes: 4 * 1024 * 1024, wsMaxQueuedBytes: 2 * 1024 * 1024 } })).toThrow(
+      "createServer options: /limits/wsMaxQueuedBytes: is 2097152, less than limits.wsHighWaterBytes (4194304): a queue is closed only past the mark where it stops growing",
+    );
+    // Against a default too.
+    expect(() => createServer({ store, limits: { wsMaxQueuedBytes: 512 * 1024 } })).toThrow("/limits/wsMaxQueuedBytes: is 524288, less than limits.wsHighWaterBytes (1048576)");
+  });
+
+  it("the WebSocket limits' defaults", () => {
+    expect(resolveServerSettings({}).limits).toMatchObject({ wsHighWaterBytes: 1048576, wsMaxQueuedBytes: 8388608, wsStallMs: 60000, wsBadFrames: 20, wsBadFramesMs: 10000, wsConnectionsPerKey: 64 });
   });
 });
