@@ -141,6 +141,8 @@ export interface ServerLimitsConfig {
   dslComponents?: number;
   runMs?: number;
   setupsAtOnce?: number;
+  requestMs?: number;
+  headersMs?: number;
   wsHighWaterBytes?: number;
   wsMaxQueuedBytes?: number;
   wsStallMs?: number;

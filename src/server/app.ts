@@ -25,6 +25,7 @@ import { loadAgentFolder } from "./agent-folder.js";
 import { anyKeyConfigured, KeyChecker } from "./auth.js";
 import { ActiveRuns, type ServerContext } from "./context.js";
 import { ApiError, argumentError, RET, tooLarge, TooManyRequestsError, unauthorized } from "./envelope.js";
+import { httpTimeoutOptions } from "./http-timeouts.js";
 import { requestId, safeLoggerOptions } from "./logging.js";
 import { metricsRoute, ServerMetrics } from "./metrics.js";
 import { installOpenApi } from "./openapi.js";
@@ -116,8 +117,8 @@ export interface CreateServerOptions extends ServerSettingsInput {
    */
   dashboard?: DashboardOptions;
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
-  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce,
-  // wsHighWaterBytes, wsMaxQueuedBytes, wsStallMs, wsBadFrames, wsBadFramesMs,
+  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce, requestMs,
+  // headersMs, wsHighWaterBytes, wsMaxQueuedBytes, wsStallMs, wsBadFrames, wsBadFramesMs,
   // wsConnectionsPerKey), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
   // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
@@ -161,6 +162,8 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   const app = Fastify({
     logger: safeLoggerOptions(options.logger),
     bodyLimit: settings.limits.bodyBytes,
+    // A request must arrive whole in time (limits.requestMs, headersMs); answers are not timed.
+    ...httpTimeoutOptions(settings.limits),
     genReqId: requestId,
     return503OnClosing: false,
   });

@@ -18,6 +18,10 @@ export interface ServerLimits {
   runMs: number;
   /** Turns setting up at once in this process, the rest waiting their turn (setup-gate.ts); 0: no limit. */
   setupsAtOnce: number;
+  /** Milliseconds to receive a whole request, headers and body (HTTP 408 beyond); 0: no limit. */
+  requestMs: number;
+  /** Milliseconds to receive a request's headers (slow headers, a connection that sends nothing); 0: no limit. */
+  headersMs: number;
   /** Bytes queued for a WebSocket client past which its frames are not read and its run's events wait (ws-flow.ts). */
   wsHighWaterBytes: number;
   /** Bytes queued for a WebSocket client past which the connection is closed (1008). */
@@ -61,6 +65,9 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   dslComponents: 1000,
   runMs: 600_000,
   setupsAtOnce: 4,
+  // A 15 MiB upload (Dify's limit) in 2 minutes needs about 1 Mbit/s.
+  requestMs: 120_000,
+  headersMs: 20_000,
   wsHighWaterBytes: 1024 * 1024,
   wsMaxQueuedBytes: 8 * 1024 * 1024,
   wsStallMs: 60_000,
@@ -119,6 +126,9 @@ export function resolveServerSettings(input: ServerSettingsInput): ServerSetting
 /** Limits that contradict each other (the schema checks each alone). */
 function limitConflicts(limits: ServerLimits): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
+  if (limits.requestMs > 0 && limits.headersMs > limits.requestMs) {
+    issues.push({ pointer: "/limits/headersMs", message: `is ${limits.headersMs}, more than limits.requestMs (${limits.requestMs}): the headers are part of the request` });
+  }
   if (limits.wsMaxQueuedBytes < limits.wsHighWaterBytes) {
     issues.push({ pointer: "/limits/wsMaxQueuedBytes", message: `is ${limits.wsMaxQueuedBytes}, less than limits.wsHighWaterBytes (${limits.wsHighWaterBytes}): a queue is closed only past the mark where it stops growing` });
   }

@@ -163,9 +163,21 @@ describe("bad settings", () => {
     );
     // Against a default too.
     expect(() => createServer({ store, limits: { wsMaxQueuedBytes: 512 * 1024 } })).toThrow("/limits/wsMaxQueuedBytes: is 524288, less than limits.wsHighWaterBytes (1048576)");
+    expect(() => createServer({ store, limits: { headersMs: 200_000 } })).toThrow("createServer options: /limits/headersMs: is 200000, more than limits.requestMs (120000): the headers are part of the request");
+    // 0 is no limit: any headersMs goes with it.
+    expect(resolveServerSettings({ limits: { requestMs: 0, headersMs: 200_000 } }).limits).toMatchObject({ requestMs: 0, headersMs: 200_000 });
   });
 
-  it("the WebSocket limits' defaults", () => {
-    expect(resolveServerSettings({}).limits).toMatchObject({ wsHighWaterBytes: 1048576, wsMaxQueuedBytes: 8388608, wsStallMs: 60000, wsBadFrames: 20, wsBadFramesMs: 10000, wsConnectionsPerKey: 64 });
+  it("the defaults of the request timeouts and the WebSocket limits", () => {
+    expect(resolveServerSettings({}).limits).toMatchObject({
+      requestMs: 120000,
+      headersMs: 20000,
+      wsHighWaterBytes: 1048576,
+      wsMaxQueuedBytes: 8388608,
+      wsStallMs: 60000,
+      wsBadFrames: 20,
+      wsBadFramesMs: 10000,
+      wsConnectionsPerKey: 64,
+    });
   });
 });
