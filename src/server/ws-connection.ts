@@ -87,7 +87,9 @@ export class WsConnection {
     // The server closes once runs are over: the turn's last frames go out first.
     this.forgetShutdown = ctx.shutdown.onClose(async () => {
       await this.idle;
-      socket.close(GOING_AWAY, "the server is shutting down");
+      // One already closing (a limit closed it: its client is not read any more) is cut.
+      if (socket.readyState === socket.OPEN) socket.close(GOING_AWAY, "the server is shutting down");
+      else socket.terminate();
     });
   }
 

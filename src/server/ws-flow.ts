@@ -78,17 +78,17 @@ export class WsOutgoing {
   }
 
   /**
-   * Close with 1008 and the reason (at most 123 bytes). A client that broke a limit is not read
-   * (nor answered) again until it has taken what was queued, the close frame last: then its
-   * answer to the close ends the connection at once. One that does not read is cut off by ws's
-   * close timeout.
+   * Close with 1008 and the reason (at most 123 bytes), and read nothing more from a client that
+   * broke a limit (what it keeps sending waits in TCP, unparsed). The socket is ended after the
+   * close frame, so a client that reads sees the close at once; the server's side of the socket
+   * goes at ws's close timeout.
    */
   closeForPolicy(reason: string): void {
     if (!this.open) return;
     this.closing = true;
     this.socket.close(POLICY_VIOLATION, reason);
     this.socket.pause();
-    this.transport.end(() => this.socket.resume());
+    this.transport.end();
     this.release();
     this.closedForPolicy(reason);
   }
