@@ -64,7 +64,7 @@ export class WsOutgoing {
   }
 
   /** Past the high-water mark: stop reading the client's frames until the queue has drained. */
-  check(): void {
+  private check(): void {
     if (this.paused || !this.open || this.socket.bufferedAmount < this.limits.wsHighWaterBytes) return;
     // A queue past the mark is past the socket's own high-water mark (at most 64 KiB, the least
     // wsHighWaterBytes may be), so `drain` follows once it is empty.
