@@ -5,6 +5,7 @@
  * kept. `list` never shows a key or its hash.
  */
 import { apiKeyNameProblem, createApiKey } from "../server/store/api-keys.js";
+import { DataFolderServerStore } from "../server/store/data-folder.js";
 import { openServerStore } from "../server/store/open.js";
 import { isRecordId, tenantProblem } from "../server/store/records.js";
 import { ServerStoreError, type ApiKeyRecord, type ServerStore } from "../server/store/types.js";
@@ -92,6 +93,11 @@ export async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: Se
     throw error;
   }
   try {
+    // A data folder made open to other users (by an older version, or by hand) is closed first.
+    if (store instanceof DataFolderServerStore) {
+      const protectedNow = await store.protect();
+      if (protectedNow) io.err(`canvasflow: ${protectedNow}\n`);
+    }
     return await work(store);
   } catch (error) {
     if (!(error instanceof ServerStoreError)) throw error;

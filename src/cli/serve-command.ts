@@ -24,6 +24,9 @@
  */
 import { AgentFolderError } from "../server/agent-folder.js";
 import { createServer, InsecureListenError } from "../server/app.js";
+import { ServerOptionsError } from "../server/settings.js";
+import { CONFIG_FILE_NAME } from "../config/load.js";
+import { formatSchemaIssues } from "../util/json-schema.js";
 import type { ServerConfig } from "../config/types.js";
 import type { ServerStore } from "../server/store/types.js";
 import { stopRequested, UsageError, type CliIO } from "./io.js";
@@ -288,21 +291,29 @@ async function listenAndServe(
   queue: RunQueue | undefined,
   workers: RunWorker[],
 ): Promise<number> {
-  const app = createServer({
-    store,
-    registry: at.registry,
-    ...(queue ? { queue } : {}),
-    ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
-    canvas: { services: { ...services.services, http } },
-    ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
-    ...(args.difyApp !== undefined ? { difyApp: args.difyApp } : {}),
-    ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
-    insecureNoAuth: args.insecureNoAuth === true,
-    shutdownGraceMs: Math.round(at.grace * 1000),
-    ...settings,
-    // Keys, prompts, inputs and DSLs are never logged (server/logging.ts).
-    logger: { level: at.logLevel ?? configLevel ?? DEFAULT_LOG_LEVEL, stream: { write: (line: string) => io.err(line) } },
-  });
+  let app: ReturnType<typeof createServer>;
+  try {
+    app = createServer({
+      store,
+      registry: at.registry,
+      ...(queue ? { queue } : {}),
+      ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
+      canvas: { services: { ...services.services, http } },
+      ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
+      ...(args.difyApp !== undefined ? { difyApp: args.difyApp } : {}),
+      ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),
+      insecureNoAuth: args.insecureNoAuth === true,
+      shutdownGraceMs: Math.round(at.grace * 1000),
+      ...settings,
+      // Keys, prompts, inputs and DSLs are never logged (server/logging.ts).
+      logger: { level: at.logLevel ?? configLevel ?? DEFAULT_LOG_LEVEL, stream: { write: (line: string) => io.err(line) } },
+    });
+  } catch (error) {
+    // Settings the schema accepts one by one but not together (limits.headersMs past limits.requestMs…).
+    if (!(error instanceof ServerOptionsError)) throw error;
+    io.err(`${formatSchemaIssues(args.config ?? CONFIG_FILE_NAME, error.issues.map((issue) => ({ ...issue, pointer: `/server${issue.pointer}` })))}\n`);
+    return EXIT.usage;
+  }
   try {
     await app.listen({ port: at.port, host: at.host });
   } catch (error) {

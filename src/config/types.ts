@@ -145,6 +145,14 @@ export interface ServerLimitsConfig {
   dslComponents?: number;
   runMs?: number;
   setupsAtOnce?: number;
+  requestMs?: number;
+  headersMs?: number;
+  wsHighWaterBytes?: number;
+  wsMaxQueuedBytes?: number;
+  wsStallMs?: number;
+  wsBadFrames?: number;
+  wsBadFramesMs?: number;
+  wsConnectionsPerKey?: number;
 }
 
 /** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */

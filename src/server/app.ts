@@ -28,6 +28,7 @@ import { loadAgentFolder } from "./agent-folder.js";
 import { anyKeyConfigured, KeyChecker } from "./auth.js";
 import { ActiveRuns, type ServerContext } from "./context.js";
 import { ApiError, argumentError, RET, tooLarge, TooManyRequestsError, unauthorized } from "./envelope.js";
+import { httpTimeoutOptions } from "./http-timeouts.js";
 import { requestId, safeLoggerOptions } from "./logging.js";
 import { metricsRoute, ServerMetrics } from "./metrics.js";
 import { installOpenApi } from "./openapi.js";
@@ -57,6 +58,9 @@ import { selectProtocol, webSocketKey } from "./ws-auth.js";
 
 /** Bytes a request body may take by default (limits.bodyBytes; agent writes: limits.agentBodyBytes). */
 export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyBytes;
+
+/** How long a WebSocket the server closes waits for the client's close frame before its socket is ended (ws's default: 30 s). */
+const WS_CLOSE_TIMEOUT_MS = 5000;
 
 /** How long past a run's wall-clock limit a key's run slot is kept in Redis when its server never gives it back. */
 const SLOT_LEASE_MARGIN_MS = 60_000;
@@ -120,7 +124,9 @@ export interface CreateServerOptions extends ServerSettingsInput {
    */
   dashboard?: DashboardOptions;
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
-  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce), rateLimits
+  // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce, requestMs,
+  // headersMs, wsHighWaterBytes, wsMaxQueuedBytes, wsStallMs, wsBadFrames, wsBadFramesMs,
+  // wsConnectionsPerKey), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
   // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
   // playground ({enabled}), policy (component types, tools and MCP servers agents may use: its
@@ -170,6 +176,8 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   const app = Fastify({
     logger: safeLoggerOptions(options.logger),
     bodyLimit: settings.limits.bodyBytes,
+    // A request must arrive whole in time (limits.requestMs, headersMs); answers are not timed.
+    ...httpTimeoutOptions(settings.limits),
     genReqId: requestId,
     return503OnClosing: false,
   });
@@ -255,8 +263,11 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   installGracefulClose(app, ctx, options.shutdownGraceMs ?? 0);
 
   // WebSocket frames are held to the body limit; the connections are closed by the graceful close.
+  // A connection the server closes (a limit: ws-flow.ts) is ended if the client does not answer the close soon.
+  // (ws 8.23 takes closeTimeout; @types/ws does not list it yet.)
+  const wsOptions = { maxPayload: settings.limits.bodyBytes, handleProtocols: selectProtocol, closeTimeout: WS_CLOSE_TIMEOUT_MS };
   app.register(websocket, {
-    options: { maxPayload: settings.limits.bodyBytes, handleProtocols: selectProtocol },
+    options: wsOptions,
     preClose(done) {
       for (const client of this.websocketServer.clients) client.terminate();
       this.websocketServer.close(() => done());

@@ -20,6 +20,21 @@ export interface ServerLimits {
   runMs: number;
   /** Turns setting up at once in this process, the rest waiting their turn (setup-gate.ts); 0: no limit. */
   setupsAtOnce: number;
+  /** Milliseconds to receive a whole request, headers and body (HTTP 408 beyond); 0: no limit. */
+  requestMs: number;
+  /** Milliseconds to receive a request's headers (slow headers, a connection that sends nothing); 0: no limit. */
+  headersMs: number;
+  /** Bytes queued for a WebSocket client past which its frames are not read and its run's events wait (ws-flow.ts). */
+  wsHighWaterBytes: number;
+  /** Bytes queued for a WebSocket client past which the connection is closed (1008). */
+  wsMaxQueuedBytes: number;
+  /** Milliseconds a WebSocket queue may stay past wsHighWaterBytes before the connection is closed (1008); 0: no limit. */
+  wsStallMs: number;
+  /** Frames answered with an error a WebSocket connection may send within wsBadFramesMs (one more: 1008); 0: no limit. */
+  wsBadFrames: number;
+  wsBadFramesMs: number;
+  /** WebSocket connections of one key open at once in this process (HTTP 429 beyond); 0: no limit. */
+  wsConnectionsPerKey: number;
 }
 
 /** 0 turns a limit off. */
@@ -52,6 +67,15 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   dslComponents: 1000,
   runMs: 600_000,
   setupsAtOnce: 4,
+  // A 15 MiB upload (Dify's limit) in 2 minutes needs about 1 Mbit/s.
+  requestMs: 120_000,
+  headersMs: 20_000,
+  wsHighWaterBytes: 1024 * 1024,
+  wsMaxQueuedBytes: 8 * 1024 * 1024,
+  wsStallMs: 60_000,
+  wsBadFrames: 20,
+  wsBadFramesMs: 10_000,
+  wsConnectionsPerKey: 64,
 });
 
 /** research/ragflow-api.md §3: 60 completions and 600 other requests a minute, 4 runs at once, per key. */
@@ -93,6 +117,9 @@ export function resolveServerSettings(input: ServerSettingsInput, vocabulary: Po
   const given = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
   const issues = schemaIssuesAt("config.schema.json", "/$defs/server", given);
   if (issues.length > 0) throw new ServerOptionsError(issues);
+  const limits = withDefaults<ServerLimits, ServerLimitsConfig>(DEFAULT_LIMITS, input.limits);
+  const conflicts = limitConflicts(limits);
+  if (conflicts.length > 0) throw new ServerOptionsError(conflicts);
   let policy: ComponentPolicy;
   try {
     policy = ComponentPolicy.resolve(input.policy, vocabulary);
@@ -101,7 +128,7 @@ export function resolveServerSettings(input: ServerSettingsInput, vocabulary: Po
     throw new ServerOptionsError(error.issues.map((issue) => ({ ...issue, pointer: `/policy${issue.pointer}` })));
   }
   return {
-    limits: withDefaults<ServerLimits, ServerLimitsConfig>(DEFAULT_LIMITS, input.limits),
+    limits,
     rateLimits: withDefaults<RateLimits, RateLimitsConfig>(DEFAULT_RATE_LIMITS, input.rateLimits),
     allowPrivateNetwork: input.allowPrivateNetwork ?? false,
     metrics: { enabled: input.metrics?.enabled ?? true, public: input.metrics?.public ?? false },
@@ -109,6 +136,18 @@ export function resolveServerSettings(input: ServerSettingsInput, vocabulary: Po
     playground: { enabled: input.playground?.enabled ?? true },
     policy,
   };
+}
+
+/** Limits that contradict each other (the schema checks each alone). */
+function limitConflicts(limits: ServerLimits): SchemaIssue[] {
+  const issues: SchemaIssue[] = [];
+  if (limits.requestMs > 0 && limits.headersMs > limits.requestMs) {
+    issues.push({ pointer: "/limits/headersMs", message: `is ${limits.headersMs}, more than limits.requestMs (${limits.requestMs}): the headers are part of the request` });
+  }
+  if (limits.wsMaxQueuedBytes < limits.wsHighWaterBytes) {
+    issues.push({ pointer: "/limits/wsMaxQueuedBytes", message: `is ${limits.wsMaxQueuedBytes}, less than limits.wsHighWaterBytes (${limits.wsHighWaterBytes}): a queue is closed only past the mark where it stops growing` });
+  }
+  return issues;
 }
 
 function withDefaults<T extends object, P extends Partial<T>>(defaults: Readonly<T>, given: P | undefined): T {

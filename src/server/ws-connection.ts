@@ -15,11 +15,15 @@
  * - errors as RAGFlow's envelope `{code, message, data}` (a failure mid-run: code 500, as on the
  *   native stream).
  *
- * A frame that cannot be read is answered with an error and never ends the connection. Closing the
- * connection stops its turn unless the server keeps runs going on disconnect; the turn's events
- * are still read to the end, so the run and its bookkeeping finish.
+ * A frame that cannot be read is answered with an error; more than `limits.wsBadFrames` such
+ * frames within `limits.wsBadFramesMs` close the connection with 1008. What is queued for a client
+ * that does not read is bounded (ws-flow.ts). Closing the connection stops its turn unless the
+ * server keeps runs going on disconnect; the turn's events are still read to the end, so the run
+ * and its bookkeeping finish.
  */
+import type { Socket } from "node:net";
 import type { RawData, WebSocket } from "ws";
+import { SlidingWindowLimit } from "../util/sliding-window.js";
 import type { ServerContext } from "./context.js";
 import { ApiError, argumentError, operatingError, RET, success, type Envelope } from "./envelope.js";
 import { nativeStreamError } from "./formats/native.js";
@@ -28,9 +32,8 @@ import { shuttingDown } from "./shutdown.js";
 import { openTurn } from "./open-turn.js";
 import type { Turn } from "./turn.js";
 import { bodyCheck } from "./validation.js";
+import { WsOutgoing } from "./ws-flow.js";
 
-/** Bytes queued on the socket beyond which sending waits for them to go out (backpressure). */
-const HIGH_WATER = 1024 * 1024;
 const CLIENT_GONE = "the client closed the connection";
 /** Close code 1001: the server is going away. */
 const GOING_AWAY = 1001;
@@ -65,48 +68,70 @@ export class WsConnection {
   private closed = false;
   private idle: Promise<void> = Promise.resolve();
   private readonly forgetShutdown: () => void;
+  private readonly out: WsOutgoing;
+  private readonly badFrames: SlidingWindowLimit;
 
+  /** `transport` is the upgraded request's TCP socket. */
   constructor(
     private readonly ctx: ServerContext,
-    private readonly socket: WebSocket,
+    socket: WebSocket,
+    transport: Socket,
     private readonly who: TurnCaller,
     private readonly agentId: string,
   ) {
+    const limits = ctx.limits;
+    this.out = new WsOutgoing(socket, transport, limits, (reason) => (who.log ?? ctx.log).info({ reason }, "a WebSocket connection was closed (1008)"));
+    this.badFrames = new SlidingWindowLimit(limits.wsBadFrames, limits.wsBadFramesMs, ctx.now);
     socket.on("message", (data, isBinary) => this.receive(data, isBinary));
     socket.on("close", () => this.onClose());
     // The server closes once runs are over: the turn's last frames go out first.
     this.forgetShutdown = ctx.shutdown.onClose(async () => {
       await this.idle;
-      socket.close(GOING_AWAY, "the server is shutting down");
+      // One already closing (a limit closed it: its client is not read any more) is cut.
+      if (socket.readyState === socket.OPEN) socket.close(GOING_AWAY, "the server is shutting down");
+      else socket.terminate();
     });
   }
 
   private receive(data: RawData, isBinary: boolean): void {
-    if (isBinary) return void this.send(argumentError("Frames must be JSON text; got a binary frame.", null).envelope());
+    // Frames read after a limit closed the connection (the rest of what the socket had) are dropped.
+    if (!this.out.open) return;
+    if (isBinary) return this.refuse(argumentError("Frames must be JSON text; got a binary frame.", null).envelope());
     let frame: unknown;
     try {
       frame = parseFrame(textOf(data));
     } catch (error) {
-      return void this.send(argumentError(`The frame is not valid JSON: ${(error as Error).message}`, null).envelope());
+      return this.refuse(argumentError(`The frame is not valid JSON: ${(error as Error).message}`, null).envelope());
     }
     if (frame === null || typeof frame !== "object" || Array.isArray(frame)) {
-      return void this.send(argumentError(`A frame must be a JSON object with a \`type\` ("run" or "cancel"), got ${describe(frame)}`, null).envelope());
+      return this.refuse(argumentError(`A frame must be a JSON object with a \`type\` ("run" or "cancel"), got ${describe(frame)}`, null).envelope());
     }
     const type = (frame as { type?: unknown }).type;
     if (type === "run") {
       const served = this.run(frame as Record<string, unknown>);
       if (served) this.idle = served;
     } else if (type === "cancel") this.cancel();
-    else this.send(argumentError(`Field \`type\` must be "run" or "cancel", got ${describe(type)}`, null).envelope());
+    else this.refuse(argumentError(`Field \`type\` must be "run" or "cancel", got ${describe(type)}`, null).envelope());
+  }
+
+  /**
+   * Answer a frame with an error (and a run frame's `done`), or close the connection when it is
+   * one bad frame too many.
+   */
+  private refuse(error: Envelope, ...then: object[]): void {
+    if (!this.badFrames.take()) {
+      const { wsBadFrames, wsBadFramesMs } = this.ctx.limits;
+      return this.out.closeForPolicy(`too many bad frames: over ${wsBadFrames} in ${wsBadFramesMs} ms (server.limits.wsBadFrames)`);
+    }
+    this.out.send(JSON.stringify(error));
+    for (const frame of then) this.out.send(JSON.stringify(frame));
   }
 
   /** Serve a run frame; resolves when its `done` frame went out (undefined when refused at once). */
   private run(frame: Record<string, unknown>): Promise<void> | undefined {
     const refusal = this.refusal(frame);
     if (refusal) {
-      // Both queued now, in order (a frame is queued when `send` is called, even when it waits).
-      void this.send(refusal.envelope());
-      void this.send({ type: "done" });
+      this.refuse(refusal.envelope(), { type: "done" });
       return undefined;
     }
     this.busy = true;
@@ -139,8 +164,7 @@ export class WsConnection {
     try {
       turn = await openTurn(this.ctx, nativeTurnInput(this.who, this.agentId, body));
     } catch (error) {
-      await this.send(this.errorEnvelope(error));
-      await this.send({ type: "done" });
+      this.refuse(this.errorEnvelope(error), { type: "done" });
       return;
     }
     this.turn = turn;
@@ -157,13 +181,10 @@ export class WsConnection {
   }
 
   private cancel(): void {
-    if (!this.busy) {
-      void this.send(operatingError("nothing is running on this connection", null).envelope());
-      return;
-    }
+    if (!this.busy) return this.refuse(operatingError("nothing is running on this connection", null).envelope());
     this.cancelAsked = true;
     this.turn?.stop("cancelled");
-    void this.send(success(true));
+    this.out.send(JSON.stringify(success(true)));
   }
 
   private onClose(): void {
@@ -179,15 +200,9 @@ export class WsConnection {
     return { code: RET.exception, message: error instanceof Error ? error.message : String(error), data: null };
   }
 
-  /** One JSON text frame; waits while the socket has much queued. Nothing is sent once it closed. */
-  private send(value: unknown): Promise<void> {
-    const socket = this.socket;
-    if (socket.readyState !== socket.OPEN) return Promise.resolve();
-    const text = JSON.stringify(value);
-    if (socket.bufferedAmount < HIGH_WATER) {
-      socket.send(text);
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => socket.send(text, () => resolve()));
+  /** One JSON text frame of the turn, once the client has taken what was queued (ws-flow.ts). Nothing is sent once it closed. */
+  private async send(value: unknown): Promise<void> {
+    await this.out.ready();
+    this.out.send(JSON.stringify(value));
   }
 }

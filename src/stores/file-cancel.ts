@@ -11,9 +11,10 @@
  * and the like).
  */
 import { watch as watchFolder, type FSWatcher } from "node:fs";
-import { mkdir, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { CancelSignalError, CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
+import { makePrivateFolder } from "../util/private-files.js";
 import { writeFileAtomic } from "./file-io.js";
 
 export interface FileCancelSignalsOptions {
@@ -59,7 +60,7 @@ export class FileCancelSignals implements CancelSignals {
       throw new CancelSignalError(`ttlSeconds must be a positive number of seconds, got ${String(options.ttlSeconds)}`);
     }
     try {
-      await mkdir(this.directory, { recursive: true });
+      await makePrivateFolder(this.directory);
       await writeFileAtomic(flag, `${new Date(Date.now() + ttlSeconds * 1000).toISOString()}\n`);
     } catch (error) {
       throw new CancelSignalError(`cannot write the cancel flag ${flag}: ${(error as Error).message}`);
@@ -89,7 +90,7 @@ export class FileCancelSignals implements CancelSignals {
     // While it listens, the folder it listens to was made already.
     if (this.pollTimer === undefined) {
       try {
-        await mkdir(this.directory, { recursive: true });
+        await makePrivateFolder(this.directory);
       } catch (error) {
         throw new CancelSignalError(`cannot create the cancel flag folder ${this.directory}: ${(error as Error).message}`);
       }

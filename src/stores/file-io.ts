@@ -2,15 +2,17 @@
  * File writes the file store and the file cancel signals share: whole-file replacement through a
  * temp file and a rename (a reader never sees half a file), and fsync of files and folders for
  * durability past a power loss (a rename or a new file is durable only once its folder is synced).
+ * Files and folders are created private to their user (util/private-files.ts).
  */
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, rename, unlink } from "node:fs/promises";
+import { link, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { makePrivateFolder, PRIVATE_FILE_MODE } from "../util/private-files.js";
 
 export interface WriteFileOptions {
   /** fsync the new content before the rename and the folder after it. */
   sync?: boolean;
-  /** The new file's mode (default 0o666 less the umask). */
+  /** The new file's mode (default 0600: canvasflow's files are its user's only). */
   mode?: number;
 }
 
@@ -59,7 +61,7 @@ function tempBeside(file: string): string {
 
 /** Create `temp` (it must not exist) with `content`, synced when asked. */
 async function writeTemp(temp: string, content: string, options: WriteFileOptions): Promise<void> {
-  const handle = await open(temp, "wx", options.mode);
+  const handle = await open(temp, "wx", options.mode ?? PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(content, "utf8");
     if (options.sync) await handle.datasync();
@@ -85,7 +87,7 @@ export async function inFolder<T>(folder: string | undefined, create: () => Prom
   } catch (error) {
     if (folder === undefined || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
-  await mkdir(folder, { recursive: true });
+  await makePrivateFolder(folder);
   return create();
 }
 

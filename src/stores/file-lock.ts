@@ -13,6 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { link, open, readFile, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { hostname } from "node:os";
+import { PRIVATE_FILE_MODE } from "../util/private-files.js";
 import { SessionLockedError } from "./snapshot-store.js";
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
@@ -107,7 +108,7 @@ export async function acquireFileLock(lockPath: string, options: AcquireFileLock
 async function create(lockPath: string, content: string): Promise<FileHandle | undefined> {
   let handle: FileHandle;
   try {
-    handle = await open(lockPath, "wx");
+    handle = await open(lockPath, "wx", PRIVATE_FILE_MODE);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
     throw error;

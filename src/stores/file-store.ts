@@ -42,10 +42,11 @@
  * session cannot both write it.
  */
 import { createHash } from "node:crypto";
-import { mkdir, open, readFile, stat, truncate, unlink, type FileHandle } from "node:fs/promises";
+import { open, readFile, stat, truncate, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import type { CanvasDsl } from "../dsl/types.js";
 import { baseLine, checkpointLine, compactedLog, eventLines, newGeneration, scanLog, type LogPlace } from "./file-checkpoint-log.js";
+import { makePrivateFolder, PRIVATE_FILE_MODE } from "../util/private-files.js";
 import { inFolder, syncDirectory, syncFile, writeFileAtomic } from "./file-io.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./file-lock.js";
 import {
@@ -197,7 +198,7 @@ export class FileSnapshotStore implements CheckpointStore {
     const text = serializeSnapshot(key, snapshot);
     try {
       // Under a held lock the folder is there: the lock file is in it.
-      if (this.directory !== undefined && lock === undefined) await mkdir(this.directory, { recursive: true });
+      if (this.directory !== undefined && lock === undefined) await makePrivateFolder(this.directory);
       return await this.underLock(key, file, lock, (held) => this.replaceBase(key, file, text, expectedVersion, held));
     } catch (error) {
       if (error instanceof SnapshotStoreError) throw error;
@@ -435,7 +436,7 @@ export class FileSnapshotStore implements CheckpointStore {
     const bytes = Buffer.from(text, "utf8");
     let written = 0;
     try {
-      writer.handle ??= await open(writer.file, "a");
+      writer.handle ??= await open(writer.file, "a", PRIVATE_FILE_MODE);
       while (written < bytes.length) {
         const { bytesWritten } = await writer.handle.write(bytes, written, bytes.length - written);
         if (bytesWritten <= 0) throw new Error("the write made no progress");
@@ -519,7 +520,7 @@ async function dropWriter(held: HeldLock): Promise<void> {
 /** Add `text` at the end of a log whose complete lines end at `completeBytes`, cutting a torn tail off first. */
 async function appendToLogFile(file: string, completeBytes: number, tornBytes: number, text: string, sync: boolean): Promise<void> {
   if (tornBytes > 0) await truncate(file, completeBytes);
-  const handle = await open(file, "a");
+  const handle = await open(file, "a", PRIVATE_FILE_MODE);
   try {
     await handle.writeFile(text, "utf8");
     if (sync) await handle.datasync();

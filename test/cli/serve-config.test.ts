@@ -124,6 +124,10 @@ describe("canvasflow serve --config FILE", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${config}: /server/limits/bodyBytes: must be integer`);
     expect(bad.stderr).toContain(`${config}: /server/rateLimits/perMinute: has the unknown property "perMinute"`);
+    const contradicting = scratch.write("contradicting.json", JSON.stringify({ server: { limits: { wsHighWaterBytes: 2097152, wsMaxQueuedBytes: 1048576 } } }));
+    const refused = await cli(["serve", "--port", "0", "--data", scratch.dir, "--config", contradicting]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`${contradicting}: /server/limits/wsMaxQueuedBytes: is 1048576, less than limits.wsHighWaterBytes (2097152)`);
     const level = await cli(["serve", "--port", "0", "--data", scratch.dir, "--log-level", "loud"]);
     expect(level.code).toBe(2);
     expect(level.stderr).toContain('--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"');

@@ -4,13 +4,17 @@
  * limit (the run is cancelled, its workflow_finished says which limit, the session stays usable).
  * The defaults (1 MiB, 10 MiB) are asserted in errors.test.ts.
  */
+import { defaultRegistry } from "../../src/api.js";
 import { describe, expect, it } from "vitest";
 import { createServer, MemoryServerStore } from "../../src/index.js";
-import { ServerOptionsError } from "../../src/server/settings.js";
+import { resolveServerSettings, ServerOptionsError } from "../../src/server/settings.js";
 import { runTimeLimitMessage } from "../../src/server/turn.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { call, createAgent, frames, send, startTestServer, type TestServer } from "../helpers/server.js";
+
+/** What the component policy may name (no policy is given here). */
+const NO_POLICY = { registry: defaultRegistry, mcpServers: [] };
 import { hello, llmCanvas } from "./canvases.js";
 
 const COMPLETIONS = "/api/v1/agents/chat/completions";
@@ -151,5 +155,33 @@ describe("bad settings", () => {
     expect(make({ limits: { setupsAtOnce: -1 } })).toThrow("/limits/setupsAtOnce: must be >= 0");
     expect(make({ limits: { setupsAtOnce: 1.5 } })).toThrow("/limits/setupsAtOnce: must be integer");
     expect(make({ metrics: { public: "yes" } })).toThrow("/metrics/public: must be boolean");
+    expect(make({ limits: { wsHighWaterBytes: 1024 } })).toThrow("/limits/wsHighWaterBytes: must be >= 65536");
+    expect(make({ limits: { wsBadFramesMs: 0 } })).toThrow("/limits/wsBadFramesMs: must be >= 1");
+    expect(make({ limits: { wsConnectionsPerKey: -1 } })).toThrow("/limits/wsConnectionsPerKey: must be >= 0");
+  });
+
+  it("refuses limits that contradict each other, naming both", () => {
+    const store = new MemoryServerStore();
+    expect(() => createServer({ store, limits: { wsHighWaterBytes: 4 * 1024 * 1024, wsMaxQueuedBytes: 2 * 1024 * 1024 } })).toThrow(
+      "createServer options: /limits/wsMaxQueuedBytes: is 2097152, less than limits.wsHighWaterBytes (4194304): a queue is closed only past the mark where it stops growing",
+    );
+    // Against a default too.
+    expect(() => createServer({ store, limits: { wsMaxQueuedBytes: 512 * 1024 } })).toThrow("/limits/wsMaxQueuedBytes: is 524288, less than limits.wsHighWaterBytes (1048576)");
+    expect(() => createServer({ store, limits: { headersMs: 200_000 } })).toThrow("createServer options: /limits/headersMs: is 200000, more than limits.requestMs (120000): the headers are part of the request");
+    // 0 is no limit: any headersMs goes with it.
+    expect(resolveServerSettings({ limits: { requestMs: 0, headersMs: 200_000 } }, NO_POLICY).limits).toMatchObject({ requestMs: 0, headersMs: 200_000 });
+  });
+
+  it("the defaults of the request timeouts and the WebSocket limits", () => {
+    expect(resolveServerSettings({}, NO_POLICY).limits).toMatchObject({
+      requestMs: 120000,
+      headersMs: 20000,
+      wsHighWaterBytes: 1048576,
+      wsMaxQueuedBytes: 8388608,
+      wsStallMs: 60000,
+      wsBadFrames: 20,
+      wsBadFramesMs: 10000,
+      wsConnectionsPerKey: 64,
+    });
   });
 });

@@ -6,8 +6,9 @@
 import Fastify from "fastify";
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { hashApiKey } from "../../src/server/store/api-keys.js";
-import { REDACTED, safeLoggerOptions } from "../../src/server/logging.js";
+import { REDACTED, redactedUrl, safeLoggerOptions } from "../../src/server/logging.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { call, createAgent, startTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";
@@ -72,6 +73,53 @@ describe("logs", () => {
     expect(runs).toHaveLength(3);
     expect(runs.find((entry) => entry.reqId === "client-trace-42")).toMatchObject({ outcome: "completed", steps: 2, agent: agentId, session: expect.stringMatching(/^[0-9a-f]{32}$/) });
     expect(entries.filter((entry) => entry.msg === "run started").map((entry) => entry.reqId)).toContain("client-trace-42");
+  });
+
+  it("a key sent in the URL by mistake (?api_key=, a key-shaped value, a path) is blanked from the logged URL; other parameters stay", async () => {
+    const log = capture();
+    const server = await startTestServer({ logger: { level: "trace", stream: log.stream } });
+    const key = server.key;
+    const urls = [
+      `/api/v1/agents?api_key=${key}`,
+      `/api/v1/agents?page=2&apiKey=${key}&page_size=5`,
+      `/api/v1/agents?token=TOKEN-MARKER-123&Access-Token=TOKEN-MARKER-456&PASSWORD=PASSWORD-MARKER`,
+      `/api/v1/agents?keywords=${key}`,
+      `/api/v1/agents/${key}`,
+    ];
+    for (const url of urls) await call(server, url);
+    // Without a header: refused, and still not logged.
+    expect((await call(server, `/api/v1/agents?key=${key}`, { key: null })).status).toBe(401);
+    const agentId = await createAgent(server, hello());
+    const socket = new WebSocket(`${server.base.replace("http", "ws")}/api/v1/agents/${agentId}/ws?api_key=${key}`, { headers: { authorization: `Bearer ${key}` } });
+    await new Promise((resolve) => socket.once("open", resolve));
+    socket.close();
+    await server.close();
+
+    for (const marker of [key, key.slice(3, 30), "TOKEN-MARKER", "PASSWORD-MARKER"]) expect(log.lines.filter((line) => line.includes(marker)), `logs contain ${marker}`).toEqual([]);
+    const logged = log.lines.map((line) => JSON.parse(line) as { msg: string; req?: { url: string; method: string } }).filter((entry) => entry.msg === "incoming request").map((entry) => entry.req!.url);
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        "/api/v1/agents?api_key=[redacted]",
+        "/api/v1/agents?page=2&apiKey=[redacted]&page_size=5",
+        "/api/v1/agents?token=[redacted]&Access-Token=[redacted]&PASSWORD=[redacted]",
+        "/api/v1/agents?keywords=[redacted]",
+        "/api/v1/agents/[redacted]",
+        "/api/v1/agents?key=[redacted]",
+        `/api/v1/agents/${agentId}/ws?api_key=[redacted]`,
+      ]),
+    );
+  });
+
+  it("redactedUrl: key-like parameter names in any spelling or encoding, key-shaped text anywhere; the rest as it was", () => {
+    const key = `cf-${"a".repeat(43)}`;
+    expect(redactedUrl("/x")).toBe("/x");
+    expect(redactedUrl("/x?")).toBe("/x?");
+    expect(redactedUrl("/x?a=1&b&c=")).toBe("/x?a=1&b&c=");
+    expect(redactedUrl("/x?API-KEY=s&api%5Fkey=s&Api+Key=s&bearer=s&secret=s&client_secret=s&sig=s&auth=s")).toBe(
+      "/x?API-KEY=[redacted]&api%5Fkey=[redacted]&Api+Key=[redacted]&bearer=[redacted]&secret=[redacted]&client_secret=[redacted]&sig=[redacted]&auth=[redacted]",
+    );
+    expect(redactedUrl(`/x/${key}/y?q=${key}&${key}`)).toBe("/x/[redacted]/y?q=[redacted]&[redacted]");
+    expect(redactedUrl("/x?key%ZZ=s&keys=kept")).toBe("/x?key%ZZ=s&keys=kept");
   });
 
   it("redacts keys, bodies, DSLs, inputs and questions from whatever a log call is given", () => {

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { ServerContext } from "../context.js";
 import { answerNative, answerOpenAi, streamNative, streamOpenAi } from "../deliver.js";
 import { argumentError, dataError } from "../envelope.js";
+import { fileListProblem } from "../file-names.js";
 import { lastUserContent } from "../formats/openai.js";
 import { openTurn } from "../open-turn.js";
 import type { TurnInput } from "../turn.js";
@@ -62,8 +63,10 @@ export interface TurnCaller {
   log?: FastifyBaseLogger;
 }
 
-/** What a body says about the turn, besides the question and the session. */
+/** What a body says about the turn, besides the question and the session (its files' names checked). */
 function commonInput(who: TurnCaller, agentId: string, body: CompletionBody) {
+  const badName = fileListProblem(body.files);
+  if (badName) throw argumentError(badName, null);
   return {
     tenant: who.tenant,
     caller: who.caller,

@@ -22,10 +22,11 @@
  * list: fine for thousands of records; beyond that, use PostgreSQL or Redis.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { mkdir, readdir, readFile, rename, stat, unlink, access, constants, writeFile } from "node:fs/promises";
+import { readdir, readFile, rename, stat, unlink, access, constants, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { FileCancelSignals } from "../../stores/file-cancel.js";
 import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/file-io.js";
+import { makeFolderPrivate, makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
@@ -158,7 +159,7 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
       if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
     }
     try {
-      await mkdir(this.path, { recursive: true });
+      await makePrivateFolder(this.path);
     } catch (cause) {
       throw this.data.fsFailure("create", this.path, cause);
     }
@@ -480,7 +481,7 @@ class DataFolderUploads implements UploadStore {
     const folder = this.folderOf(record.tenant);
     const lockPath = join(folder, ".lock");
     try {
-      await mkdir(folder, { recursive: true });
+      await makePrivateFolder(folder);
     } catch (error) {
       throw this.data.fsFailure("create", folder, error);
     }
@@ -534,7 +535,7 @@ class DataFolderUploads implements UploadStore {
   private async writeWhole(file: string, content: Buffer): Promise<void> {
     const temp = `${file}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
     try {
-      await writeFile(temp, content, { flag: "wx" });
+      await writeFile(temp, content, { flag: "wx", mode: PRIVATE_FILE_MODE });
       await rename(temp, file);
     } catch (error) {
       await unlink(temp).catch(() => undefined);
@@ -586,11 +587,30 @@ export class DataFolderServerStore implements ServerStore {
   /** The folder exists (it is created if missing) and can be written. */
   async ping(): Promise<void> {
     try {
-      await mkdir(this.directory, { recursive: true });
+      await makePrivateFolder(this.directory);
       await access(this.directory, constants.R_OK | constants.W_OK);
     } catch (error) {
       throw this.fsFailure("use", this.directory, error);
     }
+  }
+
+  /**
+   * Close the folder to other users of the machine if it is open to them (a folder made by an
+   * older version, or by hand, 0755): its mode becomes 0700 when this user owns it, so what is
+   * inside, whatever its own modes, cannot be reached. Resolves to what was done, in words, or
+   * undefined when the folder is private already (or not made yet: it will be, 0700).
+   */
+  async protect(): Promise<string | undefined> {
+    let found;
+    try {
+      found = await makeFolderPrivate(this.directory);
+    } catch (error) {
+      return `${this.location} may be open to other users of this machine: cannot check or change its mode: ${(error as Error).message}`;
+    }
+    if (found === undefined) return undefined;
+    const octal = (mode: number) => mode.toString(8).padStart(3, "0");
+    if (found.closed) return `${this.location} was open to other users of this machine (mode ${octal(found.from)}): made it ${octal(found.from & 0o700)}, its owner's only`;
+    return `${this.location} is open to other users of this machine (mode ${octal(found.mode)}) and belongs to another user (uid ${found.owner}): its owner should make it private (chmod 700)`;
   }
 
   async close(): Promise<void> {

@@ -5,13 +5,13 @@
  * listed in `downloaded_files`. The browser is closed when the component ends or the run is
  * cancelled.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
 import type { Download } from "playwright-core";
 import type { ChatModel } from "../../llm/types.js";
 import type { RuntimeServices } from "../../components/types.js";
 import type { AgentFunction } from "../../components/llm/agent-loop.js";
+import { makePrivateFolder } from "../../util/private-files.js";
 import { filesDir } from "../files/store.js";
 import { browserFunctions, guardPage } from "./actions.js";
 import { chromiumPath, launchChromium } from "./chromium.js";
@@ -58,7 +58,7 @@ export async function runBrowserTask(task: BrowserTask): Promise<BrowserResult> 
     page.on("download", (download: Download) => {
       downloads.push(
         (async () => {
-          await mkdir(folder, { recursive: true });
+          await makePrivateFolder(folder);
           const target = join(folder, download.suggestedFilename().replace(/[\\/]/g, "_"));
           await download.saveAs(target);
           return { filename: download.suggestedFilename(), path: target, url: download.url() };

@@ -9,9 +9,10 @@
  * the files folder; a path anywhere else is refused, so a canvas cannot read the host's files.
  */
 import { randomUUID } from "node:crypto";
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename, join, resolve, sep } from "node:path";
+import { makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
 import { isPlainObject } from "../../util/values.js";
 import type { ToolContext } from "../types.js";
 
@@ -47,9 +48,10 @@ export function safeFilename(name: string, extension: string): string {
 export async function saveFile(ctx: ToolContext, bytes: Buffer, filename: string, mimeType: string): Promise<DownloadInfo> {
   const docId = randomUUID().replace(/-/g, "");
   const folder = join(filesDir(ctx), docId);
-  await mkdir(folder, { recursive: true });
+  // Documents a tenant's run made are nobody else's on the machine (the default folder is in the shared temp folder).
+  await makePrivateFolder(folder);
   const path = join(folder, filename);
-  await writeFile(path, bytes);
+  await writeFile(path, bytes, { mode: PRIVATE_FILE_MODE });
   return { doc_id: docId, filename, mime_type: mimeType, size: bytes.length, base64: bytes.toString("base64"), path };
 }
 

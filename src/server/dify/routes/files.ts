@@ -1,6 +1,7 @@
 /** POST /v1/files/upload: one file (multipart field `file`) and the `user`, kept for later runs (uploads.ts). */
 import type { FastifyInstance } from "fastify";
 import { DifyApiError, invalidParam } from "../errors.js";
+import { fileNameProblem } from "../../file-names.js";
 import { boundaryOf, parseMultipart } from "../multipart.js";
 import { UploadedFiles } from "../uploads.js";
 import { userOf } from "../turns.js";
@@ -25,6 +26,8 @@ export function difyFileRoutes(api: FastifyInstance, uploads: UploadedFiles, upl
     const file = files[0];
     const name = file.filename ?? "";
     if (name === "" || name.length > 255 || /[/\\]/.test(name)) throw new DifyApiError(400, "filename_not_exists_error", "The file needs a name (no path, at most 255 characters).");
+    const badName = fileNameProblem(name);
+    if (badName) throw invalidParam(`The file's name (the filename of the multipart field \`file\`) ${badName}.`);
     const stored = await uploads.add(request.tenant, user, name, file.contentType ?? "application/octet-stream", file.data);
     void reply.code(201);
     return UploadedFiles.view(stored);
