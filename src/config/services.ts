@@ -4,7 +4,7 @@
  * tool endpoints, the environment for API keys), `http` (Invoke's network policy) and `mcp` (the
  * MCP servers and their sessions).
  */
-import type { HttpServiceOptions } from "../components/http/service.js";
+import type { HttpServiceOptions } from "../sandbox/egress/service.js";
 import { createLlmProvider } from "../llm/provider.js";
 import type { LlmProvider } from "../llm/types.js";
 import { McpHub } from "../tools/mcp/hub.js";

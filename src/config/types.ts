@@ -3,7 +3,7 @@
  * it turns into. A canvas DSL says *which* model, dataset or tool it uses; this says *where* they
  * are and which keys to use, so the same DSL runs against OpenAI, Ollama, vLLM or a mock.
  */
-import type { HttpServiceOptions } from "../components/http/service.js";
+import type { HttpServiceOptions } from "../sandbox/egress/service.js";
 import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
@@ -179,7 +179,7 @@ export interface ToolServices {
  * The well-known keys of `RuntimeServices` (components read them from `ctx.services`):
  * - `llm`: chat models for LLM, Agent and Categorize;
  * - `tools`: knowledge bases and tool endpoints;
- * - `http`: Invoke's network policy (see components/http/service.ts);
+ * - `http`: Invoke's network policy (see sandbox/egress/service.ts);
  * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
  * - `memories`: where conversation memories are written and searched (memory/types.ts).
  */

@@ -16,7 +16,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOpt
 import type { Redis } from "ioredis";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HttpServiceOptions } from "../components/http/service.js";
+import type { HttpServiceOptions } from "../sandbox/egress/service.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
 import { AgentCatalog } from "./agent-catalog.js";

@@ -4,9 +4,9 @@
  */
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { closePinnedDispatchers, MAX_POOLS, pinnedDispatcherCount } from "../../src/components/http/dispatchers.js";
+import { closePinnedDispatchers, MAX_POOLS, pinnedDispatcherCount } from "../../src/sandbox/egress/dispatchers.js";
 import { sendHttpRequest, type HttpRequestSpec } from "../../src/components/http/request.js";
-import type { HostResolver } from "../../src/components/http/ssrf.js";
+import type { HostResolver } from "../../src/sandbox/egress/guard.js";
 import { listenForTest } from "../helpers/http.js";
 
 /** A server that answers "ok from <name>" and counts the connections it accepted. */

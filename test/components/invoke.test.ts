@@ -8,8 +8,8 @@ import { loadCanvas, validateDsl, type CanvasEvent, type LoadOptions } from "../
 import { formBody, jsonArgument, withQuery } from "../../src/components/http/arguments.js";
 import { htmlToText } from "../../src/components/http/html-to-text.js";
 import { decodeBody } from "../../src/components/http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "../../src/components/http/service.js";
-import { nonPublicKind, pinnedLookup, resolveCheckedHost, type HostResolver, type ResolvedAddress } from "../../src/components/http/ssrf.js";
+import { httpServiceOptions, privateNetworkAllowed } from "../../src/sandbox/egress/service.js";
+import { nonPublicKind, pinnedLookup, resolveCheckedHost, type HostResolver, type ResolvedAddress } from "../../src/sandbox/egress/guard.js";
 import {
   endpointUrl,
   ENGINE_TIMEOUT_MARGIN_MS,

@@ -1,13 +1,13 @@
 /**
  * One outgoing HTTP request with the guard rails a canvas needs: an overall deadline, the
  * caller's AbortSignal, the SSRF check with DNS pinning, an optional proxy, and no redirects.
- * Direct requests reuse kept-alive connections to the same checked addresses (dispatchers.ts);
+ * Direct requests reuse kept-alive connections to the same checked addresses (sandbox/egress/dispatchers.ts);
  * a proxy gets a connection of its own per request.
  */
 import { STATUS_CODES } from "node:http";
 import { ProxyAgent, request, type Dispatcher } from "undici";
-import { pinnedDispatcher } from "./dispatchers.js";
-import { BlockedAddressError, pinnedLookup, resolveCheckedHost, type HostResolver } from "./ssrf.js";
+import { pinnedDispatcher } from "../../sandbox/egress/dispatchers.js";
+import { BlockedAddressError, pinnedLookup, resolveCheckedHost, type HostResolver } from "../../sandbox/egress/guard.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 

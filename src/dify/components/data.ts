@@ -10,8 +10,8 @@
  */
 import type { ComponentContext, ComponentDefinition, ParamProblem, ReferenceChunk } from "../../components/types.js";
 import { sendHttpRequest } from "../../components/http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
-import { systemResolver } from "../../components/http/ssrf.js";
+import { httpServiceOptions, privateNetworkAllowed } from "../../sandbox/egress/service.js";
+import { systemResolver } from "../../sandbox/egress/guard.js";
 import { htmlToText } from "../../components/http/html-to-text.js";
 import type { ToolContext } from "../../tools/types.js";
 import { isPlainObject } from "../../util/values.js";

@@ -11,8 +11,8 @@
 import { Buffer } from "node:buffer";
 import type { ComponentContext, ComponentDefinition, ParamProblem, Params } from "../../components/types.js";
 import { sendHttpRequest, requestLabel, type HttpMethod } from "../../components/http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
-import { systemResolver } from "../../components/http/ssrf.js";
+import { httpServiceOptions, privateNetworkAllowed } from "../../sandbox/egress/service.js";
+import { systemResolver } from "../../sandbox/egress/guard.js";
 import { isPlainObject } from "../../util/values.js";
 import { templateReferences } from "../references.js";
 import { list, record, renderText } from "./common.js";

@@ -5,8 +5,8 @@
  * link-local addresses are refused unless services.http.allowPrivateNetwork.
  */
 import type { Page } from "playwright-core";
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
-import { resolveCheckedHost, systemResolver } from "../../components/http/ssrf.js";
+import { httpServiceOptions, privateNetworkAllowed } from "../../sandbox/egress/service.js";
+import { resolveCheckedHost, systemResolver } from "../../sandbox/egress/guard.js";
 import type { RuntimeServices } from "../../components/types.js";
 import type { AgentFunction } from "../../components/llm/agent-loop.js";
 

@@ -4,9 +4,9 @@
  * services.http.allowPrivateNetwork), DNS pinned, no redirects followed blindly, the tool's
  * deadline and the run's signal.
  */
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
+import { httpServiceOptions, privateNetworkAllowed } from "../../sandbox/egress/service.js";
 import { sendHttpRequest, type HttpResponse } from "../../components/http/request.js";
-import { systemResolver } from "../../components/http/ssrf.js";
+import { systemResolver } from "../../sandbox/egress/guard.js";
 import type { ToolContext } from "../types.js";
 
 /** Redirects followed at most (each hop is checked by the guard again). */

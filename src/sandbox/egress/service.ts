@@ -2,8 +2,7 @@
  * `services.http`: how the embedding application configures outgoing HTTP for components
  * (Invoke). Passed as `loadCanvas(dsl, { services: { http: { … } } })`.
  */
-import type { RuntimeServices } from "../types.js";
-import type { HostResolver } from "./ssrf.js";
+import type { HostResolver } from "./guard.js";
 
 export interface HttpServiceOptions {
   /**
@@ -24,7 +23,7 @@ export interface HttpServiceOptions {
 export const PRIVATE_NETWORK_ENV = "CANVASFLOW_ALLOW_PRIVATE_NETWORK";
 
 /** `services.http`, checked: a wrong shape is a configuration error worth naming. */
-export function httpServiceOptions(services: RuntimeServices): HttpServiceOptions {
+export function httpServiceOptions(services: Readonly<Record<string, unknown>>): HttpServiceOptions {
   const value = services.http;
   if (value === undefined || value === null) return {};
   if (typeof value !== "object" || Array.isArray(value)) throw new Error("services.http must be an object like { allowPrivateNetwork: true }");
