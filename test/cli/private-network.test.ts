@@ -31,8 +31,9 @@ describe("canvasflow run and private networks", () => {
     const server = await standIn((_request, res) => res.end("reached"));
     const r = await cli(["run", invokeFile(`${server.base}/ping`), "-q", "x"]);
     expect(finished(r.events).error).toBe(
-      'Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ' +
-        "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+      'Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ' +
+        `to allow it, add "127.0.0.1:${server.port}" to egress.allow in the config file (library: services.egress.allow); ` +
+        "to allow every address, run the CLI with --allow-private-network or set the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 (library: services.egress.allowPrivateNetwork = true)",
     );
     expect(server.requests).toEqual([]);
   });

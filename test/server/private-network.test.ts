@@ -35,7 +35,7 @@ describe("the private-network guard in the server", () => {
     const answer = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "go" } });
     expect(answer.json.code).toBe(100);
     expect(answer.json.message).toBe(
-      `Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${SERVER_PRIVATE_NETWORK_HINT}`,
+      `Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${SERVER_PRIVATE_NETWORK_HINT}`,
     );
     expect(answer.json.message).toContain("server.allowPrivateNetwork");
     expect(target.requests).toEqual([]);

@@ -5,8 +5,8 @@
  * link-local addresses are refused unless services.http.allowPrivateNetwork.
  */
 import type { Page } from "playwright-core";
-import { httpServiceOptions, privateNetworkAllowed } from "../../sandbox/egress/service.js";
-import { resolveCheckedHost, systemResolver } from "../../sandbox/egress/guard.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
+import { checkEgress, urlPort } from "../../sandbox/egress/guard.js";
 import type { RuntimeServices } from "../../components/types.js";
 import type { AgentFunction } from "../../components/llm/agent-loop.js";
 
@@ -15,8 +15,7 @@ export const PAGE_TEXT_LIMIT = 20_000;
 
 /** Refuse requests to hosts the SSRF guard refuses; `blocked` collects why. */
 export async function guardPage(page: Page, services: RuntimeServices, blocked: string[]): Promise<void> {
-  const options = httpServiceOptions(services);
-  const check = { allowPrivateNetwork: privateNetworkAllowed(options), resolver: options.lookup ?? systemResolver, role: "url" };
+  const egress = egressPolicyOf(services);
   await page.route("**/*", async (route) => {
     const url = new URL(route.request().url());
     if (url.protocol === "data:" || url.protocol === "blob:" || url.protocol === "about:") return route.continue();
@@ -25,7 +24,7 @@ export async function guardPage(page: Page, services: RuntimeServices, blocked: 
       return route.abort("blockedbyclient");
     }
     try {
-      await resolveCheckedHost(url.hostname, check);
+      await checkEgress({ host: url.hostname, port: urlPort(url), role: "url host" }, egress);
       await route.continue();
     } catch (error) {
       blocked.push((error as Error).message);
