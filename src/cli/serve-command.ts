@@ -22,6 +22,7 @@
  * folder that cannot be served, no key on a non-loopback host).
  */
 import { AgentFolderError } from "../server/agent-folder.js";
+import { withServerEgress } from "../server/egress.js";
 import { createServer, InsecureListenError } from "../server/app.js";
 import type { ServerConfig } from "../config/types.js";
 import type { ServerStore } from "../server/store/types.js";
@@ -176,17 +177,21 @@ async function serve(
   at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
 ): Promise<number> {
   const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
-  // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
+  // The egress guard is the server's to decide (settings.allowPrivateNetwork and the config's
+  // egress.allow, server/egress.ts), not the services'.
   const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
+  const { egress: _server, ...unguarded } = services.services;
+  const canvasServices = { ...unguarded, http };
   let queue: RunQueue | undefined;
   const workers: RunWorker[] = [];
   if (at.queued) {
-    const opened = await openQueue(args, io, at.queued, at.registry, { ...services.services, http: { ...http, allowPrivateNetwork: settings.allowPrivateNetwork === true } }, workers);
+    const workerServices = withServerEgress(canvasServices, settings.allowPrivateNetwork === true, services.config.egress, "/canvas/services") as RunServices["services"];
+    const opened = await openQueue(args, io, at.queued, at.registry, workerServices, workers);
     if (typeof opened === "number") return opened;
     queue = opened;
   }
   try {
-    return await listenAndServe(args, io, store, services, at, settings, configLevel, http, queue, workers);
+    return await listenAndServe(args, io, store, services, at, settings, configLevel, canvasServices, queue, workers);
   } finally {
     // After the server: its followed runs have ended (or been cancelled) by then.
     await Promise.all(workers.map((worker) => worker.close({ graceMs: Math.round(at.grace * 1000) })));
@@ -243,7 +248,7 @@ async function listenAndServe(
   at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
   settings: Omit<ServerConfig, "logLevel">,
   configLevel: ServerConfig["logLevel"],
-  http: NonNullable<RunServices["services"]["http"]>,
+  canvasServices: RunServices["services"],
   queue: RunQueue | undefined,
   workers: RunWorker[],
 ): Promise<number> {
@@ -252,7 +257,8 @@ async function listenAndServe(
     registry: at.registry,
     ...(queue ? { queue } : {}),
     ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
-    canvas: { services: { ...services.services, http } },
+    canvas: { services: { ...canvasServices } },
+    ...(services.config.egress ? { egress: services.config.egress } : {}),
     ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
     ...(args.difyApp !== undefined ? { difyApp: args.difyApp } : {}),
     ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),

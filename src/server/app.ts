@@ -16,7 +16,8 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOpt
 import type { Redis } from "ioredis";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HttpServiceOptions } from "../sandbox/egress/service.js";
+import type { EgressConfig } from "../config/types.js";
+import { withServerEgress } from "./egress.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
 import { AgentCatalog } from "./agent-catalog.js";
@@ -40,7 +41,7 @@ import { systemRoutes } from "./routes/system.js";
 import { taskRoutes } from "./routes/tasks.js";
 import { webSocketRoutes } from "./routes/ws.js";
 import { MemoryKeySlots, RedisKeySlots, RunAdmission } from "./run-slots.js";
-import { DEFAULT_LIMITS, resolveServerSettings, ServerOptionsError, type ServerSettingsInput } from "./settings.js";
+import { DEFAULT_LIMITS, resolveServerSettings, type ServerSettingsInput } from "./settings.js";
 import { SetupGate } from "./setup-gate.js";
 import { installGracefulClose, Shutdown } from "./shutdown.js";
 import type { ServerStore } from "./store/types.js";
@@ -57,9 +58,7 @@ export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyBytes;
 /** How long past a run's wall-clock limit a key's run slot is kept in Redis when its server never gives it back. */
 const SLOT_LEASE_MARGIN_MS = 60_000;
 
-/** What a blocked Invoke says about allowing it, in the server. */
-export const SERVER_PRIVATE_NETWORK_HINT =
-  "the server allows it only when its config says so: set server.allowPrivateNetwork to true in the file given to canvasflow serve --config (library: createServer's allowPrivateNetwork)";
+export { SERVER_PRIVATE_NETWORK_HINT } from "./egress.js";
 
 export interface CreateServerOptions extends ServerSettingsInput {
   /** Agents, sessions, keys, run state and cancel signals. The caller closes it after the server. */
@@ -68,6 +67,11 @@ export interface CreateServerOptions extends ServerSettingsInput {
   registry?: ComponentRegistry;
   /** Engine options and services (LLM provider…) of every run; the task id is set per session. */
   canvas?: CanvasRuntimeOptions;
+  /**
+   * The egress guard's allow-list (the config file's top-level `egress`): non-public addresses
+   * canvases may reach. With `allowPrivateNetwork`, the server's alone to decide (server/egress.ts).
+   */
+  egress?: EgressConfig;
   /** Serve every DSL file of this folder as a read-only agent of every tenant. */
   agentsDir?: string;
   /** A single key for a one-key deployment (tenant "default"), besides the store's keys. */
@@ -115,7 +119,7 @@ export interface CreateServerOptions extends ServerSettingsInput {
   // From ServerSettingsInput (the config file's `server` section, docs/server.md):
   // limits (bodyBytes, agentBodyBytes, dslBytes, dslComponents, runMs, setupsAtOnce), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
-  // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
+  // allowPrivateNetwork (every canvas connection; default false), metrics ({enabled, public}), openapi ({enabled}),
   // playground ({enabled}).
 }
 
@@ -168,7 +172,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     agents: new AgentCatalog(options.store.agents),
     registry,
     compiled: new CompiledAgents(registry),
-    canvas: withNetworkGuard(options.canvas ?? {}, settings.allowPrivateNetwork),
+    canvas: withNetworkGuard(options.canvas ?? {}, settings.allowPrivateNetwork, options.egress),
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
     shutdown: new Shutdown(),
@@ -281,23 +285,9 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   return app;
 }
 
-/**
- * Invoke's private-network guard, as the server decides it: its own setting, whatever the
- * environment (CANVASFLOW_ALLOW_PRIVATE_NETWORK is the CLI's), and a refusal that says how to
- * change it in the server.
- */
-function withNetworkGuard(canvas: CanvasRuntimeOptions, allowPrivateNetwork: boolean): CanvasRuntimeOptions {
-  const services = canvas.services ?? {};
-  const http = (services.http ?? {}) as HttpServiceOptions;
-  if (http.allowPrivateNetwork !== undefined && http.allowPrivateNetwork !== allowPrivateNetwork) {
-    throw new ServerOptionsError([
-      {
-        pointer: "/canvas/services/http/allowPrivateNetwork",
-        message: `is ${http.allowPrivateNetwork}, but the server's own allowPrivateNetwork is ${allowPrivateNetwork}: the server decides it; pass allowPrivateNetwork to createServer instead`,
-      },
-    ]);
-  }
-  return { ...canvas, services: { ...services, http: { ...http, allowPrivateNetwork, privateNetworkHint: SERVER_PRIVATE_NETWORK_HINT } } };
+/** The egress guard as the server decides it (server/egress.ts): its settings, whatever the canvas options say. */
+function withNetworkGuard(canvas: CanvasRuntimeOptions, allowPrivateNetwork: boolean, egress: EgressConfig | undefined): CanvasRuntimeOptions {
+  return { ...canvas, services: withServerEgress(canvas.services ?? {}, allowPrivateNetwork, egress, "/canvas/services") };
 }
 
 /** Refuse to listen beyond loopback while no key is required. */

@@ -35,7 +35,7 @@ describe("the private-network guard in the server", () => {
     const answer = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "go" } });
     expect(answer.json.code).toBe(100);
     expect(answer.json.message).toBe(
-      `Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${SERVER_PRIVATE_NETWORK_HINT}`,
+      `Invoke:Local (Invoke:Local): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${SERVER_PRIVATE_NETWORK_HINT.replace("{entry}", `127.0.0.1:${target.port}`)}`,
     );
     expect(answer.json.message).toContain("server.allowPrivateNetwork");
     expect(target.requests).toEqual([]);
@@ -49,6 +49,32 @@ describe("the private-network guard in the server", () => {
     expect(answer.json.code).toBe(0);
     expect(answer.json.data.data.content).toBe("reached");
     expect(target.requests.map((request) => request.path)).toEqual(["/ping"]);
+  });
+
+  it("lets through what the server's egress.allow lists, and nothing else", async () => {
+    const target = await standIn((_request, res) => res.end("reached"));
+    const other = await standIn((_request, res) => res.end("other"));
+    const server = await startTestServer({ egress: { allow: [`127.0.0.1:${target.port}`] } });
+    const agentId = await createAgent(server, invokeCanvas(`${target.base}/ping`));
+    const answer = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "go" } });
+    expect(answer.json.code).toBe(0);
+    expect(answer.json.data.data.content).toBe("reached");
+    const otherId = await createAgent(server, invokeCanvas(`${other.base}/ping`));
+    const refused = await call(server, COMPLETIONS, { body: { agent_id: otherId, query: "go" } });
+    expect(refused.json.message).toContain(`add "127.0.0.1:${other.port}" to egress.allow`);
+    expect(other.requests).toEqual([]);
+  });
+
+  it("is the server's to decide: services.egress that disagrees with it, and a bad entry, are refused", () => {
+    const store = new MemoryServerStore();
+    expect(() => createServer({ store, egress: { allow: ["127.0.0.1"] }, canvas: { services: { egress: { allow: ["10.0.0.0/8"] } } } })).toThrow(
+      "/canvas/services/egress/allow: differs from the server's egress.allow: the server decides it",
+    );
+    expect(() => createServer({ store, canvas: { services: { egress: { allowPrivateNetwork: true } } } })).toThrow(
+      "/canvas/services/egress/allowPrivateNetwork: is true, but the server's own allowPrivateNetwork is false",
+    );
+    expect(() => createServer({ store, egress: { allow: ["127.0.0.1", "10.0.0.0/99"] } })).toThrow('/egress/allow/1: "10.0.0.0/99": the prefix length 99 is outside 0-32');
+    expect(() => createServer({ store, egress: { allow: ["127.0.0.1"] }, canvas: { services: { egress: { allow: ["127.0.0.1"] } } } })).not.toThrow();
   });
 
   it("is the server's to decide: services.http.allowPrivateNetwork that disagrees with it is refused", () => {
