@@ -22,6 +22,15 @@ function invokeCanvas(url: string) {
   });
 }
 
+/** An agent that runs `sql` on the PostgreSQL of this machine (127.0.0.1:5432, trust authentication). */
+function exeSqlCanvas(sql: string) {
+  return canvasDsl({
+    begin: node("Begin", {}, ["ExeSQL:Db"]),
+    "ExeSQL:Db": node("ExeSQL", { db_type: "postgres", host: "127.0.0.1", port: 5432, database: "test", username: "postgres", password: "", sql }, ["Message:Show"]),
+    "Message:Show": node("Message", { content: ["{ExeSQL:Db@formalized_content}"] }),
+  });
+}
+
 afterEach(() => {
   vi.unstubAllEnvs();
 });
@@ -83,5 +92,20 @@ describe("the private-network guard in the server", () => {
     expect(make).toThrow(ServerOptionsError);
     expect(make).toThrow("/canvas/services/http/allowPrivateNetwork: is true, but the server's own allowPrivateNetwork is false");
     expect(() => createServer({ store, allowPrivateNetwork: true, canvas: { services: { http: { allowPrivateNetwork: true } } } })).not.toThrow();
+  });
+
+  it("refuses a tenant's ExeSQL to the server's own PostgreSQL (127.0.0.1:5432) by default, and runs it once the operator lists it", async () => {
+    const server = await startTestServer();
+    const agentId = await createAgent(server, exeSqlCanvas("SELECT current_user"));
+    const answer = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "go" } });
+    expect(answer.json.code).toBe(100);
+    expect(answer.json.message).toBe(
+      `ExeSQL:Db (ExeSQL:Db): ExeSQL host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${SERVER_PRIVATE_NETWORK_HINT.replace("{entry}", "127.0.0.1:5432")}`,
+    );
+    const listed = await startTestServer({ egress: { allow: ["127.0.0.1:5432"] } });
+    const listedAgent = await createAgent(listed, exeSqlCanvas("SELECT current_user AS who"));
+    const ran = await call(listed, COMPLETIONS, { body: { agent_id: listedAgent, query: "go" } });
+    expect(ran.json.code).toBe(0);
+    expect(ran.json.data.data.content).toContain("postgres");
   });
 });
