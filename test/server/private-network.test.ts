@@ -1,9 +1,13 @@
 /**
- * Invoke's private-network guard in the server: on unless the server's own setting turns it off
- * (config `server.allowPrivateNetwork`, createServer's `allowPrivateNetwork`). The environment
- * variable that turns it off for `canvasflow run` does not reach the server. The target is a
- * loopback HTTP server started by the test.
+ * The egress guard in the server: every connection a tenant's canvas makes (Invoke, ExeSQL,
+ * Email) is refused for non-public addresses unless the server's own settings allow it (config
+ * `server.allowPrivateNetwork` for every address, `egress.allow` for listed ones; createServer's
+ * `allowPrivateNetwork` and `egress`). The environment variable that turns it off for
+ * `canvasflow run` does not reach the server. Targets are real listeners on loopback: a stand-in
+ * HTTP server, this machine's PostgreSQL, an SMTP server started by the test.
  */
+import type { AddressInfo } from "node:net";
+import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createServer, MemoryServerStore } from "../../src/index.js";
 import { SERVER_PRIVATE_NETWORK_HINT } from "../../src/server/app.js";
@@ -28,6 +32,15 @@ function exeSqlCanvas(sql: string) {
     begin: node("Begin", {}, ["ExeSQL:Db"]),
     "ExeSQL:Db": node("ExeSQL", { db_type: "postgres", host: "127.0.0.1", port: 5432, database: "test", username: "postgres", password: "", sql }, ["Message:Show"]),
     "Message:Show": node("Message", { content: ["{ExeSQL:Db@formalized_content}"] }),
+  });
+}
+
+/** An agent whose Email sends "listed relay" with `smtp` params (empty: the config's smtp). */
+function emailCanvas(smtp: Record<string, unknown>) {
+  return canvasDsl({
+    begin: node("Begin", {}, ["Email:Send"]),
+    "Email:Send": node("Email", { to_email: "someone@example.org", subject: "listed relay", content: "<p>hi</p>", ...smtp }, ["Message:Show"]),
+    "Message:Show": node("Message", { content: ["sent: {Email:Send@success}"] }),
   });
 }
 
@@ -107,5 +120,45 @@ describe("the private-network guard in the server", () => {
     const ran = await call(listed, COMPLETIONS, { body: { agent_id: listedAgent, query: "go" } });
     expect(ran.json.code).toBe(0);
     expect(ran.json.data.data.content).toContain("postgres");
+  });
+
+  it("refuses a tenant's Email to an SMTP listener on 127.0.0.1 by default (no connection made), and sends through the operator's relay once listed", async () => {
+    let connections = 0;
+    const subjects: string[] = [];
+    const relay = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ["STARTTLS"],
+      onData(stream, _session, callback) {
+        let text = "";
+        stream.on("data", (chunk: Buffer) => (text += chunk.toString()));
+        stream.on("end", () => {
+          subjects.push(/^Subject: (.*)$/m.exec(text)?.[1]?.trim() ?? "");
+          callback();
+        });
+      },
+      logger: false,
+    });
+    relay.server.on("connection", () => connections++);
+    await new Promise<void>((resolve) => relay.listen(0, "127.0.0.1", resolve));
+    const port = (relay.server.address() as AddressInfo).port;
+    try {
+      // The attack: the tenant names the listener itself.
+      const server = await startTestServer();
+      const tenantChosen = await createAgent(server, emailCanvas({ smtp_server: "127.0.0.1", smtp_port: port, email: "bot@example.com", password: "x" }));
+      const refused = await call(server, COMPLETIONS, { body: { agent_id: tenantChosen, query: "go" } });
+      expect(refused.json.message).toContain(`Email smtp_server "127.0.0.1" is 127.0.0.1, a non-public address (loopback)`);
+      expect(refused.json.message).toContain(SERVER_PRIVATE_NETWORK_HINT.replace("{entry}", `127.0.0.1:${port}`));
+      expect(connections).toBe(0);
+      // The operator's own relay (the config's smtp, plain SMTP on loopback), listed.
+      const smtp = { host: "127.0.0.1", port, tls: "none" as const, from: "bot@example.com" };
+      const listed = await startTestServer({ egress: { allow: [`127.0.0.1:${port}`] }, canvas: { services: { tools: { knowledgeBases: {}, endpoints: {}, env: {}, smtp } } } });
+      const viaRelay = await createAgent(listed, emailCanvas({}));
+      const sent = await call(listed, COMPLETIONS, { body: { agent_id: viaRelay, query: "go" } });
+      expect(sent.json.code).toBe(0);
+      expect(sent.json.data.data.content).toBe("sent: true");
+      expect(subjects).toEqual(["listed relay"]);
+    } finally {
+      await new Promise<void>((resolve) => relay.close(() => resolve()));
+    }
   });
 });
