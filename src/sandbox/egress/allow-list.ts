@@ -171,6 +171,11 @@ export class AllowList {
     return this.entries.length;
   }
 
+  /** Whether it has address or range entries (else only names match, and no lookup can help). */
+  get hasRanges(): boolean {
+    return this.ranges.length > 0;
+  }
+
   /** The entry that allows this address for this target, or undefined. */
   match(query: AllowQuery): AllowEntry | undefined {
     const portFits = (entry: AllowEntry) => entry.port === undefined || entry.port === query.port;
