@@ -9,7 +9,7 @@
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
  * key; then logs one JSON line per request and per run (pino, to stderr, at `--log-level`, else
  * the config's `server.logLevel`, else info). The config's `server` section holds the limits,
- * rate limits, the private-network guard, /metrics and OpenAPI settings. Stopping takes no new
+ * rate limits, the egress guard (with the top-level egress section), /metrics and OpenAPI settings. Stopping takes no new
  * requests, gives the runs going on `--grace` seconds (default 30) to finish, cancels the rest
  * (their streams end with a cancelled workflow_finished and [DONE]; their sessions go on from
  * before that turn), and closes connections as they fall idle.
