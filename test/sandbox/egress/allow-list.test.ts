@@ -179,6 +179,21 @@ describe("the guard with an allow-list", () => {
     await expect(checkEgress(target("two.example", 80), policy)).rejects.toThrow('resolves to 169.254.169.254, a non-public address (link-local');
   });
 
+  it("a listed name is allowed in any letter case, and never when written with a trailing dot", async () => {
+    const label = fc.stringMatching(/^[a-z][a-z0-9-]{0,10}[a-z0-9]$/);
+    const name = fc.array(label, { minLength: 2, maxLength: 4 }).map((labels) => labels.join("."));
+    await fc.assert(
+      fc.asyncProperty(name, port, fc.boolean(), async (host, p, upper) => {
+        const policy = createEgressPolicy({ allow: [`${host}:${p}`], resolver: resolveTo("10.0.0.1") });
+        const asked = upper ? host.toUpperCase() : host;
+        await expect(checkEgress(target(asked, p), policy)).resolves.toEqual([{ address: "10.0.0.1", family: 4 }]);
+        await expect(checkEgress(target(`${asked}.`, p), policy)).rejects.toThrow("ends with a dot");
+        await expect(checkEgress(target(asked, p === 65535 ? 1 : p + 1), policy)).rejects.toThrow("a non-public address (private)");
+      }),
+      { numRuns: 50 },
+    );
+  });
+
   it("refuses hosts that are not names or addresses (a socket path, a URL) before resolving them", async () => {
     const asked: string[] = [];
     const policy = createEgressPolicy({ allowPrivateNetwork: true, resolver: async (name) => (asked.push(name), []) });
