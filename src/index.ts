@@ -37,7 +37,7 @@ export { builtinRegistry, BUILTIN_COMPONENTS } from "./components/builtins.js";
 export { LLM_COMPONENTS } from "./components/llm/index.js";
 export { TOOL_COMPONENTS, defineTool, type MetaParam, type ToolSpec } from "./tools/index.js";
 export { ProviderMissingError, needsProvider, type ProviderKind } from "./components/needs-provider.js";
-export type { HttpServiceOptions, HostResolver, ResolvedAddress } from "./components/invoke.js";
+export type { EgressServiceOptions, HttpServiceOptions, HostResolver, ResolvedAddress } from "./components/invoke.js";
 export { TextStream, isTextStream, THINK_START, THINK_END } from "./components/text-stream.js";
 export type * from "./components/types.js";
 export type { CanvasDsl, ComponentEntry, TemplateEnvelope, HistoryEntry, GraphNode, GraphEdge } from "./dsl/types.js";

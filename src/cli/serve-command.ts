@@ -9,8 +9,8 @@
  * flags as `canvasflow keys`), until Ctrl+C or SIGTERM. Prints where it listens and how to make a
  * key; then logs one JSON line per request and per run (pino, to stderr, at `--log-level`, else
  * the config's `server.logLevel`, else info). The config's `server` section holds the limits,
- * rate limits, the private-network guard, /metrics and OpenAPI settings, and the component
- * policy (the in-process workers of `--workers` apply it too). Stopping takes no new
+ * rate limits, the egress guard (with the top-level egress section), /metrics and OpenAPI
+ * settings, and the component policy (the in-process workers of `--workers` apply it too). Stopping takes no new
  * requests, gives the runs going on `--grace` seconds (default 30) to finish, cancels the rest
  * (their streams end with a cancelled workflow_finished and [DONE]; their sessions go on from
  * before that turn), and closes connections as they fall idle.
@@ -23,6 +23,7 @@
  * folder that cannot be served, no key on a non-loopback host).
  */
 import { AgentFolderError } from "../server/agent-folder.js";
+import { withServerEgress } from "../server/egress.js";
 import { createServer, InsecureListenError } from "../server/app.js";
 import { ServerOptionsError } from "../server/settings.js";
 import { CONFIG_FILE_NAME } from "../config/load.js";
@@ -210,7 +211,8 @@ async function serve(
   at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
 ): Promise<number> {
   const { logLevel: configLevel, ...settings }: ServerConfig = services.config.server ?? {};
-  // The private-network guard is the server's to decide (settings.allowPrivateNetwork), not the services'.
+  // The egress guard is the server's to decide (settings.allowPrivateNetwork and the config's
+  // egress.allow, server/egress.ts), not the services'.
   const { allowPrivateNetwork: _cliOnly, ...http } = services.services.http ?? {};
   let policy: ComponentPolicy;
   try {
@@ -220,15 +222,18 @@ async function serve(
     io.err(`${error.message}\n`);
     return EXIT.usage;
   }
+  const { egress: _server, ...unguarded } = services.services;
+  const canvasServices = { ...unguarded, http };
   let queue: RunQueue | undefined;
   const workers: RunWorker[] = [];
   if (at.queued) {
-    const opened = await openQueue(args, io, at.queued, at.registry, { ...services.services, http: { ...http, allowPrivateNetwork: settings.allowPrivateNetwork === true } }, policy, workers);
+    const workerServices = withServerEgress(canvasServices, settings.allowPrivateNetwork === true, services.config.egress, "/canvas/services") as RunServices["services"];
+    const opened = await openQueue(args, io, at.queued, at.registry, workerServices, policy, workers);
     if (typeof opened === "number") return opened;
     queue = opened;
   }
   try {
-    return await listenAndServe(args, io, store, services, at, settings, configLevel, http, queue, workers);
+    return await listenAndServe(args, io, store, services, at, settings, configLevel, canvasServices, queue, workers);
   } finally {
     // After the server: its followed runs have ended (or been cancelled) by then.
     await Promise.all(workers.map((worker) => worker.close({ graceMs: Math.round(at.grace * 1000) })));
@@ -287,7 +292,7 @@ async function listenAndServe(
   at: { host: string; port: number; apiKey: string | undefined; grace: number; logLevel: LogLevel | undefined; registry: ComponentRegistry; queued: QueueSetup | undefined; dashboardKey: string | undefined },
   settings: Omit<ServerConfig, "logLevel">,
   configLevel: ServerConfig["logLevel"],
-  http: NonNullable<RunServices["services"]["http"]>,
+  canvasServices: RunServices["services"],
   queue: RunQueue | undefined,
   workers: RunWorker[],
 ): Promise<number> {
@@ -298,7 +303,8 @@ async function listenAndServe(
       registry: at.registry,
       ...(queue ? { queue } : {}),
       ...(at.dashboardKey !== undefined ? { dashboard: { key: at.dashboardKey, ...(args.dashboardPath !== undefined ? { path: args.dashboardPath } : {}) } } : {}),
-      canvas: { services: { ...services.services, http } },
+      canvas: { services: { ...canvasServices } },
+      ...(services.config.egress ? { egress: services.config.egress } : {}),
       ...(args.agents !== undefined ? { agentsDir: args.agents } : {}),
       ...(args.difyApp !== undefined ? { difyApp: args.difyApp } : {}),
       ...(at.apiKey !== undefined ? { apiKey: at.apiKey } : {}),

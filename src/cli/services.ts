@@ -84,10 +84,11 @@ export async function openRunServices(
     const { id, dir } = parseKbFlag(value, cwd);
     config.knowledgeBases = { ...(config.knowledgeBases ?? {}), [id]: { type: "local", dir } };
   }
-  // Without the flag, services.http leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK.
-  const http = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
+  // Without the flag, services.egress leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK; its
+  // allow-list is the config's egress.allow.
+  const egress = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
-    const services = buildServices(config, { env, http, trustCode: flags.trustCode });
+    const services = buildServices(config, { env, egress, trustCode: flags.trustCode });
     return { services, config, configFile, mock: undefined, close: () => closeMcp(services.mcp) };
   }
   const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
@@ -96,7 +97,7 @@ export async function openRunServices(
   const llm = createLlmProvider(mockLlmConfig(mock.url), {});
   // Embedding and rerank models too: every one of them is answered by the mock.
   const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
-  const services = buildServices(config, { env, http, llm, knowledgeModels, trustCode: flags.trustCode });
+  const services = buildServices(config, { env, egress, llm, knowledgeModels, trustCode: flags.trustCode });
   return {
     services,
     config,

@@ -2,7 +2,7 @@
  * Invoke ("HTTP request"): calls a URL with GET, POST or PUT and outputs the response text
  * (research/ragflow.md §4.1). Arguments come from references or templated values; header
  * values may hold `{token}` references. Requests to non-public addresses are refused unless
- * the application allows them (services.http, see ./http/service.ts).
+ * the operator allows them (services.egress, see sandbox/egress/service.ts).
  *
  * Retries are the engine's (max_retries / delay_after_error), so none are made here.
  */
@@ -14,14 +14,13 @@ import { finiteNumber, isBlank, isPlainObject, objectRows } from "../util/values
 import { formBody, hasHeader, jsonArgument, withQuery } from "./http/arguments.js";
 import { htmlToText } from "./http/html-to-text.js";
 import { requestLabel, sendHttpRequest, type HttpMethod } from "./http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "./http/service.js";
-import { systemResolver } from "./http/ssrf.js";
+import { egressPolicyOf } from "../sandbox/egress/service.js";
 import { isTextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
 import { valueKind } from "./value-kind.js";
 
-export type { HttpServiceOptions } from "./http/service.js";
-export type { HostResolver, ResolvedAddress } from "./http/ssrf.js";
+export type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress/service.js";
+export type { HostResolver, ResolvedAddress } from "../sandbox/egress/guard.js";
 
 export const DEFAULT_INVOKE_TIMEOUT_S = 60;
 /** The engine's timeout is the HTTP timeout plus this, so the request's own clearer error comes first. */
@@ -277,7 +276,6 @@ export const Invoke: ComponentDefinition = {
       if (!hasHeader(headers, "content-type")) headers["Content-Type"] = "application/x-www-form-urlencoded";
     }
 
-    const http = httpServiceOptions(ctx.services);
     const response = await sendHttpRequest({
       method,
       url: target,
@@ -285,9 +283,7 @@ export const Invoke: ComponentDefinition = {
       body,
       timeoutMs: seconds * 1000,
       proxy,
-      allowPrivateNetwork: privateNetworkAllowed(http),
-      ...(http.privateNetworkHint !== undefined ? { privateNetworkHint: http.privateNetworkHint } : {}),
-      resolver: http.lookup ?? systemResolver,
+      egress: egressPolicyOf(ctx.services),
       signal: ctx.signal,
     });
     const text = params.clean_html === true ? htmlToText(response.text) : response.text;

@@ -8,6 +8,7 @@ import { readJsonFile } from "../util/json-file.js";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { formatSchemaIssues, schemaIssues, type SchemaIssue } from "../util/json-schema.js";
 import { jsonPointer } from "../util/values.js";
+import { parseAllowEntry } from "../sandbox/egress/allow-list.js";
 import type { CanvasflowConfig } from "./types.js";
 
 export { buildServices, type BuildServicesOptions } from "./services.js";
@@ -67,6 +68,13 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
     // A URL with ${VAR} placeholders is checked once they are filled in, when the server is opened.
     if ("url" in server && !server.url.includes("${") && !isHttpUrl(server.url)) issues.push({ pointer: jsonPointer("mcpServers", id, "url"), message: `must be an http:// or https:// URL, got "${server.url}"` });
   }
+  (config.egress?.allow ?? []).forEach((entry, i) => {
+    try {
+      parseAllowEntry(entry);
+    } catch (error) {
+      issues.push({ pointer: jsonPointer("egress", "allow", String(i)), message: `${JSON.stringify(entry)}: ${(error as Error).message}` });
+    }
+  });
   for (const [name, tool] of Object.entries(config.tools ?? {})) {
     if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
   }

@@ -1,10 +1,10 @@
 /**
  * From a configuration to the services a run's components find in `ctx.services`:
  * `llm` (chat models by llm_id), `tools` (knowledge bases with their embedding and rerank models,
- * tool endpoints, the environment for API keys), `http` (Invoke's network policy) and `mcp` (the
+ * tool endpoints, the environment for API keys), `egress` (the egress guard's allow-list) and `mcp` (the
  * MCP servers and their sessions).
  */
-import type { HttpServiceOptions } from "../components/http/service.js";
+import type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress/service.js";
 import { createLlmProvider } from "../llm/provider.js";
 import type { LlmProvider } from "../llm/types.js";
 import { McpHub } from "../tools/mcp/hub.js";
@@ -15,8 +15,10 @@ import type { KnowledgeModels } from "../knowledge/model-types.js";
 export interface BuildServicesOptions {
   /** Where API keys are read from (default process.env). */
   env?: Readonly<Record<string, string | undefined>>;
-  /** `services.http` as given (e.g. `{ allowPrivateNetwork: true }` from the CLI). */
+  /** `services.http` as given (the older spelling of `egress`). */
   http?: HttpServiceOptions;
+  /** Added to `services.egress` (whose allow-list is the config's `egress.allow`), e.g. `{ allowPrivateNetwork: true }` from the CLI. */
+  egress?: EgressServiceOptions;
   /** Use this provider instead of one made from the config (e.g. everything to the mock). */
   llm?: LlmProvider;
   /** Use these embedding and rerank models instead of ones made from the config. */
@@ -39,6 +41,7 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
       ...(config.browser ? { browser: { ...config.browser } } : {}),
     },
     http: { ...(options.http ?? {}) },
+    egress: { ...(config.egress?.allow ? { allow: [...config.egress.allow] } : {}), ...(options.egress ?? {}) },
     // Always present, so an Agent's mcp entry that names no configured server says so.
     mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
     ...(config.codeExec || options.trustCode ? { codeExec: { ...(config.codeExec ?? {}), ...(options.trustCode ? { trustCode: true } : {}) } } : {}),

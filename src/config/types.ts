@@ -3,7 +3,7 @@
  * it turns into. A canvas DSL says *which* model, dataset or tool it uses; this says *where* they
  * are and which keys to use, so the same DSL runs against OpenAI, Ollama, vLLM or a mock.
  */
-import type { HttpServiceOptions } from "../components/http/service.js";
+import type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress/service.js";
 import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
@@ -99,6 +99,17 @@ export interface CanvasflowConfig {
   browser?: BrowserConfig;
   /** The sandbox CodeExec and Dify's code node run scripts in. */
   codeExec?: CodeExecOptions;
+  /** The egress guard's allow-list (every outbound connection a canvas causes passes the guard). */
+  egress?: EgressConfig;
+}
+
+/** The `egress` section (docs/configuration.md, Egress). */
+export interface EgressConfig {
+  /**
+   * Non-public addresses canvases may reach: host names, IPs, `host:port`, `[v6]:port`, CIDR
+   * ranges (sandbox/egress/allow-list.ts).
+   */
+  allow?: string[];
 }
 
 export interface MemoriesConfig {
@@ -215,7 +226,8 @@ export interface ToolServices {
  * The well-known keys of `RuntimeServices` (components read them from `ctx.services`):
  * - `llm`: chat models for LLM, Agent and Categorize;
  * - `tools`: knowledge bases and tool endpoints;
- * - `http`: Invoke's network policy (see components/http/service.ts);
+ * - `egress`: the egress guard's policy for every outbound connection (sandbox/egress/service.ts);
+ * - `http`: its older spelling, still read;
  * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
  * - `memories`: where conversation memories are written and searched (memory/types.ts);
  * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts).
@@ -223,6 +235,7 @@ export interface ToolServices {
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
+  egress?: EgressServiceOptions;
   http?: HttpServiceOptions;
   mcp?: McpHub;
   /**

@@ -16,8 +16,9 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOpt
 import type { Redis } from "ioredis";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { HttpServiceOptions } from "../components/http/service.js";
 import { isMcpHub, MCP_SERVICE } from "../tools/mcp/hub.js";
+import type { EgressConfig } from "../config/types.js";
+import { withServerEgress } from "./egress.js";
 import { defaultRegistry, type CanvasRuntimeOptions, type ComponentRegistry } from "../index.js";
 import { packageRoot } from "../dsl/schemas.js";
 import { takeMemoryStore } from "../memory/scope.js";
@@ -65,9 +66,7 @@ const WS_CLOSE_TIMEOUT_MS = 5000;
 /** How long past a run's wall-clock limit a key's run slot is kept in Redis when its server never gives it back. */
 const SLOT_LEASE_MARGIN_MS = 60_000;
 
-/** What a blocked Invoke says about allowing it, in the server. */
-export const SERVER_PRIVATE_NETWORK_HINT =
-  "the server allows it only when its config says so: set server.allowPrivateNetwork to true in the file given to canvasflow serve --config (library: createServer's allowPrivateNetwork)";
+export { SERVER_PRIVATE_NETWORK_HINT } from "./egress.js";
 
 export interface CreateServerOptions extends ServerSettingsInput {
   /** Agents, sessions, keys, run state and cancel signals. The caller closes it after the server. */
@@ -79,6 +78,11 @@ export interface CreateServerOptions extends ServerSettingsInput {
    * `memories` service must be a MemoryStore: each run gets its tenant's memories from it.
    */
   canvas?: CanvasRuntimeOptions;
+  /**
+   * The egress guard's allow-list (the config file's top-level `egress`): non-public addresses
+   * canvases may reach. With `allowPrivateNetwork`, the server's alone to decide (server/egress.ts).
+   */
+  egress?: EgressConfig;
   /** Serve every DSL file of this folder as a read-only agent of every tenant. */
   agentsDir?: string;
   /** A single key for a one-key deployment (tenant "default"), besides the store's keys. */
@@ -128,7 +132,7 @@ export interface CreateServerOptions extends ServerSettingsInput {
   // headersMs, wsHighWaterBytes, wsMaxQueuedBytes, wsStallMs, wsBadFrames, wsBadFramesMs,
   // wsConnectionsPerKey), rateLimits
   // (completionsPerMinute, requestsPerMinute, runsPerKey, runsPerServer; 0 is off),
-  // allowPrivateNetwork (Invoke; default false), metrics ({enabled, public}), openapi ({enabled}),
+  // allowPrivateNetwork (every canvas connection; default false), metrics ({enabled, public}), openapi ({enabled}),
   // playground ({enabled}), policy (component types, tools and MCP servers agents may use: its
   // names must be the registry's components and canvas.services.mcp's servers).
 }
@@ -190,7 +194,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     agents: new AgentCatalog(options.store.agents),
     registry,
     compiled: new CompiledAgents(registry),
-    canvas: withNetworkGuard(untrustedCode(canvas), settings.allowPrivateNetwork),
+    canvas: withNetworkGuard(untrustedCode(canvas), settings.allowPrivateNetwork, options.egress),
     ...(memories ? { memories } : {}),
     runs: new ActiveRuns(),
     keepRunningOnDisconnect: options.keepRunningOnDisconnect ?? false,
@@ -318,23 +322,9 @@ function serverMemories(canvas: CanvasRuntimeOptions): { options: CanvasRuntimeO
   }
 }
 
-/**
- * Invoke's private-network guard, as the server decides it: its own setting, whatever the
- * environment (CANVASFLOW_ALLOW_PRIVATE_NETWORK is the CLI's), and a refusal that says how to
- * change it in the server.
- */
-function withNetworkGuard(canvas: CanvasRuntimeOptions, allowPrivateNetwork: boolean): CanvasRuntimeOptions {
-  const services = canvas.services ?? {};
-  const http = (services.http ?? {}) as HttpServiceOptions;
-  if (http.allowPrivateNetwork !== undefined && http.allowPrivateNetwork !== allowPrivateNetwork) {
-    throw new ServerOptionsError([
-      {
-        pointer: "/canvas/services/http/allowPrivateNetwork",
-        message: `is ${http.allowPrivateNetwork}, but the server's own allowPrivateNetwork is ${allowPrivateNetwork}: the server decides it; pass allowPrivateNetwork to createServer instead`,
-      },
-    ]);
-  }
-  return { ...canvas, services: { ...services, http: { ...http, allowPrivateNetwork, privateNetworkHint: SERVER_PRIVATE_NETWORK_HINT } } };
+/** The egress guard as the server decides it (server/egress.ts): its settings, whatever the canvas options say. */
+function withNetworkGuard(canvas: CanvasRuntimeOptions, allowPrivateNetwork: boolean, egress: EgressConfig | undefined): CanvasRuntimeOptions {
+  return { ...canvas, services: withServerEgress(canvas.services ?? {}, allowPrivateNetwork, egress, "/canvas/services") };
 }
 
 /** The server's canvases are untrusted: a service that would run their code unsandboxed is refused. */

@@ -10,7 +10,10 @@
  * adds `attachments`: references to files (a DocGenerator's download, an uploaded file).
  */
 import { htmlToText } from "../components/http/html-to-text.js";
+import { isIP } from "node:net";
 import { UnavailableError } from "../components/unavailable.js";
+import { checkEgress } from "../sandbox/egress/guard.js";
+import { egressPolicyOf } from "../sandbox/egress/service.js";
 import type { SmtpConfig } from "../config/types.js";
 import { isPlainObject } from "../util/values.js";
 import { readFileValue } from "./files/store.js";
@@ -21,6 +24,8 @@ export const EMAIL_TIMEOUT_S = 60;
 
 interface SmtpSettings {
   host: string;
+  /** Where the host came from, as a refusal names it. */
+  hostRole: string;
   port: number;
   tls: "implicit" | "starttls" | "none";
   allowSelfSigned: boolean;
@@ -53,6 +58,7 @@ export function smtpSettings(ctx: ToolContext): SmtpSettings {
     if (from === "") throw new UnavailableError("Email has no sender: the email param (the sender address) is empty");
     return {
       host: text(p.smtp_server),
+      hostRole: "Email smtp_server",
       port,
       tls: port === 465 ? "implicit" : "starttls",
       allowSelfSigned: false,
@@ -72,6 +78,7 @@ export function smtpSettings(ctx: ToolContext): SmtpSettings {
   }
   return {
     host: smtp.host,
+    hostRole: "Email SMTP host (smtp.host in the config)",
     port: smtp.port ?? (tls === "implicit" ? 465 : 587),
     tls,
     allowSelfSigned: smtp.allowSelfSigned === true,
@@ -120,16 +127,20 @@ export const runEmail: ToolRun = async (args, ctx): Promise<ToolOutput> => {
   const html = (await textArgument(args.content)) || "No content provided";
   const settings = smtpSettings(ctx);
   const timeout = toolTimeoutMs(ctx.params, EMAIL_TIMEOUT_S);
+  // The egress guard: a relay on loopback or a private network only when the operator lists it.
+  // nodemailer gets the checked address (it would look the name up again); the TLS name stays.
+  const [address] = await checkEgress({ host: settings.host, port: settings.port, role: settings.hostRole }, egressPolicyOf(ctx.services));
+  const name = settings.host.replace(/^\[(.*)\]$/, "$1");
   // nodemailer loads on first use, as the other heavy libraries do.
   const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
-    host: settings.host,
+    host: address.address,
     port: settings.port,
     secure: settings.tls === "implicit",
     requireTLS: settings.tls === "starttls",
     ignoreTLS: settings.tls === "none",
     ...(settings.password !== "" ? { auth: { user: settings.username, pass: settings.password } } : {}),
-    tls: { rejectUnauthorized: !settings.allowSelfSigned },
+    tls: { rejectUnauthorized: !settings.allowSelfSigned, ...(isIP(name) === 0 ? { servername: name } : {}) },
     connectionTimeout: Math.min(timeout, 10_000),
     greetingTimeout: Math.min(timeout, 10_000),
     socketTimeout: timeout,

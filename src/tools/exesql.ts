@@ -7,6 +7,8 @@ import { credential, positiveInteger } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
 import { finiteNumber, showValue } from "../util/values.js";
 import { UnavailableError } from "../components/unavailable.js";
+import { checkEgress } from "../sandbox/egress/guard.js";
+import { egressPolicyOf } from "../sandbox/egress/service.js";
 import { defineTool } from "./define-tool.js";
 import type { ConnectionSettings, SqlConnection } from "./sql/connection.js";
 import { runStatements } from "./sql/execute.js";
@@ -23,12 +25,18 @@ function text(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-function connectionSettings(params: Params): ConnectionSettings {
+/**
+ * The connection's settings, its host checked by the egress guard: a database on loopback or a
+ * private network is refused unless the operator allows it (egress.allow), and the driver then
+ * connects to the checked addresses only.
+ */
+async function connectionSettings(params: Params, ctx: ToolContext): Promise<ConnectionSettings> {
   const host = text(params.host).trim();
   if (host === "") throw new UnavailableError("host is empty: set the database host of ExeSQL");
   const port = finiteNumber(params.port) ?? 3306;
   if (!Number.isInteger(port) || port <= 0 || port > 65535) throw new Error(`port must be a whole number from 1 to 65535, not ${showValue(params.port)}`);
-  return { host, port, database: text(params.database), user: text(params.username), password: text(params.password), connectTimeoutMs: CONNECT_TIMEOUT_MS };
+  const addresses = await checkEgress({ host, port, role: "ExeSQL host" }, egressPolicyOf(ctx.services));
+  return { host, port, addresses, database: text(params.database), user: text(params.username), password: text(params.password), connectTimeoutMs: CONNECT_TIMEOUT_MS };
 }
 
 async function connect(dialect: SqlDialect, dbType: string, settings: ConnectionSettings): Promise<SqlConnection> {
@@ -51,7 +59,7 @@ async function executeSql(args: Record<string, unknown>, ctx: ToolContext): Prom
   const maxRecords = Math.max(1, Math.floor(finiteNumber(params.max_records) ?? 1024));
 
   ctx.signal.throwIfAborted();
-  const connection = await connect(dialect, dbType, connectionSettings(params));
+  const connection = await connect(dialect, dbType, await connectionSettings(params, ctx));
   // Cancelling the run closes the connection, which ends a statement still running.
   const onAbort = () => void connection.close();
   ctx.signal.addEventListener("abort", onAbort, { once: true });

@@ -70,6 +70,36 @@ describe("canvasflow serve --config FILE", () => {
     expect(await running).toBe(0);
   });
 
+  it("reads the top-level egress section: a listed address is reached, another is refused with the server's hint", async () => {
+    const scratch = scratchDir("cf-serve-egress-");
+    const key = await newKey(scratch.dir);
+    const listed = await standIn((_request, res) => res.end("listed"));
+    const other = await standIn((_request, res) => res.end("other"));
+    const config = scratch.write("canvasflow.config.json", JSON.stringify({ egress: { allow: [`127.0.0.1:${listed.port}`] } }));
+    const live = liveIO();
+    const running = main(["serve", "--port", "0", "--data", scratch.dir, "--config", config], live.io);
+    try {
+      const base = await waitFor("the banner", () => SERVING.exec(live.stderr())?.[1]);
+      const answers: string[] = [];
+      for (const target of [listed, other]) {
+        const invoke = canvasDsl({
+          begin: node("Begin", {}, ["Invoke:Local"]),
+          "Invoke:Local": node("Invoke", { url: `${target.base}/ping`, method: "get", timeout: 5 }, ["Message:Show"]),
+          "Message:Show": node("Message", { content: ["{Invoke:Local@result}"] }),
+        });
+        const created = await body(await fetch(`${base}/api/v1/agents`, { method: "POST", headers: headers(key), body: JSON.stringify({ title: `invoke ${target.port}`, dsl: invoke }) }));
+        const turn = await body(await fetch(`${base}/api/v1/agents/chat/completions`, { method: "POST", headers: headers(key), body: JSON.stringify({ agent_id: created.data.id, query: "go" }) }));
+        answers.push(turn.code === 0 ? turn.data.data.content : turn.message);
+      }
+      expect(answers[0]).toBe("listed");
+      expect(answers[1]).toContain(`non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; the server allows it only when its config says so: add "127.0.0.1:${other.port}" to egress.allow`);
+      expect(other.requests).toEqual([]);
+    } finally {
+      live.stop();
+    }
+    expect(await running).toBe(0);
+  });
+
   it("--log-level overrides the config's: JSON lines with request ids, never the key", async () => {
     const scratch = scratchDir("cf-serve-loglevel-");
     const key = await newKey(scratch.dir);
@@ -128,6 +158,10 @@ describe("canvasflow serve --config FILE", () => {
     const refused = await cli(["serve", "--port", "0", "--data", scratch.dir, "--config", contradicting]);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`${contradicting}: /server/limits/wsMaxQueuedBytes: is 1048576, less than limits.wsHighWaterBytes (2097152)`);
+    const egress = scratch.write("bad-egress.json", JSON.stringify({ egress: { allow: ["127.0.0.1", "http://db.internal"] } }));
+    const badEgress = await cli(["serve", "--port", "0", "--data", scratch.dir, "--config", egress]);
+    expect(badEgress.code).toBe(2);
+    expect(badEgress.stderr).toContain(`${egress}: /egress/allow/1: "http://db.internal": write a host name, an IP address or a CIDR range, optionally with :PORT; not a URL`);
     const level = await cli(["serve", "--port", "0", "--data", scratch.dir, "--log-level", "loud"]);
     expect(level.code).toBe(2);
     expect(level.stderr).toContain('--log-level must be one of fatal, error, warn, info, debug, trace, silent, got "loud"');

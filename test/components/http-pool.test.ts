@@ -4,9 +4,9 @@
  */
 import { createServer, type Server } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
-import { closePinnedDispatchers, MAX_POOLS, pinnedDispatcherCount } from "../../src/components/http/dispatchers.js";
+import { closePinnedDispatchers, MAX_POOLS, pinnedDispatcherCount } from "../../src/sandbox/egress/dispatchers.js";
 import { sendHttpRequest, type HttpRequestSpec } from "../../src/components/http/request.js";
-import type { HostResolver } from "../../src/components/http/ssrf.js";
+import { createEgressPolicy, type HostResolver } from "../../src/sandbox/egress/guard.js";
 import { listenForTest } from "../helpers/http.js";
 
 /** A server that answers "ok from <name>" and counts the connections it accepted. */
@@ -38,8 +38,7 @@ function spec(url: string, resolver?: HostResolver): HttpRequestSpec {
     headers: { "content-type": "text/plain" },
     body: "hello",
     timeoutMs: 10_000,
-    allowPrivateNetwork: true,
-    resolver: resolver ?? (async () => [{ address: "127.0.0.1", family: 4 }]),
+    egress: createEgressPolicy({ allowPrivateNetwork: true, resolver: resolver ?? (async () => [{ address: "127.0.0.1", family: 4 }]) }),
     signal: new AbortController().signal,
   };
 }

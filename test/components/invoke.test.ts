@@ -8,8 +8,8 @@ import { loadCanvas, validateDsl, type CanvasEvent, type LoadOptions } from "../
 import { formBody, jsonArgument, withQuery } from "../../src/components/http/arguments.js";
 import { htmlToText } from "../../src/components/http/html-to-text.js";
 import { decodeBody } from "../../src/components/http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "../../src/components/http/service.js";
-import { nonPublicKind, pinnedLookup, resolveCheckedHost, type HostResolver, type ResolvedAddress } from "../../src/components/http/ssrf.js";
+import { httpServiceOptions, privateNetworkAllowed } from "../../src/sandbox/egress/service.js";
+import { checkEgress, createEgressPolicy, nonPublicKind, pinnedLookup, PRIVATE_NETWORK_HINT, type HostResolver, type ResolvedAddress } from "../../src/sandbox/egress/guard.js";
 import {
   endpointUrl,
   ENGINE_TIMEOUT_MARGIN_MS,
@@ -125,16 +125,17 @@ describe("SSRF address classification", () => {
       { address: "93.184.216.34", family: 4 },
       { address: "10.0.0.7", family: 4 },
     ];
-    await expect(resolveCheckedHost("rebind.example", { role: "url", allowPrivateNetwork: false, resolver })).rejects.toThrow(
-      'url host "rebind.example" resolves to 10.0.0.7, a non-public address (private): requests to loopback, private and link-local networks are blocked; ' +
-        "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+    const url = (host: string) => ({ host, port: 80, role: "url host" });
+    await expect(checkEgress(url("rebind.example"), createEgressPolicy({ resolver }))).rejects.toThrow(
+      'url host "rebind.example" resolves to 10.0.0.7, a non-public address (private): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ' +
+        PRIVATE_NETWORK_HINT.replace("{entry}", "rebind.example:80"),
     );
-    await expect(resolveCheckedHost("rebind.example", { role: "url", allowPrivateNetwork: true, resolver })).resolves.toHaveLength(2);
-    await expect(resolveCheckedHost("[::1]", { role: "proxy", allowPrivateNetwork: false, resolver })).rejects.toThrow('proxy host "::1" is ::1, a non-public address (loopback)');
+    await expect(checkEgress(url("rebind.example"), createEgressPolicy({ resolver, allowPrivateNetwork: true }))).resolves.toHaveLength(2);
+    await expect(checkEgress({ host: "[::1]", port: 3128, role: "proxy host" }, createEgressPolicy({ resolver }))).rejects.toThrow('proxy host "::1" is ::1, a non-public address (loopback)');
     const failing: HostResolver = async () => {
       throw new Error("getaddrinfo ENOTFOUND nowhere.invalid");
     };
-    await expect(resolveCheckedHost("nowhere.invalid", { role: "url", allowPrivateNetwork: false, resolver: failing })).rejects.toThrow(
+    await expect(checkEgress(url("nowhere.invalid"), createEgressPolicy({ resolver: failing }))).rejects.toThrow(
       'url host "nowhere.invalid" could not be resolved: getaddrinfo ENOTFOUND nowhere.invalid',
     );
   });
@@ -145,17 +146,18 @@ describe("SSRF address classification", () => {
       asked.push(hostname);
       return [{ address: "93.184.216.34", family: 4 }];
     };
-    const check = { role: "url", allowPrivateNetwork: false, resolver: publicResolver };
+    // An allow-list entry for the name does not let the dotted spelling through.
+    const policy = createEgressPolicy({ resolver: publicResolver, allow: ["localhost", "metadata.google.internal"] });
+    const url = (host: string) => ({ host, port: 80, role: "url host" });
     for (const host of ["LOCALHOST.", "localhost.", "127.0.0.1.", "0x7f.1.", "metadata.google.internal.", "api.example.com..", "[::1]."]) {
-      await expect(resolveCheckedHost(host, check)).rejects.toThrow(
-        `url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ` +
-          "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it",
+      await expect(checkEgress(url(host), policy)).rejects.toThrow(
+        `url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); write it without the final dot`,
       );
     }
-    await expect(resolveCheckedHost("proxy.example.", { ...check, role: "proxy" })).rejects.toThrow('proxy host "proxy.example." ends with a dot');
+    await expect(checkEgress({ host: "proxy.example.", port: 3128, role: "proxy host" }, policy)).rejects.toThrow('proxy host "proxy.example." ends with a dot');
     expect(asked).toEqual([]);
     // The private-network switch turns the whole guard off, this rule included.
-    await expect(resolveCheckedHost("api.example.com.", { ...check, allowPrivateNetwork: true })).resolves.toEqual([{ address: "93.184.216.34", family: 4 }]);
+    await expect(checkEgress(url("api.example.com."), createEgressPolicy({ resolver: publicResolver, allowPrivateNetwork: true }))).resolves.toEqual([{ address: "93.184.216.34", family: 4 }]);
   });
 
   it("refuses a name when any one of its addresses is not public, whatever the order and the family", async () => {
@@ -167,7 +169,7 @@ describe("SSRF address classification", () => {
     ];
     for (const answer of answers) {
       const bad = answer.find((entry) => nonPublicKind(entry.address) !== undefined)!;
-      await expect(resolveCheckedHost("mixed.example", { role: "url", allowPrivateNetwork: false, resolver: async () => answer })).rejects.toThrow(
+      await expect(checkEgress({ host: "mixed.example", port: 443, role: "url host" }, createEgressPolicy({ resolver: async () => answer }))).rejects.toThrow(
         `url host "mixed.example" resolves to ${bad.address}, a non-public address`,
       );
     }
@@ -604,15 +606,31 @@ describe("Invoke failures", () => {
 });
 
 describe("Invoke SSRF guard", () => {
-  const hint = "run the CLI with --allow-private-network, or set services.http.allowPrivateNetwork = true or the environment variable CANVASFLOW_ALLOW_PRIVATE_NETWORK=1 to allow it";
+  const refused = "connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them";
+  const hint = (entry: string) => PRIVATE_NETWORK_HINT.replace("{entry}", entry);
 
   it("blocks loopback targets unless allowed, before connecting", async () => {
     const server = await standIn(echo);
     const events = await run(invokeCanvas({ url: `${server.base}/admin` }), {});
     expect(finished(events).error).toBe(
-      `Invoke:Fetch (Invoke:Fetch): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
+      `Invoke:Fetch (Invoke:Fetch): url host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): ${refused}; ${hint(`127.0.0.1:${server.port}`)}`,
     );
     expect(server.requests).toEqual([]);
+  });
+
+  it("lets through what services.egress.allow lists, for that address and port only", async () => {
+    const server = await standIn((_request, res) => res.end("ok"));
+    const allowed = await run(invokeCanvas({ url: `${server.base}/a` }), { services: { egress: { allow: [`127.0.0.1:${server.port}`] } } });
+    expect(finished(allowed).error).toBeUndefined();
+    expect(messageText(allowed)).toBe("ok");
+    const otherPort = await run(invokeCanvas({ url: `${server.base}/b` }), { services: { egress: { allow: [`127.0.0.1:${server.port + 1}`] } } });
+    expect(finished(otherPort).error).toMatch(/url host "127\.0\.0\.1" is 127\.0\.0\.1, a non-public address \(loopback\)/);
+    expect(server.requests.map((request) => request.path)).toEqual(["/a"]);
+  });
+
+  it("refuses a bad allow-list entry, naming it", async () => {
+    const events = await run(invokeCanvas({ url: "http://example.com/" }), { services: { egress: { allow: ["10.0.0.0/40"] } } });
+    expect(finished(events).error).toBe('Invoke:Fetch (Invoke:Fetch): services.egress.allow[0] "10.0.0.0/40": the prefix length 40 is outside 0-32');
   });
 
   it("blocks cloud metadata and names that resolve to loopback", async () => {
@@ -651,7 +669,7 @@ describe("Invoke SSRF guard", () => {
     ];
     const events = await run(invokeCanvas({ url: "http://api.example.test/v1" }), { services: { http: { lookup } } });
     expect(finished(events).error).toBe(
-      `Invoke:Fetch (Invoke:Fetch): url host "api.example.test" resolves to 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
+      `Invoke:Fetch (Invoke:Fetch): url host "api.example.test" resolves to 127.0.0.1, a non-public address (loopback): ${refused}; ${hint("api.example.test:80")}`,
     );
   });
 
@@ -667,7 +685,7 @@ describe("Invoke SSRF guard", () => {
       const host = new URL(url).hostname;
       const events = await run(invokeCanvas({ url }), { services: { http: { lookup } } });
       expect(finished(events).error).toBe(
-        `Invoke:Fetch (Invoke:Fetch): url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); ${hint}`,
+        `Invoke:Fetch (Invoke:Fetch): url host "${host}" ends with a dot: a name spelled with a trailing dot is refused, because it can slip past checks made on the name ("localhost." is localhost); write it without the final dot`,
       );
     }
     const proxied = await run(invokeCanvas({ url: "http://api.example.test/v1", proxy: "http://proxy.example.:3128" }), { services: { http: { lookup } } });
@@ -680,7 +698,7 @@ describe("Invoke SSRF guard", () => {
     const lookup: HostResolver = async () => [{ address: "93.184.216.34", family: 4 }];
     const events = await run(invokeCanvas({ url: "http://api.example.test/v1", proxy: "http://127.0.0.1:3128" }), { services: { http: { lookup } } });
     expect(finished(events).error).toBe(
-      `Invoke:Fetch (Invoke:Fetch): proxy host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): requests to loopback, private and link-local networks are blocked; ${hint}`,
+      `Invoke:Fetch (Invoke:Fetch): proxy host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): ${refused}; ${hint("127.0.0.1:3128")}`,
     );
   });
 });

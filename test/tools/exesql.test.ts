@@ -13,6 +13,7 @@ import { loadCanvas } from "../../src/index.js";
 import { paramsWithDefaults } from "../../src/components/params.js";
 import { UnavailableError } from "../../src/components/unavailable.js";
 import { ExeSQL } from "../../src/tools/exesql.js";
+import { BlockedAddressError, PRIVATE_NETWORK_HINT, type HostResolver } from "../../src/sandbox/egress/guard.js";
 import { markdownTable } from "../../src/tools/sql/markdown-table.js";
 import { cleanSql, leadingKeyword, splitStatements } from "../../src/tools/sql/split.js";
 import type { ToolContext } from "../../src/tools/types.js";
@@ -24,12 +25,17 @@ const SUFFIX = randomBytes(4).toString("hex");
 const PG = { db_type: "postgres", host: "127.0.0.1", port: 5432, database: "test", username: "postgres", password: "" };
 const MARIA = { db_type: "mariadb", host: "127.0.0.1", port: 3306, database: "test", username: "root", password: "" };
 
-/** The context an Agent gives ExeSQL: its configured params with defaults, no tool services. */
-function toolContext(params: Record<string, unknown>, signal = new AbortController().signal): ToolContext {
-  return toolContextWith({ params: paramsWithDefaults(ExeSQL, params), signal, noToolServices: true, label: "Agent:A → execute_sql" }).ctx;
+/** The egress guard refuses loopback databases unless the operator lists them: these tests do. */
+const LOCAL_DATABASES = ["127.0.0.1:5432", "127.0.0.1:3306"];
+const ALLOWED = { egress: { allow: LOCAL_DATABASES } };
+
+/** The context an Agent gives ExeSQL: its configured params with defaults, no tool services, the local databases allowed. */
+function toolContext(params: Record<string, unknown>, signal = new AbortController().signal, egress: Record<string, unknown> = ALLOWED.egress): ToolContext {
+  const { ctx } = toolContextWith({ params: paramsWithDefaults(ExeSQL, params), signal, noToolServices: true, label: "Agent:A → execute_sql" });
+  return { ...ctx, services: { ...ctx.services, egress } };
 }
 
-const run = (sql: string, params: Record<string, unknown>) => ExeSQL.tool!.run({ sql }, toolContext(params));
+const run = (sql: string, params: Record<string, unknown>, egress?: Record<string, unknown>) => ExeSQL.tool!.run({ sql }, toolContext(params, undefined, egress));
 
 async function unreachable(what: string, error: unknown): Promise<never> {
   throw new Error(`${what} is not reachable, so the ExeSQL tests cannot run: ${error instanceof Error ? error.message : String(error)}. This machine is meant to run it (see .ci/run).`);
@@ -91,9 +97,55 @@ describe("ExeSQL settings", () => {
 
   it("names host, port, database and user when it cannot connect", async () => {
     const port = await closedPort();
-    await expect(run("SELECT 1", { ...PG, port })).rejects.toThrow(`cannot connect to the postgres database "test" at 127.0.0.1:${port} as user "postgres": connect ECONNREFUSED 127.0.0.1:${port}`);
-    await expect(run("SELECT 1", { ...MARIA, port })).rejects.toThrow(`cannot connect to the mariadb database "test" at 127.0.0.1:${port} as user "root": connect ECONNREFUSED 127.0.0.1:${port}`);
+    const closed = { allow: [`127.0.0.1:${port}`, ...LOCAL_DATABASES] };
+    await expect(run("SELECT 1", { ...PG, port }, closed)).rejects.toThrow(`cannot connect to the postgres database "test" at 127.0.0.1:${port} as user "postgres": connect ECONNREFUSED 127.0.0.1:${port}`);
+    await expect(run("SELECT 1", { ...MARIA, port }, closed)).rejects.toThrow(`cannot connect to the mariadb database "test" at 127.0.0.1:${port} as user "root": connect ECONNREFUSED 127.0.0.1:${port}`);
     await expect(run("SELECT 1", { ...PG, database: `no_such_db_${SUFFIX}` })).rejects.toThrow(`cannot connect to the postgres database "no_such_db_${SUFFIX}" at 127.0.0.1:5432 as user "postgres": database "no_such_db_${SUFFIX}" does not exist`);
+  });
+});
+
+describe("ExeSQL and the egress guard", () => {
+  const refusal = (host: string, shown: string, entry: string) =>
+    `ExeSQL host "${host}" ${shown}, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ` +
+    PRIVATE_NETWORK_HINT.replace("{entry}", entry);
+
+  it("refuses a database on loopback unless the operator lists it, naming the host, the address and the entry that allows it", async () => {
+    await expect(run("SELECT current_user", PG, {})).rejects.toThrow(refusal("127.0.0.1", "is 127.0.0.1", "127.0.0.1:5432"));
+    await expect(run("SELECT current_user", MARIA, {})).rejects.toThrow(refusal("127.0.0.1", "is 127.0.0.1", "127.0.0.1:3306"));
+    // Listed for another port is not listed.
+    await expect(run("SELECT current_user", PG, { allow: ["127.0.0.1:3306"] })).rejects.toBeInstanceOf(BlockedAddressError);
+    expect((await run("SELECT current_user AS who", PG, { allow: ["127.0.0.1:5432"] })).json).toEqual([[{ who: "postgres" }]]);
+    expect((await run("SELECT 1 AS one", MARIA, { allow: ["127.0.0.0/8"] })).json).toEqual([[{ one: 1 }]]);
+  });
+
+  it("a name that resolves to loopback is refused; listed, the driver connects to the address the guard checked, never looking the name up again", async () => {
+    const asked: string[] = [];
+    // db.example.test cannot be resolved by the system (RFC 2606): only the pinned address reaches the server.
+    const lookup: HostResolver = async (hostname) => {
+      asked.push(hostname);
+      return [{ address: "127.0.0.1", family: 4 }];
+    };
+    const named = { ...PG, host: "db.example.test" };
+    await expect(run("SELECT 1", named, { lookup })).rejects.toThrow(refusal("db.example.test", "resolves to 127.0.0.1", "db.example.test:5432"));
+    expect((await run("SELECT inet_server_addr()::text AS addr", named, { lookup, allow: ["db.example.test:5432"] })).json).toEqual([[{ addr: "127.0.0.1/32" }]]);
+    expect((await run("SELECT 2 AS two", { ...MARIA, host: "db.example.test" }, { lookup, allow: ["db.example.test"] })).json).toEqual([[{ two: 2 }]]);
+    expect(asked).toEqual(["db.example.test", "db.example.test", "db.example.test"]);
+  });
+
+  it("never opens a socket path, even with every address allowed", async () => {
+    await expect(run("SELECT 1", { ...PG, host: "/var/run/postgresql" }, { allowPrivateNetwork: true })).rejects.toThrow(
+      'ExeSQL host "/var/run/postgresql" is not a host name or an IP address (socket paths are not opened)',
+    );
+  });
+
+  it("in a canvas, the refusal names the component", async () => {
+    const dsl = canvasDsl({
+      begin: node("Begin", {}, ["ExeSQL:Query"]),
+      "ExeSQL:Query": node("ExeSQL", { ...PG, sql: "SELECT current_user" }, ["Message:Out"]),
+      "Message:Out": node("Message", { content: ["{ExeSQL:Query@formalized_content}"] }),
+    });
+    const events = await (await loadCanvas(dsl, { services: { egress: { allowPrivateNetwork: false } } })).runToEnd({ query: "" });
+    expect(lastEvent(events).data).toMatchObject({ error: `ExeSQL:Query (ExeSQL:Query): ${refusal("127.0.0.1", "is 127.0.0.1", "127.0.0.1:5432")}` });
   });
 });
 
@@ -157,7 +209,7 @@ describe("ExeSQL on PostgreSQL", () => {
       "ExeSQL:Query": node("ExeSQL", { ...PG, sql: `SELECT name FROM ${table} WHERE id >= {begin@min} ORDER BY id` }, ["Message:Out"]),
       "Message:Out": node("Message", { content: ["{ExeSQL:Query@formalized_content}"] }),
     });
-    const canvas = await loadCanvas(dsl);
+    const canvas = await loadCanvas(dsl, { services: ALLOWED });
     const events = await canvas.runToEnd({ query: "", inputs: { min: { value: "2" } } });
     expect(lastEvent(events).data).not.toHaveProperty("error");
     expect(messageText(events)).toBe(["| name |", "|:-----|", "| desk |", "| pen  |"].join("\n"));
@@ -170,7 +222,7 @@ describe("ExeSQL on PostgreSQL", () => {
       "ExeSQL:Query": node("ExeSQL", { ...PG, database: `gone_${SUFFIX}`, sql: "SELECT 1" }, ["Message:Out"]),
       "Message:Out": node("Message", { content: ["SQL said: {ExeSQL:Query@formalized_content}"] }),
     });
-    const events = await (await loadCanvas(dsl)).runToEnd({ query: "" });
+    const events = await (await loadCanvas(dsl, { services: ALLOWED })).runToEnd({ query: "" });
     const message = `cannot connect to the postgres database "gone_${SUFFIX}" at 127.0.0.1:5432 as user "postgres": database "gone_${SUFFIX}" does not exist`;
     expect(lastEvent(events).data).not.toHaveProperty("error");
     const finished = events.find((e) => e.event === "node_finished" && e.data.component_id === "ExeSQL:Query");

@@ -15,6 +15,7 @@ import { canvasDsl, finished, messageEnd, node, nodeFinished } from "../helpers/
 import { builtinDefinition } from "../helpers/registry.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { toolContext } from "../helpers/tools.js";
+import { PRIVATE_NETWORK_HINT, type HostResolver } from "../../src/sandbox/egress/guard.js";
 
 const MARKDOWN = `# Quarterly Report
 
@@ -190,6 +191,8 @@ describe("Email through a real SMTP server", () => {
     });
     const canvas = await loadCanvas(dsl, {
       services: {
+        // The egress guard refuses a relay on loopback unless the operator lists it.
+        egress: { allow: [`127.0.0.1:${port}`] },
         tools: tools(scratch.dir, {
           env: { SMTP_PASSWORD: "s3cret" },
           smtp: { host: "127.0.0.1", port, tls: "starttls", allowSelfSigned: true, from: "bot@example.com", senderName: "Billing Bot", passwordEnv: "SMTP_PASSWORD" },
@@ -219,12 +222,48 @@ describe("Email through a real SMTP server", () => {
     const { port } = await smtp();
     const { ctx } = toolContext({ params: { smtp_server: "127.0.0.1", smtp_port: port, email: "bot@example.com", password: "wrong" } });
     // RAGFlow's own params: port other than 465 means STARTTLS, and its certificate must be valid.
-    const selfSigned = { ...ctx, services: { tools: { knowledgeBases: {}, endpoints: {}, env: {}, smtp: { host: "127.0.0.1", port, tls: "starttls" as const, allowSelfSigned: true, from: "bot@example.com", passwordEnv: "P" } } } };
+    const egress = { allow: [`127.0.0.1:${port}`] };
+    const selfSigned = { ...ctx, services: { egress, tools: { knowledgeBases: {}, endpoints: {}, env: {}, smtp: { host: "127.0.0.1", port, tls: "starttls" as const, allowSelfSigned: true, from: "bot@example.com", passwordEnv: "P" } } } };
     const email = builtinDefinition("Email").tool!;
     await expect(email.run({ to_email: "a@example.org" }, { ...selfSigned, params: {} })).rejects.toThrow("Email has no SMTP password: the environment variable P (smtp.passwordEnv) is not set");
-    const wrong = { ...selfSigned, params: {}, services: { tools: { ...selfSigned.services.tools, env: { P: "wrong" } } } };
+    const wrong = { ...selfSigned, params: {}, services: { egress, tools: { ...selfSigned.services.tools, env: { P: "wrong" } } } };
     await expect(email.run({ to_email: "a@example.org" }, wrong)).rejects.toMatchObject({ message: "SMTP Authentication failed. Please check your SMTP username(email) and authorization code.", outputs: { success: false } });
     await expect(email.run({ to_email: "a@example.org" }, toolContext().ctx)).rejects.toThrow('Email has no SMTP server: set smtp_server on the component or "smtp" in canvasflow.config.json');
     await expect(email.run({ to_email: "" }, ctx)).rejects.toMatchObject({ message: "Missing required field: to_email", outputs: { success: false } });
+  });
+
+  it("a relay on loopback is refused unless the operator lists it, before any connection, for the component's server and the config's alike", async () => {
+    const { port } = await smtp();
+    let connections = 0;
+    server!.server.on("connection", () => connections++);
+    const email = builtinDefinition("Email").tool!;
+    const own = toolContext({ params: { smtp_server: "127.0.0.1", smtp_port: port, email: "bot@example.com", password: "x" } }).ctx;
+    const hint = (entry: string) => PRIVATE_NETWORK_HINT.replace("{entry}", entry);
+    const refused = "a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them";
+    await expect(email.run({ to_email: "a@example.org" }, own)).rejects.toThrow(`Email smtp_server "127.0.0.1" is 127.0.0.1, ${refused}; ${hint(`127.0.0.1:${port}`)}`);
+    const config = toolContext({ params: {} }).ctx;
+    const configured = { ...config, services: { tools: { knowledgeBases: {}, endpoints: {}, env: {}, smtp: { host: "localhost", port, tls: "none" as const, from: "bot@example.com" } } } };
+    await expect(email.run({ to_email: "a@example.org" }, configured)).rejects.toThrow(/^Email SMTP host \(smtp\.host in the config\) "localhost" resolves to (127\.0\.0\.1|::1), a non-public address \(loopback\)/);
+    await expect(email.run({ to_email: "a@example.org" }, configured)).rejects.toThrow(`add "localhost:${port}" to egress.allow`);
+    expect(connections).toBe(0);
+  });
+
+  it("a name that resolves to loopback, once listed, is sent to the address the guard checked, TLS keeping the name", async () => {
+    const { port, received } = await smtp();
+    const asked: string[] = [];
+    // mail.example.test cannot be resolved by the system (RFC 2606): only the pinned address reaches the relay.
+    const lookup: HostResolver = async (hostname) => {
+      asked.push(hostname);
+      return [{ address: "127.0.0.1", family: 4 }];
+    };
+    const email = builtinDefinition("Email").tool!;
+    const { ctx } = toolContext({ params: {} });
+    const smtpConfig = { host: "mail.example.test", port, tls: "starttls" as const, allowSelfSigned: true, from: "bot@example.com", passwordEnv: "P" };
+    const services = (egress: Record<string, unknown>) => ({ egress, tools: { knowledgeBases: {}, endpoints: {}, env: { P: "s3cret" }, smtp: smtpConfig } });
+    await expect(email.run({ to_email: "a@example.org" }, { ...ctx, services: services({ lookup }) })).rejects.toThrow('Email SMTP host (smtp.host in the config) "mail.example.test" resolves to 127.0.0.1');
+    const sent = await email.run({ to_email: "a@example.org", subject: "pinned" }, { ...ctx, services: services({ lookup, allow: ["mail.example.test"] }) });
+    expect(sent).toMatchObject({ success: true });
+    expect((await received).mail.subject).toBe("pinned");
+    expect(asked).toEqual(["mail.example.test", "mail.example.test"]);
   });
 });

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { loadCanvas, type CanvasDsl } from "../../src/index.js";
 import type { McpServerConfig } from "../../src/config/types.js";
 import { McpHub } from "../../src/tools/mcp/hub.js";
+import { createEgressPolicy, PRIVATE_NETWORK_HINT, type HostResolver } from "../../src/sandbox/egress/guard.js";
 import { canvasDsl, finished, messages, node } from "../helpers/dsl.js";
 import { listenForTest } from "../helpers/http.js";
 import { everythingHttp, everythingStdio, filesystemStdio, processAlive } from "../helpers/mcp.js";
@@ -40,9 +41,9 @@ function callThenAnswer(tool: string, args: Record<string, unknown>, resultPatte
   ];
 }
 
-async function runAgent(mock: MockLlm, servers: Record<string, McpServerConfig>, dsl: CanvasDsl, query = "please use the tool", env: Record<string, string> = {}) {
+async function runAgent(mock: MockLlm, servers: Record<string, McpServerConfig>, dsl: CanvasDsl, query = "please use the tool", env: Record<string, string> = {}, egress: Record<string, unknown> = {}) {
   const hub = new McpHub(servers, env);
-  const canvas = await loadCanvas(dsl, { services: { llm: mock.provider, mcp: hub } });
+  const canvas = await loadCanvas(dsl, { services: { llm: mock.provider, mcp: hub, egress } });
   try {
     const events = await canvas.runToEnd({ query });
     return { events, hub };
@@ -176,7 +177,9 @@ describe("MCP over HTTP", () => {
     async () => {
       const server = await everythingHttp("streamableHttp");
       const mock = await startMockLlm({ rules: callThenAnswer("echo", { message: "over http" }, "Echo: over http", "It said: Echo: over http") });
-      const { events } = await runAgent(mock, { web: { url: `${server.base}/mcp` } }, agentCanvas([{ mcp_id: "web", tools: {} }]));
+      // The egress guard refuses loopback unless the operator lists it: this test does.
+      const allow = { allow: [new URL(server.base).host] };
+      const { events } = await runAgent(mock, { web: { url: `${server.base}/mcp` } }, agentCanvas([{ mcp_id: "web", tools: {} }]), undefined, {}, allow);
       expect(finished(events).error).toBeUndefined();
       expect(messages(events)).toEqual(["It said: Echo: over http"]);
       expect(toolMessages(mock)).toEqual(["Echo: over http"]);
@@ -226,12 +229,84 @@ describe("MCP over HTTP", () => {
         agentCanvas([{ mcp_id: "sdk", tools: {} }], { custom_header: { "X-Tenant": "acme" } }),
         "please",
         { MCP_TOKEN: "secret-token" },
+        { allow: [`127.0.0.1:${port}`] },
       );
       expect(messages(events)).toEqual(["done"]);
       expect(seen.length).toBeGreaterThan(0);
       for (const headers of seen) {
         expect(headers.authorization).toBe("Bearer secret-token");
         expect(headers["x-tenant"]).toBe("acme");
+      }
+    },
+    TIMEOUT,
+  );
+});
+
+describe("MCP over HTTP and the egress guard", () => {
+  it(
+    "a server on loopback is refused unless the operator lists it; the model reads why and the server sees no request",
+    async () => {
+      let requests = 0;
+      const http = createServer((_req, res) => {
+        requests++;
+        res.statusCode = 500;
+        res.end();
+      });
+      const port = await listenForTest(http);
+      const mock = await startMockLlm({
+        rules: [
+          { match: "please", on: "last_user", times: 1, tool_calls: [{ name: "lookup", arguments: {} }] },
+          { match: "non-public address", on: "tool", reply: "blocked" },
+        ],
+      });
+      const stored = { lookup: { name: "lookup", description: "Looks up", inputSchema: { type: "object", properties: {} } } };
+      const { events } = await runAgent(mock, { local: { type: "http", url: `http://127.0.0.1:${port}/mcp` } }, agentCanvas([{ mcp_id: "local", tools: stored }]));
+      expect(messages(events)).toEqual(["blocked"]);
+      expect(toolMessages(mock)[0]).toBe(
+        `Tool lookup failed: MCP server local (streamable-http) could not be opened: MCP server local host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${PRIVATE_NETWORK_HINT.replace("{entry}", `127.0.0.1:${port}`)}`,
+      );
+      expect(requests).toBe(0);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a listed name that resolves to loopback reaches the server at the address the guard checked",
+    async () => {
+      const server = await everythingHttp("streamableHttp");
+      const port = new URL(server.base).port;
+      const asked: string[] = [];
+      // mcp.example.test cannot be resolved by the system (RFC 2606): only the pinned address reaches the server.
+      const lookup: HostResolver = async (hostname) => {
+        asked.push(hostname);
+        return [{ address: "127.0.0.1", family: 4 }];
+      };
+      const servers = { web: { type: "http" as const, url: `http://mcp.example.test:${port}/mcp` } };
+      const refusedMock = await startMockLlm({ rules: callThenAnswer("echo", { message: "x" }, "resolves to 127\\.0\\.0\\.1", "refused") });
+      const refused = await runAgent(refusedMock, servers, agentCanvas([{ mcp_id: "web", tools: { echo: { name: "echo" } } }]), undefined, {}, { lookup });
+      expect(messages(refused.events)).toEqual(["refused"]);
+      const mock = await startMockLlm({ rules: callThenAnswer("echo", { message: "pinned" }, "Echo: pinned", "It said: Echo: pinned") });
+      const { events } = await runAgent(mock, servers, agentCanvas([{ mcp_id: "web", tools: {} }]), undefined, {}, { lookup, allow: [`mcp.example.test:${port}`] });
+      expect(finished(events).error).toBeUndefined();
+      expect(messages(events)).toEqual(["It said: Echo: pinned"]);
+      expect(new Set(asked)).toEqual(new Set(["mcp.example.test"]));
+    },
+    TIMEOUT,
+  );
+});
+
+describe("MCP over SSE and the egress guard", () => {
+  it(
+    "the SSE stream and its posts pass the guard as well",
+    async () => {
+      const server = await everythingHttp("sse");
+      const hub = new McpHub({ old: { type: "sse", url: `${server.base}/sse` } }, {});
+      try {
+        await expect(hub.session("old", { egress: createEgressPolicy() })).rejects.toThrow(/^MCP server old \(sse\) could not be opened: .*MCP server old host "127\.0\.0\.1" is 127\.0\.0\.1, a non-public address \(loopback\)/);
+        const session = await hub.session("old", { egress: createEgressPolicy({ allow: [new URL(server.base).host] }) });
+        expect(await session.callTool("get-sum", { a: 1, b: 2 })).toBe("The sum of 1 and 2 is 3.");
+      } finally {
+        await hub.close();
       }
     },
     TIMEOUT,

@@ -1,13 +1,13 @@
 /**
  * One outgoing HTTP request with the guard rails a canvas needs: an overall deadline, the
  * caller's AbortSignal, the SSRF check with DNS pinning, an optional proxy, and no redirects.
- * Direct requests reuse kept-alive connections to the same checked addresses (dispatchers.ts);
+ * Direct requests reuse kept-alive connections to the same checked addresses (sandbox/egress/dispatchers.ts);
  * a proxy gets a connection of its own per request.
  */
 import { STATUS_CODES } from "node:http";
 import { ProxyAgent, request, type Dispatcher } from "undici";
-import { pinnedDispatcher } from "./dispatchers.js";
-import { BlockedAddressError, pinnedLookup, resolveCheckedHost, type HostResolver } from "./ssrf.js";
+import { pinnedDispatcher } from "../../sandbox/egress/dispatchers.js";
+import { BlockedAddressError, checkEgress, pinnedLookup, urlPort, type EgressPolicy } from "../../sandbox/egress/guard.js";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "HEAD" | "OPTIONS";
 
@@ -19,10 +19,8 @@ export interface HttpRequestSpec {
   /** Whole request, DNS to last body byte. */
   readonly timeoutMs: number;
   readonly proxy?: URL;
-  readonly allowPrivateNetwork: boolean;
-  /** How to allow a blocked address, as the refusal says it (default: PRIVATE_NETWORK_HINT). */
-  readonly privateNetworkHint?: string;
-  readonly resolver: HostResolver;
+  /** The egress guard's rules for this run (sandbox/egress/service.ts, egressPolicyOf). */
+  readonly egress: EgressPolicy;
   /** Cancellation from outside (the run, or the engine's own timeout). */
   readonly signal: AbortSignal;
 }
@@ -96,11 +94,10 @@ interface BuiltDispatcher {
  * connect to the proxy (pinned); the target is still checked, though the proxy resolves it.
  */
 async function buildDispatcher(spec: HttpRequestSpec): Promise<BuiltDispatcher> {
-  const check = { allowPrivateNetwork: spec.allowPrivateNetwork, resolver: spec.resolver, hint: spec.privateNetworkHint };
   const connectTimeout = spec.timeoutMs;
   if (spec.proxy) {
-    const proxyAddresses = await resolveCheckedHost(spec.proxy.hostname, { ...check, role: "proxy" });
-    await resolveCheckedHost(spec.url.hostname, { ...check, role: "url" });
+    const proxyAddresses = await checkEgress({ host: spec.proxy.hostname, port: urlPort(spec.proxy), role: "proxy host" }, spec.egress);
+    await checkEgress({ host: spec.url.hostname, port: urlPort(spec.url), role: "url host" }, spec.egress);
     const proxy = new ProxyAgent({
       uri: spec.proxy.href,
       // Plain http targets are forwarded (absolute-URI requests, as Python requests does); https ones tunnel.
@@ -110,7 +107,7 @@ async function buildDispatcher(spec: HttpRequestSpec): Promise<BuiltDispatcher> 
     });
     return { dispatcher: proxy, perRequest: true };
   }
-  const addresses = await resolveCheckedHost(spec.url.hostname, { ...check, role: "url" });
+  const addresses = await checkEgress({ host: spec.url.hostname, port: urlPort(spec.url), role: "url host" }, spec.egress);
   return { dispatcher: pinnedDispatcher(addresses, connectTimeout), perRequest: false };
 }
 

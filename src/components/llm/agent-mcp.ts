@@ -11,6 +11,7 @@ import type { FunctionTool } from "../../llm/types.js";
 import { MCP_SERVICE, isMcpHub, type McpHub } from "../../tools/mcp/hub.js";
 import type { McpTool } from "../../tools/mcp/session.js";
 import { isPlainObject } from "../../util/values.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { runScopeOf } from "../run-scope.js";
 import { UnavailableError } from "../unavailable.js";
 import type { Params } from "../types.js";
@@ -66,6 +67,9 @@ export async function mcpFunctions(host: ToolHost, params: Params, taken: Set<st
   const hub: McpHub | undefined = isMcpHub(services[MCP_SERVICE]) ? (services[MCP_SERVICE] as McpHub) : undefined;
   const scope = runScopeOf(services);
   const headers = customHeaders(host, params);
+  // Every connection to an HTTP server passes the egress guard: its URL is the operator's, but
+  // its address, and where it redirects, are checked like anything else a canvas reaches.
+  const egress = egressPolicyOf(services);
   const functions: AgentFunction[] = [];
   for (const raw of params.mcp as unknown[]) {
     if (!isPlainObject(raw)) continue;
@@ -77,7 +81,7 @@ export async function mcpFunctions(host: ToolHost, params: Params, taken: Set<st
     let unavailable: Error | undefined;
     try {
       if (!hub) throw new UnavailableError(`MCP server ${serverId} is not configured: canvasflow.config.json has no "mcpServers"`);
-      const session = await hub.session(serverId, { scope, headers, signal: host.signal });
+      const session = await hub.session(serverId, { scope, headers, signal: host.signal, egress });
       const listed = await session.listTools(host.signal);
       tools = wanted.size === 0 ? listed : listed.filter((tool) => wanted.has(tool.name));
     } catch (error) {
@@ -92,7 +96,7 @@ export async function mcpFunctions(host: ToolHost, params: Params, taken: Set<st
         schema: schemaOf(name, tool),
         call: async (args) => {
           if (unavailable) throw unavailable;
-          const session = await hub!.session(serverId, { scope, headers, signal: host.signal });
+          const session = await hub!.session(serverId, { scope, headers, signal: host.signal, egress });
           return session.callTool(tool.name, args, host.signal);
         },
       });

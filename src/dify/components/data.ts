@@ -10,8 +10,7 @@
  */
 import type { ComponentContext, ComponentDefinition, ParamProblem, ReferenceChunk } from "../../components/types.js";
 import { sendHttpRequest } from "../../components/http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
-import { systemResolver } from "../../components/http/ssrf.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { htmlToText } from "../../components/http/html-to-text.js";
 import type { ToolContext } from "../../tools/types.js";
 import { isPlainObject } from "../../util/values.js";
@@ -143,8 +142,7 @@ async function fileText(ctx: ComponentContext, file: unknown): Promise<string> {
   const mime = typeof file.mime_type === "string" ? file.mime_type : "";
   if (!(TEXT_TYPES.test(mime) || TEXT_EXTENSIONS.test(name))) throw new Error(`the file ${name || "(no name)"} is not a text, markdown, JSON, CSV or HTML file, which are all canvasflow extracts`);
   if (!url) throw new Error(`the file ${name} has no url to read it from`);
-  const http = httpServiceOptions(ctx.services);
-  const response = await sendHttpRequest({ method: "GET", url: new URL(url), headers: {}, timeoutMs: 30_000, allowPrivateNetwork: privateNetworkAllowed(http), resolver: http.lookup ?? systemResolver, signal: ctx.signal });
+  const response = await sendHttpRequest({ method: "GET", url: new URL(url), headers: {}, timeoutMs: 30_000, egress: egressPolicyOf(ctx.services), signal: ctx.signal });
   if (response.status < 200 || response.status >= 300) throw new Error(`the file ${name} could not be read (HTTP ${response.status})`);
   return /html/i.test(mime) || /\.html?$/i.test(name) ? htmlToText(response.text) : response.text;
 }

@@ -11,8 +11,7 @@
 import { Buffer } from "node:buffer";
 import type { ComponentContext, ComponentDefinition, ParamProblem, Params } from "../../components/types.js";
 import { sendHttpRequest, requestLabel, type HttpMethod } from "../../components/http/request.js";
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
-import { systemResolver } from "../../components/http/ssrf.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { isPlainObject } from "../../util/values.js";
 import { templateReferences } from "../references.js";
 import { list, record, renderText } from "./common.js";
@@ -151,7 +150,7 @@ export const DifyHttpRequest: ComponentDefinition = {
     // The path may hold what a template resolved (a secret): messages show the origin only.
     const shown = `${method} ${url.origin}`;
     ctx.setInput("request", shown);
-    const http = httpServiceOptions(ctx.services);
+    const egress = egressPolicyOf(ctx.services);
     let response;
     try {
       response = await sendHttpRequest({
@@ -160,8 +159,7 @@ export const DifyHttpRequest: ComponentDefinition = {
         headers,
         ...(payload.text !== undefined ? { body: payload.text } : {}),
         timeoutMs: timeoutMs(params),
-        allowPrivateNetwork: privateNetworkAllowed(http),
-        resolver: http.lookup ?? systemResolver,
+        egress,
         signal: ctx.signal,
       });
     } catch (error) {

@@ -1,36 +1,23 @@
 /**
  * What the Browser's model can do with the page, as functions of the Agent tool loop: open a URL,
- * read the page's text, click, type, go back. Every request the page makes (the page itself, its
- * frames, scripts, images) passes the SSRF guard: hosts that resolve to loopback, private or
- * link-local addresses are refused unless services.http.allowPrivateNetwork.
+ * read the page's text, click, type, go back. Every connection the browser makes (the page, its
+ * frames, scripts, images, fetches, WebSockets, workers) goes through the guarded proxy that
+ * run-browser.ts starts: non-public addresses are refused unless the operator allows them
+ * (egress.allow, allowPrivateNetwork). Here, only http(s) pages are opened.
  */
 import type { Page } from "playwright-core";
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
-import { resolveCheckedHost, systemResolver } from "../../components/http/ssrf.js";
-import type { RuntimeServices } from "../../components/types.js";
 import type { AgentFunction } from "../../components/llm/agent-loop.js";
 
 /** Characters of page text a model reads at most per call. */
 export const PAGE_TEXT_LIMIT = 20_000;
 
-/** Refuse requests to hosts the SSRF guard refuses; `blocked` collects why. */
-export async function guardPage(page: Page, services: RuntimeServices, blocked: string[]): Promise<void> {
-  const options = httpServiceOptions(services);
-  const check = { allowPrivateNetwork: privateNetworkAllowed(options), resolver: options.lookup ?? systemResolver, role: "url" };
+/** Refuse requests that are not http(s) (file:, ftp:, chrome:…); `blocked` collects why. Addresses are the proxy's to check. */
+export async function guardPage(page: Page, blocked: string[]): Promise<void> {
   await page.route("**/*", async (route) => {
     const url = new URL(route.request().url());
-    if (url.protocol === "data:" || url.protocol === "blob:" || url.protocol === "about:") return route.continue();
-    if (url.protocol !== "http:" && url.protocol !== "https:") {
-      blocked.push(`${url.protocol} URLs are not opened`);
-      return route.abort("blockedbyclient");
-    }
-    try {
-      await resolveCheckedHost(url.hostname, check);
-      await route.continue();
-    } catch (error) {
-      blocked.push((error as Error).message);
-      await route.abort("blockedbyclient");
-    }
+    if (url.protocol === "http:" || url.protocol === "https:" || url.protocol === "data:" || url.protocol === "blob:" || url.protocol === "about:") return route.continue();
+    blocked.push(`${url.protocol} URLs are not opened`);
+    return route.abort("blockedbyclient");
   });
 }
 
@@ -57,6 +44,8 @@ export function browserFunctions(page: Page, blocked: string[], timeoutMs: numbe
       const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: timeoutMs }).catch((error: Error) => {
         throw new Error(`could not open ${url}: ${error.message.split("\n")[0]}${lastBlocked(before)}`);
       });
+      // A plain http:// page the proxy refused arrives as its 403 answer, not as a failure.
+      if (response?.headers()["x-canvasflow-egress"] === "refused" && blocked.length > before) throw new Error(`could not open ${url}: the egress guard refused it${lastBlocked(before)}`);
       const status = response ? ` (HTTP ${response.status()})` : "";
       return `${await pageText(page)}${status ? `\n\n${status.trim()}` : ""}`;
     }),

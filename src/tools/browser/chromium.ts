@@ -25,7 +25,16 @@ export function chromiumPath(services: RuntimeServices, env: NodeJS.ProcessEnv =
   return found;
 }
 
-export async function launchChromium(path: string, options: { headless: boolean; sandbox: boolean }): Promise<Browser> {
+/**
+ * Chromium's flags for a guarded proxy: every request through it (loopback too, which Chromium
+ * otherwise sends direct), and WebRTC kept off UDP that would bypass it. Chromium resolves names
+ * itself, so only a proxy that checks each target can hold it to the egress guard.
+ */
+export function proxyFlags(proxyUrl: string): string[] {
+  return [`--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--dns-prefetch-disable"];
+}
+
+export async function launchChromium(path: string, options: { headless: boolean; sandbox: boolean; proxyUrl: string }): Promise<Browser> {
   // Loaded on first use: playwright-core takes seconds to import, and most runs never browse.
   const { chromium } = await import("playwright-core");
   try {
@@ -33,7 +42,7 @@ export async function launchChromium(path: string, options: { headless: boolean;
       executablePath: path,
       headless: options.headless,
       chromiumSandbox: options.sandbox,
-      args: ["--disable-dev-shm-usage", "--no-first-run", "--disable-extensions"],
+      args: ["--disable-dev-shm-usage", "--no-first-run", "--disable-extensions", ...proxyFlags(options.proxyUrl)],
     });
   } catch (error) {
     throw new UnavailableError(`Browser could not start Chromium at ${path}: ${(error as Error).message.split("\n")[0]}`);

@@ -3,16 +3,18 @@
  * through playwright-core for at most `max_steps` rounds of actions (open a URL, read, click,
  * type, go back) and answers the task. Files the pages download are saved in the files folder and
  * listed in `downloaded_files`. The browser is closed when the component ends or the run is
- * cancelled.
+ * cancelled. Its connections all go through a guarded proxy (sandbox/egress/proxy.ts).
  */
 import { join } from "node:path";
 import { randomUUID } from "node:crypto";
-import type { Download } from "playwright-core";
+import type { Browser, Download } from "playwright-core";
 import type { ChatModel } from "../../llm/types.js";
 import type { RuntimeServices } from "../../components/types.js";
 import type { AgentFunction } from "../../components/llm/agent-loop.js";
 import { makePrivateFolder } from "../../util/private-files.js";
 import { filesDir } from "../files/store.js";
+import { startEgressProxy } from "../../sandbox/egress/proxy.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { browserFunctions, guardPage } from "./actions.js";
 import { chromiumPath, launchChromium } from "./chromium.js";
 
@@ -44,7 +46,17 @@ export const BROWSER_SYSTEM_PROMPT =
 
 export async function runBrowserTask(task: BrowserTask): Promise<BrowserResult> {
   const path = chromiumPath(task.services);
-  const browser = await launchChromium(path, { headless: task.headless, sandbox: task.sandbox });
+  // Every connection the browser makes goes through this proxy, which checks it with the egress
+  // guard and collects why it refused one, for the model to read.
+  const blocked: string[] = [];
+  const proxy = await startEgressProxy({ policy: egressPolicyOf(task.services), role: "url host", onRefused: (refusal) => blocked.push(refusal.reason) });
+  let browser: Browser;
+  try {
+    browser = await launchChromium(path, { headless: task.headless, sandbox: task.sandbox, proxyUrl: proxy.url! });
+  } catch (error) {
+    await proxy.close();
+    throw error;
+  }
   const onAbort = () => void browser.close().catch(() => undefined);
   task.signal.addEventListener("abort", onAbort, { once: true });
   const downloads: Promise<DownloadedFile | undefined>[] = [];
@@ -52,8 +64,7 @@ export async function runBrowserTask(task: BrowserTask): Promise<BrowserResult> 
     const context = await browser.newContext({ acceptDownloads: true, javaScriptEnabled: true });
     const page = await context.newPage();
     page.setDefaultTimeout(task.actionTimeoutMs);
-    const blocked: string[] = [];
-    await guardPage(page, task.services, blocked);
+    await guardPage(page, blocked);
     const folder = join(filesDir({ services: task.services } as never), `browser-${randomUUID().replace(/-/g, "")}`);
     page.on("download", (download: Download) => {
       downloads.push(
@@ -71,6 +82,7 @@ export async function runBrowserTask(task: BrowserTask): Promise<BrowserResult> 
   } finally {
     task.signal.removeEventListener("abort", onAbort);
     await browser.close().catch(() => undefined);
+    await proxy.close();
   }
 }
 

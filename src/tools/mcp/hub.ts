@@ -7,6 +7,7 @@
  */
 import { UnavailableError } from "../../components/unavailable.js";
 import type { RunScope } from "../../components/run-scope.js";
+import type { EgressPolicy } from "../../sandbox/egress/guard.js";
 import { isStdioServer, resolveServerConfig, type McpServerConfig } from "./config.js";
 import type { McpSession } from "./session.js";
 
@@ -28,11 +29,26 @@ function installExitHandler(): void {
   });
 }
 
-function sessionKey(serverId: string, headers: Readonly<Record<string, string>>): string {
+/** A number per resolver function, for the policy's part of a session's key. */
+const resolverIds = new WeakMap<object, number>();
+let nextResolverId = 1;
+
+/** What a policy decides, as text: sessions opened under different policies are never shared. */
+function policyKey(policy: EgressPolicy | undefined): string {
+  if (!policy) return "unguarded";
+  let resolver = resolverIds.get(policy.resolver);
+  if (resolver === undefined) {
+    resolver = nextResolverId++;
+    resolverIds.set(policy.resolver, resolver);
+  }
+  return JSON.stringify([policy.allowPrivateNetwork, policy.allow.entries.map((entry) => entry.text), policy.hint, resolver]);
+}
+
+function sessionKey(serverId: string, headers: Readonly<Record<string, string>>, egress: EgressPolicy | undefined): string {
   const sorted = Object.keys(headers)
     .sort()
     .map((key) => [key.toLowerCase(), headers[key]]);
-  return `${serverId}\n${JSON.stringify(sorted)}`;
+  return `${serverId}\n${JSON.stringify(sorted)}\n${policyKey(egress)}`;
 }
 
 export interface SessionRequest {
@@ -41,6 +57,8 @@ export interface SessionRequest {
   /** Extra HTTP headers (RAGFlow's custom_header); ignored by stdio servers. */
   headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
+  /** The egress guard HTTP servers' connections pass (a run's services.egress); stdio servers are not network. */
+  egress?: EgressPolicy;
 }
 
 export class McpHub {
@@ -78,14 +96,15 @@ export class McpHub {
     }
     const headers = isStdioServer(config) ? {} : { ...(request.headers ?? {}) };
     const table = this.table(request.scope);
-    const key = sessionKey(serverId, headers);
+    const egress = isStdioServer(config) ? undefined : request.egress;
+    const key = sessionKey(serverId, headers, egress);
     const existing = table.get(key);
     if (existing) {
       const session = await existing.catch(() => undefined);
       if (session && !session.closed) return session;
       table.delete(key);
     }
-    const opening = this.openSession(serverId, config, headers, request.signal);
+    const opening = this.openSession(serverId, config, headers, request.signal, egress);
     table.set(key, opening);
     opening.catch(() => table.delete(key));
     return opening;
@@ -103,7 +122,13 @@ export class McpHub {
     return table;
   }
 
-  private async openSession(serverId: string, config: McpServerConfig, headers: Readonly<Record<string, string>>, signal: AbortSignal | undefined): Promise<McpSession> {
+  private async openSession(
+    serverId: string,
+    config: McpServerConfig,
+    headers: Readonly<Record<string, string>>,
+    signal: AbortSignal | undefined,
+    egress: EgressPolicy | undefined,
+  ): Promise<McpSession> {
     let resolved: McpServerConfig;
     try {
       resolved = resolveServerConfig(serverId, config, this.env);
@@ -112,7 +137,7 @@ export class McpHub {
     }
     // The SDK loads on first use: most runs open no MCP server.
     const { McpSession } = await import("./session.js");
-    const session = await McpSession.open(serverId, resolved, { headers, ...(signal ? { signal } : {}) });
+    const session = await McpSession.open(serverId, resolved, { headers, ...(signal ? { signal } : {}), ...(egress ? { egress } : {}) });
     this.open.add(session);
     liveHubs.add(this);
     installExitHandler();

@@ -11,6 +11,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { UnavailableError } from "../../components/unavailable.js";
+import { egressFetch, type EgressFetch } from "../../sandbox/egress/fetch.js";
+import type { EgressPolicy } from "../../sandbox/egress/guard.js";
 import { isStdioServer, serverTimeoutMs, type McpHttpServerConfig, type McpServerConfig, type McpStdioServerConfig, type McpTransportKind } from "./config.js";
 import { mcpResultText } from "./result-text.js";
 
@@ -31,6 +33,12 @@ export interface OpenOptions {
   /** Headers sent besides the configured ones on HTTP transports (RAGFlow's custom_header). */
   headers?: Readonly<Record<string, string>>;
   signal?: AbortSignal;
+  /**
+   * The egress guard for HTTP transports (a run's services.egress): every connection, the
+   * server's own URL and any redirect, is checked and pinned. Left out (an operator's own tool
+   * such as `canvasflow mcp`), connections are not guarded.
+   */
+  egress?: EgressPolicy;
 }
 
 /** A server that could not be opened; `status` is the HTTP status an HTTP transport was refused with. */
@@ -59,6 +67,8 @@ export class McpSession {
     private readonly client: Client,
     private readonly transport: Transport,
     config: McpServerConfig,
+    /** The guarded fetch of an HTTP transport, closed with the session. */
+    private readonly fetcher: EgressFetch | undefined,
   ) {
     this.timeoutMs = serverTimeoutMs(config);
   }
@@ -74,22 +84,25 @@ export class McpSession {
 
   /** Open a session on a server whose config has its variables resolved. */
   static async open(serverId: string, config: McpServerConfig, options: OpenOptions = {}): Promise<McpSession> {
-    if (isStdioServer(config)) return McpSession.connect(serverId, "stdio", stdioTransport(config), config, options);
+    if (isStdioServer(config)) return McpSession.connect(serverId, "stdio", stdioTransport(config), config, options, undefined);
     const kind = config.type === "sse" ? "sse" : "streamable-http";
+    const guarded = () => (options.egress ? egressFetch(options.egress, { role: `MCP server ${serverId} host`, connectTimeoutMs: serverTimeoutMs(config) }) : undefined);
     try {
-      return await McpSession.connect(serverId, kind, httpTransport(kind, config, options.headers), config, options);
+      const fetcher = guarded();
+      return await McpSession.connect(serverId, kind, httpTransport(kind, config, options.headers, fetcher), config, options, fetcher);
     } catch (error) {
       // The MCP spec's backwards compatibility: a server that refuses the Streamable HTTP POST with a 4xx may speak the old SSE transport.
       const status = error instanceof McpOpenError ? error.status : undefined;
       const fallBack = config.type === undefined && status !== undefined && status >= 400 && status < 500;
       if (!fallBack) throw error;
-      return McpSession.connect(serverId, "sse", httpTransport("sse", config, options.headers), config, options);
+      const fetcher = guarded();
+      return McpSession.connect(serverId, "sse", httpTransport("sse", config, options.headers, fetcher), config, options, fetcher);
     }
   }
 
-  private static async connect(serverId: string, kind: McpTransportKind, transport: Transport, config: McpServerConfig, options: OpenOptions): Promise<McpSession> {
+  private static async connect(serverId: string, kind: McpTransportKind, transport: Transport, config: McpServerConfig, options: OpenOptions, fetcher: EgressFetch | undefined): Promise<McpSession> {
     const client = new Client(CLIENT_INFO, { capabilities: {} });
-    const session = new McpSession(serverId, kind, client, transport, config);
+    const session = new McpSession(serverId, kind, client, transport, config, fetcher);
     if (transport instanceof StdioClientTransport) {
       transport.stderr?.on("data", (chunk: Buffer) => {
         session.stderrTail = (session.stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL);
@@ -101,6 +114,7 @@ export class McpSession {
       await client.connect(transport, { timeout: session.timeoutMs, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
       await transport.close().catch(() => undefined);
+      await fetcher?.close().catch(() => undefined);
       const code = (error as { code?: unknown }).code;
       throw new McpOpenError(`MCP server ${serverId} (${kind}) could not be opened: ${session.explain(message(error))}`, typeof code === "number" ? code : undefined);
     }
@@ -158,6 +172,7 @@ export class McpSession {
   async close(): Promise<void> {
     this.markClosed("the session was closed");
     await this.client.close().catch(() => undefined);
+    await this.fetcher?.close().catch(() => undefined);
   }
 
   /** Ends a stdio server's process at once, for process exit (no awaiting there). */
@@ -182,16 +197,19 @@ function stdioTransport(config: McpStdioServerConfig): StdioClientTransport {
   });
 }
 
-function httpTransport(kind: "streamable-http" | "sse", config: McpHttpServerConfig, extra: Readonly<Record<string, string>> | undefined): Transport {
+function httpTransport(kind: "streamable-http" | "sse", config: McpHttpServerConfig, extra: Readonly<Record<string, string>> | undefined, guarded: EgressFetch | undefined): Transport {
   const url = new URL(config.url);
   const headers = { ...(config.headers ?? {}), ...(extra ?? {}) };
   const requestInit = { headers };
+  const fetchWith: typeof fetch = guarded ?? fetch;
+  const viaGuard = guarded ? { fetch: guarded } : {};
   if (kind === "sse") {
     // The SSE stream is a GET through EventSource: its headers come from the fetch it is given.
     return new SSEClientTransport(url, {
       requestInit,
-      eventSourceInit: { fetch: (input, init) => fetch(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) },
+      ...viaGuard,
+      eventSourceInit: { fetch: (input, init) => fetchWith(input, { ...init, headers: { ...headers, ...Object.fromEntries(new Headers(init?.headers).entries()) } }) },
     });
   }
-  return new StreamableHTTPClientTransport(url, { requestInit });
+  return new StreamableHTTPClientTransport(url, { requestInit, ...viaGuard });
 }

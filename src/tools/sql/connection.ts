@@ -2,10 +2,13 @@
  * One database connection for an ExeSQL run, the same for every driver: run one statement, get
  * its column names and rows (or none, for statements that return no rows), close.
  */
+import type { ResolvedAddress } from "../../sandbox/egress/guard.js";
 
 export interface ConnectionSettings {
   host: string;
   port: number;
+  /** The addresses the egress guard checked for host: the driver connects to these only (the host name stays for TLS). */
+  addresses: readonly ResolvedAddress[];
   database: string;
   user: string;
   password: string;

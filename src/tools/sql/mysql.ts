@@ -4,6 +4,7 @@
  * BIGINT become numbers when exact.
  */
 import mysql from "mysql2/promise";
+import { pinnedConnect } from "../../sandbox/egress/connect.js";
 import { rowValues, type ConnectionSettings, type SqlConnection, type StatementResult } from "./connection.js";
 
 export async function connectMysql(settings: ConnectionSettings): Promise<SqlConnection> {
@@ -19,6 +20,8 @@ export async function connectMysql(settings: ConnectionSettings): Promise<SqlCon
     supportBigNumbers: true,
     bigNumberStrings: false,
     multipleStatements: false,
+    // The checked addresses only, never a second lookup (TLS, if ever on, still checks the host name).
+    stream: () => pinnedConnect(settings.addresses, settings.host, settings.port),
   });
   connection.on("error", () => undefined);
   let closed = false;

@@ -4,6 +4,7 @@
  * when exact, as RAGFlow turns Decimal into float.
  */
 import pg from "pg";
+import { pinnedSocket } from "../../sandbox/egress/connect.js";
 import { rowValues, type ConnectionSettings, type SqlConnection, type StatementResult } from "./connection.js";
 
 const OID = { int8: 20, numeric: 1700, date: 1082, timestamp: 1114, timestamptz: 1184 } as const;
@@ -36,6 +37,8 @@ export async function connectPostgres(settings: ConnectionSettings): Promise<Sql
     password: settings.password,
     connectionTimeoutMillis: settings.connectTimeoutMs,
     types: typeParsers,
+    // pg calls connect(port, host) on it: the checked addresses only, never a second lookup.
+    stream: () => pinnedSocket(settings.addresses),
   });
   // A connection lost between statements must not crash the process; the next query reports it.
   client.on("error", () => undefined);

@@ -1,7 +1,7 @@
 /**
  * Crawler (agent/tools/crawler.py, crawl4ai in RAGFlow): fetches the page with undici through the
- * SSRF guard (DNS pinned; loopback and private networks refused unless
- * services.http.allowPrivateNetwork), optionally through `proxy`, and returns it as
+ * egress guard (DNS pinned; loopback and private networks refused unless the operator allows
+ * them: services.egress), optionally through `proxy`, and returns it as
  * `extract_type` says: "markdown" (node-html-markdown, scripts and styles dropped), "html" (the
  * cleaned HTML: no scripts, styles or comments) or "content" (the plain text).
  */

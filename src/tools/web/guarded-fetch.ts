@@ -1,12 +1,11 @@
 /**
  * Fetching a URL that a canvas or a model chose (Crawler's page, a SearXNG instance named in the
- * DSL): through undici with the SSRF guard (non-public addresses refused unless
- * services.http.allowPrivateNetwork), DNS pinned, no redirects followed blindly, the tool's
+ * DSL): through undici with the egress guard (non-public addresses refused unless the operator
+ * allows them: services.egress), DNS pinned, no redirects followed blindly, the tool's
  * deadline and the run's signal.
  */
-import { httpServiceOptions, privateNetworkAllowed } from "../../components/http/service.js";
 import { sendHttpRequest, type HttpResponse } from "../../components/http/request.js";
-import { systemResolver } from "../../components/http/ssrf.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import type { ToolContext } from "../types.js";
 
 /** Redirects followed at most (each hop is checked by the guard again). */
@@ -21,7 +20,7 @@ export interface GuardedGet {
 
 /** GET a URL; redirects are followed, each target checked by the guard. */
 export async function guardedGet(ctx: ToolContext, request: GuardedGet): Promise<HttpResponse & { url: URL }> {
-  const options = httpServiceOptions(ctx.services);
+  const egress = egressPolicyOf(ctx.services);
   let url = request.url;
   for (let hop = 0; ; hop++) {
     const response = await sendHttpRequest({
@@ -30,8 +29,7 @@ export async function guardedGet(ctx: ToolContext, request: GuardedGet): Promise
       headers: { ...(request.headers ?? {}) },
       timeoutMs: request.timeoutMs,
       ...(request.proxy ? { proxy: request.proxy } : {}),
-      allowPrivateNetwork: privateNetworkAllowed(options),
-      resolver: options.lookup ?? systemResolver,
+      egress,
       signal: ctx.signal,
     });
     const location = response.headers.location;

@@ -4,7 +4,7 @@
  * on every Invoke: on a queue worker running an I/O-bound canvas that was about a tenth of its CPU.
  *
  * A pool is keyed by the checked, pinned addresses it may connect to (and the connect timeout):
- * each request still resolves and checks its host first (ssrf.ts), and only reuses a pool whose
+ * each request still resolves and checks its host first (guard.ts), and only reuses a pool whose
  * sockets go to exactly the addresses that check returned, so a host that starts resolving
  * somewhere else gets a new pool, never a connection to the old address. Within a pool undici
  * keeps one set of connections per origin, so the Host header and TLS name are the request's own.
@@ -14,7 +14,7 @@
  * the server's `Keep-Alive: timeout` hint) and never keep the process alive.
  */
 import { Agent, type Dispatcher } from "undici";
-import { pinnedLookup, type ResolvedAddress } from "./ssrf.js";
+import { pinnedLookup, type ResolvedAddress } from "./guard.js";
 
 /** Pools kept at once (one per distinct address set a canvas's hosts resolve to). */
 export const MAX_POOLS = 32;
