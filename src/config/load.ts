@@ -68,13 +68,16 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
     // A URL with ${VAR} placeholders is checked once they are filled in, when the server is opened.
     if ("url" in server && !server.url.includes("${") && !isHttpUrl(server.url)) issues.push({ pointer: jsonPointer("mcpServers", id, "url"), message: `must be an http:// or https:// URL, got "${server.url}"` });
   }
-  (config.egress?.allow ?? []).forEach((entry, i) => {
-    try {
-      parseAllowEntry(entry);
-    } catch (error) {
-      issues.push({ pointer: jsonPointer("egress", "allow", String(i)), message: `${JSON.stringify(entry)}: ${(error as Error).message}` });
-    }
-  });
+  const checkAllowEntries = (entries: readonly string[] | undefined, ...at: string[]) =>
+    (entries ?? []).forEach((entry, i) => {
+      try {
+        parseAllowEntry(entry);
+      } catch (error) {
+        issues.push({ pointer: jsonPointer(...at, String(i)), message: `${JSON.stringify(entry)}: ${(error as Error).message}` });
+      }
+    });
+  checkAllowEntries(config.egress?.allow, "egress", "allow");
+  checkAllowEntries(config.codeExec?.networkAllow, "codeExec", "networkAllow");
   for (const [name, tool] of Object.entries(config.tools ?? {})) {
     if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
   }

@@ -12,6 +12,7 @@ import { businessOutput, buildContract, canonicalContent, ContractError, inferAc
 import { codeSandboxSettings } from "../sandbox/code/options.js";
 import { runCode } from "../sandbox/code/run-code.js";
 import { defineTool } from "./define-tool.js";
+import { egressPolicyOf } from "../sandbox/egress/service.js";
 import { ToolFailure, type ToolContext, type ToolOutput } from "./types.js";
 
 export { businessOutput, isContractType } from "./code/contract.js";
@@ -86,7 +87,7 @@ async function execute(args: Record<string, unknown>, ctx: ToolContext): Promise
   const script = typeof args.script === "string" ? args.script : params.script;
   if (typeof script !== "string" || script.trim() === "") throw new Error("script is empty: CodeExec needs a script that defines main");
   const values = scriptArguments(params, args, ctx);
-  const result = await runCode(lang, script, values, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal });
+  const result = await runCode(lang, script, values, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
 
   const outputs = declaredOutputs(params);
   let contract;

@@ -9,6 +9,7 @@ import type { ComponentDefinition, ParamProblem } from "../../components/types.j
 import { codeSandboxSettings } from "../../sandbox/code/options.js";
 import { runCode } from "../../sandbox/code/run-code.js";
 import { isPlainObject } from "../../util/values.js";
+import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { checkVariableRows, list, record, referencesIn, rowValues } from "./common.js";
 
 export const CODE_LIMITS = { string: 400_000, depth: 5, numbers: 1000, strings: 30, objects: 30 } as const;
@@ -79,7 +80,7 @@ export const DifyCode: ComponentDefinition = {
     const lang = language(ctx.params.code_language);
     const code = String(ctx.params.code ?? "");
     const args = JSON.parse(JSON.stringify(rowValues(ctx, ctx.params.variables))) as Record<string, unknown>;
-    const result = await runCode(lang, code, args, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal });
+    const result = await runCode(lang, code, args, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
     if (!isPlainObject(result)) throw new Error(`main must return a dict of the declared outputs, got ${JSON.stringify(result)?.slice(0, 80)}`);
     for (const [name, spec] of Object.entries(record(ctx.params.outputs))) {
       if (!Object.hasOwn(result, name)) throw new Error(`output ${name} is missing from what main returned`);

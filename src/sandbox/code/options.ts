@@ -5,6 +5,7 @@
  * stop a script earlier. A value of the wrong kind is an error that names it, not a default.
  */
 import { isPlainObject, showValue } from "../../util/values.js";
+import { AllowList } from "../egress/allow-list.js";
 
 export interface CodeExecOptions {
   /** Wall-clock limit of one script run (default 60 s). */
@@ -55,6 +56,8 @@ export interface CodeSandboxSettings extends CodeLimits {
   bwrap: string;
   trustCode: boolean;
   networkAllow: readonly string[];
+  /** networkAllow, read (empty: no network). */
+  network: AllowList;
   javascriptWorkers: number;
 }
 
@@ -69,6 +72,7 @@ export const DEFAULT_CODE_SETTINGS: Readonly<CodeSandboxSettings> = Object.freez
   bwrap: "bwrap",
   trustCode: false,
   networkAllow: Object.freeze([]) as readonly string[],
+  network: AllowList.EMPTY,
   javascriptWorkers: 2,
 });
 
@@ -117,6 +121,7 @@ export function codeSandboxSettings(service: unknown): CodeSandboxSettings {
   if (networkAllow !== undefined && (!Array.isArray(networkAllow) || networkAllow.some((host) => typeof host !== "string" || host.trim() === ""))) {
     throw new CodeOptionsError(`codeExec.networkAllow must be a list of hosts ("api.example.com", "api.example.com:443"), not ${showValue(networkAllow)}`);
   }
+  const hosts = Array.isArray(networkAllow) ? networkAllow.map((host) => String(host).trim()) : [];
   return {
     timeoutMs: numberOption(service, "timeoutMs"),
     memoryMb: numberOption(service, "memoryMb"),
@@ -128,8 +133,28 @@ export function codeSandboxSettings(service: unknown): CodeSandboxSettings {
     python: typeof python === "string" ? python : DEFAULT_CODE_SETTINGS.python,
     bwrap: typeof bwrap === "string" ? bwrap : DEFAULT_CODE_SETTINGS.bwrap,
     trustCode: trustCode === true,
-    networkAllow: Array.isArray(networkAllow) ? networkAllow.map((host) => String(host).trim()) : [],
+    networkAllow: hosts,
+    network: networkList(hosts),
   };
+}
+
+/** Lists already read, by their text (a run reads its settings per script). */
+const readLists = new Map<string, AllowList>();
+
+function networkList(hosts: readonly string[]): AllowList {
+  if (hosts.length === 0) return AllowList.EMPTY;
+  const key = hosts.join("\n");
+  let list = readLists.get(key);
+  if (!list) {
+    try {
+      list = AllowList.parse(hosts, "codeExec.networkAllow");
+    } catch (error) {
+      throw new CodeOptionsError((error as Error).message);
+    }
+    if (readLists.size > 64) readLists.clear();
+    readLists.set(key, list);
+  }
+  return list;
 }
 
 /** Seconds for messages: "2 s", "0.5 s". */
