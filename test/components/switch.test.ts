@@ -4,6 +4,7 @@ import { loadCanvas, validateDsl } from "../../src/index.js";
 import { chooseRoute, Switch } from "../../src/components/switch.js";
 import { evaluateSwitchItem, isEmptyValue, SWITCH_OPERATORS, UnknownOperatorError } from "../../src/components/switch-operators.js";
 import { messages, node, nodeFinished, started } from "../helpers/dsl.js";
+import { numericValue } from "../../src/util/values.js";
 
 describe("Switch operators", () => {
   it.each([
@@ -115,9 +116,15 @@ describe("Switch operators", () => {
     );
   });
 
+  it("text that Python reads as an infinity is a number", () => {
+    expect(evaluateSwitchItem(0, "<", "inf")).toBe(true);
+    expect(evaluateSwitchItem(0, ">", "-Infinity")).toBe(true);
+  });
+
   it("a number against text that is not a number never matches an ordering", () => {
     fc.assert(
-      fc.property(fc.double({ noNaN: true }), fc.stringMatching(/^[a-z]+$/), (a, text) => {
+      // "inf" and "infinity" are numbers, as Python's float() reads them (numericValue).
+      fc.property(fc.double({ noNaN: true }), fc.stringMatching(/^[a-z]+$/).filter((text) => numericValue(text) === undefined), (a, text) => {
         for (const op of [">", "<", "≥", "≤"]) expect(evaluateSwitchItem(a, op, text)).toBe(false);
       }),
     );

@@ -11,14 +11,29 @@ import type { AgentFunction } from "../../components/llm/agent-loop.js";
 /** Characters of page text a model reads at most per call. */
 export const PAGE_TEXT_LIMIT = 20_000;
 
+/** A request the browser was refused, and why (the host it was for; "" when not a host's). */
+export interface BlockedRequest {
+  host: string;
+  reason: string;
+}
+
 /** Refuse requests that are not http(s) (file:, ftp:, chrome:…); `blocked` collects why. Addresses are the proxy's to check. */
-export async function guardPage(page: Page, blocked: string[]): Promise<void> {
+export async function guardPage(page: Page, blocked: BlockedRequest[]): Promise<void> {
   await page.route("**/*", async (route) => {
     const url = new URL(route.request().url());
     if (url.protocol === "http:" || url.protocol === "https:" || url.protocol === "data:" || url.protocol === "blob:" || url.protocol === "about:") return route.continue();
-    blocked.push(`${url.protocol} URLs are not opened`);
+    blocked.push({ host: "", reason: `${url.protocol} URLs are not opened` });
     return route.abort("blockedbyclient");
   });
+}
+
+/** A URL's host as the proxy names it (no brackets around IPv6). */
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname.replace(/^\[(.*)\]$/, "$1");
+  } catch {
+    return "";
+  }
 }
 
 async function pageText(page: Page): Promise<string> {
@@ -34,18 +49,24 @@ function fn(name: string, description: string, properties: Record<string, unknow
   return { name, schema: { type: "function", function: { name, description, parameters: { type: "object", properties, required } } }, call };
 }
 
-export function browserFunctions(page: Page, blocked: string[], timeoutMs: number): AgentFunction[] {
-  const lastBlocked = (before: number) => (blocked.length > before ? ` (blocked: ${blocked.slice(before).join("; ")})` : "");
+export function browserFunctions(page: Page, blocked: BlockedRequest[], timeoutMs: number): AgentFunction[] {
+  // What was refused since `before`, the opened URL's own host first: that is why it did not open.
+  const lastBlocked = (before: number, url: string) => {
+    const host = hostOf(url);
+    const since = blocked.slice(before);
+    const ordered = [...since.filter((b) => b.host === host), ...since.filter((b) => b.host !== host)];
+    return ordered.length > 0 ? ` (blocked: ${ordered.map((b) => b.reason).join("; ")})` : "";
+  };
   return [
     fn("go_to_url", "Open a web page and read its text.", { url: { type: "string", description: "The absolute http(s) URL." } }, ["url"], async (args) => {
       const url = String(args.url ?? "");
       if (!/^https?:\/\//i.test(url)) throw new Error(`url must be an absolute http(s) URL, not ${JSON.stringify(url)}`);
       const before = blocked.length;
       const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: timeoutMs }).catch((error: Error) => {
-        throw new Error(`could not open ${url}: ${error.message.split("\n")[0]}${lastBlocked(before)}`);
+        throw new Error(`could not open ${url}: ${error.message.split("\n")[0]}${lastBlocked(before, url)}`);
       });
       // A plain http:// page the proxy refused arrives as its 403 answer, not as a failure.
-      if (response?.headers()["x-canvasflow-egress"] === "refused" && blocked.length > before) throw new Error(`could not open ${url}: the egress guard refused it${lastBlocked(before)}`);
+      if (response?.headers()["x-canvasflow-egress"] === "refused" && blocked.length > before) throw new Error(`could not open ${url}: the egress guard refused it${lastBlocked(before, url)}`);
       const status = response ? ` (HTTP ${response.status()})` : "";
       return `${await pageText(page)}${status ? `\n\n${status.trim()}` : ""}`;
     }),

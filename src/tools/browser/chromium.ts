@@ -42,7 +42,9 @@ export async function launchChromium(path: string, options: { headless: boolean;
       executablePath: path,
       headless: options.headless,
       chromiumSandbox: options.sandbox,
-      args: ["--disable-dev-shm-usage", "--no-first-run", "--disable-extensions", ...proxyFlags(options.proxyUrl)],
+      // No traffic of Chromium's own (sign-in, updates, sync, components): a task's connections are
+      // its pages' only, and the guard's refusals are about them.
+      args: ["--disable-dev-shm-usage", "--no-first-run", "--disable-extensions", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-default-apps", ...proxyFlags(options.proxyUrl)],
     });
   } catch (error) {
     throw new UnavailableError(`Browser could not start Chromium at ${path}: ${(error as Error).message.split("\n")[0]}`);

@@ -15,7 +15,7 @@ import { makePrivateFolder } from "../../util/private-files.js";
 import { filesDir } from "../files/store.js";
 import { startEgressProxy } from "../../sandbox/egress/proxy.js";
 import { egressPolicyOf } from "../../sandbox/egress/service.js";
-import { browserFunctions, guardPage } from "./actions.js";
+import { browserFunctions, guardPage, type BlockedRequest } from "./actions.js";
 import { chromiumPath, launchChromium } from "./chromium.js";
 
 export interface BrowserTask {
@@ -48,8 +48,8 @@ export async function runBrowserTask(task: BrowserTask): Promise<BrowserResult> 
   const path = chromiumPath(task.services);
   // Every connection the browser makes goes through this proxy, which checks it with the egress
   // guard and collects why it refused one, for the model to read.
-  const blocked: string[] = [];
-  const proxy = await startEgressProxy({ policy: egressPolicyOf(task.services), role: "url host", onRefused: (refusal) => blocked.push(refusal.reason) });
+  const blocked: BlockedRequest[] = [];
+  const proxy = await startEgressProxy({ policy: egressPolicyOf(task.services), role: "url host", onRefused: (refusal) => blocked.push({ host: refusal.host, reason: refusal.reason }) });
   let browser: Browser;
   try {
     browser = await launchChromium(path, { headless: task.headless, sandbox: task.sandbox, proxyUrl: proxy.url! });
