@@ -13,7 +13,7 @@ import { appendFile, mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
 import { withFileLock } from "../stores/file-lock.js";
 import { writeFileAtomic } from "../stores/file-io.js";
-import { mergeMoved, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
+import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
 import { fileNameOf, legacyFileNameOf, legacyIdOf } from "./names.js";
 import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, forgetCount, MemoryStoreError, newMessageId, parseMessage, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
 
@@ -97,13 +97,7 @@ export class FileMemoryStore implements MemoryStore, LegacyMemoryLayout {
     return withFileLock(`${legacy}.lock`, { ...LOCK, session: `legacy memory ${JSON.stringify(id)} (${legacy})`, key: id }, async () => {
       const messages = await this.read(legacy);
       const tenants = await route(messages);
-      const byTenant = new Map<string, MemoryMessage[]>();
-      const kept: MemoryMessage[] = [];
-      messages.forEach((m, i) => {
-        const tenant = tenants[i];
-        if (tenant === undefined) kept.push(m);
-        else byTenant.set(tenant, [...(byTenant.get(tenant) ?? []), m]);
-      });
+      const { byTenant, kept } = splitByTenant(messages, tenants);
       if (byTenant.size === 0) return { moved: new Map(), kept: kept.length };
       for (const [tenant, moving] of byTenant) await this.receive({ tenant, id }, moving);
       // Only now does the legacy file change: until here a crash leaves it whole.

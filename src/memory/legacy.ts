@@ -70,6 +70,18 @@ export interface LegacyMigrationReport {
  * stable sort keeps a memory's own order among equals). A moved message whose source key `own`
  * holds loses its key: the step that wrote it wrote again after the upgrade.
  */
+/** A legacy memory's messages split by the tenant each goes to; those of no known owner stay (`kept`). */
+export function splitByTenant(messages: readonly MemoryMessage[], tenants: ReadonlyArray<string | undefined>): { byTenant: Map<string, MemoryMessage[]>; kept: MemoryMessage[] } {
+  const byTenant = new Map<string, MemoryMessage[]>();
+  const kept: MemoryMessage[] = [];
+  messages.forEach((message, i) => {
+    const tenant = tenants[i];
+    if (tenant === undefined) kept.push(message);
+    else byTenant.set(tenant, [...(byTenant.get(tenant) ?? []), message]);
+  });
+  return { byTenant, kept };
+}
+
 export function mergeMoved(own: readonly MemoryMessage[], moving: readonly MemoryMessage[]): MemoryMessage[] {
   const taken = new Set(own.map((m) => m.source_key).filter((key) => typeof key === "string" && key !== ""));
   const moved = moving.map((m) => (typeof m.source_key === "string" && m.source_key !== "" && taken.has(m.source_key) ? { ...m, source_key: "" } : m));

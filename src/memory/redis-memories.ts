@@ -12,7 +12,7 @@
  * writes anything (a script that fails midway is not undone), then writes them all.
  */
 import { RedisConnection, type RedisConnectionOptions } from "../stores/redis-connection.js";
-import { mergeMoved, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
+import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
 import { keyPartOf } from "./names.js";
 import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, MemoryStoreError, messageBytes, newMessageId, parseMessage, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
 
@@ -162,13 +162,7 @@ export class RedisMemoryStore implements MemoryStore, LegacyMemoryLayout {
       const items = await this.command(what, () => this.connection.client.lrange(legacy, 0, -1));
       const messages = items.map((text, i) => parseMessage(text, `legacy memory ${JSON.stringify(id)} in Redis (${legacy}, item ${i})`));
       const tenants = await route(messages);
-      const byTenant = new Map<string, MemoryMessage[]>();
-      const kept: MemoryMessage[] = [];
-      messages.forEach((m, i) => {
-        const tenant = tenants[i];
-        if (tenant === undefined) kept.push(m);
-        else byTenant.set(tenant, [...(byTenant.get(tenant) ?? []), m]);
-      });
+      const { byTenant, kept } = splitByTenant(messages, tenants);
       if (byTenant.size === 0) return { moved: new Map(), kept: kept.length };
       // Each tenant's memory as it is now, with the moved messages merged in; the legacy memory with what stays.
       const keys = [legacy];

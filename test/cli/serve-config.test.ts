@@ -8,24 +8,8 @@ import { main } from "../../src/cli/main.js";
 import { cli, liveIO } from "../helpers/cli.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { standIn } from "../helpers/http.js";
+import { newKey, SERVING, waitFor } from "../helpers/serve-banner.js";
 import { scratchDir } from "../helpers/scratch.js";
-
-const SERVING = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
-
-async function waitFor<T>(what: string, read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-async function newKey(data: string): Promise<string> {
-  const created = await cli(["keys", "create", "--tenant", "acme", "--name", "test", "--data", data]);
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const body = async (response: Response): Promise<any> => response.json();

@@ -11,24 +11,8 @@ import { cli, liveIO } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { newKey, SERVING, waitFor } from "../helpers/serve-banner.js";
 import { llmCanvas } from "../server/canvases.js";
-
-const SERVING = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
-
-async function waitFor<T>(what: string, read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-async function newKey(data: string, tenant = "acme"): Promise<string> {
-  const created = await cli(["keys", "create", "--tenant", tenant, "--name", "test", "--data", data]);
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 const body = async (response: Response): Promise<any> => response.json();

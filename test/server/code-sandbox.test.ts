@@ -5,28 +5,12 @@
  * up and answer the other tenant all along.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cli } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
+import { newKey, SERVING, waitFor } from "../helpers/serve-banner.js";
 import { scratchDir } from "../helpers/scratch.js";
 
-const SERVING = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 const SECRET = "sk-canvasflow-test-secret-0123456789";
-
-async function waitFor<T>(what: string, read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 1000; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
-
-async function newKey(data: string, tenant: string): Promise<string> {
-  const created = await cli(["keys", "create", "--tenant", tenant, "--name", "test", "--data", data]);
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
 
 const headers = (key: string) => ({ authorization: `Bearer ${key}`, "content-type": "application/json" });
 

@@ -10,9 +10,9 @@ import { cli } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { SERVING, waitFor } from "../helpers/serve-banner.js";
 import { hello, llmCanvas } from "./canvases.js";
 
-const SERVING = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 const WORDS = "one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -36,15 +36,6 @@ const script = folder.write("script.json", {
 });
 let key = "";
 const started: Server[] = [];
-
-async function waitFor<T>(what: string, read: () => T | undefined): Promise<T> {
-  for (let i = 0; i < 1500; i++) {
-    const value = read();
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}
 
 async function startServer(): Promise<Server> {
   const proc = spawnCli(["serve", "--port", "0", "--redis", TEST_REDIS_URL, "--redis-prefix", prefix, "--mock-llm-script", script, "--grace", "0"]);

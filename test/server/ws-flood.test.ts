@@ -7,16 +7,15 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { cli } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { clientFrame, OPCODE, openRawWebSocket } from "../helpers/ws-raw.js";
+import { newKey, SERVING } from "../helpers/serve-banner.js";
 import { hello } from "./canvases.js";
 
 const ATTACK_MS = 30_000;
 const HEAP_BOUND_MB = 100;
 const MB = 1024 * 1024;
-const SERVING = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/;
 
 const children: CliProcess[] = [];
 afterEach(async () => {
@@ -25,12 +24,6 @@ afterEach(async () => {
     await child.exited;
   }
 });
-
-async function newKey(data: string, tenant: string): Promise<string> {
-  const created = await cli(["keys", "create", "--tenant", tenant, "--name", tenant, "--data", data]);
-  expect(created.code, created.stderr).toBe(0);
-  return created.stdout.trim();
-}
 
 async function startServe(data: string): Promise<string> {
   const serve = spawnCli(["serve", "--port", "0", "--data", data, "--log-level", "warn"]);
