@@ -95,3 +95,15 @@ export async function startRedisProxy(): Promise<RedisProxy> {
     },
   };
 }
+
+/** What a queue test leaves in Redis to clear once it ends: workers closed, queues emptied and closed, the prefix's keys gone. */
+export async function clearQueueTest(workers: readonly { close(options?: { graceMs?: number }): Promise<void> }[], queues: readonly { queue: { obliterate(options: { force: boolean }): Promise<void> }; close(): Promise<void> }[], prefix: string): Promise<void> {
+  await Promise.all(workers.map((worker) => worker.close({ graceMs: 0 })));
+  for (const queue of queues) {
+    await queue.queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+  }
+  const admin = await connectTestRedis();
+  await deleteKeys(admin, prefix);
+  admin.disconnect();
+}

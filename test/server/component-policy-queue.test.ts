@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorker, MemoryServerStore, RedisServerStore, RunQueue, ComponentPolicy, defaultRegistry, type ComponentPolicyConfig, type RunWorker } from "../../src/index.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
+import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { addKey, call, createAgent, frames, startTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
@@ -15,16 +15,7 @@ const prefix = uniqueTestPrefix();
 const queues: RunQueue[] = [];
 const workers: RunWorker[] = [];
 
-afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.close({ graceMs: 0 })));
-  for (const queue of queues) {
-    await queue.queue.obliterate({ force: true }).catch(() => undefined);
-    await queue.close();
-  }
-  const admin = await connectTestRedis();
-  await deleteKeys(admin, prefix);
-  admin.disconnect();
-}, 60_000);
+afterAll(() => clearQueueTest(workers, queues, prefix), 60_000);
 
 const DENY_CODE: ComponentPolicyConfig = { components: { deny: ["CodeExec"] } };
 

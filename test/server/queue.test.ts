@@ -9,7 +9,7 @@ import WebSocket from "ws";
 import { builtinRegistry, createWorker, RedisServerStore, RunQueue, type ComponentRegistry, type RunWorker } from "../../src/index.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
-import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
+import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { call, createAgent, frames, send, startTestServer, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas, userFillUp } from "./canvases.js";
 
@@ -21,16 +21,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Event = any;
 
-afterAll(async () => {
-  await Promise.all(workers.map((worker) => worker.close({ graceMs: 0 })));
-  for (const queue of queues) {
-    await queue.queue.obliterate({ force: true }).catch(() => undefined);
-    await queue.close();
-  }
-  const admin = await connectTestRedis();
-  await deleteKeys(admin, prefix);
-  admin.disconnect();
-}, 60_000);
+afterAll(() => clearQueueTest(workers, queues, prefix), 60_000);
 
 function openQueue(name: string): RunQueue {
   const queue = new RunQueue({ redis: TEST_REDIS_URL, prefix, queue: name });
