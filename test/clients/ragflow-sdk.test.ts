@@ -13,18 +13,20 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, it } from "vitest";
 import { createApiKey, createLlmProvider, createServer, DataFolderServerStore, startMockLlmServer } from "../../src/index.js";
 import { collectPytestCases, expectPytestCasePassed, runPytest, type PytestRun, type RunningPytest } from "../helpers/pytest.js";
+import { sharedCandidates, sharedFolder } from "../helpers/shared.js";
 import { scratchDir } from "../helpers/scratch.js";
 
 const ROOT = resolve(fileURLToPath(new URL("../..", import.meta.url)));
 /** Relative to the project root (pytest runs there). */
 const PYTEST_FILE = "test/clients/test_ragflow_sdk.py";
-/** Beside the project, never copied into it; `shim/` stands in for beartype and the package metadata. */
-const SDK = resolve(ROOT, "../shared/clients/ragflow-sdk");
+/** In the shared folder beside the project, never copied into it; `shim/` stands in for beartype and the package metadata. */
+const SDK_INNER = "clients/ragflow-sdk";
+const SDK = join(sharedFolder(SDK_INNER) ?? resolve(ROOT, "../shared"), SDK_INNER);
 const PYTEST_TIMEOUT_MS = 180_000;
 
 function sdkPythonPath(): string {
   if (!existsSync(join(SDK, "ragflow_sdk", "ragflow.py"))) {
-    throw new Error(`RAGFlow's Python SDK is not at ${SDK} (../shared/clients/ragflow-sdk from the project root): these tests need it there, unmodified`);
+    throw new Error(`RAGFlow's Python SDK is not in ${sharedCandidates().map((shared) => join(shared, SDK_INNER)).join(", ")}: these tests need it there, unmodified (or set CANVASFLOW_SHARED)`);
   }
   return [SDK, join(SDK, "shim"), process.env.PYTHONPATH].filter(Boolean).join(":");
 }

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { CLI_COMMANDS } from "../../src/cli/main.js";
 import { cli } from "../helpers/cli.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { sharedFolder } from "../helpers/shared.js";
 import { commandProblem, githubSlug, headingAnchors, linkProblems, missingInOrder, outputShape, shownCommands, splitMarkdown, splitShell, type ShownCommand } from "./doc-check.js";
 
 const root = resolve(".");
@@ -145,7 +146,9 @@ describe("the README's diagrams", () => {
     // The RAGFlow example and the Dify one.
     expect(pairs.length).toBeGreaterThanOrEqual(2);
     for (const { words, mermaid } of pairs) {
-      const printed = await cli(words);
+      // The README's ../shared/… paths, wherever this clone's shared folder is.
+      const shared = sharedFolder("dsl-corpus");
+      const printed = await cli(shared ? words.map((word) => word.replace(/^\.\.\/shared\//, `${shared}/`)) : words);
       expect(printed.code, printed.stderr).toBe(0);
       expect(printed.stdout.trimEnd()).toBe(mermaid);
     }

@@ -3,13 +3,11 @@
  * It lives beside the project root (`../shared/dsl-corpus`); CANVASFLOW_DSL_CORPUS overrides that.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-
-const projectRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+import { join, relative } from "node:path";
+import { sharedCandidates } from "./shared.js";
 
 export function corpusRoot(): string {
-  const candidates = [process.env.CANVASFLOW_DSL_CORPUS, join(projectRoot, "../shared/dsl-corpus"), "/work/shared/dsl-corpus"];
+  const candidates = [process.env.CANVASFLOW_DSL_CORPUS, ...sharedCandidates().map((shared) => join(shared, "dsl-corpus"))];
   for (const candidate of candidates) if (candidate && existsSync(join(candidate, "ragflow"))) return candidate;
   throw new Error(
     `the DSL corpus was not found (looked in ${candidates.filter(Boolean).join(", ")}); ` +
