@@ -1,41 +1,58 @@
 /**
- * Reading Dify's YAML exports as Dify reads them (PyYAML's safe_load): YAML 1.1, so `yes`/`no`
- * and `on`/`off` are booleans and `0777` is octal; duplicate keys keep the last value; anchors
- * and merge keys work. Timestamps become ISO strings (the engine holds JSON values only).
+ * Reading Dify's YAML exports as Dify reads them: PyYAML's `yaml.safe_load`. The `yaml` package
+ * parses, with a custom schema holding SafeLoader's resolvers and constructors (./pyyaml/schema.ts);
+ * the value is built as SafeConstructor builds it (./pyyaml/construct.ts) and held as JSON
+ * (ints and floats as numbers, dates and datetimes as ISO text, bytes as base64, sets as lists).
+ * What PyYAML refuses is refused, with the line and column: a tab between tokens, a plain `=` or
+ * `<<` as a value, an unknown tag, an unhashable key. See docs/dify.md#yaml.
  */
 import { readFile } from "node:fs/promises";
-import { parseDocument } from "yaml";
+import { LineCounter, parseDocument } from "yaml";
 import { DslReadError } from "../dsl/source.js";
+import { ConstructError, constructDocument } from "./pyyaml/construct.js";
+import { pyyamlSyntaxProblem } from "./pyyaml/syntax.js";
+import { PYYAML_SAFE_TAGS } from "./pyyaml/schema.js";
 
 /** Dify refuses DSL files above 10 MB (DSL_MAX_SIZE); so do we. */
 export const MAX_DIFY_YAML_BYTES = 10 * 1024 * 1024;
-
-/** An alias expanded more often than this is an attack (a "billion laughs" file), not a workflow. */
-const MAX_ALIAS_COUNT = 10_000;
 
 export function isYamlPath(path: string): boolean {
   return /\.ya?ml$/i.test(path);
 }
 
-/** Parse YAML text; a syntax error names its line and column. */
+/** Parse YAML text as PyYAML's safe_load does; what it refuses is an error naming the line and column. */
 export function parseDifyYaml(text: string, file?: string): unknown {
   if (Buffer.byteLength(text, "utf8") > MAX_DIFY_YAML_BYTES) {
     throw new DslReadError(`the YAML is larger than ${MAX_DIFY_YAML_BYTES / 1024 / 1024} MB, the most Dify accepts`, file);
   }
-  const document = parseDocument(text, { version: "1.1", uniqueKeys: false, merge: true, prettyErrors: true });
+  const lines = new LineCounter();
+  const at = (offset: number) => {
+    const pos = lines.linePos(offset);
+    return `line ${pos.line}, column ${pos.col}`;
+  };
+  const document = parseDocument(text, {
+    version: "1.1",
+    schema: "failsafe",
+    customTags: () => [...PYYAML_SAFE_TAGS],
+    resolveKnownTags: false,
+    uniqueKeys: false,
+    prettyErrors: true,
+    lineCounter: lines,
+  });
+  const problem = pyyamlSyntaxProblem(text);
+  if (problem) throw new DslReadError(`not valid YAML at ${at(problem.offset)}: ${problem.message}`, file);
   const error = document.errors[0];
   if (error) {
-    const at = error.linePos?.[0];
-    const where = at ? `line ${at.line}, column ${at.col}` : "an unknown position";
+    const pos = error.linePos?.[0];
+    const where = pos ? `line ${pos.line}, column ${pos.col}` : "an unknown position";
     throw new DslReadError(`not valid YAML at ${where}: ${firstLine(error.message)}`, file);
   }
-  let value: unknown;
   try {
-    value = document.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return constructDocument(document, lines);
   } catch (caught) {
-    throw new DslReadError(`the YAML cannot be read: ${(caught as Error).message}`, file);
+    if (caught instanceof ConstructError) throw new DslReadError(`not valid YAML at ${at(caught.offset)}: ${caught.message}`, file);
+    throw caught;
   }
-  return plainJson(value);
 }
 
 /** Read and parse a YAML file. */
@@ -52,19 +69,4 @@ export async function readDifyYamlFile(file: string): Promise<unknown> {
 
 function firstLine(message: string): string {
   return message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
-}
-
-/** The value as JSON holds it: dates as ISO strings, maps as plain objects, nothing else. */
-function plainJson(value: unknown): unknown {
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  if (Array.isArray(value)) return value.map(plainJson);
-  if (value instanceof Map) return Object.fromEntries([...value.entries()].map(([k, v]) => [String(k), plainJson(v)]));
-  if (value instanceof Set) return [...value].map(plainJson);
-  if (typeof value === "bigint") return Number(value);
-  if (value && typeof value === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, { value: plainJson(item), enumerable: true, writable: true, configurable: true });
-    return out;
-  }
-  return value;
 }
