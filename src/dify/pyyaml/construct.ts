@@ -25,8 +25,6 @@ export class ConstructError extends Error {
 
 type YamlNode = Node | null;
 
-const PYYAML_NAME = /^[0-9A-Za-z_-]+$/;
-
 export function constructDocument(document: Document, lines: LineCounter): unknown {
   return new Constructor(document, lines).build();
 }
@@ -49,13 +47,12 @@ class Constructor {
     return this.value(this.document.contents as YamlNode);
   }
 
-  /** composer.py: an anchor is known from where it stands on; one name twice is refused. */
+  /** composer.py: an anchor is known from where it stands on; one name twice is refused (names are checked in ./syntax.ts). */
   private collectAnchors(): void {
     const anchors = new Map<string, Node>();
     visit(this.document, {
       Node: (_key, node) => {
         if (isAlias(node)) {
-          if (!PYYAML_NAME.test(node.source)) throw this.error(node, `the alias *${node.source} has a name PyYAML refuses (letters, digits, - and _ only)`);
           const target = anchors.get(node.source);
           if (!target) throw this.error(node, `found undefined alias *${node.source}`);
           this.aliasTargets.set(node, target);
@@ -63,7 +60,6 @@ class Constructor {
         }
         const anchor = node.anchor;
         if (anchor === undefined) return;
-        if (!PYYAML_NAME.test(anchor)) throw this.error(node, `the anchor &${anchor} has a name PyYAML refuses (letters, digits, - and _ only)`);
         const first = anchors.get(anchor);
         if (first) throw this.error(node, `found duplicate anchor &${anchor}; first occurrence at ${this.where(first)}`);
         anchors.set(anchor, node);

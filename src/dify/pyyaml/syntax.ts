@@ -6,9 +6,12 @@
  *   only spaces between tokens and ends a plain scalar at a tab, so `key: a<TAB>b` and
  *   `key:<TAB>a` fail ("found character '\t' that cannot start any token");
  * - a `:` with no key, no `?` and no tag or anchor before it (`: 1`, `{: 1}`);
- * - inside [...] or {...}, a plain scalar starting with `:` or `?`: PyYAML's scanner reads that
- *   character as an indicator there (`[?a]` is [{a: null}], `[a, :b]` is an error), so it is
- *   refused rather than read as text (docs/differences.md).
+ * - an anchor or alias name with characters other than letters, digits, `-` and `_`;
+ * - inside [...] or {...}, a plain scalar starting with `:` or holding a `?`: PyYAML's scanner
+ *   reads that character as an indicator there (`[?a]` is [{a: null}], `[a?b]` and `[a, :b]`
+ *   are errors).
+ * Where PyYAML reads such a file with a structure of its own (`[?a]`, `&a: v`, `[-]`), canvasflow
+ * refuses it rather than rebuild that structure (docs/differences.md).
  */
 import { CST, Lexer, Parser } from "yaml";
 
@@ -58,11 +61,27 @@ function tokenProblem(text: string): SyntaxProblem | undefined {
     // A block scalar's content follows its header, past spaces, a comment and the line break.
     if (type === "block-scalar-header") blockHeaderSeen = true;
     else if (type !== "space" && type !== "newline" && type !== "comment") blockHeaderSeen = false;
-    if (isScalarSource && flowDepth > 0 && (token.startsWith(":") || token.startsWith("?"))) {
+    if (isScalarSource && flowDepth > 0 && (token.startsWith(":") || token.includes("?"))) {
+      const at = token.startsWith(":") ? 0 : token.indexOf("?");
       return {
-        offset: start,
-        message: `inside [...] or {...} PyYAML reads a plain \`${token[0]}\` as ${token[0] === ":" ? "a value" : "a key"} indicator, not as the start of the text ${JSON.stringify(token)}; quote it`,
+        offset: start + at,
+        message: `inside [...] or {...} PyYAML reads a plain \`${token[at]}\` as ${token[at] === ":" ? "a value" : "a key"} indicator, not as part of the text ${JSON.stringify(token)}; quote it`,
       };
+    }
+    if (flowDepth > 0 && type === "seq-item-ind") {
+      return { offset: start, message: "a lone `-` inside [...] or {...} (PyYAML reads it as the text \"-\"; the parser canvasflow uses cannot); quote it" };
+    }
+    if (type === "anchor" || type === "alias") {
+      const name = token.slice(1);
+      if (!/^[0-9A-Za-z_-]+$/.test(name)) {
+        const what = type === "anchor" ? `the anchor ${token}` : `the alias ${token}`;
+        return {
+          offset: start,
+          message: /^[0-9A-Za-z_-]+:$/.test(name)
+            ? `${what}: PyYAML ends the name before the \`:\`; put a space between them`
+            : `${what} has a name PyYAML refuses (letters, digits, - and _ only)`,
+        };
+      }
     }
     const tab = token.indexOf("\t");
     if (tab < 0 || type === "comment" || type === "single-quoted-scalar" || type === "double-quoted-scalar") continue;
