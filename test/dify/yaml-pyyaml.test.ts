@@ -63,6 +63,9 @@ describe("Dify YAML as PyYAML's safe_load reads it", () => {
     expect(refusal("app:\n  name:\tb\n")).toMatch(/^app\.yml: not valid YAML at line 2, column 8: found a tab/);
     // What PyYAML accepts: `=` as a key, tabs inside quotes, comments and block scalars.
     expect(parseDifyYaml('=: 1\na: "x\ty" # c\td\nb: |\n  \tz\n')).toEqual({ "=": 1, a: "x\ty", b: "\tz\n" });
+    // `!` asks for the plain-scalar resolvers even on quoted text, as in PyYAML.
+    expect(parseDifyYaml('[! "12", ! yes]')).toEqual([12, true]);
+    expect(refusal('- ! "!"')).toMatch(/^app\.yml: not valid YAML at line 1, column 5: could not determine a constructor for the tag 'tag:yaml.org,2002:yaml'/);
   });
 
   it("!!set, !!binary, !!omap, !!pairs and timestamps are held as JSON", () => {

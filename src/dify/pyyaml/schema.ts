@@ -95,7 +95,7 @@ interface Resolver {
   construct: (text: string) => PyScalar | PyMarker;
 }
 
-/** In resolver.py's order (bool, float, int, merge, null, timestamp, value). */
+/** In resolver.py's order (bool, float, int, merge, null, timestamp, value, yaml). */
 const RESOLVERS: Resolver[] = [
   { tag: TAG.bool, implicit: /^(?:yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/, construct: constructBool },
   {
@@ -118,6 +118,14 @@ const RESOLVERS: Resolver[] = [
     construct: pythonTimestamp,
   },
   { tag: TAG.value, implicit: /^=$/, construct: (text) => new PyMarker(TAG.value, text) },
+  // resolver.py's "documentation only" resolver: reached by `! "!"`, which SafeLoader then refuses.
+  {
+    tag: "tag:yaml.org,2002:yaml",
+    implicit: /^(?:!|&|\*)$/,
+    construct: () => {
+      throw new Error("could not determine a constructor for the tag 'tag:yaml.org,2002:yaml'");
+    },
+  },
   { tag: TAG.str, construct: (text) => text },
   { tag: TAG.binary, construct: constructBinary },
 ];
