@@ -4,8 +4,10 @@
  * and the text a node's success releases comes before that node's node_finished. The sequences
  * below are the exact events of small graphs.
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas, parseDifyYaml, type CanvasEvent } from "../../src/index.js";
+import { corpusPath } from "../helpers/corpus.js";
 import { difyApp, edge, finished, type NodeSpec } from "../helpers/dify.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 
@@ -199,6 +201,27 @@ describe("Dify response streaming", () => {
       "finished:tt",
       "started:end",
       "finished:end",
+      "message_end",
+      "workflow_finished",
+    ]);
+  });
+
+  it.each([
+    // blocking = 1: LLM -> template -> End: three chunks (the query, the End's line break, the template's output).
+    [1, ["message:Hello, how are you?", "message:\n", "finished:1754296900311", "started:1754239044238", "finished:1754239044238", "started:1754296914925", "message:mock one two", "finished:1754296914925", "started:1754239058707", "finished:1754239058707"]],
+    // blocking = 2: LLM -> End: the query, the line break, then the model's chunks live.
+    [2, ["message:Hello, how are you?", "message:\n", "finished:1754296900311", "started:17542969329740", "message:mock ", "message:one ", "message:two", "finished:17542969329740", "started:1754296943402", "finished:1754296943402"]],
+  ])("Dify's conditional_streaming_vs_template_workflow (corpus), blocking = %i: the chunks of Dify's test, before the first LLM succeeds", async (blocking, after) => {
+    const mock = await startMockLlm({ rules: [{ on: "any", match: "[\\s\\S]*", reply: "mock one two" }] });
+    const document = parseDifyYaml(readFileSync(corpusPath("dify", "conditional_streaming_vs_template_workflow.yml"), "utf8"));
+    const events = await run(document as Record<string, unknown>, { inputs: { query: "Hello, how are you?", blocking } }, { llm: mock.provider });
+    expect(sequence(events)).toEqual([
+      "workflow_started",
+      "started:1754239042599",
+      "finished:1754239042599",
+      "started:1754296900311",
+      // The branch is decided: the End's query and its line break go out before the if-else's node_finished.
+      ...after,
       "message_end",
       "workflow_finished",
     ]);
