@@ -7,6 +7,8 @@
  * - the session walks its template: text goes out at once; a reference to a node that is
  *   streaming now is read chunk by chunk; a reference to a finished node goes out whole; a
  *   reference to a skipped node is dropped; anything else waits;
+ * - the session walks on whenever a node completes (the scheduler calls `flush` before it sends
+ *   that node's node_finished), an edge on its paths is taken, or a node is skipped;
  * - chunks that no template shows are not sent.
  *
  * Where this differs from graphon: a value that is there goes out even when it is empty (graphon

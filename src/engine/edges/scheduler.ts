@@ -391,8 +391,7 @@ export class EdgeScheduler implements Scheduler {
       handle = route.kind === "branch" ? route.handle : undefined;
     }
     result.ctx.dispose();
-    out.push(this.host.nodeFinished(result, error, status === "succeeded" ? SUCCEEDED : EXCEPTION));
-    this.complete(node, frame, handle ?? "source");
+    this.complete(node, frame, handle ?? "source", this.host.nodeFinished(result, error, status === "succeeded" ? SUCCEEDED : EXCEPTION));
     return undefined;
   }
 
@@ -410,8 +409,13 @@ export class EdgeScheduler implements Scheduler {
     return undefined;
   }
 
-  /** A node completed in a frame: its outputs reach the run, its edges are resolved. */
-  private complete(node: ComponentNode, frame: string, handle: string): void {
+  /**
+   * A node completed in a frame: its outputs reach the run and the response being streamed, its
+   * edges are resolved, then its node_finished goes out. As in graphon (ResponseStreamFilter
+   * flushes before it passes a node's success on), the text its value or its taken edges release
+   * comes before that node_finished.
+   */
+  private complete(node: ComponentNode, frame: string, handle: string, finished: CanvasEvent): void {
     const out = this.out;
     const state = this.state.frames[frame];
     this.mark(frame, node.id, NODE_DONE);
@@ -420,10 +424,14 @@ export class EdgeScheduler implements Scheduler {
     if (caps?.response) {
       this.collectResponse(node, frame, caps.response);
       this.responses.responseFinished(frame, node.id, out);
+    } else {
+      // Its value exists now: the session that waits on it streams it, and goes on.
+      this.responses.flush(out);
     }
     if (caps?.exitsContainer) this.exitContainer(frame);
     const transition = planCompletion(this.topology, this.marksOf(frame), node.id, handle);
     this.apply(frame, transition);
+    out.push(finished);
     this.checkFrame(frame);
   }
 
