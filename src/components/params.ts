@@ -41,6 +41,17 @@ export function referencesOf(def: ComponentDefinition, params: Params): Referenc
   }
 }
 
+/** The expressions whose values a component reads: `reads()` when it declares one, else all its references. */
+export function readsOf(def: ComponentDefinition, params: Params): Set<string> {
+  let reads: Reference[];
+  try {
+    reads = def.reads ? def.reads(params) : referencesOf(def, params);
+  } catch {
+    reads = referencesOf(def, params);
+  }
+  return new Set(reads.map((ref) => ref.expr));
+}
+
 /** Display names come from the editor graph (`graph.nodes[].data.name`); a malformed graph gives none. */
 export function displayNames(dsl: CanvasDsl): Map<string, string> {
   const names = new Map<string, string>();

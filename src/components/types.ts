@@ -301,6 +301,13 @@ export interface ComponentDefinition<P extends Params = Params> {
    */
   references?(params: P): Reference[];
   /**
+   * The references among `references()` whose values this component reads, when it waits for
+   * more than it reads: a write target (VariableAssigner's `variable`) is waited for, so the
+   * write comes after its owner ran, but not read. Validation refuses a component that reads
+   * its own output (reset when it starts), and lets it write there. Default: `references()`.
+   */
+  reads?(params: P): Reference[];
+  /**
    * The references this component writes (VariableAssigner's targets). A `sys.*` global named
    * here may be created by the run, so validation accepts reads of it anywhere in the canvas.
    */

@@ -136,27 +136,40 @@ function applyRows(ctx: ComponentContext<Params>): void {
   }
 }
 
+/**
+ * The references of the rows: each parameter's source, and each target when `withTargets` (or
+ * when its operator computes from the current value, which is a read: `+=` on nothing fails,
+ * whereas set, clear, append… on nothing start from an empty value).
+ */
+function rowReferences(params: Params, withTargets: boolean): Reference[] {
+  const refs: Reference[] = [];
+  for (const row of listParam(params.variables)) {
+    if (!isPlainObject(row)) continue;
+    const { variable, operator, parameter } = row as AssignmentRow;
+    const target = typeof variable === "string" ? parseSelector(variable) : null;
+    if (target && (withTargets || (typeof operator === "string" && ARITHMETIC_OPERATORS.has(operator)))) refs.push(target);
+    if (typeof parameter !== "string") continue;
+    if (typeof operator === "string" && REFERENCE_OPERATORS.has(operator)) {
+      const source = parseSelector(parameter);
+      if (source) refs.push(source);
+    } else if (operator === "set") {
+      refs.push(...findReferences(parameter));
+    }
+  }
+  return refs;
+}
+
 export const VariableAssigner: ComponentDefinition = {
   name: "VariableAssigner",
   paramsSchema: componentSchema("VariableAssigner"),
   defaults: { variables: [] },
   thoughts: () => "Assign variables from canvas.",
   references(params): Reference[] {
-    const refs: Reference[] = [];
-    for (const row of listParam(params.variables)) {
-      if (!isPlainObject(row)) continue;
-      const { variable, operator, parameter } = row as AssignmentRow;
-      const target = typeof variable === "string" ? parseSelector(variable) : null;
-      if (target) refs.push(target);
-      if (typeof parameter !== "string") continue;
-      if (typeof operator === "string" && REFERENCE_OPERATORS.has(operator)) {
-        const source = parseSelector(parameter);
-        if (source) refs.push(source);
-      } else if (operator === "set") {
-        refs.push(...findReferences(parameter));
-      }
-    }
-    return refs;
+    // A target is waited for as well: written before its owner runs, the value would be reset.
+    return rowReferences(params, true);
+  },
+  reads(params): Reference[] {
+    return rowReferences(params, false);
   },
   writes(params): Reference[] {
     return listParam(params.variables).flatMap((row) => {

@@ -5,7 +5,7 @@
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { CheckInfo, ComponentDefinition, JsonSchema } from "../components/types.js";
-import { displayNames, paramsWithDefaults, referencesOf } from "../components/params.js";
+import { displayNames, paramsWithDefaults, readsOf, referencesOf } from "../components/params.js";
 import { SYSTEM_GLOBALS, globalPrefix, normalizeDeclarations } from "../pool/variables.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import { isPlainObject, jsonPointer } from "../util/values.js";
@@ -346,10 +346,11 @@ class ComponentChecker {
 
   private checkReferences(id: string, params: Record<string, unknown>, def: ComponentDefinition): void {
     const seen = new Set<string>();
+    const reads = readsOf(def, params);
     for (const ref of referencesOf(def, params)) {
       if (seen.has(ref.expr)) continue;
       seen.add(ref.expr);
-      const problem = this.referenceProblem(id, ref);
+      const problem = this.referenceProblem(id, ref, reads);
       if (!problem) continue;
       const base = this.at(id, "obj", "params");
       for (const where of referenceLocations(params, ref)) {
@@ -359,10 +360,11 @@ class ComponentChecker {
     }
   }
 
-  private referenceProblem(id: string, ref: Reference): string | undefined {
+  /** `reads`: the expressions whose values the component reads (the rest are only written). */
+  private referenceProblem(id: string, ref: Reference, reads: ReadonlySet<string>): string | undefined {
     switch (ref.kind) {
       case "component":
-        if (ref.componentId === id) {
+        if (ref.componentId === id && reads.has(ref.expr)) {
           // Its outputs are reset when it starts, so it would read nothing; a streamed message
           // reading itself would wait for its own end forever.
           return "a component cannot read its own output";

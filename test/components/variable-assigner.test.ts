@@ -258,6 +258,69 @@ describe("VariableAssigner end to end", () => {
   });
 });
 
+/**
+ * RAGFlow's Go port, internal/agent/canvas/loop_semantics_test.go (variableModeLoopDSL): an
+ * assigner seeds its own output, a Loop starts its counter from it (input_mode "variable"), and
+ * another assigner counts the loop variable up until it reaches the threshold.
+ */
+function seededLoopDsl(threshold: number, step: number) {
+  return {
+    components: {
+      begin: node("Begin", {}, ["VariableAssigner:Seed"]),
+      "VariableAssigner:Seed": node("VariableAssigner", { variables: [{ variable: "VariableAssigner:Seed@initial", operator: "set", parameter: 5 }] }, ["Loop:Count"]),
+      "Loop:Count": node(
+        "Loop",
+        {
+          loop_variables: [{ variable: "counter", input_mode: "variable", value: "VariableAssigner:Seed@initial", type: "number" }],
+          loop_termination_condition: [{ variable: "Loop:Count@counter", operator: "≥", value: threshold, input_mode: "constant" }],
+          logical_operator: "and",
+          maximum_loop_count: 50,
+        },
+        ["Message:Done"],
+      ),
+      "LoopItem:Round": node("LoopItem", {}, ["VariableAssigner:Bump"], { parent_id: "Loop:Count" }),
+      "VariableAssigner:Bump": node("VariableAssigner", { variables: [{ variable: "Loop:Count@counter", operator: "+=", parameter: step }] }, [], { parent_id: "Loop:Count" }),
+      "Message:Done": node("Message", { content: ["counter={Loop:Count@counter}"] }),
+    },
+    globals: {},
+  };
+}
+
+describe("VariableAssigner writing its own output (RAGFlow's TestLoop_VariableModeInitDereferencesRef)", () => {
+  it("is valid: the target is written, not read", () => {
+    expect(validateDsl(seededLoopDsl(8, 1)).issues).toEqual([]);
+  });
+
+  it("seeds the Loop's counter from the assigner's own output: 5, then three rounds to 8", async () => {
+    const events = await (await loadCanvas(seededLoopDsl(8, 1))).runToEnd({ query: "go" });
+    expect(nodeFinished(events, "VariableAssigner:Seed").outputs).toMatchObject({ initial: 5 });
+    expect(messages(events)).toEqual(["counter=8"]);
+    expect(events.filter((e) => e.event === "node_finished" && e.data.component_id === "VariableAssigner:Bump")).toHaveLength(3);
+  });
+
+  it("still refuses a row that reads the assigner's own output as its parameter", () => {
+    const dsl = seededLoopDsl(8, 1);
+    dsl.components["VariableAssigner:Seed"] = node(
+      "VariableAssigner",
+      { variables: [{ variable: "VariableAssigner:Seed@initial", operator: "overwrite", parameter: "VariableAssigner:Seed@other" }] },
+      ["Loop:Count"],
+    );
+    expect(validateDsl(dsl).issues.map((i) => [i.code, i.pointer, i.message])).toEqual([
+      [
+        "self-reference",
+        "/components/VariableAssigner:Seed/obj/params/variables/0/parameter",
+        "reference {VariableAssigner:Seed@other}: a component cannot read its own output",
+      ],
+    ]);
+  });
+
+  it("refuses arithmetic on its own output: += reads the value, which is empty each time it starts", () => {
+    const dsl = seededLoopDsl(8, 1);
+    dsl.components["VariableAssigner:Seed"] = node("VariableAssigner", { variables: [{ variable: "VariableAssigner:Seed@initial", operator: "+=", parameter: 1 }] }, ["Loop:Count"]);
+    expect(validateDsl(dsl).issues.map((i) => [i.code, i.pointer])).toEqual([["self-reference", "/components/VariableAssigner:Seed/obj/params/variables/0/variable"]]);
+  });
+});
+
 describe("VariableAssigner validation", () => {
   const issues = (rows: unknown) =>
     validateDsl(assignerDsl(rows as unknown[]))
