@@ -259,7 +259,7 @@ async function openQueue(
     throw error;
   }
   try {
-    await queue.redis.ping();
+    await queue.ping();
     for (let i = 0; i < queued.workers; i++) {
       workers.push(
         await createWorker({

@@ -12,7 +12,7 @@
  *
  * Exit codes: 0 stopped, 1 Redis cannot be reached, 2 usage.
  */
-import { RunQueueError } from "../worker/run-queue.js";
+import { RunQueueConnectionError, RunQueueError } from "../worker/run-queue.js";
 import { createWorker, type RunWorker } from "../worker/worker.js";
 import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
@@ -118,7 +118,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
   } catch (error) {
     await closeServices();
     if (!(error instanceof RunQueueError)) throw error;
-    if (error.message.startsWith("cannot reach Redis")) {
+    if (error instanceof RunQueueConnectionError) {
       io.err(`canvasflow: ${error.message}\n`);
       return EXIT.failed;
     }

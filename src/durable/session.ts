@@ -70,6 +70,12 @@ export interface DurableSessionOptions {
   /** Checkpoints after which a run that ends at a stable point writes a new base (default 10 000). */
   compactAfter?: number;
   /**
+   * Ops (pool writes, history entries) in those checkpoints after which a run that ends at a
+   * stable point writes a new base, however few checkpoints carry them (default 10 000): a Loop
+   * of thousands of rounds is one step, one checkpoint with every round's writes.
+   */
+  compactAfterOps?: number;
+  /**
    * Log each event as it happens, not only with its step's checkpoint, so that a reader of the
    * log (`followEvents`, another process) sees it at once. Costs one write per burst of events and
    * one checkpoint at each run's start. Not with durability `exit`.
@@ -78,6 +84,7 @@ export interface DurableSessionOptions {
 }
 
 export const DEFAULT_COMPACT_AFTER = 10_000;
+export const DEFAULT_COMPACT_AFTER_OPS = 10_000;
 
 /** A session opened without a DSL to create it from does not exist (or expired). */
 export class SessionNotFoundError extends SnapshotStoreError {
@@ -109,6 +116,8 @@ export class DurableSession {
     private current: Canvas,
     /** Checkpoints written after the base so far. */
     private seq: number,
+    /** The ops in those checkpoints. */
+    private ops: number,
     /** How the session was found. */
     readonly openedAs: OpenedAs,
   ) {
@@ -131,7 +140,7 @@ export class DurableSession {
       if (!stored) {
         const canvas = await newCanvas(options, registry);
         await store.save(key, canvas.toJSON(), { lock, expectedVersion: null });
-        return new DurableSession(options, lock, canvas, 0, "new");
+        return new DurableSession(options, lock, canvas, 0, 0, "new");
       }
       const source = unwrapDsl(stored.snapshot, `session "${key}"`);
       const report = validateSource(source, { registry });
@@ -150,11 +159,12 @@ export class DurableSession {
         stableState.canvasflow = { ...stableState.canvasflow!, epoch: Math.max(stableState.canvasflow?.epoch ?? 0, last.epoch) };
         await store.save(key, stableState, { lock });
         const canvas = Canvas.fromValidatedDsl(stableState, registry, options.canvas);
-        return new DurableSession(options, lock, canvas, 0, "rolled-back");
+        return new DurableSession(options, lock, canvas, 0, 0, "rolled-back");
       }
       const canvas = Canvas.fromCheckpoints(base, deltas, registry, options.canvas);
       const openedAs: OpenedAs = canvas.status === "running" ? "crashed" : canvas.status === "paused" ? "paused" : "idle";
-      return new DurableSession(options, lock, canvas, deltas.length, openedAs);
+      const ops = deltas.reduce((sum, delta) => sum + delta.ops.length, 0);
+      return new DurableSession(options, lock, canvas, deltas.length, ops, openedAs);
     } catch (error) {
       await lock.release();
       if (error instanceof CheckpointReplayError) {
@@ -235,10 +245,13 @@ export class DurableSession {
       canvas,
       seq: this.seq,
       compactAfter: this.options.compactAfter ?? DEFAULT_COMPACT_AFTER,
+      ops: this.ops,
+      compactAfterOps: this.options.compactAfterOps ?? DEFAULT_COMPACT_AFTER_OPS,
       live: this.options.liveEvents === true,
       onEnd: (saved) => {
         ended = true;
         this.seq = writer.seq;
+        this.ops = writer.ops;
         this.saved = saved;
         end();
       },
@@ -312,8 +325,11 @@ export class DurableSession {
       canvas,
       seq: this.seq,
       compactAfter: this.options.compactAfter ?? DEFAULT_COMPACT_AFTER,
+      ops: this.ops,
+      compactAfterOps: this.options.compactAfterOps ?? DEFAULT_COMPACT_AFTER_OPS,
       onEnd: (saved) => {
         this.seq = writer.seq;
+        this.ops = writer.ops;
         this.saved = saved;
       },
     });

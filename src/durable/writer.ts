@@ -46,6 +46,14 @@ export interface WriterOptions {
   seq: number;
   /** Checkpoints after which a run ending at a stable point writes a new base. */
   compactAfter: number;
+  /** Ops in the checkpoints after the base so far. */
+  ops: number;
+  /**
+   * Ops after which a run ending at a stable point writes a new base, however few checkpoints
+   * carry them: a Loop of thousands of rounds is one step, one checkpoint of tens of thousands
+   * of ops, and without a new base every turn's would stay in the store.
+   */
+  compactAfterOps: number;
   /** Called once the run's last checkpoint was handled, with whether it was written. */
   onEnd: (saved: boolean) => void;
   /** Log each event as it happens, not only with its checkpoint (not with durability `exit`). */
@@ -70,9 +78,11 @@ export class CheckpointWriter {
   /** Writes that failed for a reason that may pass are retried (async mode: nobody waits for them). */
   private readonly retries: boolean;
   seq: number;
+  ops: number;
 
   constructor(private readonly options: WriterOptions) {
     this.seq = options.seq;
+    this.ops = options.ops;
     this.live = options.live === true;
     if (this.live && options.durability === "exit") throw new Error("live events need checkpoints during the run: use durability sync or async, not exit");
     this.retries = options.durability === "async";
@@ -100,6 +110,7 @@ export class CheckpointWriter {
 
   /** The engine's checkpoint sink. The delta is serialized now: the run goes on changing the session. */
   checkpoint(delta: RunDelta): void | Promise<void> {
+    this.ops += delta.ops.length;
     const final = delta.status !== "running";
     if (final) return this.finish(delta);
     if (this.failure) throw this.failure;
@@ -170,9 +181,10 @@ export class CheckpointWriter {
       } else {
         await store.append(key, this.record(delta), { lock });
       }
-      if ((canvas.status === "idle" || canvas.status === "paused") && this.seq >= this.options.compactAfter) {
+      if ((canvas.status === "idle" || canvas.status === "paused") && (this.seq >= this.options.compactAfter || this.ops >= this.options.compactAfterOps)) {
         await store.save(key, canvas.toJSON(), { lock });
         this.seq = 0;
+        this.ops = 0;
       }
       saved = true;
     } finally {
@@ -202,9 +214,12 @@ export class CheckpointWriter {
   private async writeEnd(final: RunDelta): Promise<void> {
     const { store, key, lock, canvas } = this.options;
     const delta: RunDelta = { ops: [], status: final.status, path: final.path, steps: final.steps, epoch: final.epoch };
+    // The run's ops were never written: only the checkpoint below is.
+    this.ops = this.options.ops;
     if (canvas.status === "idle" || canvas.status === "paused") {
       await store.save(key, canvas.toJSON(), { lock });
       this.seq = 0;
+      this.ops = 0;
     }
     await store.append(key, this.record(delta), { lock });
     await store.flush?.(key);

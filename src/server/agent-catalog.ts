@@ -42,7 +42,7 @@ export class AgentCatalog {
     }
     const hidden = (agent: AgentRecord) => this.folder.has(agent.id);
     items.push(...stored.filter((agent) => !hidden(agent)).slice(0, size - items.length));
-    return { items, total: folder.total + page.total };
+    return { items, total: folder.total + page.total, ...(page.damaged ? { damaged: page.damaged } : {}) };
   }
 }
 

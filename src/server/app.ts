@@ -48,7 +48,8 @@ import { MemoryKeySlots, RedisKeySlots, RunAdmission } from "./run-slots.js";
 import { DEFAULT_LIMITS, resolveServerSettings, ServerOptionsError, type ServerSettingsInput } from "./settings.js";
 import { SetupGate } from "./setup-gate.js";
 import { installGracefulClose, Shutdown } from "./shutdown.js";
-import type { ServerStore } from "./store/types.js";
+import { DamagedRecordError } from "./store/records.js";
+import { DuplicateTitleError, ServerStoreError, type ServerStore } from "./store/types.js";
 import { validationError, validatorCompiler } from "./validation.js";
 import { queueMetrics } from "../worker/metrics.js";
 import { JobEnds } from "./job-ends.js";
@@ -227,9 +228,18 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
   let checker: KeyChecker | undefined;
   let open = false;
 
+  // A damaged stored record is skipped by the lists (and told to its owner there); the log has where it is.
+  const stopDamageLog = options.store.onDamaged?.((damaged) => {
+    app.log.warn({ damaged: { kind: damaged.kind, id: damaged.id, tenant: damaged.tenant } }, `a damaged stored record was skipped: ${damaged.detail}`);
+  });
+  if (stopDamageLog) app.addHook("onClose", async () => stopDamageLog());
+
   app.setValidatorCompiler(validatorCompiler());
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const answer = asApiError(error);
+    // A store's messages name its files, keys or rows, and perhaps another tenant's records:
+    // the log has them, the client the request id to quote.
+    const hidden = error instanceof ServerStoreError && !(error instanceof DuplicateTitleError) && !(error instanceof DamagedRecordError);
+    const answer = hidden ? new ApiError(RET.exception, `the server's store failed; its log has the details under request id ${request.id}`, null) : asApiError(error);
     if (answer.code === RET.exception) request.log.error({ err: error }, "request failed");
     if (answer instanceof TooManyRequestsError) reply.header("retry-after", String(answer.retryAfterSeconds));
     const openAi = speaksOpenAi(request);

@@ -4,6 +4,7 @@
  * reads `code`); real HTTP statuses are kept for 401, 403, 404, 413 and 429, and on the OpenAI
  * routes for every error (`httpStatus`).
  */
+import type { DamagedRecord } from "./store/types.js";
 
 /** RAGFlow's `RetCode` values that the agent API uses. */
 export const RET = {
@@ -39,6 +40,15 @@ export interface OpenAiError {
 /** RAGFlow's `get_json_result`: `{code: 0, message: "success", data}`. */
 export function success(data: unknown): Envelope {
   return { code: RET.success, message: "success", data };
+}
+
+/**
+ * A list's answer with the asking tenant's records that could not be read and were left out
+ * (docs/server.md, Damaged records): `damaged` beside `data`, only when there are some.
+ */
+export function withDamaged<E extends object>(envelope: E, damaged: readonly DamagedRecord[] | undefined): E & { damaged?: Array<{ kind: string; id: string | null; problem: string }> } {
+  if (!damaged || damaged.length === 0) return envelope;
+  return { ...envelope, damaged: damaged.map((d) => ({ kind: d.kind, id: d.id ?? null, problem: d.problem })) };
 }
 
 /**

@@ -171,11 +171,15 @@ function oneLineJson(text: string, fail: (problem: string) => Error, mustBeObjec
 }
 
 /**
- * The log after a new base: the most recent `maxEvents` events, one per line, then the new
- * generation's base line. Undefined when no event is kept (the log can go).
+ * The log compacted: the most recent `maxEvents` events, one per line, then the generation's base
+ * line, then (for a log compacted between two bases) that generation's checkpoints, without events.
+ * Undefined when nothing is kept (the log can go).
  */
-export function compactedLog(events: StoredEvent[], maxEvents: number, base: string): string | undefined {
+export function compactedLog(events: StoredEvent[], maxEvents: number, base: string, checkpoints?: { generation: string; deltas: readonly unknown[] }): string | undefined {
   const kept = events.slice(Math.max(0, events.length - maxEvents));
-  if (kept.length === 0) return undefined;
-  return kept.map((event) => `${JSON.stringify({ id: event.id, event: event.event })}\n`).join("") + base;
+  const deltas = checkpoints?.deltas ?? [];
+  if (kept.length === 0 && deltas.length === 0) return undefined;
+  const lines = kept.map((event) => `${JSON.stringify({ id: event.id, event: event.event })}\n`);
+  const checkpointLines = deltas.map((delta, i) => `{"gen":"${checkpoints!.generation}","seq":${i + 1},"delta":${JSON.stringify(delta)},"events":[]}\n`);
+  return lines.join("") + base + checkpointLines.join("");
 }

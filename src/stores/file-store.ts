@@ -21,7 +21,12 @@
  *   checkpoints); after it, by the new one (no checkpoints). The rename is the commit.
  * - The checkpoints of older generations stay in the log, ignored, and their events still count;
  *   `save` then compacts the log (temp file and rename) into the most recent `maxEvents` events and
- *   the new base line, once the log is more than twice that size. Appends never rewrite anything.
+ *   the new base line, once the log is more than twice that size.
+ * - A run that logs many events between two bases (a long Loop is one step and one checkpoint,
+ *   with thousands of events) would grow the log without a save: so once the log holds more than
+ *   twice `maxEvents` events, the append that went past it compacts it the same way, keeping the
+ *   current generation's base line and checkpoints (their events moved out of them). One rewrite
+ *   per `maxEvents` events appended: the log stays within about twice the cap.
  * - A session file changed by hand matches no base line: it has no checkpoints, and the next
  *   append opens a generation for it.
  *
@@ -121,6 +126,8 @@ interface LogWriter {
   isNew: boolean;
   /** The last event id logged (events are kept across bases): the next must come after it. */
   lastEventId: string | undefined;
+  /** Events in the log: past twice maxEvents, the log is compacted (`compactWhenFull`). */
+  events: number;
   handle?: FileHandle;
 }
 
@@ -225,6 +232,8 @@ export class FileSnapshotStore implements CheckpointStore {
       writer.basePending = false;
       writer.lastSeq = record.seq;
       writer.lastEventId = record.events.at(-1)?.id ?? writer.lastEventId;
+      writer.events += record.events.length;
+      await this.compactWhenFull(held, writer, key, file);
       return sessionVersion(writer.baseSha, writer.generation, record.seq);
     });
   }
@@ -244,6 +253,8 @@ export class FileSnapshotStore implements CheckpointStore {
       // Event lines belong to no generation: a base line still to be written waits for the next checkpoint.
       await this.writeToLog(held, writer, eventLines(session, key, events), key, file, `events ${events[0].id}…${events.at(-1)!.id}`);
       writer.lastEventId = events.at(-1)!.id;
+      writer.events += events.length;
+      await this.compactWhenFull(held, writer, key, file);
     });
   }
 
@@ -370,8 +381,9 @@ export class FileSnapshotStore implements CheckpointStore {
     const baseSha = hashOf(text);
     const generation = newGeneration();
     const base = baseLine(baseSha, generation);
-    // The log's size after this save; undefined when there is no log.
+    // The log's size after this save (undefined when there is no log), and its events.
     let logSize: number | undefined;
+    let logEvents = scan?.events.length ?? 0;
     if (bytes !== undefined && scan === undefined) {
       await this.logStep(place, "remove the log left by a deleted session", () => removeIfThere(place.file));
     } else if (scan !== undefined) {
@@ -384,9 +396,11 @@ export class FileSnapshotStore implements CheckpointStore {
       if (compacted === undefined) {
         await this.logStep(place, "remove", () => removeIfThere(place.file));
         logSize = undefined;
+        logEvents = 0;
       } else if (logSize > 2 * Buffer.byteLength(compacted)) {
         await this.logStep(place, "compact", () => writeFileAtomic(place.file, compacted, { sync: this.sync }));
         logSize = Buffer.byteLength(compacted);
+        logEvents = Math.min(logEvents, this.maxEvents);
       }
     }
     if (held) {
@@ -399,6 +413,7 @@ export class FileSnapshotStore implements CheckpointStore {
         size: logSize ?? 0,
         isNew: logSize === undefined,
         lastEventId: scan?.events.at(-1)?.id,
+        events: logEvents,
       };
     }
     return sessionVersion(baseSha, generation, 0);
@@ -428,7 +443,38 @@ export class FileSnapshotStore implements CheckpointStore {
       size: scan?.completeBytes ?? 0,
       isNew: bytes === undefined,
       lastEventId: scan?.events.at(-1)?.id,
+      events: scan?.events.length ?? 0,
     };
+  }
+
+  /**
+   * Past twice `maxEvents` events, rewrite the log (temp file and rename, so a crash leaves the
+   * old log or the new one) as the most recent `maxEvents` events, then the current generation's
+   * base line and checkpoints without their events: the session reads back the same, with fewer
+   * events. Called under the session's lock after an append, before the next one is issued.
+   */
+  private async compactWhenFull(held: HeldLock, writer: LogWriter, key: string, file: string): Promise<void> {
+    if (writer.events <= 2 * this.maxEvents) return;
+    const place = this.logPlace(key, file);
+    const bytes = await readLog(place);
+    if (bytes === undefined) return;
+    const scan = scanLog(bytes, writer.baseSha, place);
+    // The generation this writer appends to is the session's (its base line is written unless pending).
+    if (!writer.basePending && scan.generation !== writer.generation) return;
+    const current = writer.basePending ? undefined : { base: baseLine(writer.baseSha, writer.generation), generation: writer.generation, deltas: scan.deltas };
+    const compacted = compactedLog(scan.events, this.maxEvents, current?.base ?? "", current);
+    // The handle appends to the file the rename replaces: the next write opens the new one.
+    await writer.handle?.close().catch(() => undefined);
+    writer.handle = undefined;
+    if (compacted === undefined) {
+      await this.logStep(place, "remove", () => removeIfThere(place.file));
+      writer.size = 0;
+      writer.isNew = true;
+    } else {
+      await this.logStep(place, "compact", () => writeFileAtomic(place.file, compacted, { sync: this.sync }));
+      writer.size = Buffer.byteLength(compacted);
+    }
+    writer.events = Math.min(scan.events.length, this.maxEvents);
   }
 
   /** Append to the open log; a write that fails is cut back out, so the log is as it was. */

@@ -43,6 +43,8 @@ export class RedisConnection {
   readonly owned: boolean;
   /** Why each connection made here last failed, until it is ready again. */
   private readonly lastErrors = new Map<Redis, Error>();
+  /** Connections closed for good because the server refused the URL's database (see `watch`). */
+  private readonly refusedDatabase = new Map<Redis, string>();
 
   /** `owner` names the class for the url-or-client message. */
   constructor(options: RedisConnectionOptions, owner: string, fail: (message: string) => Error) {
@@ -64,6 +66,17 @@ export class RedisConnection {
     return copy;
   }
 
+  /**
+   * Another connection to the same server with some options changed (a library that makes its
+   * own commands, such as BullMQ's queue), watched as this one: `failure(error, it)` explains its
+   * errors. Owned by the caller.
+   */
+  another(options: RedisOptions): Redis {
+    const copy = this.client.duplicate(options);
+    this.watch(copy);
+    return copy;
+  }
+
   /** Where Redis is, without credentials. */
   get location(): string {
     const { host, port, db, path } = this.client.options;
@@ -75,6 +88,8 @@ export class RedisConnection {
    * reachable, no answer in time); `undefined` when Redis answered with an error.
    */
   failure(error: Error, client: Redis = this.client): string | undefined {
+    const refused = this.refusedDatabase.get(client);
+    if (refused !== undefined) return refused;
     if (error.name === "ReplyError") return undefined;
     const lastError = this.lastErrors.get(client);
     const cause = lastError ? `: ${lastError.message}` : "";
@@ -101,13 +116,39 @@ export class RedisConnection {
     if (this.owned) await RedisConnection.end(this.client);
   }
 
-  /** Remember why the connection failed (commands only say "Connection is closed."); this also keeps ioredis from printing it. */
+  /**
+   * Remember why the connection failed (commands only say "Connection is closed."); this also
+   * keeps ioredis from printing it.
+   *
+   * A server that refuses the URL's database (`/99` on a server of 16) is a mistake in the URL,
+   * not a passing failure: ioredis reports the failed SELECT as an event and goes on with the
+   * commands waiting for the connection, in database 0. The connection is closed before they
+   * are sent (the event comes while the connection is still being set up), so every command
+   * fails with the reason instead of writing where the URL did not say.
+   */
   private watch(client: Redis): void {
     client.on("error", (error: Error) => {
       this.lastErrors.set(client, error);
+      if (isSelectRefusal(error)) {
+        this.refusedDatabase.set(client, `the Redis URL ${shownUrl(client)} names database ${client.options.db ?? 0}, which the server refuses (SELECT ${client.options.db ?? 0}: ${error.message}); use a database the server has (0 to 15 unless its "databases" setting says otherwise)`);
+        client.disconnect();
+      }
     });
     client.on("ready", () => {
       this.lastErrors.delete(client);
     });
   }
+}
+
+/** The server's answer to the SELECT that ioredis sends while connecting (ReplyErrors carry their command). */
+function isSelectRefusal(error: Error): boolean {
+  const command = (error as Error & { command?: { name?: unknown } }).command;
+  return error.name === "ReplyError" && command?.name === "select";
+}
+
+/** A connection's URL as it was given, without credentials. */
+function shownUrl(client: Redis): string {
+  const { host, port, db, path, tls } = client.options;
+  if (path) return `${path} (database ${db ?? 0})`;
+  return `${tls ? "rediss" : "redis"}://${host}:${port}/${db ?? 0}`;
 }

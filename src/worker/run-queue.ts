@@ -40,6 +40,14 @@ export class RunQueueError extends Error {
   }
 }
 
+/** Redis cannot be used (unreachable, or it refuses the URL's database): not a mistake in the options. */
+export class RunQueueConnectionError extends RunQueueError {
+  constructor(message: string) {
+    super(message);
+    this.name = "RunQueueConnectionError";
+  }
+}
+
 /** The names a queue's keys are made from, checked. */
 export interface QueueNames {
   redis: string;
@@ -94,13 +102,19 @@ export class RunQueue {
   readonly names: QueueNames;
   readonly queue: Queue<RunJobData, unknown, typeof RUN_JOB_NAME>;
   private readonly connection: RedisConnection;
+  /** The queue's own connection (BullMQ's options), made here: see the constructor. */
+  private readonly queueClient: Redis;
 
   constructor(options: RunQueueOptions = {}) {
     this.names = queueNames(options);
-    this.queue = new Queue(this.names.name, { connection: bullConnection(this.names), prefix: bullPrefix(this.names) });
+    this.connection = new RedisConnection({ url: this.names.redis }, "RunQueue", (message) => new RunQueueError(message));
+    // BullMQ writes the queue's meta key as soon as it connects. On a connection of its own making,
+    // a database the server refuses (redis://…/99) would be reported and the write made in
+    // database 0; on one made here, the refusal closes it first (RedisConnection.watch).
+    this.queueClient = this.connection.another({ maxRetriesPerRequest: null, commandTimeout: undefined });
+    this.queue = new Queue(this.names.name, { connection: this.queueClient, prefix: bullPrefix(this.names) });
     // The queue reports a lost connection as an event; its commands fail on their own.
     this.queue.on("error", () => undefined);
-    this.connection = new RedisConnection({ url: this.names.redis }, "RunQueue", (message) => new RunQueueError(message));
   }
 
   get name(): string {
@@ -117,6 +131,18 @@ export class RunQueue {
     return this.connection.client;
   }
 
+  /**
+   * Check that Redis answers on this connection; a RunQueueError naming the server and the cause
+   * (unreachable, or a database in the URL that the server refuses) when it does not.
+   */
+  async ping(): Promise<void> {
+    try {
+      await this.redis.ping();
+    } catch (error) {
+      throw new RunQueueConnectionError(this.connection.failure(error as Error) ?? `cannot reach Redis at ${this.location}: ${(error as Error).message}`);
+    }
+  }
+
   /** Remember a session's latest job, for cancel by session. */
   async rememberJob(session: string, jobId: string): Promise<void> {
     await this.redis.set(sessionJobKey(this.names, session), jobId, "PX", SESSION_JOB_TTL_MS);
@@ -129,6 +155,7 @@ export class RunQueue {
 
   async close(): Promise<void> {
     await this.queue.close();
+    await RedisConnection.end(this.queueClient);
     await this.connection.close();
   }
 }

@@ -112,10 +112,10 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
   }
   const queue = new RunQueue(options);
   try {
-    await queue.redis.ping();
+    await queue.ping();
   } catch (error) {
     await queue.close().catch(() => undefined);
-    throw new RunQueueError(`cannot reach Redis at ${queue.location}: ${(error as Error).message}`);
+    throw error;
   }
   const owned = options.store === undefined ? serverRunBackends(queue.names) : undefined;
   const store = options.store ?? owned!.store;

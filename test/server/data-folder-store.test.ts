@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
 import { openServerStore } from "../../src/server/store/open.js";
-import { StoredRecordError } from "../../src/server/store/records.js";
+import { DamagedRecordError } from "../../src/server/store/records.js";
 import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ApiKeyRecord, type ServerStore } from "../../src/server/store/types.js";
 import { spawnDistChild } from "../helpers/dist-child.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -152,31 +152,46 @@ describe("DataFolderServerStore: damaged data", () => {
     };
   }
 
-  it("an agent file that is not JSON, lacks a field, or names another id: an error naming the file and the fault", async () => {
+  it("an agent file that is not JSON, lacks a field, or names another id: skipped, reported naming the file and the fault", async () => {
     const { dir, store, write } = damaged();
+    const reported: string[] = [];
+    store.onDamaged((d) => reported.push(d.detail));
     write("agents/broken.json", "{ not json");
-    await expect(store.agents.get("t", "broken")).rejects.toThrow(new RegExp(`^data folder ${dir}: agents/broken.json: the stored agent is not valid JSON \\(`));
-    await expect(store.agents.list("t", LIST)).rejects.toBeInstanceOf(StoredRecordError);
+    // Whose it is cannot be told: nobody's request sees it; the report names the file.
+    expect(await store.agents.get("t", "broken")).toBeUndefined();
+    expect(reported.at(-1)).toMatch(new RegExp(`^data folder ${dir}: agents/broken.json: the stored agent is not valid JSON \\(`));
+    expect(await store.agents.list("t", LIST)).toEqual({ items: [], total: 0 });
     write("agents/broken.json", JSON.stringify({ ...agent("t", "x"), id: "broken", title: 42 }));
-    await expect(store.agents.get("t", "broken")).rejects.toThrow(`data folder ${dir}: agents/broken.json: the stored agent is damaged: title must be a non-empty string, got 42`);
+    // Its owner's requests are told what is wrong, without the path; its owner's lists skip it and say so.
+    await expect(store.agents.get("t", "broken")).rejects.toThrow(new DamagedRecordError("agent broken is damaged in the store: the stored agent is damaged: title must be a non-empty string, got 42"));
+    expect(reported.at(-1)).toBe(`data folder ${dir}: agents/broken.json: the stored agent is damaged: title must be a non-empty string, got 42`);
+    expect(await store.agents.list("t", LIST)).toEqual({ items: [], total: 0, damaged: [expect.objectContaining({ kind: "agent", id: "broken", tenant: "t", problem: "the stored agent is damaged: title must be a non-empty string, got 42" })] });
+    expect(await store.agents.list("other", LIST)).toEqual({ items: [], total: 0 });
     write("agents/broken.json", JSON.stringify({ ...agent("t", "x"), id: "other" }));
-    await expect(store.agents.get("t", "broken")).rejects.toThrow(`data folder ${dir}: agents/broken.json: the stored agent says its id is "other", but it is stored as "broken"`);
-    await expect(store.agents.list("t", LIST)).rejects.toThrow(`agents/broken.json: the stored agent says its id is "other", but its file is named broken.json`);
-    // A create that needs the titles cannot check them, so it writes nothing.
-    await expect(store.agents.create(agent("t", "New"))).rejects.toBeInstanceOf(StoredRecordError);
-    expect(readdirSync(join(dir, "agents")).filter((f) => !f.startsWith("."))).toEqual(["broken.json"]);
+    await expect(store.agents.get("t", "broken")).rejects.toBeInstanceOf(DamagedRecordError);
+    expect(reported.at(-1)).toBe(`data folder ${dir}: agents/broken.json: the stored agent says its id is "other", but it is stored as "broken"`);
+    expect((await store.agents.list("t", LIST)).damaged?.[0].detail).toContain(`agents/broken.json: the stored agent says its id is "other", but its file is named broken.json`);
+    // A create goes on past it.
+    const created = await store.agents.create(agent("t", "New"));
+    expect(readdirSync(join(dir, "agents")).filter((f) => !f.startsWith(".")).sort()).toEqual(["broken.json", `${created.id}.json`].sort());
   });
 
-  it("a session record or key file that is damaged: an error naming it", async () => {
+  it("a session record or key file that is damaged: skipped, its owner told, reported naming it", async () => {
     const { dir, store, write } = damaged();
+    const reported: string[] = [];
+    store.onDamaged((d) => reported.push(d.detail));
     write("session-records/s1.json", JSON.stringify({ id: "s1", tenant: "t", agent_id: "a", user_id: "u", name: "", message: [{ role: "bot", content: "" }], source: "agent", create_time: 1, update_time: 1 }));
-    await expect(store.sessions.get("t", "s1")).rejects.toThrow(`data folder ${dir}: session-records/s1.json: the stored session record is damaged: message[0].role must be "user" or "assistant", got "bot"`);
-    await expect(store.sessions.list("t", "a", LIST)).rejects.toBeInstanceOf(StoredRecordError);
+    await expect(store.sessions.get("t", "s1")).rejects.toBeInstanceOf(DamagedRecordError);
+    expect(reported.at(-1)).toBe(`data folder ${dir}: session-records/s1.json: the stored session record is damaged: message[0].role must be "user" or "assistant", got "bot"`);
+    expect((await store.sessions.list("t", "a", LIST)).damaged).toEqual([expect.objectContaining({ id: "s1", agent_id: "a", problem: 'the stored session record is damaged: message[0].role must be "user" or "assistant", got "bot"' })]);
+    expect((await store.sessions.list("t", "b", LIST)).damaged).toBeUndefined();
     const key: ApiKeyRecord = { id: "k1", tenant: "t", name: "n", hash: "f".repeat(64), last4: "abcd", create_time: 1, revoked: false };
     write(`keys/${"1".repeat(64)}.json`, JSON.stringify(key));
-    await expect(store.keys.findByHash("1".repeat(64))).rejects.toThrow(`keys/${"1".repeat(64)}.json: the stored API key says its hash is "${"f".repeat(64)}", but its file is named ${"1".repeat(64)}.json`);
+    expect(await store.keys.findByHash("1".repeat(64))).toBeUndefined();
+    expect(reported.at(-1)).toBe(`data folder ${dir}: keys/${"1".repeat(64)}.json: the stored API key says its hash is "${"f".repeat(64)}", but its file is named ${"1".repeat(64)}.json`);
     write(`keys/${"1".repeat(64)}.json`, "[]");
-    await expect(store.keys.list()).rejects.toThrow("the stored API key is damaged: an API key must be a JSON object, got an array");
+    expect(await store.keys.list()).toEqual([]);
+    expect(reported.at(-1)).toContain("the stored API key is damaged: an API key must be a JSON object, got an array");
   });
 
   it("a folder that cannot be used, and a write lock another process keeps: errors naming the path", async () => {

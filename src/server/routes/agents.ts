@@ -7,7 +7,7 @@ import type { FastifyInstance } from "fastify";
 import { checkAgentDsl } from "../agent-dsl.js";
 import { refuseDeniedDsl } from "../component-policy.js";
 import { newId, type ServerContext } from "../context.js";
-import { argumentError, dataError, operatingError, success } from "../envelope.js";
+import { argumentError, dataError, operatingError, success, withDamaged } from "../envelope.js";
 import { listQuery, type RawListQuery } from "../list-query.js";
 import { allSessionIds } from "../sessions.js";
 import { DEFAULT_LIMITS } from "../settings.js";
@@ -55,7 +55,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const page = await ctx.agents.list(request.tenant, listQuery(raw, "create_time"));
     const canvas = page.items.map(agentView);
     // Scripts written for RAGFlow v0.24 iterate `data` itself.
-    return success(raw.format === "list" ? canvas : { canvas, total: page.total });
+    return withDamaged(success(raw.format === "list" ? canvas : { canvas, total: page.total }), page.damaged);
   });
 
   app.post("/api/v1/agents", { schema: write, bodyLimit: ctx.limits.agentBodyBytes }, async (request) => {

@@ -3,7 +3,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../context.js";
-import { dataError, operatingError, success, RET } from "../envelope.js";
+import { dataError, operatingError, success, RET, withDamaged } from "../envelope.js";
 import { listQuery, queryFlag, type RawListQuery } from "../list-query.js";
 import { allSessionIds, deleteSessions, findSession, openNewSession, sessionDsl, sessionView } from "../sessions.js";
 import { AGENT_NOT_FOUND } from "../turn.js";
@@ -47,7 +47,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
     // A session's DSL is its stored state: loaded only when asked for (`dsl=true`).
     const withDsl = queryFlag(raw.dsl, false);
     const data = await Promise.all(page.items.map(async (record) => sessionView(record, withDsl ? await sessionDsl(ctx, record.id) : undefined)));
-    return { code: RET.success, message: "success", data, total: page.total };
+    return withDamaged({ code: RET.success, message: "success", data, total: page.total }, page.damaged);
   });
 
   app.get("/api/v1/agents/:agent_id/sessions/:session_id", async (request) => {

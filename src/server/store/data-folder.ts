@@ -32,7 +32,7 @@ import { FileSnapshotStore } from "../../stores/file-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
 import { KeyedTurns } from "../../util/turns.js";
 import { listPage } from "./paging.js";
-import { checkNewRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey, type RecordKind } from "./records.js";
+import { checkNewRecord, DamagedRecordError, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey, type RecordKind } from "./records.js";
 import {
   DuplicateTitleError,
   ServerStoreError,
@@ -40,6 +40,8 @@ import {
   type AgentRecord,
   type AgentStore,
   type ApiKeyRecord,
+  type DamagedRecord,
+  type DamageListener,
   type ApiKeyStore,
   type ListQuery,
   type Page,
@@ -196,8 +198,12 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
     }
   }
 
-  /** The digest of every record in the folder (a file that goes away meanwhile is left out). */
-  async all(): Promise<Array<S & { fileName: string }>> {
+  /**
+   * The digest of every record in the folder (a file that goes away meanwhile is left out). A
+   * record that cannot be read is left out too, reported to the store's damage listeners and
+   * added to `damaged`: one damaged file must not take every list of the folder down with it.
+   */
+  async all(damaged: DamagedRecord[] = []): Promise<Array<S & { fileName: string }>> {
     let names: string[];
     try {
       names = (await readdir(this.path)).filter((entry) => entry.endsWith(".json") && !entry.startsWith(".")).map((entry) => entry.slice(0, -".json".length));
@@ -222,9 +228,16 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
         out.push({ ...cached.value, fileName: name });
         continue;
       }
-      const record = await this.read(name);
-      if (record === undefined) continue;
-      this.checkName(name, record);
+      let record: T | undefined;
+      try {
+        record = await this.read(name);
+        if (record === undefined) continue;
+        this.checkName(name, record);
+      } catch (error) {
+        if (!(error instanceof StoredRecordError)) throw error;
+        damaged.push(await this.damaged(name, error));
+        continue;
+      }
       const value = this.digest(record);
       this.cache.set(file, { ino: info.ino, size: info.size, mtimeMs: info.mtimeMs, value });
       out.push({ ...value, fileName: name });
@@ -266,6 +279,35 @@ class RecordFolder<T extends { id: string; tenant: string }, S> {
     }
   }
 
+  /** A damaged record as its owner may be told of it (reported to the store's listeners). */
+  async damaged(name: string, error: StoredRecordError): Promise<DamagedRecord> {
+    const text = await readFile(this.fileOf(name), "utf8").catch(() => "");
+    const owner = damagedOwner(text);
+    // A record's file is named by its id (a key's by its hash, which is not shown).
+    const damaged = damagedRecord(this.kind, error, { ...owner, id: this.kind === "API key" ? owner.id : name });
+    this.data.damage.report(damaged);
+    return damaged;
+  }
+
+  /**
+   * Read a record of a page or of one tenant's request: a damaged one is reported and reads as
+   * missing, unless it is `tenant`'s own (told by what is left of it): then its owner gets the error.
+   */
+  async readFor(tenant: string, name: string, damaged?: DamagedRecord[]): Promise<T | undefined> {
+    try {
+      return await this.read(name, this.kind === "API key" ? undefined : name);
+    } catch (error) {
+      if (!(error instanceof StoredRecordError)) throw error;
+      const found = await this.damaged(name, error);
+      if (damaged) {
+        if (found.tenant === tenant) damaged.push(found);
+        return undefined;
+      }
+      if (found.tenant === tenant) throw new DamagedRecordError(`${this.kind} ${name} is damaged in the store: ${found.problem}`);
+      return undefined;
+    }
+  }
+
   /** A record must be stored under its own name (its id; a key under its hash). */
   checkName(name: string, record: T): void {
     const expected = this.kind === "API key" ? (record as unknown as ApiKeyRecord).hash : record.id;
@@ -299,14 +341,16 @@ class DataFolderAgents implements AgentStore {
 
   async get(tenant: string, id: string): Promise<AgentRecord | undefined> {
     if (!isRecordId(id)) return undefined;
-    const agent = await this.folder.read(id, id);
+    const agent = await this.folder.readFor(tenant, id);
     return agent?.tenant === tenant ? agent : undefined;
   }
 
   async list(tenant: string, query: ListQuery): Promise<Page<AgentRecord>> {
-    const mine = (await this.folder.all()).filter((s) => s.tenant === tenant);
+    const damaged: DamagedRecord[] = [];
+    const mine = (await this.folder.all(damaged)).filter((s) => s.tenant === tenant);
     const page = listPage(mine, query, (s) => s.text);
-    return { items: await readPage(page.items, (name) => this.folder.read(name, name), tenant), total: page.total };
+    const items = await readPage(page.items, (name) => this.folder.readFor(tenant, name, damaged), tenant);
+    return withDamaged({ items, total: page.total }, damaged.filter((d) => d.tenant === tenant));
   }
 
   async update(tenant: string, id: string, patch: AgentPatch, now: number): Promise<AgentRecord | undefined> {
@@ -356,7 +400,7 @@ class DataFolderSessions implements SessionRecordStore {
 
   async get(tenant: string, id: string): Promise<SessionRecord | undefined> {
     if (!isRecordId(id)) return undefined;
-    const record = await this.folder.read(id, id);
+    const record = await this.folder.readFor(tenant, id);
     return record?.tenant === tenant ? record : undefined;
   }
 
@@ -366,9 +410,12 @@ class DataFolderSessions implements SessionRecordStore {
   }
 
   async list(tenant: string, agentId: string, query: ListQuery): Promise<Page<SessionRecord>> {
-    const mine = (await this.folder.all()).filter((s) => s.tenant === tenant && s.agent_id === agentId && (query.user_id === undefined || s.user_id === query.user_id));
+    const damaged: DamagedRecord[] = [];
+    const mine = (await this.folder.all(damaged)).filter((s) => s.tenant === tenant && s.agent_id === agentId && (query.user_id === undefined || s.user_id === query.user_id));
     const page = listPage(mine, query, (s) => s.text);
-    return { items: await readPage(page.items, (name) => this.folder.read(name, name), tenant), total: page.total };
+    const items = await readPage(page.items, (name) => this.folder.readFor(tenant, name, damaged), tenant);
+    // A damaged record whose agent cannot be told is shown in each of its owner's session lists.
+    return withDamaged({ items, total: page.total }, damaged.filter((d) => d.tenant === tenant && (d.agent_id === undefined || d.agent_id === agentId)));
   }
 
   async update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined> {
@@ -421,9 +468,17 @@ class DataFolderKeys implements ApiKeyStore {
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     if (!isKeyHash(hash)) return undefined;
-    const key = await this.folder.read(hash);
-    if (key === undefined) return undefined;
-    this.folder.checkName(hash, key);
+    let key: ApiKeyRecord | undefined;
+    try {
+      key = await this.folder.read(hash);
+      if (key === undefined) return undefined;
+      this.folder.checkName(hash, key);
+    } catch (error) {
+      if (!(error instanceof StoredRecordError)) throw error;
+      // A key whose record cannot be read opens nothing (its holder gets 401; the log says why).
+      await this.folder.damaged(hash, error);
+      return undefined;
+    }
     return key.revoked ? undefined : key;
   }
 
@@ -453,6 +508,10 @@ function agentSummary(a: AgentRecord): Summary {
 
 function sessionSummary(s: SessionRecord): Summary {
   return { id: s.id, tenant: s.tenant, create_time: s.create_time, update_time: s.update_time, text: s.name, agent_id: s.agent_id, user_id: s.user_id };
+}
+
+function withDamaged<T>(page: Page<T>, damaged: DamagedRecord[]): Page<T> {
+  return damaged.length > 0 ? { ...page, damaged } : page;
 }
 
 /** The records of a page, read whole (one that was deleted since it was listed is left out). */
@@ -566,6 +625,8 @@ export class DataFolderServerStore implements ServerStore {
   readonly uploads: DataFolderUploads;
   readonly runs: FileSnapshotStore;
   readonly cancel: FileCancelSignals;
+  /** Who is told of the damaged records the folders skip. */
+  readonly damage = new DamageListeners();
 
   constructor(options: DataFolderServerStoreOptions) {
     if (typeof options?.directory !== "string" || options.directory === "") throw new ServerStoreError("a data folder store needs a directory: a non-empty folder path");
@@ -582,6 +643,10 @@ export class DataFolderServerStore implements ServerStore {
     this.uploads = new DataFolderUploads(this, join(this.directory, DATA_FOLDER_LAYOUT.uploads));
     this.runs = new FileSnapshotStore({ directory: join(this.directory, DATA_FOLDER_LAYOUT.runs), lockTimeoutMs: this.lockTimeoutMs, sync: this.sync });
     this.cancel = new FileCancelSignals({ directory: join(this.directory, DATA_FOLDER_LAYOUT.cancel) });
+  }
+
+  onDamaged(listener: DamageListener): () => void {
+    return this.damage.add(listener);
   }
 
   /** The folder exists (it is created if missing) and can be written. */

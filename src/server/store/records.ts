@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
-import { ServerStoreError, type AgentPatch, type AgentRecord, type ApiKeyRecord, type SessionPatch, type SessionRecord } from "./types.js";
+import { ServerStoreError, type AgentPatch, type AgentRecord, type ApiKeyRecord, type DamagedRecord, type DamageListener, type SessionPatch, type SessionRecord } from "./types.js";
 
 /** A stored record that cannot be read back: which store, where, and what is wrong with it. */
 export class StoredRecordError extends ServerStoreError {
@@ -22,6 +22,14 @@ export class StoredRecordError extends ServerStoreError {
   ) {
     super(message);
     this.name = "StoredRecordError";
+  }
+}
+
+/** A stored record its owner asked for cannot be read: the message is for them (no path, no other tenant's ids). */
+export class DamagedRecordError extends ServerStoreError {
+  constructor(message: string) {
+    super(message);
+    this.name = "DamagedRecordError";
   }
 }
 
@@ -218,4 +226,51 @@ function typeName(value: unknown): string {
   if (typeof value === "string") return value.length > 60 ? `${JSON.stringify(value.slice(0, 60))}…` : JSON.stringify(value);
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   return typeof value === "object" ? "an object" : typeof value;
+}
+
+const JSON_STRING = String.raw`"(?:[^"\\]|\\.)*"`;
+/** How every record is written: `{"id":…,"tenant":…` first (a session record: then `"agent_id":…`). */
+const RECORD_HEAD = new RegExp(String.raw`^\s*\{"id":(${JSON_STRING}),"tenant":(${JSON_STRING})(?:,"agent_id":(${JSON_STRING}))?`);
+
+/**
+ * Who a damaged record's text belongs to, as far as it can be told: the fields of a JSON object,
+ * or (a truncated file) the id and tenant its first bytes still hold, as records are written.
+ */
+export function damagedOwner(text: string): { id?: string; tenant?: string; agent_id?: string } {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!isPlainObject(value)) return {};
+    const str = (field: unknown) => (typeof field === "string" ? field : undefined);
+    return { id: str(value.id), tenant: str(value.tenant), agent_id: str(value.agent_id) };
+  } catch {
+    const head = RECORD_HEAD.exec(text);
+    if (!head) return {};
+    const read = (json: string | undefined) => (json === undefined ? undefined : (JSON.parse(json) as string));
+    return { id: read(head[1]), tenant: read(head[2]), agent_id: read(head[3]) };
+  }
+}
+
+/** A StoredRecordError as a damaged record: its message without the store's location for the owner. */
+export function damagedRecord(kind: RecordKind, error: StoredRecordError, owner: { id?: string; tenant?: string; agent_id?: string }): DamagedRecord {
+  const prefix = `${error.where}: `;
+  const problem = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : `the stored ${kind} cannot be read`;
+  const damaged: DamagedRecord = { kind, problem, detail: error.message };
+  if (owner.id !== undefined) damaged.id = owner.id;
+  if (owner.tenant !== undefined) damaged.tenant = owner.tenant;
+  if (owner.agent_id !== undefined) damaged.agent_id = owner.agent_id;
+  return damaged;
+}
+
+/** The listeners of a store's damaged records (ServerStore.onDamaged). */
+export class DamageListeners {
+  private readonly listeners = new Set<DamageListener>();
+
+  add(listener: DamageListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  report(damaged: DamagedRecord): void {
+    for (const listener of this.listeners) listener(damaged);
+  }
 }

@@ -114,7 +114,31 @@ export interface Page<T> {
   items: T[];
   /** All records that match, across pages. */
   total: number;
+  /**
+   * Stored records of the asking tenant that could not be read and were left out (a truncated
+   * file, a damaged value): the list is the rest. Absent when there are none.
+   */
+  damaged?: DamagedRecord[];
 }
+
+/**
+ * A stored record that cannot be read, skipped by a list. `problem` is for its owner (no path, no
+ * other tenant's ids); `detail` names the store, the file, key or row, for the server's log only.
+ */
+export interface DamagedRecord {
+  kind: "agent" | "session record" | "API key";
+  /** Its id, when it can be told (from the file's name, key or row, or what is left of it). */
+  id?: string;
+  /** Its owner, when it can be told: only they are told about it. */
+  tenant?: string;
+  /** A session record's agent, when it can be told. */
+  agent_id?: string;
+  problem: string;
+  detail: string;
+}
+
+/** Receives every damaged record a store skips (a server logs them). */
+export type DamageListener = (damaged: DamagedRecord) => void;
 
 export interface AgentPatch {
   title?: string;
@@ -214,6 +238,11 @@ export interface ServerStore {
   readonly location: string;
   /** The Redis connection of a store that uses one, and the prefix of its keys: the server keeps its rate-limit counters there. */
   readonly redis?: { client: Redis; prefix: string };
+  /**
+   * Be told of every damaged record the store skips (a list, a title check, a key lookup);
+   * returns the function that stops it. Stores that cannot hold a damaged record leave it out.
+   */
+  onDamaged?(listener: DamageListener): () => void;
   /** Throws when the backend cannot be reached (for readiness checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
