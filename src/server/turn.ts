@@ -30,6 +30,7 @@ import { findSession, openNewSession, openSession, runInProgress } from "./sessi
 import { shuttingDown } from "./shutdown.js";
 import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
+import { keepTurn, settlePreviousTurn, turnMessages } from "./turn-record.js";
 
 export interface TurnInput {
   tenant: string;
@@ -133,6 +134,19 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, endSetup: () => v
         throw error;
       }
       try {
+        // What the previous turn left unrecorded (a crash) is recorded under its own question first.
+        const settled = await settlePreviousTurn(ctx, record, session);
+        record = settled.record;
+        if (settled.reopen) {
+          await session.close();
+          session = await openSession(ctx, record, agent);
+        }
+      } catch (error) {
+        await session.close();
+        ctx.runs.release(record.id, controller);
+        throw error;
+      }
+      try {
         // The session runs its own DSL, which may be older than the agent's.
         refuseDenied(ctx.policy, session.canvas.compiledGraph, input.tenant);
       } catch (error) {
@@ -219,30 +233,37 @@ async function* runTurn(
         : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal, ...(messageId !== undefined ? { messageId } : {}) };
     // Before its first event: a run id a client has seen is known here from then on.
     if (messageId !== undefined) ctx.runs.nameRun(sessionId, controller, messageId);
-    for await (const event of session.run(request)) {
-      let sent = { ...event, session_id: sessionId } as SessionEvent;
-      if (sent.event === "node_finished") {
-        steps++;
-        ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
+    // The turn's messages are kept with the run's last checkpoint and added to the record before
+    // its last events go out (turn-record.ts).
+    let recordGone = false;
+    const end = keepTurn(ctx, record, input.query, transcript, (kept) => (recordGone = kept.record === undefined));
+    // A message_end, and what follows it, waits until more of the reply comes or the run's end is
+    // recorded: a client that stops reading at message_end (RAGFlow's SDK) finds the turn in the
+    // session's messages. The run's last event always waits for that.
+    const held: SessionEvent[] = [];
+    try {
+      for await (const event of session.run({ ...request, end })) {
+        let sent = { ...event, session_id: sessionId } as SessionEvent;
+        if (sent.event === "node_finished") {
+          steps++;
+          ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
+        }
+        // The engine says "cancelled"; the client is told which limit cancelled it.
+        if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
+        transcript.add(sent);
+        // A copy: the event itself may still be on its way to the session's log.
+        if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+        // The run's first event ends the turn's setup (the calls after it do nothing).
+        endSetup();
+        if (held.length > 0 && sent.event === "message") yield* held.splice(0);
+        if (held.length > 0 || sent.event === "message_end" || sent.event === "workflow_finished" || sent.event === "user_inputs") held.push(sent);
+        else yield sent;
       }
-      // The engine says "cancelled"; the client is told which limit cancelled it.
-      if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
-      transcript.add(sent);
-      // A copy: the event itself may still be on its way to the session's log.
-      if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
-      // The run's first event ends the turn's setup (the calls after it do nothing).
-      endSetup();
-      yield sent;
+    } catch (error) {
+      yield* held.splice(0);
+      throw error;
     }
-    const status = session.canvas.status;
-    if (session.lastRunSaved && (status === "idle" || status === "paused")) {
-      try {
-        await addMessages(ctx, record, input.query, transcript);
-      } catch (error) {
-        // The turn itself is saved; only its line in the session's message list is missing.
-        ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
-      }
-    }
+    yield* held.splice(0);
     // While the session is still this run's: the next turn reads the record after it.
     if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {
@@ -265,10 +286,5 @@ export function outcomeOf(status: string, timedOut: boolean): RunOutcome {
 
 /** The turn's user message and reply, added to the session's record. */
 export async function addMessages(ctx: ServerContext, record: SessionRecord, query: string, transcript: TurnTranscript): Promise<void> {
-  const id = transcript.messageId;
-  const reply: SessionMessage = { role: "assistant", content: transcript.content, ...(id ? { id } : {}) };
-  const reference = transcript.reference;
-  if ("chunks" in reference) reply.reference = reference;
-  const added: SessionMessage[] = [{ role: "user", content: query, ...(id ? { id } : {}) }, reply];
-  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...added] }, ctx.now(), record);
+  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...turnMessages(query, transcript)] }, ctx.now(), record);
 }
