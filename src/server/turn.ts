@@ -31,6 +31,7 @@ import { shuttingDown } from "./shutdown.js";
 import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
 import { keepTurn, settlePreviousTurn, turnMessages } from "./turn-record.js";
+import { removeOrphanRunState } from "./agent-removal.js";
 
 export interface TurnInput {
   tenant: string;
@@ -224,6 +225,8 @@ async function* runTurn(
   ctx.metrics.runStarted();
   log.info({ tenant: record.tenant }, "run started");
   let steps = 0;
+  /** The session's record was gone when the turn's messages were added (its agent was deleted). */
+  let recordGone = false;
   try {
     // A run whose process died goes on with the inputs it started with.
     const messageId = session.openedAs === "crashed" ? undefined : input.runIdOf?.(sessionId);
@@ -235,7 +238,6 @@ async function* runTurn(
     if (messageId !== undefined) ctx.runs.nameRun(sessionId, controller, messageId);
     // The turn's messages are kept with the run's last checkpoint and added to the record before
     // its last events go out (turn-record.ts).
-    let recordGone = false;
     const end = keepTurn(ctx, record, input.query, transcript, (kept) => (recordGone = kept.record === undefined));
     // A message_end, and what follows it, waits until more of the reply comes or the run's end is
     // recorded: a client that stops reading at message_end (RAGFlow's SDK) finds the turn in the
@@ -272,8 +274,16 @@ async function* runTurn(
     const outcome = outcomeOf(session.canvas.status, timedOut);
     ctx.metrics.runEnded(outcome);
     log.info({ outcome: "finished" in outcome ? outcome.finished : outcome.failed, steps, elapsed_ms: Math.round(performance.now() - startedAt) }, "run ended");
+    // Its agent was deleted while it ran (the record is gone): its run state goes once the lease is let go.
+    const orphan = recordGone || ((controller.signal.aborted || session.canvas.status === "cancelled") && !(await recordExists(ctx, record)));
     await release();
+    if (orphan) await removeOrphanRunState(ctx, sessionId);
   }
+}
+
+/** Whether the session's record is still there (a store failure counts as yes: nothing is deleted on a guess). */
+async function recordExists(ctx: ServerContext, record: SessionRecord): Promise<boolean> {
+  return (await ctx.store.sessions.get(record.tenant, record.id).catch(() => record)) !== undefined;
 }
 
 /** How a run ended, from the canvas's status after it ("running": it stopped without finishing). */

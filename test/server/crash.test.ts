@@ -167,7 +167,7 @@ describe.each(backends)("kill -9 under $name with 50 streaming turns, then a new
       expect(got(next, "workflow_resumed")).toBe(false);
       expect(textOf(next)).toBe(`q2-${i} => ${REPLY}`);
 
-      const view = await (await fetch(`${second.base}/api/v1/agents/${agentId}/sessions/${sessions[i]}`)).json();
+      const view: Event = await (await fetch(`${second.base}/api/v1/agents/${agentId}/sessions/${sessions[i]}`)).json();
       expect(view.code, JSON.stringify(view)).toBe(0);
       const messages = view.data.message as Array<{ role: string; content: string; id?: string; interrupted?: boolean }>;
       // Each reply answers the question before it (an interrupted one, with what it had produced).
