@@ -28,7 +28,7 @@ import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
 import { findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
 import { shuttingDown } from "./shutdown.js";
-import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
+import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
 import { keepTurn, settlePreviousTurn, turnMessages } from "./turn-record.js";
 import { removeOrphanRunState } from "./agent-removal.js";
@@ -136,9 +136,11 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, endSetup: () => v
       }
       try {
         // What the previous turn left unrecorded (a crash) is recorded under its own question first.
-        const settled = await settlePreviousTurn(ctx, record, session);
-        record = settled.record;
-        if (settled.reopen) {
+        // Again if the reopened session holds a dead run too (another process died on it meanwhile).
+        for (let reopened = 0; reopened < 3; reopened++) {
+          const settled = await settlePreviousTurn(ctx, record, session);
+          record = settled.record;
+          if (!settled.reopen) break;
           await session.close();
           session = await openSession(ctx, record, agent);
         }
@@ -228,7 +230,8 @@ async function* runTurn(
   /** The session's record was gone when the turn's messages were added (its agent was deleted). */
   let recordGone = false;
   try {
-    // A run whose process died goes on with the inputs it started with.
+    // A run whose process died was ended by settlePreviousTurn; one found under way all the same
+    // (another process died on it between that and this open) goes on with its own inputs.
     const messageId = session.openedAs === "crashed" ? undefined : input.runIdOf?.(sessionId);
     const request: RunRequest =
       session.openedAs === "crashed"
