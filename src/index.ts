@@ -129,7 +129,7 @@ export {
   type MemoryHit,
   type MemoryQuery,
 } from "./memory/index.js";
-export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability } from "./durable/session.js";
+export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability, type DurableRunRequest, type RunEndRecord } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
 export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";

@@ -32,11 +32,20 @@ import type { RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import type { RunRequest } from "../engine/run.js";
 import { readRunDelta } from "./delta-reader.js";
-import { CheckpointWriter, type Durability } from "./writer.js";
+import { CheckpointWriter, type Durability, type RunEndRecord } from "./writer.js";
 import type { CancelSignals } from "../stores/cancel-signals.js";
 import { SnapshotCorruptError, SnapshotStoreError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
 
-export type { Durability } from "./writer.js";
+export type { Durability, RunEndRecord } from "./writer.js";
+
+/** A run of a durable session: the engine's request, and what to keep with the run's end. */
+export interface DurableRunRequest extends RunRequest {
+  /**
+   * Kept with the run's last checkpoint when it ends at a stable point, in the same write (see
+   * RunEndRecord); the next open finds it as `endNote`.
+   */
+  end?: RunEndRecord;
+}
 
 export interface DurableSessionOptions {
   store: CheckpointStore;
@@ -120,6 +129,11 @@ export class DurableSession {
     private ops: number,
     /** How the session was found. */
     readonly openedAs: OpenedAs,
+    /**
+     * The `note` the session's last run kept with its last checkpoint (DurableRunRequest.end),
+     * while that checkpoint is not yet folded into a new base; undefined otherwise.
+     */
+    readonly endNote: unknown = undefined,
   ) {
     this.unseenTask = openedAs === "new" && options.fresh === true;
   }
@@ -164,7 +178,7 @@ export class DurableSession {
       const canvas = Canvas.fromCheckpoints(base, deltas, registry, options.canvas);
       const openedAs: OpenedAs = canvas.status === "running" ? "crashed" : canvas.status === "paused" ? "paused" : "idle";
       const ops = deltas.reduce((sum, delta) => sum + delta.ops.length, 0);
-      return new DurableSession(options, lock, canvas, deltas.length, ops, openedAs);
+      return new DurableSession(options, lock, canvas, deltas.length, ops, openedAs, lastEndNote(deltas));
     } catch (error) {
       await lock.release();
       if (error instanceof CheckpointReplayError) {
@@ -195,12 +209,12 @@ export class DurableSession {
   }
 
   /** Run a turn (or resume a paused or crashed run) and stream its events. */
-  run(request: RunRequest = {}): AsyncIterable<CanvasEvent> {
+  run(request: DurableRunRequest = {}): AsyncIterable<CanvasEvent> {
     return { [Symbol.asyncIterator]: () => this.events(request) };
   }
 
   /** Like `run`, with each event's id in the session's log (for SSE `id:` lines). */
-  async *stream(request: RunRequest = {}): AsyncGenerator<LoggedRunEvent, void, undefined> {
+  async *stream(request: DurableRunRequest = {}): AsyncGenerator<LoggedRunEvent, void, undefined> {
     // Events are numbered as they are made and go out in that order.
     const made: LoggedRunEvent[] = [];
     const events = this.events(request, (logged) => made.push(logged));
@@ -219,7 +233,7 @@ export class DurableSession {
    * tearing down when the run's last checkpoint was handled, which the engine does even when
    * the reader stops early.
    */
-  private events(request: RunRequest, onLogged?: (logged: LoggedRunEvent) => void): AsyncIterator<CanvasEvent> {
+  private events({ end: endRecord, ...request }: DurableRunRequest, onLogged?: (logged: LoggedRunEvent) => void): AsyncIterator<CanvasEvent> {
     if (this.closed) throw new Error(`durable session "${this.key}" is closed`);
     if (this.running) throw new Error(`durable session "${this.key}" is already running a turn`);
     this.running = true;
@@ -248,6 +262,7 @@ export class DurableSession {
       ops: this.ops,
       compactAfterOps: this.options.compactAfterOps ?? DEFAULT_COMPACT_AFTER_OPS,
       live: this.options.liveEvents === true,
+      ...(endRecord ? { end: endRecord } : {}),
       onEnd: (saved) => {
         ended = true;
         this.seq = writer.seq;
@@ -349,6 +364,15 @@ export class DurableSession {
     this.closed = true;
     await this.lock.release();
   }
+}
+
+/** The note of the last run that ended at a stable point, if its last checkpoint holds one. */
+function lastEndNote(deltas: readonly RunDelta[]): unknown {
+  for (let i = deltas.length - 1; i >= 0; i--) {
+    const { status, note } = deltas[i];
+    if (status === "idle" || status === "paused") return note;
+  }
+  return undefined;
 }
 
 /** A new session's canvas: from `compiled`, else from `dsl`; neither: the session does not exist. */

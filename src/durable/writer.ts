@@ -58,6 +58,25 @@ export interface WriterOptions {
   onEnd: (saved: boolean) => void;
   /** Log each event as it happens, not only with its checkpoint (not with durability `exit`). */
   live?: boolean;
+  /** What the caller keeps with the run's last checkpoint, and does once it is durable. */
+  end?: RunEndRecord;
+}
+
+/**
+ * What a caller keeps of a run with the run's last checkpoint, when the run ends at a stable point
+ * (finished or paused): a server's turn messages. `note()` goes into that checkpoint (one write
+ * with the run's end, on every store); `kept()` is called once it is durable, before the run's
+ * last event is delivered and before the checkpoints are folded into a new base.
+ */
+export interface RunEndRecord {
+  /** JSON kept in the run's last checkpoint as its `note`. */
+  note(): unknown;
+  /**
+   * The checkpoint holding the note is durable: record it where it belongs. Resolves to false when
+   * that failed: the checkpoints are then not folded into a new base, so the note stays for the
+   * next open (`DurableSession.endNote`).
+   */
+  kept(): Promise<boolean>;
 }
 
 /** A checkpoint waiting in `async` mode: its ops as JSON (made at once: values may change later), the rest as given. */
@@ -163,13 +182,16 @@ export class CheckpointWriter {
   }
 
   /** The run's last checkpoint: everything queued first, then this one, then perhaps a new base. */
-  private async finish(delta: RunDelta): Promise<void> {
-    const { store, key, lock, durability, canvas } = this.options;
+  private async finish(final: RunDelta): Promise<void> {
+    const { store, key, lock, durability, canvas, end } = this.options;
+    const stable = canvas.status === "idle" || canvas.status === "paused";
+    const delta = end && stable ? { ...final, note: end.note() } : final;
     let saved = false;
     try {
       if (this.failure) throw this.failure;
       if (durability === "exit") {
         await this.writeEnd(delta);
+        if (end && stable) await end.kept();
         saved = true;
         return;
       }
@@ -181,7 +203,9 @@ export class CheckpointWriter {
       } else {
         await store.append(key, this.record(delta), { lock });
       }
-      if ((canvas.status === "idle" || canvas.status === "paused") && (this.seq >= this.options.compactAfter || this.ops >= this.options.compactAfterOps)) {
+      // Recorded elsewhere before the run's last event goes out; the note stays until it is.
+      const kept = end && stable ? await end.kept() : true;
+      if (stable && kept && (this.seq >= this.options.compactAfter || this.ops >= this.options.compactAfterOps)) {
         await store.save(key, canvas.toJSON(), { lock });
         this.seq = 0;
         this.ops = 0;
@@ -213,7 +237,7 @@ export class CheckpointWriter {
    */
   private async writeEnd(final: RunDelta): Promise<void> {
     const { store, key, lock, canvas } = this.options;
-    const delta: RunDelta = { ops: [], status: final.status, path: final.path, steps: final.steps, epoch: final.epoch };
+    const delta: RunDelta = { ops: [], status: final.status, path: final.path, steps: final.steps, epoch: final.epoch, ...(final.note !== undefined ? { note: final.note } : {}) };
     // The run's ops were never written: only the checkpoint below is.
     this.ops = this.options.ops;
     if (canvas.status === "idle" || canvas.status === "paused") {

@@ -172,6 +172,14 @@ export class Canvas {
     return this.session.status === "running" ? this.session.run?.message_id : undefined;
   }
 
+  /**
+   * The reply text the run under way has produced so far, as its checkpoints hold it (status
+   * `running`: its process died); "" otherwise.
+   */
+  get replySoFar(): string {
+    return this.session.status === "running" ? this.session.reply.join("") : "";
+  }
+
   /** Runs started on this session so far (the first part of the ids of their events). */
   get epoch(): number {
     return this.session.epoch;

@@ -37,6 +37,12 @@ export interface RunDelta {
   run?: RunInProgress | null;
   /** The component whose outputs workflow_finished shows so far (changes almost every step, so apart from `run`). */
   last?: string;
+  /**
+   * What the caller keeps of the run with its last checkpoint (a server: the turn's messages), so
+   * that it is stored in the same write as the run's end (see DurableRunRequest.end). The engine
+   * never reads it.
+   */
+  note?: unknown;
 }
 
 /** Receives each checkpoint of a run; a returned promise is awaited before the run goes on. */

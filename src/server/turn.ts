@@ -28,8 +28,10 @@ import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
 import { findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
 import { shuttingDown } from "./shutdown.js";
-import type { AgentRecord, SessionMessage, SessionRecord } from "./store/types.js";
+import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
+import { keepTurn, settlePreviousTurn, turnMessages } from "./turn-record.js";
+import { removeOrphanRunState } from "./agent-removal.js";
 
 export interface TurnInput {
   tenant: string;
@@ -133,6 +135,21 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, endSetup: () => v
         throw error;
       }
       try {
+        // What the previous turn left unrecorded (a crash) is recorded under its own question first.
+        // Again if the reopened session holds a dead run too (another process died on it meanwhile).
+        for (let reopened = 0; reopened < 3; reopened++) {
+          const settled = await settlePreviousTurn(ctx, record, session);
+          record = settled.record;
+          if (!settled.reopen) break;
+          await session.close();
+          session = await openSession(ctx, record, agent);
+        }
+      } catch (error) {
+        await session.close();
+        ctx.runs.release(record.id, controller);
+        throw error;
+      }
+      try {
         // The session runs its own DSL, which may be older than the agent's.
         refuseDenied(ctx.policy, session.canvas.compiledGraph, input.tenant);
       } catch (error) {
@@ -210,8 +227,11 @@ async function* runTurn(
   ctx.metrics.runStarted();
   log.info({ tenant: record.tenant }, "run started");
   let steps = 0;
+  /** The session's record was gone when the turn's messages were added (its agent was deleted). */
+  let recordGone = false;
   try {
-    // A run whose process died goes on with the inputs it started with.
+    // A run whose process died was ended by settlePreviousTurn; one found under way all the same
+    // (another process died on it between that and this open) goes on with its own inputs.
     const messageId = session.openedAs === "crashed" ? undefined : input.runIdOf?.(sessionId);
     const request: RunRequest =
       session.openedAs === "crashed"
@@ -219,30 +239,36 @@ async function* runTurn(
         : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal, ...(messageId !== undefined ? { messageId } : {}) };
     // Before its first event: a run id a client has seen is known here from then on.
     if (messageId !== undefined) ctx.runs.nameRun(sessionId, controller, messageId);
-    for await (const event of session.run(request)) {
-      let sent = { ...event, session_id: sessionId } as SessionEvent;
-      if (sent.event === "node_finished") {
-        steps++;
-        ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
+    // The turn's messages are kept with the run's last checkpoint and added to the record before
+    // its last events go out (turn-record.ts).
+    const end = keepTurn(ctx, record, input.query, transcript, (kept) => (recordGone = kept.record === undefined));
+    // A message_end, and what follows it, waits until more of the reply comes or the run's end is
+    // recorded: a client that stops reading at message_end (RAGFlow's SDK) finds the turn in the
+    // session's messages. The run's last event always waits for that.
+    const held: SessionEvent[] = [];
+    try {
+      for await (const event of session.run({ ...request, end })) {
+        let sent = { ...event, session_id: sessionId } as SessionEvent;
+        if (sent.event === "node_finished") {
+          steps++;
+          ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
+        }
+        // The engine says "cancelled"; the client is told which limit cancelled it.
+        if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
+        transcript.add(sent);
+        // A copy: the event itself may still be on its way to the session's log.
+        if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+        // The run's first event ends the turn's setup (the calls after it do nothing).
+        endSetup();
+        if (held.length > 0 && sent.event === "message") yield* held.splice(0);
+        if (held.length > 0 || sent.event === "message_end" || sent.event === "workflow_finished" || sent.event === "user_inputs") held.push(sent);
+        else yield sent;
       }
-      // The engine says "cancelled"; the client is told which limit cancelled it.
-      if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
-      transcript.add(sent);
-      // A copy: the event itself may still be on its way to the session's log.
-      if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
-      // The run's first event ends the turn's setup (the calls after it do nothing).
-      endSetup();
-      yield sent;
+    } catch (error) {
+      yield* held.splice(0);
+      throw error;
     }
-    const status = session.canvas.status;
-    if (session.lastRunSaved && (status === "idle" || status === "paused")) {
-      try {
-        await addMessages(ctx, record, input.query, transcript);
-      } catch (error) {
-        // The turn itself is saved; only its line in the session's message list is missing.
-        ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
-      }
-    }
+    yield* held.splice(0);
     // While the session is still this run's: the next turn reads the record after it.
     if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {
@@ -251,8 +277,16 @@ async function* runTurn(
     const outcome = outcomeOf(session.canvas.status, timedOut);
     ctx.metrics.runEnded(outcome);
     log.info({ outcome: "finished" in outcome ? outcome.finished : outcome.failed, steps, elapsed_ms: Math.round(performance.now() - startedAt) }, "run ended");
+    // Its agent was deleted while it ran (the record is gone): its run state goes once the lease is let go.
+    const orphan = recordGone || ((controller.signal.aborted || session.canvas.status === "cancelled") && !(await recordExists(ctx, record)));
     await release();
+    if (orphan) await removeOrphanRunState(ctx, sessionId);
   }
+}
+
+/** Whether the session's record is still there (a store failure counts as yes: nothing is deleted on a guess). */
+async function recordExists(ctx: ServerContext, record: SessionRecord): Promise<boolean> {
+  return (await ctx.store.sessions.get(record.tenant, record.id).catch(() => record)) !== undefined;
 }
 
 /** How a run ended, from the canvas's status after it ("running": it stopped without finishing). */
@@ -265,10 +299,5 @@ export function outcomeOf(status: string, timedOut: boolean): RunOutcome {
 
 /** The turn's user message and reply, added to the session's record. */
 export async function addMessages(ctx: ServerContext, record: SessionRecord, query: string, transcript: TurnTranscript): Promise<void> {
-  const id = transcript.messageId;
-  const reply: SessionMessage = { role: "assistant", content: transcript.content, ...(id ? { id } : {}) };
-  const reference = transcript.reference;
-  if ("chunks" in reference) reply.reference = reference;
-  const added: SessionMessage[] = [{ role: "user", content: query, ...(id ? { id } : {}) }, reply];
-  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...added] }, ctx.now(), record);
+  await ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...turnMessages(query, transcript)] }, ctx.now(), record);
 }

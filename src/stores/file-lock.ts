@@ -15,6 +15,7 @@ import { link, open, readFile, rename, stat, unlink, type FileHandle } from "nod
 import { hostname } from "node:os";
 import { PRIVATE_FILE_MODE } from "../util/private-files.js";
 import { SessionLockedError } from "./snapshot-store.js";
+import { processRuns } from "../util/process-runs.js";
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const RETRY_MS = 15;
@@ -164,12 +165,7 @@ export function parseHolder(content: string): FileLockHolder | undefined {
 function holderIsGone(holder: FileLockHolder): boolean {
   if (holder.host !== hostname()) return false; // another machine: cannot tell
   if (holder.pid === process.pid) return holder.token === undefined || !heldHere.has(holder.token);
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return !processRuns(holder.pid);
 }
 
 /**

@@ -10,6 +10,7 @@ import { hostname } from "node:os";
 import type pg from "pg";
 import { SessionLockedError, SnapshotStoreError } from "./snapshot-store.js";
 import type { PostgresTables } from "./postgres-schema.js";
+import { processRuns } from "../util/process-runs.js";
 
 /** Who holds a lease, as the row says. */
 export interface LeaseHolder {
@@ -37,12 +38,7 @@ export function noteLeaseHeld(token: string, held: boolean): void {
 export function holderIsGone(holder: LeaseHolder): boolean {
   if (holder.host !== hostname()) return false; // another machine: only its lease can tell
   if (holder.pid === process.pid) return !heldHere.has(holder.token);
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return !processRuns(holder.pid);
 }
 
 export interface LeaseStatements {

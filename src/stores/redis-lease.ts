@@ -5,6 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import { processRuns } from "../util/process-runs.js";
 
 export interface LeaseHolder {
   pid: number;
@@ -50,13 +51,7 @@ export function leaseHolderIsGone(value: string): boolean {
   const holder = parseLeaseHolder(value);
   if (!holder || holder.host !== hostname()) return false;
   if (holder.pid === process.pid) return !held.has(holder.token);
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (error) {
-    // EPERM: the process exists, run by another user.
-    return (error as NodeJS.ErrnoException).code === "ESRCH";
-  }
+  return !processRuns(holder.pid);
 }
 
 /** A lock value as words, for messages. */

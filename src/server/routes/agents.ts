@@ -13,6 +13,7 @@ import { allSessionIds } from "../sessions.js";
 import { DEFAULT_LIMITS } from "../settings.js";
 import { DuplicateTitleError, type AgentPatch, type AgentRecord } from "../store/types.js";
 import { serverSchema } from "../validation.js";
+import { removeRunStates } from "../agent-removal.js";
 
 /** DSLs are large: agent writes may carry up to this many bytes by default (server.limits.agentBodyBytes; other requests: bodyBytes). */
 export const AGENT_BODY_LIMIT = DEFAULT_LIMITS.agentBodyBytes;
@@ -127,10 +128,8 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
     const sessions = await allSessionIds(ctx, request.tenant, agent_id);
     if (!(await ctx.store.agents.delete(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
-    // The records went with the agent; their run state goes too (a session running now keeps its own until it ends).
-    for (const id of sessions) {
-      await ctx.store.runs.delete(id).catch((error: unknown) => ctx.log.warn({ err: error, session: id }, "the run state of a deleted agent's session was kept"));
-    }
+    // The records went with the agent; their run state goes too (a run going on is cancelled, and cleans up as it ends).
+    await removeRunStates(ctx, sessions);
     return success(true);
   });
 }

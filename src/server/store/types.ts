@@ -41,6 +41,11 @@ export interface SessionMessage {
   run?: RunSummary;
   /** The end user's rating of the answer (Dify's message feedback). */
   feedback?: MessageFeedback;
+  /**
+   * On a reply: its turn never finished, because the process running it died mid-run; `content`
+   * is what it had produced (see docs/durable.md, "A server's turns across a crash").
+   */
+  interrupted?: true;
 }
 
 /** What a finished run showed, kept with its turn's answer. */
