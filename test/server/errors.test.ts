@@ -119,14 +119,14 @@ describe("keys", () => {
 });
 
 describe("agents, sessions and completions that cannot be served", () => {
-  it("a missing agent_id: 101; an unknown agent: 102", async () => {
+  it("a missing agent_id: 101; an unknown agent: 103 (102 canvas not found. on GET), as RAGFlow", async () => {
     const server = await startTestServer();
     expectEnvelope(await call(server, COMPLETIONS, { body: { query: "hi" } }), 200, 101, "`agent_id` is required.");
-    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "nope", query: "hi" } }), 200, 102, "Agent not found.");
-    expectEnvelope(await call(server, "/api/v1/agents/nope/completions", { body: { query: "hi" } }), 200, 102, "Agent not found.");
+    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "nope", query: "hi" } }), 200, 103, "Make sure you have permission to access the agent.");
+    expectEnvelope(await call(server, "/api/v1/agents/nope/completions", { body: { query: "hi" } }), 200, 103, "Make sure you have permission to access the agent.");
     expectEnvelope(await call(server, "/api/v1/agents/nope"), 200, 102, "canvas not found.");
-    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions", { body: {} }), 200, 102, "Agent not found.");
-    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions"), 200, 102, "Agent not found.");
+    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions", { body: {} }), 200, 103, "Make sure you have permission to access the agent.");
+    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions"), 200, 103, "Make sure you have permission to access the agent.");
   });
 
   it("empty or missing messages on the OpenAI route: 400, code 102, with an error object", async () => {
@@ -245,8 +245,8 @@ describe("agent writes", () => {
     expect(after.json.data.title).toBe("Echo");
     expect(after.json.data.dsl.components.begin.obj.params.mode).toBe("conversational");
     expect(await agentCount(server)).toBe(2);
-    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "PUT", body: { title: "x" } }), 200, 102, "canvas not found.");
-    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "DELETE" }), 200, 102, "canvas not found.");
+    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "PUT", body: { title: "x" } }), 200, 103, "Make sure you have permission to access the agent.");
+    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "DELETE" }), 200, 103, "Only the owner of the agent is authorized for this operation.");
   });
 });
 

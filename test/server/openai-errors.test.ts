@@ -72,8 +72,8 @@ describe("bad input on the OpenAI routes", () => {
     const theirSession = (await call(server, COMPLETIONS, { body: { agent_id: theirAgent, query: "Eve" }, key: otherKey })).json.data.session_id;
     const mySession = (await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "Ada" } })).json.data.session_id;
     const ask = (agent: string, extra: Record<string, unknown> = {}) => call(server, openAiPath(agent), { body: { messages: [{ role: "user", content: "hi" }], ...extra } });
-    expectOpenAiError(await ask("0".repeat(32)), 400, 102, "Agent not found.");
-    expectOpenAiError(await ask(theirAgent), 400, 102, "Agent not found.");
+    expectOpenAiError(await ask("0".repeat(32)), 400, 103, "Make sure you have permission to access the agent.");
+    expectOpenAiError(await ask(theirAgent), 400, 103, "Make sure you have permission to access the agent.");
     expectOpenAiError(await ask(agentId, { session_id: "0".repeat(32) }), 400, 102, "Session not found!");
     expectOpenAiError(await ask(otherAgent, { session_id: mySession }), 400, 103, "Session does not belong to the requested agent.");
     expectOpenAiError(await ask(agentId, { session_id: theirSession }), 400, 103, "Only authorized users can access this agent session.");
@@ -94,7 +94,7 @@ describe("bad input on the OpenAI routes", () => {
     const server = await startTestServer();
     const answer = await call(server, COMPLETIONS, { body: { agent_id: "0".repeat(32), query: "hi" } });
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ code: 102, message: "Agent not found.", data: false });
+    expect(answer.json).toEqual({ code: 103, message: "Make sure you have permission to access the agent.", data: false });
   });
 });
 
@@ -103,7 +103,7 @@ describe("the openai client raises each of them with the message", () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
     for (const [openai, body, message] of [
-      [client(server, "0".repeat(32)), {}, "Agent not found."],
+      [client(server, "0".repeat(32)), {}, "Make sure you have permission to access the agent."],
       [client(server, agentId), { session_id: "0".repeat(32) }, "Session not found!"],
       [client(server, agentId), { messages: [] }, "You must provide at least one message."],
     ] as const) {

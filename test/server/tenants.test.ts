@@ -19,9 +19,9 @@ describe("tenants", () => {
     expect(listMine.json.data.canvas.map((a: { id: string }) => a.id)).toEqual([mine]);
     expect(listMine.json.data.canvas[0].user_id).toBe("t1");
     expect((await call(server, `/api/v1/agents/${theirs}`)).json).toMatchObject({ code: 102 });
-    expect((await call(server, `/api/v1/agents/${theirs}`, { method: "PUT", body: { title: "stolen" } })).json).toMatchObject({ code: 102 });
-    expect((await call(server, `/api/v1/agents/${theirs}`, { method: "DELETE" })).json).toMatchObject({ code: 102 });
-    expect((await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: theirs, query: "hi" } })).json).toMatchObject({ code: 102, message: "Agent not found." });
+    expect((await call(server, `/api/v1/agents/${theirs}`, { method: "PUT", body: { title: "stolen" } })).json).toMatchObject({ code: 103 });
+    expect((await call(server, `/api/v1/agents/${theirs}`, { method: "DELETE" })).json).toMatchObject({ code: 103 });
+    expect((await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: theirs, query: "hi" } })).json).toMatchObject({ code: 103, message: "Make sure you have permission to access the agent." });
 
     const theirTurn = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: theirs, query: "Eve" }, key: other });
     const theirSession = theirTurn.json.data.session_id;

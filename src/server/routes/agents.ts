@@ -4,6 +4,7 @@
  * denies the tenant); agents of `--agents DIR` are read-only.
  */
 import type { FastifyInstance } from "fastify";
+import { noAgentAccess, ownerOnly } from "../agent-access.js";
 import { checkAgentDsl } from "../agent-dsl.js";
 import { refuseDeniedDsl } from "../component-policy.js";
 import { newId, type ServerContext } from "../context.js";
@@ -97,7 +98,8 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const { agent_id } = request.params as { agent_id: string };
     if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
     const body = request.body as AgentWrite;
-    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    // RAGFlow's answer for an agent that is not the caller's, unknown or another tenant's.
+    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw noAgentAccess();
     // Null or absent fields are left alone, as in RAGFlow.
     const patch: AgentPatch = {};
     if (body.title !== undefined && body.title !== null) {
@@ -113,7 +115,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     }
     try {
       const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
-      if (!updated) throw dataError(CANVAS_NOT_FOUND);
+      if (!updated) throw noAgentAccess();
       return success(true);
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
@@ -124,9 +126,9 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.delete("/api/v1/agents/:agent_id", async (request) => {
     const { agent_id } = request.params as { agent_id: string };
     if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
-    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw ownerOnly();
     const sessions = await allSessionIds(ctx, request.tenant, agent_id);
-    if (!(await ctx.store.agents.delete(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    if (!(await ctx.store.agents.delete(request.tenant, agent_id))) throw ownerOnly();
     // The records went with the agent; their run state goes too (a session running now keeps its own until it ends).
     for (const id of sessions) {
       await ctx.store.runs.delete(id).catch((error: unknown) => ctx.log.warn({ err: error, session: id }, "the run state of a deleted agent's session was kept"));

@@ -2,11 +2,11 @@
  * Sessions of an agent (research/ragflow-api.md §2.2): create, list, get, delete.
  */
 import type { FastifyInstance } from "fastify";
+import { accessibleAgent } from "../agent-access.js";
 import type { ServerContext } from "../context.js";
 import { dataError, operatingError, success, RET } from "../envelope.js";
 import { listQuery, queryFlag, type RawListQuery } from "../list-query.js";
 import { allSessionIds, deleteSessions, findSession, openNewSession, sessionDsl, sessionView } from "../sessions.js";
-import { AGENT_NOT_FOUND } from "../turn.js";
 import { serverSchema } from "../validation.js";
 
 interface SessionCreate {
@@ -20,11 +20,8 @@ interface SessionsDelete {
 }
 
 export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
-  const agentOf = async (tenant: string, agentId: string) => {
-    const agent = await ctx.agents.get(tenant, agentId);
-    if (!agent) throw dataError(AGENT_NOT_FOUND);
-    return agent;
-  };
+  // An agent the caller cannot reach is code 103 on every session route, as in RAGFlow.
+  const agentOf = (tenant: string, agentId: string) => accessibleAgent(ctx, tenant, agentId);
 
   app.post("/api/v1/agents/:agent_id/sessions", { schema: { body: serverSchema("session-create.schema.json") } }, async (request) => {
     const { agent_id } = request.params as { agent_id: string };
@@ -60,7 +57,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.delete("/api/v1/agents/:agent_id/sessions", { schema: { body: serverSchema("sessions-delete.schema.json") } }, async (request) => {
     const { agent_id } = request.params as { agent_id: string };
     const body = request.body as SessionsDelete;
-    if (!(await ctx.agents.get(request.tenant, agent_id))) throw dataError(`You don't own the agent ${agent_id}`);
+    await agentOf(request.tenant, agent_id);
     let ids = body.ids ?? [];
     // No ids and no delete_all deletes nothing, as in RAGFlow.
     if (ids.length === 0 && body.delete_all === true) ids = await allSessionIds(ctx, request.tenant, agent_id);

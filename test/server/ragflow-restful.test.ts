@@ -1,0 +1,112 @@
+/**
+ * The agent API answering as RAGFlow's own restful tests assert it (test/testcases/restful_api/
+ * test_agents.py, test_sessions.py, test_task_routes.py and test_agents_go_mode.py at b1b8cd6; the
+ * handlers in api/apps/restful_apis/agent_api.py and task_api.py), through createServer and
+ * inject(): the codes, messages and data shapes a RAGFlow client checks.
+ */
+import type { FastifyInstance } from "fastify";
+import { afterEach, describe, expect, it } from "vitest";
+import { createServer, MemoryServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
+import { addKey } from "../helpers/server.js";
+import { hello } from "./canvases.js";
+
+const apps: FastifyInstance[] = [];
+afterEach(async () => {
+  await Promise.all(apps.splice(0).map((app) => app.close()));
+});
+
+interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  json: any;
+}
+
+interface RestServer {
+  app: FastifyInstance;
+  store: ServerStore;
+  /** A request as the tenant t1 (or `tenant`) sends it. */
+  call(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, tenant?: string): Promise<Answer>;
+  /** Create an agent of `tenant` (t1 by default); resolves to its id. */
+  agent(title: string, dsl?: unknown, tenant?: string): Promise<string>;
+  /** A new session of the agent; resolves to its id. */
+  session(agentId: string, tenant?: string): Promise<string>;
+}
+
+/** A server with keys of the tenants t1 and t2. */
+async function restServer(options: Partial<CreateServerOptions> = {}): Promise<RestServer> {
+  const store = new MemoryServerStore();
+  const keys: Record<string, string> = { t1: await addKey(store, "t1"), t2: await addKey(store, "t2") };
+  const app = createServer({ ...options, store });
+  apps.push(app);
+  await app.ready();
+  const call: RestServer["call"] = async (method, url, body, tenant = "t1") => {
+    const answer = await app.inject({ method, url, headers: { authorization: `Bearer ${keys[tenant]}` }, ...(body !== undefined ? { payload: body as object } : {}) });
+    return { status: answer.statusCode, json: answer.json() };
+  };
+  return {
+    app,
+    store,
+    call,
+    async agent(title, dsl = hello(), tenant = "t1") {
+      const answer = await call("POST", "/api/v1/agents", { title, dsl }, tenant);
+      expect(answer.json.code, JSON.stringify(answer.json)).toBe(0);
+      return answer.json.data.id as string;
+    },
+    async session(agentId, tenant = "t1") {
+      const answer = await call("POST", `/api/v1/agents/${agentId}/sessions`, {}, tenant);
+      expect(answer.json.code, JSON.stringify(answer.json)).toBe(0);
+      return answer.json.data.id as string;
+    },
+  };
+}
+
+const NO_ACCESS = { code: 103, message: "Make sure you have permission to access the agent.", data: false };
+const OWNER_ONLY = { code: 103, message: "Only the owner of the agent is authorized for this operation.", data: false };
+
+describe("an unknown or another tenant's agent (test_agents_crud_validation_contract)", () => {
+  it("PUT and DELETE answer code 103 with RAGFlow's messages; GET keeps 102 canvas not found.; nothing changes", async () => {
+    const server = await restServer();
+    const theirs = await server.agent("theirs", hello(), "t2");
+    for (const id of ["invalid-agent-id", "0".repeat(32), theirs]) {
+      const put = await server.call("PUT", `/api/v1/agents/${id}`, { title: "updated", dsl: hello() });
+      expect(put.status).toBe(200);
+      expect(put.json).toEqual(NO_ACCESS);
+      const del = await server.call("DELETE", `/api/v1/agents/${id}`);
+      expect(del.status).toBe(200);
+      expect(del.json).toEqual(OWNER_ONLY);
+      expect((await server.call("GET", `/api/v1/agents/${id}`)).json).toEqual({ code: 102, message: "canvas not found.", data: false });
+    }
+    // Their agent is as it was.
+    expect((await server.call("GET", `/api/v1/agents/${theirs}`, undefined, "t2")).json.data.title).toBe("theirs");
+  });
+
+  it("its session routes answer code 103 too, and so do completions without a session", async () => {
+    const server = await restServer();
+    const theirs = await server.agent("theirs", hello(), "t2");
+    const theirSession = await server.session(theirs, "t2");
+    for (const id of ["invalid-agent-id", "0".repeat(32), theirs]) {
+      expect((await server.call("POST", `/api/v1/agents/${id}/sessions`, { name: "s" })).json).toEqual(NO_ACCESS);
+      expect((await server.call("GET", `/api/v1/agents/${id}/sessions`)).json).toEqual(NO_ACCESS);
+      expect((await server.call("GET", `/api/v1/agents/${id}/sessions/${theirSession}`)).json).toEqual(NO_ACCESS);
+      expect((await server.call("DELETE", `/api/v1/agents/${id}/sessions/${theirSession}`)).json).toEqual(NO_ACCESS);
+      expect((await server.call("DELETE", `/api/v1/agents/${id}/sessions`, { ids: [theirSession] })).json).toEqual(NO_ACCESS);
+      expect((await server.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "hi" })).json).toEqual(NO_ACCESS);
+      expect((await server.call("POST", `/api/v1/agents/${id}/completions`, { query: "hi", stream: true })).json).toEqual(NO_ACCESS);
+    }
+    // Their session is untouched, and no session was made for t1.
+    expect((await server.call("GET", `/api/v1/agents/${theirs}/sessions/${theirSession}`, undefined, "t2")).json.code).toBe(0);
+    expect((await server.store.sessions.list("t1", theirs, { page: 1, page_size: 10, orderby: "create_time", desc: true })).total).toBe(0);
+  });
+
+  it("a completion with a session id checks the session first, as RAGFlow does", async () => {
+    const server = await restServer();
+    const mine = await server.agent("mine");
+    const theirs = await server.agent("theirs", hello(), "t2");
+    const mySession = await server.session(mine);
+    const theirSession = await server.session(theirs, "t2");
+    const ask = (agentId: string, sessionId: string) => server.call("POST", "/api/v1/agents/chat/completions", { agent_id: agentId, query: "hi", session_id: sessionId });
+    expect((await ask("0".repeat(32), "0".repeat(32))).json).toEqual({ code: 102, message: "Session not found!", data: false });
+    expect((await ask("0".repeat(32), mySession)).json).toEqual({ code: 103, message: "Session does not belong to the requested agent.", data: false });
+    expect((await ask(theirs, theirSession)).json).toEqual({ code: 103, message: "Only authorized users can access this agent session.", data: false });
+  });
+});
