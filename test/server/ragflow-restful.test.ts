@@ -110,3 +110,25 @@ describe("an unknown or another tenant's agent (test_agents_crud_validation_cont
     expect((await ask(theirs, theirSession)).json).toEqual({ code: 103, message: "Only authorized users can access this agent session.", data: false });
   });
 });
+
+describe("cancelling a task (test_task_routes.py)", () => {
+  it("an unknown task answers code 0 with data true, POST .../cancel and PATCH stop alike; another tenant's too, and it is not cancelled", async () => {
+    const server = await restServer();
+    const theirs = await server.agent("theirs", hello(), "t2");
+    const theirSession = await server.session(theirs, "t2");
+    for (const id of ["missing_task", "0".repeat(32), theirSession]) {
+      for (const [method, url, body] of [
+        ["POST", `/api/v1/tasks/${id}/cancel`, undefined],
+        ["PATCH", `/api/v1/tasks/${id}`, { action: "stop" }],
+      ] as const) {
+        const answer = await server.call(method, url, body);
+        expect(answer.status).toBe(200);
+        expect(answer.json).toEqual({ code: 0, message: "success", data: true });
+      }
+    }
+    // Nothing was stored for the ids it never made, and their session was not touched.
+    expect(await server.store.cancel.isRequested("0".repeat(32))).toBe(false);
+    expect(await server.store.cancel.isRequested(theirSession)).toBe(false);
+    expect((await server.call("PATCH", "/api/v1/tasks/missing_task", { action: "pause" })).json).toEqual({ code: 101, message: "Invalid action 'pause'. Only 'stop' is supported.", data: false });
+  });
+});
