@@ -154,7 +154,7 @@ describe("agents, sessions and completions that cannot be served", () => {
     expect((await call(server, `/api/v1/agents/${agentId}/sessions`)).json.total).toBe(1);
   });
 
-  it("another tenant's session: 103, through the completion and the session routes; their session is untouched", async () => {
+  it("another tenant's session: 103 through the completion, 102 through the session routes (as RAGFlow); their session is untouched", async () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
     const otherKey = await addKey(server.store, "t2");
@@ -163,7 +163,7 @@ describe("agents, sessions and completions that cannot be served", () => {
     const message = "Only authorized users can access this agent session.";
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "x", session_id: theirSession } }), 200, 103, message);
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "x", session_id: theirSession, stream: true } }), 200, 103, message);
-    expectEnvelope(await call(server, `/api/v1/agents/${agentId}/sessions/${theirSession}`), 200, 103);
+    expectEnvelope(await call(server, `/api/v1/agents/${agentId}/sessions/${theirSession}`), 200, 102, "Session not found!");
     expect((await call(server, `/api/v1/agents/${theirAgent}/sessions/${theirSession}`, { key: otherKey })).json.data.message).toHaveLength(3);
   });
 

@@ -132,3 +132,22 @@ describe("cancelling a task (test_task_routes.py)", () => {
     expect((await server.call("PATCH", "/api/v1/tasks/missing_task", { action: "pause" })).json).toEqual({ code: 101, message: "Invalid action 'pause'. Only 'stop' is supported.", data: false });
   });
 });
+
+describe("a session of another agent on the session routes (test_get_agent_session.py)", () => {
+  it("GET and DELETE /agents/{A}/sessions/{S} answer 102 Session not found! for another agent's or another tenant's session, and delete nothing", async () => {
+    const server = await restServer();
+    const a = await server.agent("a");
+    const b = await server.agent("b");
+    const ofB = await server.session(b);
+    const theirs = await server.agent("theirs", hello(), "t2");
+    const theirSession = await server.session(theirs, "t2");
+    const notFound = { code: 102, message: "Session not found!", data: false };
+    for (const id of [ofB, theirSession, "0".repeat(32), "invalid_session_id"]) {
+      expect((await server.call("GET", `/api/v1/agents/${a}/sessions/${id}`)).json).toEqual(notFound);
+      expect((await server.call("DELETE", `/api/v1/agents/${a}/sessions/${id}`)).json).toEqual(notFound);
+    }
+    expect((await server.call("GET", `/api/v1/agents/${b}/sessions/${ofB}`)).json.data.id).toBe(ofB);
+    expect((await server.call("GET", `/api/v1/agents/${theirs}/sessions/${theirSession}`, undefined, "t2")).json.data.id).toBe(theirSession);
+    expect((await server.call("DELETE", `/api/v1/agents/${b}/sessions/${ofB}`)).json).toEqual({ code: 0, message: "success", data: true });
+  });
+});

@@ -28,7 +28,7 @@ describe("tenants", () => {
     // Their session, through my own agent: 103.
     const answer = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: mine, query: "hi", session_id: theirSession } });
     expect(answer.json).toMatchObject({ code: 103, message: "Only authorized users can access this agent session." });
-    expect((await call(server, `/api/v1/agents/${mine}/sessions/${theirSession}`)).json).toMatchObject({ code: 103 });
+    expect((await call(server, `/api/v1/agents/${mine}/sessions/${theirSession}`)).json).toMatchObject({ code: 102, message: "Session not found!" });
     // Cancelling their task answers as an unknown task does (RAGFlow: code 0, data true) and cancels nothing.
     expect((await call(server, `/api/v1/tasks/${theirSession}/cancel`, { method: "POST" })).json).toEqual({ code: 0, message: "success", data: true });
     const deleting = await call(server, `/api/v1/agents/${mine}/sessions`, { method: "DELETE", body: { ids: [theirSession] } });

@@ -6,7 +6,7 @@ import { accessibleAgent } from "../agent-access.js";
 import type { ServerContext } from "../context.js";
 import { dataError, operatingError, success, RET } from "../envelope.js";
 import { listQuery, queryFlag, type RawListQuery } from "../list-query.js";
-import { allSessionIds, deleteSessions, findSession, openNewSession, sessionDsl, sessionView } from "../sessions.js";
+import { allSessionIds, deleteSessions, findAgentSession, openNewSession, sessionDsl, sessionView } from "../sessions.js";
 import { serverSchema } from "../validation.js";
 
 interface SessionCreate {
@@ -50,7 +50,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/api/v1/agents/:agent_id/sessions/:session_id", async (request) => {
     const { agent_id, session_id } = request.params as { agent_id: string; session_id: string };
     await agentOf(request.tenant, agent_id);
-    const record = await findSession(ctx, request.tenant, agent_id, session_id);
+    const record = await findAgentSession(ctx, request.tenant, agent_id, session_id);
     return success(sessionView(record, await sessionDsl(ctx, record.id)));
   });
 
@@ -71,7 +71,7 @@ export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.delete("/api/v1/agents/:agent_id/sessions/:session_id", async (request) => {
     const { agent_id, session_id } = request.params as { agent_id: string; session_id: string };
     await agentOf(request.tenant, agent_id);
-    await findSession(ctx, request.tenant, agent_id, session_id);
+    await findAgentSession(ctx, request.tenant, agent_id, session_id);
     const { errors } = await deleteSessions(ctx, request.tenant, agent_id, [session_id]);
     if (errors.length > 0) throw operatingError(errors.join("; "));
     return success(true);
