@@ -151,3 +151,20 @@ describe("a session of another agent on the session routes (test_get_agent_sessi
     expect((await server.call("DELETE", `/api/v1/agents/${b}/sessions/${ofB}`)).json).toEqual({ code: 0, message: "success", data: true });
   });
 });
+
+describe("deleting sessions with duplicate ids (test_session_delete_error_and_repeat_contract)", () => {
+  it("answers code 0, Partially deleted 1 sessions with 1 errors, naming the duplicate; the session is deleted once", async () => {
+    const server = await restServer();
+    const agentId = await server.agent("a");
+    const s = await server.session(agentId);
+    const kept = await server.session(agentId);
+    const answer = await server.call("DELETE", `/api/v1/agents/${agentId}/sessions`, { ids: [s, s] });
+    expect(answer.status).toBe(200);
+    expect(answer.json).toEqual({ code: 0, message: "Partially deleted 1 sessions with 1 errors", data: { success_count: 1, errors: [`Duplicate session ids: ${s}`] } });
+    const left = (await server.call("GET", `/api/v1/agents/${agentId}/sessions`)).json.data.map((x: { id: string }) => x.id);
+    expect(left).toEqual([kept]);
+    // Sessions that are not the agent's are what is reported, as in RAGFlow; duplicates only when there are none.
+    const mixed = await server.call("DELETE", `/api/v1/agents/${agentId}/sessions`, { ids: [kept, kept, "invalid_id"] });
+    expect(mixed.json).toEqual({ code: 0, message: "Partially deleted 1 sessions with 1 errors", data: { success_count: 1, errors: ["The agent doesn't own the session invalid_id"] } });
+  });
+});

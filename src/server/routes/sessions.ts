@@ -19,6 +19,18 @@ interface SessionsDelete {
   delete_all?: boolean | null;
 }
 
+/** RAGFlow's check_duplicate_ids: each id once, in order, and one message per id given more than once. */
+function duplicateIds(ids: readonly string[]): { unique: string[]; duplicates: string[] } {
+  const counts = new Map<string, number>();
+  for (const id of ids) counts.set(id, (counts.get(id) ?? 0) + 1);
+  const duplicates = [...counts].filter(([, count]) => count > 1).map(([id]) => `Duplicate session ids: ${id}`);
+  return { unique: [...counts.keys()], duplicates };
+}
+
+function partiallyDeleted(successCount: number, errors: string[]) {
+  return { code: RET.success, message: `Partially deleted ${successCount} sessions with ${errors.length} errors`, data: { success_count: successCount, errors } };
+}
+
 export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   // An agent the caller cannot reach is code 103 on every session route, as in RAGFlow.
   const agentOf = (tenant: string, agentId: string) => accessibleAgent(ctx, tenant, agentId);
@@ -62,10 +74,18 @@ export function sessionRoutes(app: FastifyInstance, ctx: ServerContext): void {
     // No ids and no delete_all deletes nothing, as in RAGFlow.
     if (ids.length === 0 && body.delete_all === true) ids = await allSessionIds(ctx, request.tenant, agent_id);
     if (ids.length === 0) return { code: RET.success };
-    const { deleted, errors } = await deleteSessions(ctx, request.tenant, agent_id, ids);
-    if (errors.length === 0) return { code: RET.success };
-    if (deleted.length === 0) throw dataError(errors.join("; "));
-    return { code: RET.success, message: `Partially deleted ${deleted.length} sessions with ${errors.length} errors`, data: { success_count: deleted.length, errors } };
+    const { unique, duplicates } = duplicateIds(ids);
+    const { deleted, errors } = await deleteSessions(ctx, request.tenant, agent_id, unique);
+    // As RAGFlow's delete_agent_session: the sessions not deleted are reported; only when there are none, the duplicates.
+    if (errors.length > 0) {
+      if (deleted.length === 0) throw dataError(errors.join("; "));
+      return partiallyDeleted(deleted.length, errors);
+    }
+    if (duplicates.length > 0) {
+      if (deleted.length === 0) throw dataError(duplicates.join(";"));
+      return partiallyDeleted(deleted.length, duplicates);
+    }
+    return { code: RET.success };
   });
 
   app.delete("/api/v1/agents/:agent_id/sessions/:session_id", async (request) => {
