@@ -168,3 +168,16 @@ describe("deleting sessions with duplicate ids (test_session_delete_error_and_re
     expect(mixed.json).toEqual({ code: 0, message: "Partially deleted 1 sessions with 1 errors", data: { success_count: 1, errors: ["The agent doesn't own the session invalid_id"] } });
   });
 });
+
+describe("updating an agent (update_agent)", () => {
+  it("a successful PUT answers data: {update_time}, the agent's new update time", async () => {
+    const server = await restServer();
+    const id = await server.agent("a");
+    const before = (await server.call("GET", `/api/v1/agents/${id}`)).json.data.update_time as number;
+    const answer = await server.call("PUT", `/api/v1/agents/${id}`, { title: "restful_agent_crud_updated", dsl: hello() });
+    const after = (await server.call("GET", `/api/v1/agents/${id}`)).json.data;
+    expect(after.title).toBe("restful_agent_crud_updated");
+    expect(answer.json).toEqual({ code: 0, message: "success", data: { update_time: after.update_time } });
+    expect(after.update_time).toBeGreaterThanOrEqual(before);
+  });
+});

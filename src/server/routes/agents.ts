@@ -116,7 +116,8 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     try {
       const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
       if (!updated) throw noAgentAccess();
-      return success(true);
+      // RAGFlow's update_agent answers the new update time.
+      return success({ update_time: updated.update_time });
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
       throw error;
