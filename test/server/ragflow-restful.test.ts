@@ -4,7 +4,7 @@
  * handlers in api/apps/restful_apis/agent_api.py and task_api.py), through createServer and
  * inject(): the codes, messages and data shapes a RAGFlow client checks.
  */
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, MemoryServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
 import { addKey } from "../helpers/server.js";
@@ -26,6 +26,8 @@ interface RestServer {
   store: ServerStore;
   /** A request as the tenant t1 (or `tenant`) sends it. */
   call(method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, tenant?: string): Promise<Answer>;
+  /** The same, answered as it came (an SSE body). */
+  raw(method: "POST", url: string, body: unknown, tenant?: string): Promise<LightMyRequestResponse>;
   /** Create an agent of `tenant` (t1 by default); resolves to its id. */
   agent(title: string, dsl?: unknown, tenant?: string): Promise<string>;
   /** A new session of the agent; resolves to its id. */
@@ -39,14 +41,17 @@ async function restServer(options: Partial<CreateServerOptions> = {}): Promise<R
   const app = createServer({ ...options, store });
   apps.push(app);
   await app.ready();
+  const raw = (method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, body?: unknown, tenant = "t1") =>
+    app.inject({ method, url, headers: { authorization: `Bearer ${keys[tenant]}` }, ...(body !== undefined ? { payload: body as object } : {}) });
   const call: RestServer["call"] = async (method, url, body, tenant = "t1") => {
-    const answer = await app.inject({ method, url, headers: { authorization: `Bearer ${keys[tenant]}` }, ...(body !== undefined ? { payload: body as object } : {}) });
+    const answer = await raw(method, url, body, tenant);
     return { status: answer.statusCode, json: answer.json() };
   };
   return {
     app,
     store,
     call,
+    raw,
     async agent(title, dsl = hello(), tenant = "t1") {
       const answer = await call("POST", "/api/v1/agents", { title, dsl }, tenant);
       expect(answer.json.code, JSON.stringify(answer.json)).toBe(0);
@@ -179,5 +184,26 @@ describe("updating an agent (update_agent)", () => {
     expect(after.title).toBe("restful_agent_crud_updated");
     expect(answer.json).toEqual({ code: 0, message: "success", data: { update_time: after.update_time } });
     expect(after.update_time).toBeGreaterThanOrEqual(before);
+  });
+});
+
+describe("the native completions route in OpenAI mode (test_agent_openai_compatible_mode)", () => {
+  it("empty messages: HTTP 200, code 102; then a completion and a stream; /agents_openai/{id} keeps HTTP 400 with OpenAI's error", async () => {
+    const server = await restServer();
+    const agentId = await server.agent("restful_agent_openai_compat");
+    const missing = await server.call("POST", "/api/v1/agents/chat/completions", { agent_id: agentId, "openai-compatible": true, model: "model", messages: [] });
+    expect(missing.status).toBe(200);
+    expect(missing.json).toEqual({ code: 102, message: "You must provide at least one message.", data: false });
+    const nonstream = await server.call("POST", "/api/v1/agents/chat/completions", { agent_id: agentId, "openai-compatible": true, model: "model", messages: [{ role: "user", content: "hello" }], stream: false });
+    expect(nonstream.status).toBe(200);
+    expect(nonstream.json.object).toBe("chat.completion");
+    expect(nonstream.json.choices).toBeDefined();
+    const stream = await server.raw("POST", "/api/v1/agents/chat/completions", { agent_id: agentId, "openai-compatible": true, model: "model", messages: [{ role: "user", content: "hello" }], stream: true });
+    expect(stream.statusCode).toBe(200);
+    expect(stream.headers["content-type"]).toContain("text/event-stream");
+    expect(stream.body.endsWith("data: [DONE]\n\n")).toBe(true);
+    const openAi = await server.call("POST", `/api/v1/agents_openai/${agentId}/chat/completions`, { model: "model", messages: [] });
+    expect(openAi.status).toBe(400);
+    expect(openAi.json).toEqual({ code: 102, message: "You must provide at least one message.", data: false, error: { message: "You must provide at least one message.", type: "invalid_request_error", code: 102 } });
   });
 });
