@@ -223,14 +223,16 @@ describe("agent writes", () => {
     expect(await agentCount(server)).toBe(0);
   });
 
-  it("a template envelope is unwrapped; a legacy canvas is refused, pointing to canvasflow migrate", async () => {
+  it("a template envelope is unwrapped; a legacy canvas is migrated on write (issue 24: RAGFlow stores it, its clients send it)", async () => {
     const server = await startTestServer();
     const id = await createAgent(server, { id: "tpl", title: "Template", description: "d", dsl: hello() });
     const stored = await call(server, `/api/v1/agents/${id}`);
     expect(stored.json.data.dsl.components.begin).toBeDefined();
     const legacy = { components: { begin: { obj: { component_name: "Begin", params: { prologue: "hi" } }, downstream: ["answer:0"], upstream: [] }, "answer:0": { obj: { component_name: "Answer", params: {} }, downstream: [], upstream: ["begin"] } }, graph: { nodes: [], edges: [] }, history: [], path: [], answer: [] };
-    expectEnvelope(await call(server, "/api/v1/agents", { body: { title: "old", dsl: legacy } }), 200, 101, /canvasflow migrate/);
-    expect(await agentCount(server)).toBe(1);
+    const migrated = await call(server, "/api/v1/agents", { body: { title: "old", dsl: legacy } });
+    expect(migrated.json.code).toBe(0);
+    expect(migrated.json.data.migration.applied).toEqual(["003-legacy-v019"]);
+    expect(await agentCount(server)).toBe(2);
   });
 
   it("a duplicate title (any case): 102; an update that fails leaves the agent as it was", async () => {

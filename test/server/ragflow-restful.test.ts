@@ -207,3 +207,81 @@ describe("the native completions route in OpenAI mode (test_agent_openai_compati
     expect(openAi.json).toEqual({ code: 102, message: "You must provide at least one message.", data: false, error: { message: "You must provide at least one message.", type: "invalid_request_error", code: 102 } });
   });
 });
+
+/** RAGFlow's test_agents_go_mode.py V2_DSL: an editor graph and components, with v0.19's Answer. */
+function v2Dsl(): Record<string, unknown> {
+  return {
+    graph: {
+      nodes: [
+        { id: "begin", type: "beginNode", position: { x: 50, y: 200 }, data: { label: "Begin", name: "begin" } },
+        { id: "answer:0", type: "messageNode", position: { x: 400, y: 200 }, data: { label: "Answer", name: "answer" } },
+      ],
+      edges: [{ id: "xy-edge__begin-answer:0", source: "begin", target: "answer:0", sourceHandle: "end", targetHandle: "start" }],
+    },
+    components: {
+      begin: { obj: { component_name: "Begin", params: {} }, downstream: ["answer:0"], upstream: [] },
+      "answer:0": { obj: { component_name: "Answer", params: {} }, downstream: [], upstream: ["begin"] },
+    },
+    retrieval: [],
+    history: [],
+    path: [],
+    variables: [],
+    globals: { "sys.query": "" },
+  };
+}
+
+interface GraphNode {
+  id: string;
+  position: { x: number; y: number };
+}
+
+describe("a DSL with a legacy component (test_v2_dsl_round_trip_position_preserved)", () => {
+  it("POST and PUT migrate it on write, keep the component positions, and say so in data.migration", async () => {
+    const server = await restServer();
+    const created = await server.call("POST", "/api/v1/agents", { title: "go_v2_e2e", dsl: v2Dsl() });
+    expect(created.json.code, JSON.stringify(created.json)).toBe(0);
+    const id = created.json.data.id as string;
+    expect(created.json.data.migration.applied).toEqual(["003-legacy-v019"]);
+    expect(created.json.data.migration.notes).toContainEqual(expect.objectContaining({ step: "003-legacy-v019", component_id: "answer:0", component_type: "Answer" }));
+
+    const stored = (await server.call("GET", `/api/v1/agents/${id}`)).json.data;
+    expect(stored.migration).toBeUndefined();
+    expect(Object.keys(stored.dsl)).toEqual(expect.arrayContaining(["graph", "components"]));
+    expect(stored.dsl._layout).toBeUndefined();
+    const components = Object.values(stored.dsl.components) as Array<{ obj: { component_name: string } }>;
+    expect(components.map((c) => c.obj.component_name)).not.toContain("Answer");
+    expect((stored.dsl.graph.nodes as GraphNode[]).find((n) => n.id === "begin")!.position).toEqual({ x: 50, y: 200 });
+
+    // The same legacy DSL with Begin moved, as the test PUTs it.
+    const moved = v2Dsl();
+    const graph = moved.graph as { nodes: GraphNode[] };
+    graph.nodes = graph.nodes.map((n) => (n.id === "begin" ? { ...n, position: { x: 777, y: 888 } } : n));
+    const updated = await server.call("PUT", `/api/v1/agents/${id}`, { title: "go_v2_e2e", dsl: moved });
+    expect(updated.json.code, JSON.stringify(updated.json)).toBe(0);
+    expect(updated.json.data.migration.applied).toEqual(["003-legacy-v019"]);
+    expect(typeof updated.json.data.update_time).toBe("number");
+    const after = (await server.call("GET", `/api/v1/agents/${id}`)).json.data.dsl;
+    expect((after.graph.nodes as GraphNode[]).find((n) => n.id === "begin")!.position).toEqual({ x: 777, y: 888 });
+
+    // A DSL already current is stored as sent, and the answer has no migration.
+    const again = await server.call("PUT", `/api/v1/agents/${id}`, { dsl: after });
+    expect(again.json.data).toEqual({ update_time: expect.any(Number) });
+    // The migrated agent runs.
+    const turn = await server.call("POST", "/api/v1/agents/chat/completions", { agent_id: id, query: "hello" });
+    expect(turn.json.code, JSON.stringify(turn.json)).toBe(0);
+  });
+
+  it("a legacy component that cannot be converted is refused with 101 naming it after the migration; nothing is stored", async () => {
+    const server = await restServer();
+    const dsl = v2Dsl();
+    const components = dsl.components as Record<string, unknown>;
+    components.begin = { obj: { component_name: "Begin", params: {} }, downstream: ["jin10:0"], upstream: [] };
+    components["jin10:0"] = { obj: { component_name: "Jin10", params: {} }, downstream: ["answer:0"], upstream: ["begin"] };
+    components["answer:0"] = { obj: { component_name: "Answer", params: {} }, downstream: [], upstream: ["jin10:0"] };
+    const answer = await server.call("POST", "/api/v1/agents", { title: "jin", dsl });
+    expect(answer.json.code).toBe(101);
+    expect(answer.json.message).toMatch(/^The DSL is not a valid agent canvas after its migration \(003-legacy-v019\) \(1 error\): \/dsl\/components\/jin10:0\/.*"Jin10" could not be migrated/);
+    expect(answer.json.data.migration.applied).toEqual(["003-legacy-v019"]);
+    expect((await server.call("GET", "/api/v1/agents")).json.data.total).toBe(0);
+  });
+});

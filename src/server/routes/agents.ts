@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { noAgentAccess, ownerOnly } from "../agent-access.js";
-import { checkAgentDsl } from "../agent-dsl.js";
+import { checkAgentDsl, type MigrationView } from "../agent-dsl.js";
 import { refuseDeniedDsl } from "../component-policy.js";
 import { newId, type ServerContext } from "../context.js";
 import { argumentError, dataError, operatingError, success } from "../envelope.js";
@@ -65,7 +65,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.title === undefined || body.title === null) throw argumentError("No title in request.");
     const title = body.title.trim();
     if (title === "") throw argumentError("`title` must not be empty.");
-    const dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+    const { dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
     refuseDeniedDsl(ctx.policy, ctx.registry, dsl, request.tenant);
     const now = ctx.now();
     try {
@@ -80,7 +80,8 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
         create_time: now,
         update_time: now,
       });
-      return success(agentView(agent));
+      if (migration) request.log.info({ agent: agent.id, migration: migration.applied }, "agent DSL migrated on write");
+      return success(migration ? { ...agentView(agent), migration } : agentView(agent));
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
       throw error;
@@ -102,6 +103,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw noAgentAccess();
     // Null or absent fields are left alone, as in RAGFlow.
     const patch: AgentPatch = {};
+    let migration: MigrationView | undefined;
     if (body.title !== undefined && body.title !== null) {
       patch.title = body.title.trim();
       if (patch.title === "") throw argumentError("`title` must not be empty.");
@@ -110,14 +112,15 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.canvas_type !== undefined && body.canvas_type !== null) patch.canvas_type = body.canvas_type;
     if (body.avatar !== undefined && body.avatar !== null) patch.avatar = body.avatar;
     if (body.dsl !== undefined && body.dsl !== null) {
-      patch.dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+      ({ dsl: patch.dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits));
       refuseDeniedDsl(ctx.policy, ctx.registry, patch.dsl, request.tenant);
     }
     try {
       const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
       if (!updated) throw noAgentAccess();
+      if (migration) request.log.info({ agent: agent_id, migration: migration.applied }, "agent DSL migrated on write");
       // RAGFlow's update_agent answers the new update time.
-      return success({ update_time: updated.update_time });
+      return success(migration ? { update_time: updated.update_time, migration } : { update_time: updated.update_time });
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
       throw error;
