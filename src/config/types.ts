@@ -168,9 +168,13 @@ export interface ServerLimitsConfig {
 
 /** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */
 export interface RateLimitsConfig {
+  /** Completion requests per key per minute (default 6000). */
   completionsPerMinute?: number;
+  /** Other API requests per key per minute (default 12000). */
   requestsPerMinute?: number;
+  /** Runs of one key going at once (default 0: no per-key limit, runsPerServer bounds them). */
   runsPerKey?: number;
+  /** Runs going at once in one server process, all keys together (default 256). */
   runsPerServer?: number;
 }
 

@@ -1,22 +1,41 @@
 /**
  * The DSL of an agent write: JSON text or an object, a bare canvas or a template envelope (which
- * is unwrapped; the bare DSL is stored). It must be a valid agent canvas in the current format: an
- * invalid one is refused with code 101, naming each problem by its JSON pointer in the request body
- * (`/dsl/components/…`). Legacy RAGFlow canvases (v0.19 and older) are refused too, pointing to
- * `canvasflow migrate`: an agent is stored as sent, and a migration's notes deserve a look first.
+ * is unwrapped; the bare DSL is stored). An older format (a RAGFlow v0.19 canvas with Answer or
+ * Generate, a graph-only export, renamed components) is migrated first, as `canvasflow migrate`
+ * does (positions and names kept), and the write says so: RAGFlow stores such DSLs, so its clients
+ * send them. The result must be a valid agent canvas: an invalid one is refused with code 101,
+ * naming each problem by its JSON pointer in the request body (`/dsl/components/…`; after a
+ * migration, in the migrated DSL, whose component ids are the sent ones).
  *
  * Before any of that, its size: at most `dslBytes` bytes as JSON and `dslComponents` components
  * (the server's limits), so a huge canvas is refused before it is validated or stored.
  */
+import { isDifyDocument } from "../dify/document.js";
 import { isTemplateEnvelope } from "../dsl/source.js";
-import { readSource, validateDsl, type CanvasDsl, type ComponentRegistry } from "../index.js";
+import { migrateDsl, MigrationError, needsMigration, readSource, validateDsl, type CanvasDsl, type ComponentRegistry, type MigrationNote } from "../index.js";
 import { argumentError } from "./envelope.js";
 import type { ServerLimits } from "./settings.js";
+
+/**
+ * What a write's answer says about a migrated DSL (`data.migration`, in the API's snake_case):
+ * the steps that applied and each change, by component.
+ */
+export interface MigrationView {
+  applied: string[];
+  notes: Array<{ step: string; component_id?: string; component_type?: string; change: string; reason: string }>;
+}
+
+export interface CheckedDsl {
+  /** The bare DSL to store. */
+  dsl: CanvasDsl;
+  /** Set when the DSL sent was in an older format and was migrated. */
+  migration?: MigrationView;
+}
 
 /** Problems shown in the message (all of them are in `data.issues`). */
 const SHOWN_ISSUES = 10;
 
-export async function checkAgentDsl(value: unknown, registry: ComponentRegistry, limits: Pick<ServerLimits, "dslBytes" | "dslComponents">): Promise<CanvasDsl> {
+export async function checkAgentDsl(value: unknown, registry: ComponentRegistry, limits: Pick<ServerLimits, "dslBytes" | "dslComponents">): Promise<CheckedDsl> {
   checkDslBytes(value, limits.dslBytes);
   let dsl = value;
   if (typeof value === "string") {
@@ -30,7 +49,14 @@ export async function checkAgentDsl(value: unknown, registry: ComponentRegistry,
     throw argumentError(`\`dsl\` must be a canvas DSL object (or a template envelope), got ${Array.isArray(dsl) ? "an array" : dsl === null ? "null" : typeof dsl}`);
   }
   checkDslComponents(dsl, limits.dslComponents);
-  const report = validateDsl(dsl, { registry });
+  const migrated = migrateOlderFormat(dsl);
+  let current: object = dsl;
+  if (migrated) {
+    current = migrated.dsl;
+    // A graph-only export gets its components from its nodes: counted again.
+    checkDslComponents(current, limits.dslComponents);
+  }
+  const report = validateDsl(current, { registry });
   const errors = report.issues.filter((issue) => issue.severity === "error");
   if (errors.length > 0) {
     const issues = errors.map((issue) => ({
@@ -40,9 +66,36 @@ export async function checkAgentDsl(value: unknown, registry: ComponentRegistry,
     }));
     const shown = issues.slice(0, SHOWN_ISSUES).map((issue) => `${issue.pointer}: ${issue.message}`);
     const more = issues.length > SHOWN_ISSUES ? `; … and ${issues.length - SHOWN_ISSUES} more (see data.issues)` : "";
-    throw argumentError(`The DSL is not a valid agent canvas (${issues.length} error${issues.length === 1 ? "" : "s"}): ${shown.join("; ")}${more}`, { issues });
+    const after = migrated ? ` after its migration (${migrated.migration.applied.join(", ")})` : "";
+    throw argumentError(`The DSL is not a valid agent canvas${after} (${issues.length} error${issues.length === 1 ? "" : "s"}): ${shown.join("; ")}${more}`, { issues, ...(migrated ? { migration: migrated.migration } : {}) });
   }
-  return (await readSource(dsl)).dsl;
+  const bare = (await readSource(current)).dsl;
+  return migrated ? { dsl: bare, migration: migrated.migration } : { dsl: bare };
+}
+
+/** The DSL brought to the current format, when it is in an older one (a Dify document is not: its front end reads it). */
+function migrateOlderFormat(dsl: object): { dsl: object; migration: MigrationView } | undefined {
+  const bare = isTemplateEnvelope(dsl) ? dsl.dsl : dsl;
+  if (bare !== null && typeof bare === "object" && isDifyDocument(bare as Record<string, unknown>)) return undefined;
+  if (!needsMigration(dsl)) return undefined;
+  let result;
+  try {
+    result = migrateDsl(dsl);
+  } catch (error) {
+    if (!(error instanceof MigrationError)) throw error;
+    throw argumentError(`The DSL is in an older format and could not be migrated: ${error.message}`);
+  }
+  return { dsl: result.dsl, migration: { applied: result.applied, notes: result.notes.map(noteView) } };
+}
+
+function noteView(note: MigrationNote): MigrationView["notes"][number] {
+  return {
+    step: note.step,
+    ...(note.component !== undefined ? { component_id: note.component } : {}),
+    ...(note.componentType !== undefined ? { component_type: note.componentType } : {}),
+    change: note.change,
+    reason: note.reason,
+  };
 }
 
 /** The DSL's size as JSON (as sent, when it came as text). */

@@ -27,6 +27,22 @@ export async function findSession(ctx: ServerContext, tenant: string, agentId: s
   return record;
 }
 
+/**
+ * The tenant's session of this agent for the session routes (`/agents/{id}/sessions/{sid}`): any
+ * other, unknown or another agent's or tenant's, is RAGFlow's 102 "Session not found!"
+ * (get_agent_session, delete_agent_session_item).
+ */
+export async function findAgentSession(ctx: ServerContext, tenant: string, agentId: string, sessionId: string): Promise<SessionRecord> {
+  const record = await ownSessionRecord(ctx, tenant, sessionId);
+  if (!record || record.agent_id !== agentId) throw dataError(SESSION_NOT_FOUND);
+  return record;
+}
+
+/** The tenant's own session record (of any agent), if there is one; the id may be anything a client sent. */
+export async function ownSessionRecord(ctx: ServerContext, tenant: string, sessionId: string): Promise<SessionRecord | undefined> {
+  return SESSION_ID.test(sessionId) ? ctx.store.sessions.get(tenant, sessionId) : undefined;
+}
+
 /** The tenant's session (of any agent); 102 when there is none, 103 when it is another tenant's. */
 export async function findTenantSession(ctx: ServerContext, tenant: string, sessionId: string): Promise<SessionRecord> {
   if (!SESSION_ID.test(sessionId)) throw dataError(SESSION_NOT_FOUND);

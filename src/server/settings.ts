@@ -39,9 +39,13 @@ export interface ServerLimits {
 
 /** 0 turns a limit off. */
 export interface RateLimits {
+  /** Completion requests of one key in a minute (across the servers sharing a Redis). */
   completionsPerMinute: number;
+  /** Other requests of one key in a minute. */
   requestsPerMinute: number;
+  /** Runs of one key going at once (across the servers sharing a Redis). */
   runsPerKey: number;
+  /** Runs going at once in this process, all keys together: what protects the machine. */
   runsPerServer: number;
 }
 
@@ -78,11 +82,17 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   wsConnectionsPerKey: 64,
 });
 
-/** research/ragflow-api.md §3: 60 completions and 600 other requests a minute, 4 runs at once, per key. */
+/**
+ * Defaults a backend that serves many users through one key does not reach in normal use (RAGFlow
+ * has no limit at all): the machine is protected by the process's runs at once (runsPerServer),
+ * the run's wall-clock limit and the body limits; the per-key figures only stop a runaway client
+ * (100 completions and 200 other requests a second), and a key may use every run slot of a server.
+ * A server shared by tenants sets runsPerKey (docs/server.md, Rate limits, says how to size them).
+ */
 export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
-  completionsPerMinute: 60,
-  requestsPerMinute: 600,
-  runsPerKey: 4,
+  completionsPerMinute: 6000,
+  requestsPerMinute: 12_000,
+  runsPerKey: 0,
   runsPerServer: 256,
 });
 

@@ -23,10 +23,11 @@ import type { CompiledCanvas } from "../engine/canvas.js";
 import { refuseDenied } from "./component-policy.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { once } from "../util/once.js";
-import { argumentError, dataError } from "./envelope.js";
+import { noAgentAccess } from "./agent-access.js";
+import { argumentError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
-import { findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
+import { FOREIGN_SESSION, findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
 import { shuttingDown } from "./shutdown.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
@@ -87,7 +88,7 @@ export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<A
     if (tooDeep) throw argumentError(`\`inputs\` is nested deeper than ${MAX_DSL_DEPTH} levels (at inputs.${tooDeep.join(".")})`);
   }
   const agent = await ctx.agents.get(input.tenant, input.agentId);
-  if (!agent) throw dataError(AGENT_NOT_FOUND);
+  if (!agent) throw await unreachableAgent(ctx, input);
   if (ctx.policy.restrictsAnything) {
     let compiled: CompiledCanvas | undefined;
     try {
@@ -99,6 +100,17 @@ export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<A
     if (compiled) refuseDenied(ctx.policy, compiled.graph, input.tenant);
   }
   return agent;
+}
+
+/**
+ * RAGFlow's answer for a turn of an agent the caller cannot reach (unknown or another tenant's):
+ * with a session id the session is checked first (102 unknown, 103 another agent's or another
+ * tenant's; 103 when it is this agent's), else code 103 "Make sure you have permission…".
+ */
+async function unreachableAgent(ctx: ServerContext, input: TurnInput): Promise<Error> {
+  if (input.sessionId === undefined) return noAgentAccess();
+  await findSession(ctx, input.tenant, input.agentId, input.sessionId);
+  return operatingError(FOREIGN_SESSION);
 }
 
 export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {

@@ -208,7 +208,7 @@ def test_delete_agent(rag):
     assert agent.id not in [a.id for a in rag.list_agents(page_size=100)]
     with pytest.raises(Exception, match="canvas not found"):
         rag.get_agent(agent.id)
-    with pytest.raises(Exception, match="canvas not found"):
+    with pytest.raises(Exception, match="Only the owner of the agent is authorized"):
         rag.delete_agent(agent.id)
 
 

@@ -119,14 +119,14 @@ describe("keys", () => {
 });
 
 describe("agents, sessions and completions that cannot be served", () => {
-  it("a missing agent_id: 101; an unknown agent: 102", async () => {
+  it("a missing agent_id: 101; an unknown agent: 103 (102 canvas not found. on GET), as RAGFlow", async () => {
     const server = await startTestServer();
     expectEnvelope(await call(server, COMPLETIONS, { body: { query: "hi" } }), 200, 101, "`agent_id` is required.");
-    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "nope", query: "hi" } }), 200, 102, "Agent not found.");
-    expectEnvelope(await call(server, "/api/v1/agents/nope/completions", { body: { query: "hi" } }), 200, 102, "Agent not found.");
+    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "nope", query: "hi" } }), 200, 103, "Make sure you have permission to access the agent.");
+    expectEnvelope(await call(server, "/api/v1/agents/nope/completions", { body: { query: "hi" } }), 200, 103, "Make sure you have permission to access the agent.");
     expectEnvelope(await call(server, "/api/v1/agents/nope"), 200, 102, "canvas not found.");
-    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions", { body: {} }), 200, 102, "Agent not found.");
-    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions"), 200, 102, "Agent not found.");
+    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions", { body: {} }), 200, 103, "Make sure you have permission to access the agent.");
+    expectEnvelope(await call(server, "/api/v1/agents/nope/sessions"), 200, 103, "Make sure you have permission to access the agent.");
   });
 
   it("empty or missing messages on the OpenAI route: 400, code 102, with an error object", async () => {
@@ -137,7 +137,8 @@ describe("agents, sessions and completions that cannot be served", () => {
       expectEnvelope(answer, 400, 102, "You must provide at least one message.");
       expect(answer.json.error).toEqual({ message: "You must provide at least one message.", type: "invalid_request_error", code: 102 });
     }
-    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, "openai-compatible": true, messages: [] } }), 400, 102, "You must provide at least one message.");
+    // The native route with "openai-compatible": true answers RAGFlow's way (test_agent_openai_compatible_mode).
+    expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, "openai-compatible": true, messages: [] } }), 200, 102, "You must provide at least one message.");
   });
 
   it("an unknown session: 102; another agent's session: 103; no session was created by either", async () => {
@@ -154,7 +155,7 @@ describe("agents, sessions and completions that cannot be served", () => {
     expect((await call(server, `/api/v1/agents/${agentId}/sessions`)).json.total).toBe(1);
   });
 
-  it("another tenant's session: 103, through the completion and the session routes; their session is untouched", async () => {
+  it("another tenant's session: 103 through the completion, 102 through the session routes (as RAGFlow); their session is untouched", async () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
     const otherKey = await addKey(server.store, "t2");
@@ -163,7 +164,7 @@ describe("agents, sessions and completions that cannot be served", () => {
     const message = "Only authorized users can access this agent session.";
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "x", session_id: theirSession } }), 200, 103, message);
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "x", session_id: theirSession, stream: true } }), 200, 103, message);
-    expectEnvelope(await call(server, `/api/v1/agents/${agentId}/sessions/${theirSession}`), 200, 103);
+    expectEnvelope(await call(server, `/api/v1/agents/${agentId}/sessions/${theirSession}`), 200, 102, "Session not found!");
     expect((await call(server, `/api/v1/agents/${theirAgent}/sessions/${theirSession}`, { key: otherKey })).json.data.message).toHaveLength(3);
   });
 
@@ -192,11 +193,11 @@ describe("agents, sessions and completions that cannot be served", () => {
     expect(rest.endsWith("data:[DONE]\n\n")).toBe(true);
   });
 
-  it("PATCH /tasks without a stop action: 101; an unknown task: code 404", async () => {
+  it("PATCH /tasks without a stop action: 101; an unknown task: code 0, data true (RAGFlow's answer)", async () => {
     const server = await startTestServer();
     expectEnvelope(await call(server, "/api/v1/tasks/abc", { method: "PATCH", body: { action: "pause" } }), 200, 101, "Invalid action 'pause'. Only 'stop' is supported.");
     expectEnvelope(await call(server, "/api/v1/tasks/abc", { method: "PATCH", body: {} }), 200, 101, 'The request body is missing the required property "action"');
-    expectEnvelope(await call(server, "/api/v1/tasks/abc/cancel", { method: "POST" }), 200, 404, "Task 'abc' not found.");
+    expect((await call(server, "/api/v1/tasks/abc/cancel", { method: "POST" })).json).toEqual({ code: 0, message: "success", data: true });
   });
 });
 
@@ -222,14 +223,16 @@ describe("agent writes", () => {
     expect(await agentCount(server)).toBe(0);
   });
 
-  it("a template envelope is unwrapped; a legacy canvas is refused, pointing to canvasflow migrate", async () => {
+  it("a template envelope is unwrapped; a legacy canvas is migrated on write (issue 24: RAGFlow stores it, its clients send it)", async () => {
     const server = await startTestServer();
     const id = await createAgent(server, { id: "tpl", title: "Template", description: "d", dsl: hello() });
     const stored = await call(server, `/api/v1/agents/${id}`);
     expect(stored.json.data.dsl.components.begin).toBeDefined();
     const legacy = { components: { begin: { obj: { component_name: "Begin", params: { prologue: "hi" } }, downstream: ["answer:0"], upstream: [] }, "answer:0": { obj: { component_name: "Answer", params: {} }, downstream: [], upstream: ["begin"] } }, graph: { nodes: [], edges: [] }, history: [], path: [], answer: [] };
-    expectEnvelope(await call(server, "/api/v1/agents", { body: { title: "old", dsl: legacy } }), 200, 101, /canvasflow migrate/);
-    expect(await agentCount(server)).toBe(1);
+    const migrated = await call(server, "/api/v1/agents", { body: { title: "old", dsl: legacy } });
+    expect(migrated.json.code).toBe(0);
+    expect(migrated.json.data.migration.applied).toEqual(["003-legacy-v019"]);
+    expect(await agentCount(server)).toBe(2);
   });
 
   it("a duplicate title (any case): 102; an update that fails leaves the agent as it was", async () => {
@@ -245,8 +248,8 @@ describe("agent writes", () => {
     expect(after.json.data.title).toBe("Echo");
     expect(after.json.data.dsl.components.begin.obj.params.mode).toBe("conversational");
     expect(await agentCount(server)).toBe(2);
-    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "PUT", body: { title: "x" } }), 200, 102, "canvas not found.");
-    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "DELETE" }), 200, 102, "canvas not found.");
+    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "PUT", body: { title: "x" } }), 200, 103, "Make sure you have permission to access the agent.");
+    expectEnvelope(await call(server, `/api/v1/agents/${"0".repeat(32)}`, { method: "DELETE" }), 200, 103, "Only the owner of the agent is authorized for this operation.");
   });
 });
 

@@ -1,6 +1,6 @@
 /**
- * Every bad input on the OpenAI-compatible routes: RAGFlow's envelope plus OpenAI's `error`
- * object, with a real HTTP status (400; 401, 413 as everywhere), and the `openai` client,
+ * Every bad input on the OpenAI-compatible route (`/agents_openai/{id}`): RAGFlow's envelope plus
+ * OpenAI's `error` object, with a real HTTP status (400; 401, 413 as everywhere), and the `openai` client,
  * unmodified, raising it with the message, streaming or not. With HTTP 200, as on the native
  * routes, the client returned the envelope as if it were a completion, and a stream yielded
  * nothing: the error was lost.
@@ -48,19 +48,12 @@ describe("bad input on the OpenAI routes", () => {
     expectOpenAiError(await call(server, openAiPath(agentId), { body: '{"messages": [' }), 400, 101, /^The request body is not valid JSON: /);
     expectOpenAiError(await call(server, openAiPath(agentId), { body: { messages: [{ content: "hi" }] } }), 400, 101, 'Field `messages.0` is missing the required property "role"');
     expectOpenAiError(await call(server, openAiPath(agentId), { body: { messages: [{ role: "user", content: "hi" }], stream: "yes" } }), 400, 101, "Field `stream` must be boolean,null");
-    expectOpenAiError(await call(server, COMPLETIONS, { body: { agent_id: agentId, "openai-compatible": true, messages: "hi" } }), 400, 101, "Field `messages` must be array,null");
-  });
-
-  it("a missing agent_id (canonical route, openai-compatible): 400, code 101", async () => {
-    const server = await startTestServer();
-    expectOpenAiError(await call(server, COMPLETIONS, { body: { "openai-compatible": true, messages: [{ role: "user", content: "hi" }] } }), 400, 101, "`agent_id` is required.");
   });
 
   it("empty messages: 400, code 102", async () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
     expectOpenAiError(await call(server, openAiPath(agentId), { body: { messages: [] } }), 400, 102, "You must provide at least one message.");
-    expectOpenAiError(await call(server, COMPLETIONS, { body: { agent_id: agentId, "openai-compatible": true, messages: [] } }), 400, 102, "You must provide at least one message.");
   });
 
   it("an unknown agent or session, another agent's or another tenant's session: 400 with RAGFlow's code and message", async () => {
@@ -72,8 +65,8 @@ describe("bad input on the OpenAI routes", () => {
     const theirSession = (await call(server, COMPLETIONS, { body: { agent_id: theirAgent, query: "Eve" }, key: otherKey })).json.data.session_id;
     const mySession = (await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "Ada" } })).json.data.session_id;
     const ask = (agent: string, extra: Record<string, unknown> = {}) => call(server, openAiPath(agent), { body: { messages: [{ role: "user", content: "hi" }], ...extra } });
-    expectOpenAiError(await ask("0".repeat(32)), 400, 102, "Agent not found.");
-    expectOpenAiError(await ask(theirAgent), 400, 102, "Agent not found.");
+    expectOpenAiError(await ask("0".repeat(32)), 400, 103, "Make sure you have permission to access the agent.");
+    expectOpenAiError(await ask(theirAgent), 400, 103, "Make sure you have permission to access the agent.");
     expectOpenAiError(await ask(agentId, { session_id: "0".repeat(32) }), 400, 102, "Session not found!");
     expectOpenAiError(await ask(otherAgent, { session_id: mySession }), 400, 103, "Session does not belong to the requested agent.");
     expectOpenAiError(await ask(agentId, { session_id: theirSession }), 400, 103, "Only authorized users can access this agent session.");
@@ -90,11 +83,22 @@ describe("bad input on the OpenAI routes", () => {
     expect(answer.json).toEqual({ code: 413, message: "Request body is too large", data: null, error: { message: "Request body is too large", type: "invalid_request_error", code: 413 } });
   });
 
-  it("the native routes keep RAGFlow's HTTP 200 for the same errors", async () => {
+  it("the native routes keep RAGFlow's HTTP 200 for the same errors, with \"openai-compatible\": true too (test_agent_openai_compatible_mode)", async () => {
     const server = await startTestServer();
+    const agentId = await createAgent(server, hello());
     const answer = await call(server, COMPLETIONS, { body: { agent_id: "0".repeat(32), query: "hi" } });
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ code: 102, message: "Agent not found.", data: false });
+    expect(answer.json).toEqual({ code: 103, message: "Make sure you have permission to access the agent.", data: false });
+    for (const [body, code, message] of [
+      [{ agent_id: agentId, "openai-compatible": true, messages: [] }, 102, "You must provide at least one message."],
+      [{ agent_id: agentId, "openai-compatible": true, messages: "hi" }, 101, "Field `messages` must be array,null"],
+      [{ "openai-compatible": true, messages: [{ role: "user", content: "hi" }] }, 101, "`agent_id` is required."],
+    ] as const) {
+      const native = await call(server, COMPLETIONS, { body });
+      expect(native.status, native.text).toBe(200);
+      expect(native.json).toMatchObject({ code, message });
+      expect(native.json.error).toBeUndefined();
+    }
   });
 });
 
@@ -103,7 +107,7 @@ describe("the openai client raises each of them with the message", () => {
     const server = await startTestServer();
     const agentId = await createAgent(server, hello());
     for (const [openai, body, message] of [
-      [client(server, "0".repeat(32)), {}, "Agent not found."],
+      [client(server, "0".repeat(32)), {}, "Make sure you have permission to access the agent."],
       [client(server, agentId), { session_id: "0".repeat(32) }, "Session not found!"],
       [client(server, agentId), { messages: [] }, "You must provide at least one message."],
     ] as const) {

@@ -204,3 +204,28 @@ describe("on Redis: servers share the counts", () => {
     expect(await client.keys(`${p}ratelimit:*`)).toEqual([`${p}ratelimit:requests:key:env-${hashApiKey(key).slice(0, 16)}`]);
   });
 });
+
+describe("the defaults (issue 24: a backend serving many users through one key)", () => {
+  it("one key runs a dozen turns at once, sends 100 completions and 700 other requests in a minute, and is never refused; the per-minute limits still exist", async () => {
+    const mock = await startMockLlm({ rules: [{ match: ".", delay_ms: 400, reply: "fine" }] });
+    const server = await startTestServer({ canvas: { services: { llm: mock.provider } } });
+    const inject = (url: string, payload?: object) => server.app.inject({ method: payload ? "POST" : "GET", url, headers: { authorization: `Bearer ${server.key}` }, ...(payload ? { payload } : {}) });
+    const slow = await createAgent(server, llmCanvas());
+    // Twelve users at once (RAGFlow has no limit; the old default of 4 refused the fifth).
+    const together = await Promise.all(Array.from({ length: 12 }, () => inject(COMPLETIONS, { agent_id: slow, query: "hi" })));
+    expect(together.map((answer) => answer.statusCode)).toEqual(Array(12).fill(200));
+    expect(together.map((answer) => answer.json().code)).toEqual(Array(12).fill(0));
+    expect(mock.chatRequests()).toHaveLength(12);
+    const quick = await createAgent(server, hello());
+    for (let i = 0; i < 100; i++) {
+      const answer = await inject(COMPLETIONS, { agent_id: quick, query: "Ada" });
+      expect(answer.statusCode, answer.body).toBe(200);
+      if (i === 99) expect(answer.headers["x-ratelimit-limit"]).toBe("6000");
+    }
+    for (let i = 0; i < 700; i++) {
+      const answer = await inject(`/api/v1/agents/${quick}`);
+      expect(answer.statusCode, answer.body).toBe(200);
+      if (i === 699) expect(answer.headers["x-ratelimit-limit"]).toBe("12000");
+    }
+  });
+});

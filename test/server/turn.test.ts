@@ -96,7 +96,7 @@ describe("setups at once (limits.setupsAtOnce: 1)", () => {
   it("a setup that fails (no such agent) gives its place back", async () => {
     const ctx = context(1);
     const agentId = await agent(ctx);
-    await expect(startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId: "f".repeat(32), query: "Ada" })).rejects.toThrow("Agent not found.");
+    await expect(startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId: "f".repeat(32), query: "Ada" })).rejects.toThrow("Make sure you have permission to access the agent.");
     const turn = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Bob" });
     for await (const _ of turn.events);
     expect(turn.transcript.content).toBe("Hello, Bob! This is turn 1.");

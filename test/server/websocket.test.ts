@@ -145,7 +145,7 @@ describe("the WebSocket transport", () => {
     // Another tenant's key reaches only its own agents.
     const other = await connect(server, agentId, { key: await addKey(server.store, "t2") });
     other.send({ type: "run", query: "Eve" });
-    expect(await other.untilDone()).toEqual([{ code: 102, message: "Agent not found.", data: false }, { type: "done" }]);
+    expect(await other.untilDone()).toEqual([{ code: 103, message: "Make sure you have permission to access the agent.", data: false }, { type: "done" }]);
 
     // A plain GET is told to upgrade.
     const plain = await call(server, `/api/v1/agents/${agentId}/ws`);

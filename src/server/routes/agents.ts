@@ -4,7 +4,8 @@
  * denies the tenant); agents of `--agents DIR` are read-only.
  */
 import type { FastifyInstance } from "fastify";
-import { checkAgentDsl } from "../agent-dsl.js";
+import { noAgentAccess, ownerOnly } from "../agent-access.js";
+import { checkAgentDsl, type MigrationView } from "../agent-dsl.js";
 import { refuseDeniedDsl } from "../component-policy.js";
 import { newId, type ServerContext } from "../context.js";
 import { argumentError, dataError, operatingError, success, withDamaged } from "../envelope.js";
@@ -65,7 +66,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.title === undefined || body.title === null) throw argumentError("No title in request.");
     const title = body.title.trim();
     if (title === "") throw argumentError("`title` must not be empty.");
-    const dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+    const { dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
     refuseDeniedDsl(ctx.policy, ctx.registry, dsl, request.tenant);
     const now = ctx.now();
     try {
@@ -80,7 +81,8 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
         create_time: now,
         update_time: now,
       });
-      return success(agentView(agent));
+      if (migration) request.log.info({ agent: agent.id, migration: migration.applied }, "agent DSL migrated on write");
+      return success(migration ? { ...agentView(agent), migration } : agentView(agent));
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
       throw error;
@@ -98,9 +100,11 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const { agent_id } = request.params as { agent_id: string };
     if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
     const body = request.body as AgentWrite;
-    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    // RAGFlow's answer for an agent that is not the caller's, unknown or another tenant's.
+    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw noAgentAccess();
     // Null or absent fields are left alone, as in RAGFlow.
     const patch: AgentPatch = {};
+    let migration: MigrationView | undefined;
     if (body.title !== undefined && body.title !== null) {
       patch.title = body.title.trim();
       if (patch.title === "") throw argumentError("`title` must not be empty.");
@@ -109,13 +113,15 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.canvas_type !== undefined && body.canvas_type !== null) patch.canvas_type = body.canvas_type;
     if (body.avatar !== undefined && body.avatar !== null) patch.avatar = body.avatar;
     if (body.dsl !== undefined && body.dsl !== null) {
-      patch.dsl = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+      ({ dsl: patch.dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits));
       refuseDeniedDsl(ctx.policy, ctx.registry, patch.dsl, request.tenant);
     }
     try {
       const updated = await ctx.store.agents.update(request.tenant, agent_id, patch, ctx.now());
-      if (!updated) throw dataError(CANVAS_NOT_FOUND);
-      return success(true);
+      if (!updated) throw noAgentAccess();
+      if (migration) request.log.info({ agent: agent_id, migration: migration.applied }, "agent DSL migrated on write");
+      // RAGFlow's update_agent answers the new update time.
+      return success(migration ? { update_time: updated.update_time, migration } : { update_time: updated.update_time });
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
       throw error;
@@ -125,9 +131,9 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.delete("/api/v1/agents/:agent_id", async (request) => {
     const { agent_id } = request.params as { agent_id: string };
     if (ctx.agents.isReadOnly(agent_id)) throw readOnly(agent_id);
-    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    if (!(await ctx.store.agents.get(request.tenant, agent_id))) throw ownerOnly();
     const sessions = await allSessionIds(ctx, request.tenant, agent_id);
-    if (!(await ctx.store.agents.delete(request.tenant, agent_id))) throw dataError(CANVAS_NOT_FOUND);
+    if (!(await ctx.store.agents.delete(request.tenant, agent_id))) throw ownerOnly();
     // The records went with the agent; their run state goes too (a run going on is cancelled, and cleans up as it ends).
     await removeRunStates(ctx, sessions);
     return success(true);

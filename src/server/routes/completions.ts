@@ -38,11 +38,14 @@ export interface CompletionRouteConfig {
   openAi?: boolean;
 }
 
-/** Whether a request speaks OpenAI's format (its errors then carry `error` for the openai SDK). */
+/**
+ * Whether a request's errors are answered for OpenAI's clients: a real HTTP status and `error`
+ * for the openai SDK. Only the `/agents_openai/{id}` route, where such clients are pointed; the
+ * native routes answer RAGFlow's way even with `"openai-compatible": true` (HTTP 200 and the
+ * envelope, as RAGFlow's test_agent_openai_compatible_mode asserts).
+ */
 export function speaksOpenAi(request: FastifyRequest): boolean {
-  if ((request.routeOptions.config as CompletionRouteConfig | undefined)?.openAi) return true;
-  const body = request.body as CompletionBody | undefined;
-  return body !== null && typeof body === "object" && body["openai-compatible"] === true;
+  return (request.routeOptions.config as CompletionRouteConfig | undefined)?.openAi === true;
 }
 
 /** The completion routes, as declared: rate limits count them as completions. */
@@ -107,7 +110,6 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
 
 export function completionRoutes(app: FastifyInstance, ctx: ServerContext): void {
   const native = { body: serverSchema("completion.schema.json") };
-  // Its 401 and validation errors may be read by an OpenAI client too.
   app.post("/api/v1/agents/chat/completions", { schema: native, config: { openAi: false } }, async (request, reply) => {
     const body = request.body as CompletionBody;
     return complete(ctx, request, reply, body.agent_id, body["openai-compatible"] === true);
