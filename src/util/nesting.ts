@@ -20,7 +20,8 @@ export function pathDeeperThan(value: unknown, maxLevels: number): Array<string 
     if (current === null || typeof current !== "object") continue;
     if (frame.level > maxLevels) return pathOf(frame);
     // Pushed in reverse, so the first too-deep container found is the first in document order.
-    const entries = Array.isArray(current) ? current.map((item, i) => [i, item] as const) : Object.entries(current);
+    // Array.from visits a sparse list's holes (map skips them and leaves holes in its result).
+    const entries = Array.isArray(current) ? Array.from(current, (item: unknown, i) => [i, item] as const) : Object.entries(current);
     for (let i = entries.length - 1; i >= 0; i--) {
       const [key, item] = entries[i];
       if (item !== null && typeof item === "object") stack.push({ value: item, level: frame.level + 1, parent: frame, key });
