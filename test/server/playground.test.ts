@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
@@ -77,6 +77,32 @@ async function runState(page: Page, id: string, state: string): Promise<void> {
   await page.locator(`#pg-diagram g.node[data-id="${id}"][data-run-state="${state}"]`).waitFor(WAIT);
 }
 
+/**
+ * Waits until the diagram's run marks are exactly these (the page updates them as events arrive,
+ * so a check taken at once can see the state before the last event); then compares, so a
+ * timeout reports the difference.
+ */
+async function marksBecome(page: Page, expected: Record<string, string | null>): Promise<void> {
+  // A string, evaluated in the page (the tests compile without the DOM's types).
+  const condition = `(() => {
+    const want = ${JSON.stringify(expected)};
+    const nodes = Array.from(document.querySelectorAll("#pg-diagram g.node"));
+    return nodes.length === Object.keys(want).length && nodes.every((n) => want[n.getAttribute("data-id")] === n.getAttribute("data-run-state"));
+  })()`;
+  const settled = await page.waitForFunction(condition, undefined, WAIT).then(
+    () => true,
+    () => false,
+  );
+  if (!settled) expect(await marks(page)).toEqual(expected);
+}
+
+/** Waits until the element's whole text is `text`, then checks it (a timeout shows what it was). */
+async function textBecomes(locator: Locator, text: string): Promise<void> {
+  const exact = new RegExp(`^\\s*${text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*$`);
+  await locator.filter({ hasText: exact }).waitFor(WAIT).catch(() => undefined);
+  await expect(locator.textContent()).resolves.toBe(text);
+}
+
 function assistantText(page: Page, text: string) {
   return page.locator(".pg-assistant .pg-msg-text", { hasText: text });
 }
@@ -97,21 +123,21 @@ describe("the playground", () => {
     const form = page.locator(".pg-form");
     await form.waitFor(WAIT);
     await runState(page, "UserFillUp:Details", "paused");
-    expect(await marks(page)).toEqual({ begin: "done", "UserFillUp:Details": "paused", "Message:Badge": null });
+    await marksBecome(page, { begin: "done", "UserFillUp:Details": "paused", "Message:Badge": null });
     expect(await form.locator("select[data-field=colour] option").allTextContents()).toEqual(["— choose —", "red", "green", "blue"]);
     expect(await form.locator("textarea[data-field=note]").count()).toBe(1);
 
     // Reopened while paused, the session shows its form again (and the node it waits on).
     await page.click("#pg-new-chat");
-    expect(await form.count()).toBe(0);
+    await form.waitFor({ state: "detached", ...WAIT });
     await page.locator("#pg-sessions button[data-session-id]").click();
     await form.waitFor(WAIT);
     await runState(page, "UserFillUp:Details", "paused");
-    await expect(page.locator("#pg-status").textContent()).resolves.toBe("Reopened: the session waits for this form.");
+    await textBecomes(page.locator("#pg-status"), "Reopened: the session waits for this form.");
 
     // An empty required field is named before anything is sent.
     await form.locator("button[type=submit]").click();
-    await expect(form.locator('[data-error-for="name"]').textContent()).resolves.toBe("Name is required");
+    await textBecomes(form.locator('[data-error-for="name"]'), "Name is required");
     await form.locator("input[data-field=name]").fill("Ada");
     await form.locator("select[data-field=colour]").selectOption("green");
     await form.locator("textarea[data-field=note]").fill("for the party");
@@ -120,8 +146,8 @@ describe("the playground", () => {
 
     await assistantText(page, "[green] Ada for the party").waitFor(WAIT);
     await page.locator("#pg-send:enabled").waitFor(WAIT);
-    expect(await marks(page)).toEqual({ begin: "done", "UserFillUp:Details": "done", "Message:Badge": "done" });
-    await expect(page.locator("#pg-status").textContent()).resolves.toBe("Finished.");
+    await marksBecome(page, { begin: "done", "UserFillUp:Details": "done", "Message:Badge": "done" });
+    await textBecomes(page.locator("#pg-status"), "Finished.");
     await page.screenshot({ path: join(shots, "user-fill-up-done.png") });
 
     // The finished run's trace opens in its frame, and its script runs there (a step click shows it).
@@ -134,9 +160,10 @@ describe("the playground", () => {
 
     // The session is listed; a new chat empties the view, and reopening shows its messages again.
     const session = page.locator("#pg-sessions button[data-session-id]");
+    await session.waitFor(WAIT);
     await expect(session.count()).resolves.toBe(1);
     await page.click("#pg-new-chat");
-    await expect(page.locator("#pg-messages .pg-msg").count()).resolves.toBe(0);
+    await page.locator("#pg-messages .pg-msg").first().waitFor({ state: "detached", ...WAIT });
     await session.click();
     await assistantText(page, "[green] Ada for the party").waitFor(WAIT);
     expect(await page.locator("#pg-messages .pg-msg-text").allTextContents()).toEqual(["Let's make you a badge.", "a badge", 'You said "a badge". Who is the badge for?', "[green] Ada for the party"]);
@@ -216,7 +243,7 @@ describe("the playground", () => {
     await say(page, "what is the weather?");
     await assistantText(page, "It is sunny over the playground today.").waitFor(WAIT);
     await page.locator("#pg-status", { hasText: "Finished." }).waitFor(WAIT);
-    expect(await marks(page)).toEqual({ begin: "done", "LLM:A": "done", "Message:M": "done" });
+    await marksBecome(page, { begin: "done", "LLM:A": "done", "Message:M": "done" });
     expect(mock.chatRequests().some((r) => r.stream === true)).toBe(true);
     expect(await page.title()).toBe("canvasflow playground");
     await page.screenshot({ path: join(shots, "llm-stream.png") });
@@ -236,9 +263,10 @@ describe("the playground", () => {
     await page.screenshot({ path: join(shots, "cancel-running.png") });
     await page.click("#pg-cancel");
     await page.locator(".pg-notice", { hasText: "The run was cancelled." }).waitFor(WAIT);
-    await expect(page.locator("#pg-status").textContent()).resolves.toBe("Cancelled.");
-    expect(await page.locator("#pg-send").isEnabled()).toBe(true);
-    expect(await page.locator("#pg-cancel").isDisabled()).toBe(true);
+    await textBecomes(page.locator("#pg-status"), "Cancelled.");
+    // The buttons change state as the run's end is handled: wait for it rather than read them at once.
+    await page.locator("#pg-send:enabled").waitFor(WAIT);
+    await page.locator("#pg-cancel:disabled").waitFor(WAIT);
     await page.screenshot({ path: join(shots, "cancel-done.png") });
     await page.close();
   }, 180_000);
