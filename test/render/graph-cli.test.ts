@@ -47,6 +47,42 @@ describe("canvasflow graph", () => {
     expect(noBegin.code).toBe(2);
   });
 
+  it("reports a component without obj with the validation report, naming it (exit 2), not an internal error", async () => {
+    const file = write("no-obj.json", {
+      components: {
+        begin: { obj: { component_name: "Begin", params: {} }, downstream: ["Message:A"], upstream: [] },
+        "Message:A": { downstream: [], upstream: ["begin"] },
+      },
+    });
+    const run = await cli(["graph", file]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).not.toContain("internal error");
+    expect(run.stderr).toContain("Message:A");
+    expect(run.stderr).toContain("obj");
+    expect(run.stdout).toBe("");
+  });
+
+  it("draws a 30 000-component chain as mermaid, and refuses to lay it out as SVG with the limit (exit 2)", async () => {
+    const components: Record<string, unknown> = { begin: { obj: { component_name: "Begin", params: {} }, downstream: ["Message:0"], upstream: [] } };
+    const count = 30_000;
+    for (let i = 0; i < count; i++) {
+      components[`Message:${i}`] = {
+        obj: { component_name: "Message", params: { content: [`step ${i}`] } },
+        downstream: i + 1 < count ? [`Message:${i + 1}`] : [],
+        upstream: [i === 0 ? "begin" : `Message:${i - 1}`],
+      };
+    }
+    const file = write("chain.json", { components });
+    const mermaid = await cli(["graph", file]);
+    expect(mermaid.stderr).not.toContain("internal error");
+    expect(mermaid.code).toBe(0);
+    expect(mermaid.stdout.split("\n").filter((line) => line.includes("-->")).length).toBe(count);
+    const svg = await cli(["graph", file, "--format", "svg"]);
+    expect(svg.code).toBe(2);
+    expect(svg.stderr).toContain(`has ${count + 1} components, more than the 5000 a svg drawing lays out; --format mermaid draws any number`);
+    expect(svg.stdout).toBe("");
+  }, 120_000);
+
   it("draws a canvas whose params do not validate, with a warning", async () => {
     const run = await cli(["graph", corpusPath("ragflow/head", "web_search_assistant.json")]);
     expect(run.code).toBe(0);
