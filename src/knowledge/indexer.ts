@@ -10,6 +10,7 @@
  * HTML table tags stripped from the content first and "None" for an empty chunk.
  */
 import { createHash } from "node:crypto";
+import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { chunkDocument, formatOf } from "./documents.js";
@@ -87,6 +88,8 @@ export interface BuildOptions {
   embedding?: EmbeddingModel;
   /** The folder's files when the caller has just listed them. */
   files?: SourceFile[];
+  /** What the listing that gave `files` left out, and why (listSourceTree's `skipped`). */
+  skippedEntries?: ReadonlyArray<{ path: string; reason: string }>;
   signal?: AbortSignal;
   onProgress?: (progress: IndexProgress) => void;
   /** Ignore the cache and embed everything again, saying why in the report's notes. */
@@ -95,7 +98,18 @@ export interface BuildOptions {
 
 /** The files a knowledge base reads below a folder (hidden files and folders skipped), sorted by path. */
 export async function listSourceFiles(dir: string): Promise<SourceFile[]> {
+  return (await listSourceTree(dir)).files;
+}
+
+/**
+ * The files a knowledge base reads below a folder, sorted by path, and the entries it leaves out
+ * with the reason: symbolic links (not followed, so an index holds only what is inside the
+ * folder), named pipes (reading one blocks until a writer comes), sockets and devices. Hidden
+ * entries and files of formats it does not read are left out silently.
+ */
+export async function listSourceTree(dir: string): Promise<{ files: SourceFile[]; skipped: Array<{ path: string; reason: string }> }> {
   const files: SourceFile[] = [];
+  const skipped: Array<{ path: string; reason: string }> = [];
   const walk = async (folder: string, prefix: string): Promise<void> => {
     const entries = await readdir(folder, { withFileTypes: true });
     for (const entry of entries) {
@@ -103,14 +117,29 @@ export async function listSourceFiles(dir: string): Promise<SourceFile[]> {
       const absolute = path.join(folder, entry.name);
       const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
       if (entry.isDirectory()) await walk(absolute, relative);
-      else if (entry.isFile() && formatOf(entry.name)) {
+      else if (entry.isFile()) {
+        if (!formatOf(entry.name)) continue;
         const info = await stat(absolute);
         files.push({ relative, absolute, size: info.size, mtimeMs: info.mtimeMs });
+      } else {
+        const reason = notAFile(entry);
+        if (reason) skipped.push({ path: relative, reason });
       }
     }
   };
   await walk(dir, "");
-  return files.sort((a, b) => (a.relative < b.relative ? -1 : a.relative > b.relative ? 1 : 0));
+  const order = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
+  files.sort((a, b) => order(a.relative, b.relative));
+  skipped.sort((a, b) => order(a.path, b.path));
+  return { files, skipped };
+}
+
+function notAFile(entry: Dirent): string | undefined {
+  if (entry.isSymbolicLink()) return "a symbolic link (not followed: a knowledge base indexes only what is inside its folder)";
+  if (entry.isFIFO()) return "a named pipe (FIFO), not a file";
+  if (entry.isSocket()) return "a socket, not a file";
+  if (entry.isBlockDevice() || entry.isCharacterDevice()) return "a device, not a file";
+  return undefined;
 }
 
 export function filesSignature(files: readonly SourceFile[]): string {
@@ -215,9 +244,10 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
   const model = options.embedding;
   const modelKey = model?.key ?? null;
   const tag = modelTag(`${modelKey ?? ""}#chunker ${CHUNKER_VERSION}`);
-  const files = options.files ?? (await listSourceFiles(dir));
+  const listing = options.files ? { files: options.files, skipped: options.skippedEntries ?? [] } : await listSourceTree(dir);
+  const files = listing.files;
   const notes: string[] = [];
-  const skipped: IndexReport["skipped"] = [];
+  const skipped: IndexReport["skipped"] = [...listing.skipped];
 
   // What the last index knew about each file, when it can be trusted.
   let previous: Manifest | undefined;

@@ -8,7 +8,7 @@
 import path from "node:path";
 import { stat } from "node:fs/promises";
 import { UnavailableError } from "../components/unavailable.js";
-import { buildIndex, DEFAULT_INDEX_FOLDER, filesSignature, listSourceFiles, type BuiltIndex, type IndexReport } from "./indexer.js";
+import { buildIndex, DEFAULT_INDEX_FOLDER, filesSignature, listSourceTree, type BuiltIndex, type IndexReport } from "./indexer.js";
 import type { EmbeddingModel } from "./model-types.js";
 
 /** How long a check of the folder's files holds. */
@@ -41,7 +41,7 @@ async function listFolder(dir: string) {
   try {
     const info = await stat(dir);
     if (!info.isDirectory()) throw new Error("it is not a folder");
-    return await listSourceFiles(dir);
+    return await listSourceTree(dir);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : error instanceof Error ? error.message : String(error);
     throw new UnavailableError(`cannot read the folder ${dir}: ${reason}`);
@@ -73,9 +73,9 @@ export class LocalKnowledgeBase {
   async rebuild(reason: string): Promise<BuiltIndex> {
     await this.pending?.catch(() => undefined);
     this.pending = (async () => {
-      const files = await listFolder(this.dir);
+      const { files, skipped } = await listFolder(this.dir);
       const checkedAt = performance.now();
-      const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, rebuild: { reason } });
+      const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped, rebuild: { reason } });
       tell(this.dir, report);
       this.current = { index, checkedAt };
       return index;
@@ -84,13 +84,13 @@ export class LocalKnowledgeBase {
   }
 
   private async refresh(): Promise<BuiltIndex> {
-    const files = await listFolder(this.dir);
+    const { files, skipped } = await listFolder(this.dir);
     const checkedAt = performance.now();
     if (this.current && this.current.index.signature === filesSignature(files)) {
       this.current.checkedAt = checkedAt;
       return this.current.index;
     }
-    const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files });
+    const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped });
     tell(this.dir, report);
     this.current = { index, checkedAt };
     return index;

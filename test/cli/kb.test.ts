@@ -2,7 +2,8 @@
  * `canvasflow kb index` and `kb search`, run through main() with the mock answering every
  * embedding request (--mock-llm-script pins "automobile" and "car" to one concept).
  */
-import { mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { mkdir, mkdtemp, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -51,6 +52,19 @@ describe("canvasflow kb index", () => {
     const third = await cli(["kb", "index", kbDir, "--config", config, "--mock-llm-script", script]);
     expect(third.stdout).toContain("(1 read, 2 from the cache)");
     expect(third.stdout).toContain("  chunks: 4 (1 embedded)\n");
+  });
+
+  it("lists the entries it leaves out and why: a symbolic link, a named pipe", async () => {
+    const dir = path.join(root, "kb-odd");
+    await mkdir(dir);
+    await writeFile(path.join(dir, "real.md"), "# Real\n\nA real file.");
+    await symlink(path.join(kbDir, "cars.md"), path.join(dir, "link.md"));
+    execFileSync("mkfifo", [path.join(dir, "pipe.md")]);
+    const run = await cli(["kb", "index", dir, "--config", config, "--mock-llm-script", script]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/ {2}files: {2}1 \(1 read, 0 from the cache\), 2 skipped\n/);
+    expect(run.stdout).toContain("skipped link.md: a symbolic link (not followed: a knowledge base indexes only what is inside its folder)\n");
+    expect(run.stdout).toContain("skipped pipe.md: a named pipe (FIFO), not a file\n");
   });
 
   it("draws a progress bar on a terminal", async () => {
