@@ -2,6 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { execFileSync } from "node:child_process";
 import { cli } from "../helpers/cli.js";
+import { closedPort } from "../helpers/http.js";
 import { everythingStdio } from "../helpers/mcp.js";
 import { scratchDir } from "../helpers/scratch.js";
 
@@ -38,6 +39,24 @@ describe("canvasflow mcp list", () => {
       expect(listings[0].transport).toBe("stdio");
       expect(listings[0].tools?.find((t) => t.name === "get-sum")?.inputSchema).toMatchObject({ required: ["a", "b"] });
       expect(listings[1].error).toMatch(/^MCP server broken \(stdio\) could not be opened: /);
+    },
+    TIMEOUT,
+  );
+
+  it(
+    "a closed URL is named with the connection error (not only 'fetch failed'), for both transports",
+    async () => {
+      const port = await closedPort();
+      const scratch = scratchDir("cf-mcp-list-");
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const config = scratch.write("canvasflow.config.json", { mcpServers: { gone: { url }, "gone-sse": { type: "sse", url: `http://127.0.0.1:${port}/sse` } } });
+      const run = await cli(["mcp", "list", "--config", config]);
+      expect(run.code).toBe(1);
+      const lines = run.stdout.trim().split("\n");
+      expect(lines[0]).toContain(`gone: unavailable: MCP server gone (streamable-http, ${url}) could not be opened`);
+      expect(lines[0]).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+      expect(lines[1]).toContain(`gone-sse: unavailable: MCP server gone-sse (sse, http://127.0.0.1:${port}/sse) could not be opened`);
+      expect(lines[1]).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
     },
     TIMEOUT,
   );

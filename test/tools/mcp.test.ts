@@ -263,7 +263,7 @@ describe("MCP over HTTP and the egress guard", () => {
       const { events } = await runAgent(mock, { local: { type: "http", url: `http://127.0.0.1:${port}/mcp` } }, agentCanvas([{ mcp_id: "local", tools: stored }]));
       expect(messages(events)).toEqual(["blocked"]);
       expect(toolMessages(mock)[0]).toBe(
-        `Tool lookup failed: MCP server local (streamable-http) could not be opened: MCP server local host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${PRIVATE_NETWORK_HINT.replace("{entry}", `127.0.0.1:${port}`)}`,
+        `Tool lookup failed: MCP server local (streamable-http, http://127.0.0.1:${port}/mcp) could not be opened: MCP server local host "127.0.0.1" is 127.0.0.1, a non-public address (loopback): connections to loopback, private, link-local and other non-public addresses are refused unless the operator allows them; ${PRIVATE_NETWORK_HINT.replace("{entry}", `127.0.0.1:${port}`)}`,
       );
       expect(requests).toBe(0);
     },
@@ -302,7 +302,7 @@ describe("MCP over SSE and the egress guard", () => {
       const server = await everythingHttp("sse");
       const hub = new McpHub({ old: { type: "sse", url: `${server.base}/sse` } }, {});
       try {
-        await expect(hub.session("old", { egress: createEgressPolicy() })).rejects.toThrow(/^MCP server old \(sse\) could not be opened: .*MCP server old host "127\.0\.0\.1" is 127\.0\.0\.1, a non-public address \(loopback\)/);
+        await expect(hub.session("old", { egress: createEgressPolicy() })).rejects.toThrow(/^MCP server old \(sse, http:\/\/127\.0\.0\.1:\d+\/\S*\) could not be opened: .*MCP server old host "127\.0\.0\.1" is 127\.0\.0\.1, a non-public address \(loopback\)/);
         const session = await hub.session("old", { egress: createEgressPolicy({ allow: [new URL(server.base).host] }) });
         expect(await session.callTool("get-sum", { a: 1, b: 2 })).toBe("The sum of 1 and 2 is 3.");
       } finally {

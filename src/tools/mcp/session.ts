@@ -52,8 +52,30 @@ export class McpOpenError extends UnavailableError {
   }
 }
 
+/** A server's URL as errors show it: no user, password or query, where `${VAR}` secrets may sit. */
+function shownUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return "(an invalid URL)";
+  }
+}
+
+/**
+ * An error's message with its causes: undici's fetch says only "fetch failed" and keeps the
+ * reason (connect ECONNREFUSED 127.0.0.1:8000, a DNS failure, a TLS error) in `cause`.
+ */
 function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current !== undefined && current !== null && depth < 5; depth++) {
+    const text =
+      current instanceof AggregateError && current.message === "" ? current.errors.map((e) => (e instanceof Error ? e.message : String(e))).join("; ") : current instanceof Error ? current.message : String(current);
+    if (text !== "" && !parts.some((part) => part.includes(text))) parts.push(text);
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(": ");
 }
 
 export class McpSession {
@@ -116,7 +138,8 @@ export class McpSession {
       await transport.close().catch(() => undefined);
       await fetcher?.close().catch(() => undefined);
       const code = (error as { code?: unknown }).code;
-      throw new McpOpenError(`MCP server ${serverId} (${kind}) could not be opened: ${session.explain(message(error))}`, typeof code === "number" ? code : undefined);
+      const where = "url" in config && typeof config.url === "string" ? `${kind}, ${shownUrl(config.url)}` : kind;
+      throw new McpOpenError(`MCP server ${serverId} (${where}) could not be opened: ${session.explain(message(error))}`, typeof code === "number" ? code : undefined);
     }
     return session;
   }
