@@ -5,8 +5,7 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openServerStore } from "../../src/server/store/open.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";
-import { StoredRecordError } from "../../src/server/store/records.js";
-import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ServerStore } from "../../src/server/store/types.js";
+import { DuplicateTitleError, ServerStoreError, type AgentRecord, type DamagedRecord, type ServerStore } from "../../src/server/store/types.js";
 import { spawnDistChild } from "../helpers/dist-child.js";
 import { closedPort } from "../helpers/http.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
@@ -154,12 +153,26 @@ describe("RedisServerStore: damaged keys and an unreachable server", () => {
     await expect(store.agents.get("t", "bad2")).rejects.toThrow(`key ${p}agent:bad2: the stored agent has no json field`);
     await client.hset(`${p}agent:bad3`, "json", JSON.stringify({ ...agent("t", "x"), id: "bad3" }), "tenant", "u");
     await expect(store.agents.get("t", "bad3")).rejects.toThrow(`key ${p}agent:bad3: the hash's tenant field ("u") is not the stored agent's tenant ("t")`);
+    // One damaged value costs its own place in a list, not the list (issue 24, item 14): the
+    // tenant's list is the rest, with the damaged one named to that tenant, and the log is told.
+    const reported: DamagedRecord[] = [];
+    store.onDamaged((damaged) => reported.push(damaged));
+    const good = agent("t", "fine");
+    await store.agents.create(good);
     await client.zadd(`${p}agents-by-update:t`, 1, "gone");
-    await expect(store.agents.list("t", LIST)).rejects.toThrow(`sorted set ${p}agents-by-update:t lists agent gone, but there is no hash ${p}agent:gone with a json field`);
+    const page = await store.agents.list("t", { ...LIST, page_size: 100 });
+    expect(page.items.map((a) => a.id)).toEqual([good.id]);
+    expect(page.damaged?.map((d) => [d.kind, d.id, d.tenant])).toEqual([["agent", "gone", "t"]]);
+    expect(page.damaged?.[0].problem).not.toContain(p);
+    expect((await store.agents.list("u", LIST)).items).toEqual([]);
+    expect(reported.map((d) => d.id)).toContain("gone");
+    // A damaged key opens nothing and does not hide the others (serve lists them at start).
     await client.hset(`${p}apikeys`, "k9", "9".repeat(64));
-    await expect(store.keys.list()).rejects.toThrow(`hash ${p}apikeys lists API key k9 with hash "${"9".repeat(64)}", but there is no such key ${p}apikey:${"9".repeat(64)}`);
+    await expect(store.keys.list()).resolves.toEqual([]);
     await client.set(`${p}apikey:${"8".repeat(64)}`, JSON.stringify({ id: "k8", tenant: "t", name: "n", hash: "7".repeat(64), last4: "abcd", create_time: 1, revoked: false }));
-    await expect(store.keys.findByHash("8".repeat(64))).rejects.toBeInstanceOf(StoredRecordError);
+    await expect(store.keys.findByHash("8".repeat(64))).resolves.toBeUndefined();
+    expect(reported.filter((d) => d.kind === "API key").length).toBe(2);
+    expect(reported.every((d) => d.detail.length > 0)).toBe(true);
   });
 
   it("a key of the wrong Redis type: an error naming it, and nothing written", async () => {

@@ -27,7 +27,7 @@ import type { Redis, RedisOptions } from "ioredis";
 import { DEFAULT_CANCEL_CHANNEL, RedisCancelSignals } from "../../stores/redis-cancel.js";
 import { RedisConnection } from "../../stores/redis-connection.js";
 import { RedisSnapshotStore } from "../../stores/redis-store.js";
-import { checkNewRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey } from "./records.js";
+import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey } from "./records.js";
 import { AGENT_CREATE, AGENT_DELETE, AGENT_UPDATE, KEY_CREATE, LIST_PAGE, SESSION_CREATE, SESSION_DELETE, SESSION_UPDATE, STRING_SWAP } from "./redis-scripts.js";
 import {
   DuplicateTitleError,
@@ -37,6 +37,8 @@ import {
   type AgentStore,
   type ApiKeyRecord,
   type ApiKeyStore,
+  type DamagedRecord,
+  type DamageListener,
   type ListQuery,
   type Page,
   type ServerStore,
@@ -104,6 +106,12 @@ export class RedisServerStore implements ServerStore {
   readonly redis: { client: Redis; prefix: string };
   private readonly connection: RedisConnection;
   private closed = false;
+  /** Who is told of the damaged records the lists skip. */
+  readonly damage = new DamageListeners();
+
+  onDamaged(listener: DamageListener): () => void {
+    return this.damage.add(listener);
+  }
 
   constructor(options: RedisServerStoreOptions = {}) {
     this.prefix = options.prefix ?? DEFAULT_REDIS_SERVER_PREFIX;
@@ -182,17 +190,28 @@ export class RedisServerStore implements ServerStore {
     if (query.id !== undefined && !isRecordId(query.id)) return { items: [], total: 0 };
     const reply = await this.script("cfServerListPage1", `listing the ${kind}s of tenant ${JSON.stringify(tenant)}`, [set], [recordPrefix, query.desc ? "1" : "0", offset, Math.max(0, query.page_size), ...filters, textField]);
     const items: T[] = [];
+    const damaged: DamagedRecord[] = [];
     for (let i = 2; i < reply.length; i += 3) {
       const id = reply[i]!;
       const key = recordPrefix + id;
-      if (reply[i + 1] === null) {
-        throw new StoredRecordError(`${this.location}: sorted set ${set} lists ${kind} ${id}, but there is no hash ${key} with a json field`, set);
+      try {
+        if (reply[i + 1] === null) {
+          throw new StoredRecordError(`${this.location}: sorted set ${set} lists ${kind} ${id}, but there is no hash ${key} with a json field`, set);
+        }
+        const record = this.recordOf<T & { tenant: string }>(kind, key, id, { json: reply[i + 1]!, ...(reply[i + 2] === null ? {} : { tenant: reply[i + 2]! }) })!;
+        if (record.tenant !== tenant) throw new StoredRecordError(`${this.location}: sorted set ${set} of tenant ${JSON.stringify(tenant)} lists ${kind} ${id}, which belongs to tenant ${JSON.stringify(record.tenant)}`, set);
+        items.push(record);
+      } catch (error) {
+        // One damaged value costs its own place in the list, not the list. The set is the
+        // tenant's: the tenant is told (unless the record says it is another's).
+        if (!(error instanceof StoredRecordError)) throw error;
+        const owner = damagedOwner(reply[i + 1] ?? "");
+        const found = damagedRecord(kind, error, { ...owner, id, tenant: owner.tenant === undefined || owner.tenant === tenant ? tenant : owner.tenant });
+        this.damage.report(found);
+        if (found.tenant === tenant) damaged.push(found);
       }
-      const record = this.recordOf<T & { tenant: string }>(kind, key, id, { json: reply[i + 1]!, ...(reply[i + 2] === null ? {} : { tenant: reply[i + 2]! }) })!;
-      if (record.tenant !== tenant) throw new StoredRecordError(`${this.location}: sorted set ${set} of tenant ${JSON.stringify(tenant)} lists ${kind} ${id}, which belongs to tenant ${JSON.stringify(record.tenant)}`, set);
-      items.push(record);
     }
-    return { items, total: Number(reply[1]) };
+    return { items, total: Number(reply[1]) - damaged.length, ...(damaged.length > 0 ? { damaged } : {}) };
   }
 }
 
@@ -452,7 +471,15 @@ class RedisKeys implements ApiKeyStore {
 
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     if (!isKeyHash(hash)) return undefined;
-    const found = await this.read(hash);
+    let found;
+    try {
+      found = await this.read(hash);
+    } catch (error) {
+      // A key whose record cannot be read opens nothing (its holder gets 401; the log says why).
+      if (!(error instanceof StoredRecordError)) throw error;
+      this.store.damage.report(damagedRecord("API key", error, {}));
+      return undefined;
+    }
     return found && !found.record.revoked ? found.record : undefined;
   }
 
@@ -469,9 +496,15 @@ class RedisKeys implements ApiKeyStore {
     const ids = await this.store.command("listing the API keys", [this.idsKey], () => this.store.client.hgetall(this.idsKey));
     const keys: ApiKeyRecord[] = [];
     for (const [id, hash] of Object.entries(ids)) {
-      const found = isKeyHash(hash) ? await this.read(hash, id) : undefined;
-      if (!found) throw new StoredRecordError(`${this.store.location}: hash ${this.idsKey} lists API key ${id} with hash ${JSON.stringify(hash)}, but there is no such key ${this.keyKey(hash)}`, this.idsKey);
-      if (tenant === undefined || found.record.tenant === tenant) keys.push(found.record);
+      try {
+        const found = isKeyHash(hash) ? await this.read(hash, id) : undefined;
+        if (!found) throw new StoredRecordError(`${this.store.location}: hash ${this.idsKey} lists API key ${id} with hash ${JSON.stringify(hash)}, but there is no such key ${this.keyKey(hash)}`, this.idsKey);
+        if (tenant === undefined || found.record.tenant === tenant) keys.push(found.record);
+      } catch (error) {
+        // One damaged key must not stop `serve` (which counts the keys) nor hide the others.
+        if (!(error instanceof StoredRecordError)) throw error;
+        this.store.damage.report(damagedRecord("API key", error, { id }));
+      }
     }
     return keys.sort((a, b) => a.create_time - b.create_time || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
