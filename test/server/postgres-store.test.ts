@@ -9,7 +9,7 @@ import { PostgresServerStore } from "../../src/server/store/postgres.js";
 import { PostgresWithRedisServerStore } from "../../src/server/store/postgres-with-redis.js";
 import { migratePostgresServer } from "../../src/server/store/postgres-schema.js";
 import { StoredRecordError } from "../../src/server/store/records.js";
-import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ServerStore } from "../../src/server/store/types.js";
+import { DuplicateTitleError, ServerStoreError, type AgentRecord, type DamagedRecord, type ServerStore } from "../../src/server/store/types.js";
 import { closedPort } from "../helpers/http.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
@@ -169,7 +169,17 @@ describe("PostgresServerStore: damaged rows and an unreachable server", () => {
     await client.query(`UPDATE "${s}".agents SET dsl = '{ nope' WHERE id = $1`, [made.id]);
     await expect(store.agents.get("t", made.id)).rejects.toThrow(new RegExp(`^PostgreSQL at 127.0.0.1:5432/test: table ${s}.agents, row id "${made.id}": its dsl column is not valid JSON`));
     await client.query(`UPDATE "${s}".agents SET dsl = '[]' WHERE id = $1`, [made.id]);
-    await expect(store.agents.list("t", LIST)).rejects.toThrow(`table ${s}.agents, row id "${made.id}": the stored agent is damaged: dsl must be a JSON object, got an array`);
+    // A list skips a damaged row and names it to its tenant, without the server's location (issue 24, item 14).
+    const reported: DamagedRecord[] = [];
+    store.onDamaged((damaged) => reported.push(damaged));
+    const fine = await store.agents.create(agent("t", "Fine"));
+    const page = await store.agents.list("t", { ...LIST, page_size: 100 });
+    expect(page.items.map((a) => a.id)).toEqual([fine.id]);
+    expect(page.total).toBe(1);
+    expect(page.damaged).toEqual([{ kind: "agent", id: made.id, tenant: "t", problem: "the stored agent is damaged: dsl must be a JSON object, got an array", detail: expect.stringContaining(`table ${s}.agents, row id "${made.id}"`) }]);
+    expect(reported.map((d) => d.id)).toEqual([made.id]);
+    expect((await store.agents.list("u", LIST)).damaged).toBeUndefined();
+    await store.agents.delete("t", fine.id);
     await client.query(`UPDATE "${s}".agents SET dsl = '{}', title = 'Renamed by hand' WHERE id = $1`, [made.id]);
     await expect(store.agents.get("t", made.id)).rejects.toThrow(`its title_key column ("row") is not its title lower-cased ("renamed by hand"); title uniqueness depends on it`);
     const session = await store.sessions.create({ id: "s1", tenant: "t", agent_id: made.id, user_id: "u", name: "", message: [], source: "agent", create_time: 1, update_time: 1 });

@@ -16,7 +16,7 @@ import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
 import { PostgresSnapshotStore } from "../../stores/postgres-store.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
 import { ensureServerSchema, serverTables, type ServerTables } from "./postgres-schema.js";
-import { checkNewRecord, checkStoredRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, StoredRecordError, titleKey } from "./records.js";
+import { checkNewRecord, checkStoredRecord, DamageListeners, damagedRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, StoredRecordError, titleKey, type RecordKind } from "./records.js";
 import {
   DuplicateTitleError,
   ServerStoreError,
@@ -25,6 +25,8 @@ import {
   type AgentStore,
   type ApiKeyRecord,
   type ApiKeyStore,
+  type DamagedRecord,
+  type DamageListener,
   type ListQuery,
   type Page,
   type ServerStore,
@@ -103,6 +105,33 @@ export class PostgresServerStore implements ServerStore {
   private readonly ownsPool: boolean;
   private ready: Promise<void> | undefined;
   private closed = false;
+  /** Who is told of the damaged rows the lists skip. */
+  readonly damage = new DamageListeners();
+
+  onDamaged(listener: DamageListener): () => void {
+    return this.damage.add(listener);
+  }
+
+  /**
+   * A page's rows as records: a row that cannot be read (edited by hand) costs its own place, not
+   * the page. It is reported to the listeners and, since a row's tenant column is the tenant the
+   * page was asked for, named to that tenant in `damaged`.
+   */
+  readPage<Row extends { id: string; tenant: string; agent_id?: string }, T>(kind: RecordKind, rows: Row[], total: number, read: (row: Row) => T): Page<T> {
+    const items: T[] = [];
+    const damaged: DamagedRecord[] = [];
+    for (const row of rows) {
+      try {
+        items.push(read(row));
+      } catch (error) {
+        if (!(error instanceof StoredRecordError)) throw error;
+        const found = damagedRecord(kind, error, { id: row.id, tenant: row.tenant, ...(row.agent_id !== undefined ? { agent_id: row.agent_id } : {}) });
+        this.damage.report(found);
+        damaged.push(found);
+      }
+    }
+    return { items, total: total - damaged.length, ...(damaged.length > 0 ? { damaged } : {}) };
+  }
 
   constructor(options: PostgresServerStoreOptions = {}) {
     if (options.pool && options.url !== undefined) throw new ServerStoreError("pass either url or pool to PostgresServerStore, not both");
@@ -264,7 +293,7 @@ class PostgresAgents implements AgentStore {
     const conditions = ["tenant = $1"];
     filters(query, "title_key", conditions, values);
     const { rows, total } = await listRows<AgentRow>(this.store, `listing the agents of tenant ${JSON.stringify(tenant)}`, this.table, conditions, values, query);
-    return { items: rows.map((row) => this.record(row)), total };
+    return this.store.readPage("agent", rows, total, (row) => this.record(row));
   }
 
   async update(tenant: string, id: string, patch: AgentPatch, now: number): Promise<AgentRecord | undefined> {
@@ -372,7 +401,7 @@ class PostgresSessions implements SessionRecordStore {
     const conditions = ["tenant = $1", "agent_id = $2"];
     filters(query, "name_key", conditions, values);
     const { rows, total } = await listRows<SessionRow>(this.store, `listing the session records of agent ${agentId}`, this.table, conditions, values, query);
-    return { items: rows.map((row) => this.record(row)), total };
+    return this.store.readPage("session record", rows, total, (row) => this.record(row));
   }
 
   async update(tenant: string, id: string, patch: SessionPatch, now: number): Promise<SessionRecord | undefined> {
@@ -491,7 +520,8 @@ class PostgresKeys implements ApiKeyStore {
   async findByHash(hash: string): Promise<ApiKeyRecord | undefined> {
     if (!isKeyHash(hash)) return undefined;
     const rows = (await this.store.query<KeyRow>("looking up an API key", `SELECT * FROM ${this.table} WHERE hash = $1 AND NOT revoked`, [hash])).rows;
-    return rows[0] && this.record(rows[0]);
+    // A key whose row cannot be read opens nothing (its holder gets 401; the log says why).
+    return rows[0] && this.store.readPage("API key", rows.slice(0, 1), 1, (row) => this.record(row)).items[0];
   }
 
   async list(tenant?: string): Promise<ApiKeyRecord[]> {
@@ -499,7 +529,8 @@ class PostgresKeys implements ApiKeyStore {
       tenant === undefined
         ? (await this.store.query<KeyRow>("listing the API keys", `SELECT * FROM ${this.table} ORDER BY create_time, id`, [])).rows
         : (await this.store.query<KeyRow>("listing the API keys", `SELECT * FROM ${this.table} WHERE tenant = $1 ORDER BY create_time, id`, [tenant])).rows;
-    return rows.map((row) => this.record(row));
+    // One damaged key must not stop `serve` (which counts the keys) nor hide the others.
+    return this.store.readPage("API key", rows, rows.length, (row) => this.record(row)).items;
   }
 
   async revoke(id: string): Promise<boolean> {
