@@ -22,7 +22,7 @@ import { createQueuedSession, findSession, runInProgress } from "./sessions.js";
 import { tenantCanvas } from "./tenant-canvas.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript } from "./transcript.js";
-import { addMessages, giveBack, outcomeOf, runTimeLimitMessage, turnAgent, type Turn, type TurnInput } from "./turn.js";
+import { addMessages, clientEvent, giveBack, outcomeOf, runTimeLimitMessage, turnAgent, type Turn, type TurnInput } from "./turn.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import { once } from "../util/once.js";
 
@@ -152,14 +152,8 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
       ...(ctx.jobEnds ? { wait: ctx.jobEnds.waitFor(enqueued.jobId) } : {}),
     });
     for await (const { event } of logged) {
-      let sent = { ...event, session_id: sessionId } as SessionEvent;
-      if (sent.event === "node_finished") {
-        steps++;
-        ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
-      }
-      if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
-      transcript.add(sent);
-      if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+      const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
+      if (sent.event === "node_finished") steps++;
       yield sent;
     }
     if (!transcript.finished && !transcript.paused) {

@@ -211,6 +211,22 @@ export async function giveBack(ctx: ServerContext, giveSlotsBack: () => Promise<
 }
 
 /** The workflow_finished error of a run stopped by its wall-clock limit. */
+/**
+ * A run's event as its client gets it (direct or queued turn): tagged with the session, counted
+ * in the metrics, a time-limit cancel named as such, added to the transcript, and with the trace
+ * so far when the client asked for it.
+ */
+export function clientEvent(ctx: ServerContext, event: object, sessionId: string, transcript: TurnTranscript, options: { timedOut: boolean; returnTrace: boolean }): SessionEvent {
+  let sent = { ...event, session_id: sessionId } as SessionEvent;
+  if (sent.event === "node_finished") ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
+  // The engine says "cancelled"; the client is told which limit cancelled it.
+  if (options.timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
+  transcript.add(sent);
+  // A copy: the event itself may still be on its way to the session's log.
+  if (options.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+  return sent;
+}
+
 export function runTimeLimitMessage(runMs: number): string {
   return `run time limit reached: the run took longer than ${runMs} ms (server.limits.runMs) and was cancelled`;
 }
@@ -260,16 +276,8 @@ async function* runTurn(
     const held: SessionEvent[] = [];
     try {
       for await (const event of session.run({ ...request, end })) {
-        let sent = { ...event, session_id: sessionId } as SessionEvent;
-        if (sent.event === "node_finished") {
-          steps++;
-          ctx.metrics.stepFinished(sent.data.component_type, sent.data.elapsed_time);
-        }
-        // The engine says "cancelled"; the client is told which limit cancelled it.
-        if (timedOut && sent.event === "workflow_finished" && sent.data.error !== undefined) sent = { ...sent, data: { ...sent.data, error: runTimeLimitMessage(ctx.limits.runMs) } };
-        transcript.add(sent);
-        // A copy: the event itself may still be on its way to the session's log.
-        if (input.returnTrace && sent.event === "node_finished") sent = { ...sent, data: { ...sent.data, trace: [...transcript.trace] } } as SessionEvent;
+        const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
+        if (sent.event === "node_finished") steps++;
         // The run's first event ends the turn's setup (the calls after it do nothing).
         endSetup();
         if (held.length > 0 && sent.event === "message") yield* held.splice(0);
