@@ -164,6 +164,7 @@ export interface ServerLimitsConfig {
   wsBadFrames?: number;
   wsBadFramesMs?: number;
   wsConnectionsPerKey?: number;
+  sessionMessageChars?: number;
 }
 
 /** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */

@@ -18,11 +18,11 @@ import { cancelQueuedRun, enqueueRun, type EnqueuedRun } from "../worker/index.j
 import { followEvents, type CanvasEventOf } from "../index.js";
 import { newId, type ServerContext } from "./context.js";
 import { JobWatch } from "./job-watch.js";
-import { createQueuedSession, findSession, runInProgress } from "./sessions.js";
+import { createQueuedSession, findSession, refuseFullSession, runInProgress } from "./sessions.js";
 import { tenantCanvas } from "./tenant-canvas.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript } from "./transcript.js";
-import { addMessages, clientEvent, giveBack, outcomeOf, runTimeLimitMessage, turnAgent, type Turn, type TurnInput } from "./turn.js";
+import { addMessages, clientEvent, giveBack, outcomeOf, runTimeLimitMessage, TurnEndHold, turnAgent, type Turn, type TurnInput } from "./turn.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import { once } from "../util/once.js";
 
@@ -43,6 +43,7 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
       newSession = true;
     } else {
       record = await findSession(ctx, input.tenant, agent.id, input.sessionId);
+      refuseFullSession(ctx, record);
     }
     claimed = ctx.runs.claim(record.id, controller);
     // This process follows a turn of it, or another server's turn of it is queued or running.
@@ -151,22 +152,34 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
       running: () => watch.running(),
       ...(ctx.jobEnds ? { wait: ctx.jobEnds.waitFor(enqueued.jobId) } : {}),
     });
-    for await (const { event } of logged) {
-      const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
-      if (sent.event === "node_finished") steps++;
-      yield sent;
+    // The turn's messages are added to the session's record before its last events go out (as
+    // in-process, turn.ts): the worker that ran it does not hold the session's record.
+    const held = new TurnEndHold();
+    try {
+      for await (const { event } of logged) {
+        const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
+        if (sent.event === "node_finished") steps++;
+        yield* held.pass(sent);
+      }
+    } catch (error) {
+      yield* held.release();
+      throw error;
     }
     if (!transcript.finished && !transcript.paused) {
+      yield* held.release();
       const end = missingEnd(f, watch.endOf());
       log.warn({ reason: end.data.error }, "a queued run ended without its last event in the log");
       transcript.add(end);
       yield end;
-    } else if (transcript.paused || transcript.error === undefined) {
-      try {
-        await addMessages(ctx, record, input.query, transcript);
-      } catch (error) {
-        ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
+    } else {
+      if (transcript.paused || transcript.error === undefined) {
+        try {
+          await addMessages(ctx, record, input.query, transcript);
+        } catch (error) {
+          ctx.log.error({ err: error, session: sessionId }, "could not add the turn to the session's messages");
+        }
       }
+      yield* held.release();
     }
     if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {

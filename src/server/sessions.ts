@@ -163,6 +163,21 @@ export async function openSession(ctx: ServerContext, record: SessionRecord, age
   }
 }
 
+/**
+ * Refuses a turn on a session whose messages hold `limits.sessionMessageChars` characters or more:
+ * each turn rewrites the session's record with all its messages, so the record is bounded. The
+ * turn that crosses the limit is kept whole; the next one is refused, naming the setting.
+ */
+export function refuseFullSession(ctx: ServerContext, record: SessionRecord): void {
+  const limit = ctx.limits.sessionMessageChars;
+  if (limit === 0) return;
+  let chars = 0;
+  for (const message of record.message) chars += typeof message.content === "string" ? message.content.length : 0;
+  if (chars >= limit) {
+    throw operatingError(`session ${record.id} is full: its messages hold ${chars} characters, the most a session may hold is ${limit} (server.limits.sessionMessageChars); start a new session`);
+  }
+}
+
 export function runInProgress() {
   return operatingError("a run is already in progress on this session");
 }

@@ -35,6 +35,8 @@ export interface ServerLimits {
   wsBadFramesMs: number;
   /** WebSocket connections of one key open at once in this process (HTTP 429 beyond); 0: no limit. */
   wsConnectionsPerKey: number;
+  /** Characters of message content a session may hold before a new turn on it is refused; 0: no limit. */
+  sessionMessageChars: number;
 }
 
 /** 0 turns a limit off. */
@@ -79,7 +81,12 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   wsStallMs: 60_000,
   wsBadFrames: 20,
   wsBadFramesMs: 10_000,
-  wsConnectionsPerKey: 64,
+  // A backend that serves its users through one key holds a connection per user: the process's
+  // runs at once (runsPerServer) protect the machine, this only stops a runaway client.
+  wsConnectionsPerKey: 1024,
+  // About 8 MB of text: thousands of ordinary turns. Each turn rewrites the session's record
+  // with all of them, so a session must not grow without end.
+  sessionMessageChars: 8_000_000,
 });
 
 /**

@@ -27,7 +27,7 @@ import { noAgentAccess } from "./agent-access.js";
 import { argumentError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
-import { FOREIGN_SESSION, findSession, openNewSession, openSession, runInProgress } from "./sessions.js";
+import { FOREIGN_SESSION, findSession, openNewSession, openSession, refuseFullSession, runInProgress } from "./sessions.js";
 import { shuttingDown } from "./shutdown.js";
 import type { AgentRecord, SessionRecord } from "./store/types.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
@@ -139,6 +139,7 @@ async function setUpTurn(ctx: ServerContext, input: TurnInput, endSetup: () => v
       ctx.runs.claim(record.id, controller);
     } else {
       record = await findSession(ctx, input.tenant, agent.id, input.sessionId);
+      refuseFullSession(ctx, record);
       if (!ctx.runs.claim(record.id, controller)) throw runInProgress();
       try {
         session = await openSession(ctx, record, agent);
@@ -227,6 +228,29 @@ export function clientEvent(ctx: ServerContext, event: object, sessionId: string
   return sent;
 }
 
+/**
+ * A turn's last events wait until its messages are recorded: a message_end, and what follows it,
+ * waits until more of the reply comes or the turn's end; workflow_finished and user_inputs always
+ * wait. A client that stops reading at message_end (RAGFlow's SDK) then finds the turn in the
+ * session's messages, and a process that dies before the record is written has sent no end.
+ */
+export class TurnEndHold {
+  private readonly held: SessionEvent[] = [];
+
+  /** What to send now, given the run's next event. */
+  pass(event: SessionEvent): SessionEvent[] {
+    const now = event.event === "message" ? this.held.splice(0) : [];
+    if (this.held.length > 0 || event.event === "message_end" || event.event === "workflow_finished" || event.event === "user_inputs") this.held.push(event);
+    else now.push(event);
+    return now;
+  }
+
+  /** The held events, once the turn's messages are recorded (or could not be). */
+  release(): SessionEvent[] {
+    return this.held.splice(0);
+  }
+}
+
 export function runTimeLimitMessage(runMs: number): string {
   return `run time limit reached: the run took longer than ${runMs} ms (server.limits.runMs) and was cancelled`;
 }
@@ -270,25 +294,20 @@ async function* runTurn(
     // The turn's messages are kept with the run's last checkpoint and added to the record before
     // its last events go out (turn-record.ts).
     const end = keepTurn(ctx, record, input.query, transcript, (kept) => (recordGone = kept.record === undefined));
-    // A message_end, and what follows it, waits until more of the reply comes or the run's end is
-    // recorded: a client that stops reading at message_end (RAGFlow's SDK) finds the turn in the
-    // session's messages. The run's last event always waits for that.
-    const held: SessionEvent[] = [];
+    const held = new TurnEndHold();
     try {
       for await (const event of session.run({ ...request, end })) {
         const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
         if (sent.event === "node_finished") steps++;
         // The run's first event ends the turn's setup (the calls after it do nothing).
         endSetup();
-        if (held.length > 0 && sent.event === "message") yield* held.splice(0);
-        if (held.length > 0 || sent.event === "message_end" || sent.event === "workflow_finished" || sent.event === "user_inputs") held.push(sent);
-        else yield sent;
+        yield* held.pass(sent);
       }
     } catch (error) {
-      yield* held.splice(0);
+      yield* held.release();
       throw error;
     }
-    yield* held.splice(0);
+    yield* held.release();
     // While the session is still this run's: the next turn reads the record after it.
     if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {

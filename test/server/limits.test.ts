@@ -172,7 +172,7 @@ describe("bad settings", () => {
     expect(resolveServerSettings({ limits: { requestMs: 0, headersMs: 200_000 } }, NO_POLICY).limits).toMatchObject({ requestMs: 0, headersMs: 200_000 });
   });
 
-  it("the defaults of the request timeouts and the WebSocket limits", () => {
+  it("the defaults of the request timeouts, the WebSocket limits and a session's messages", () => {
     expect(resolveServerSettings({}, NO_POLICY).limits).toMatchObject({
       requestMs: 120000,
       headersMs: 20000,
@@ -181,7 +181,9 @@ describe("bad settings", () => {
       wsStallMs: 60000,
       wsBadFrames: 20,
       wsBadFramesMs: 10000,
-      wsConnectionsPerKey: 64,
+      // A backend that serves its users through one key holds a connection per user (issue 24, item 22).
+      wsConnectionsPerKey: 1024,
+      sessionMessageChars: 8_000_000,
     });
   });
 });

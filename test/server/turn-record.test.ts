@@ -7,21 +7,12 @@
  *   and the next turn answers its own question from the last stable point.
  * The servers' crash test (crash.test.ts) kills real server processes; these pin each window.
  */
-import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
-import { DurableSession, MemoryServerStore, type ComponentDefinition } from "../../src/index.js";
-import { AgentCatalog } from "../../src/server/agent-catalog.js";
-import { CompiledAgents } from "../../src/server/compiled-agents.js";
-import { ComponentPolicy } from "../../src/policy/policy.js";
-import { ActiveRuns, type ServerContext } from "../../src/server/context.js";
-import { ServerMetrics } from "../../src/server/metrics.js";
-import { SetupGate } from "../../src/server/setup-gate.js";
-import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
-import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS } from "../../src/server/settings.js";
-import { Shutdown } from "../../src/server/shutdown.js";
+import { DurableSession, type ComponentDefinition } from "../../src/index.js";
 import { startTurn } from "../../src/server/turn.js";
 import { INTERRUPTED_TURN } from "../../src/server/turn-record.js";
 import type { SessionEvent } from "../../src/server/transcript.js";
+import { testAgent, testServerContext } from "../helpers/server-context.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 import { hello } from "./canvases.js";
@@ -40,34 +31,7 @@ const twoMessages = () =>
     "Message:Second": node("Message", { content: ["second: {sys.query}."] }),
   });
 
-function context(): ServerContext {
-  const store = new MemoryServerStore();
-  const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, child: () => quiet } as unknown as FastifyBaseLogger;
-  const metrics = new ServerMetrics();
-  return {
-    store,
-    agents: new AgentCatalog(store.agents),
-    registry,
-    compiled: new CompiledAgents(registry),
-    canvas: {},
-    runs: new ActiveRuns(),
-    keepRunningOnDisconnect: false,
-    shutdown: new Shutdown(),
-    version: "test",
-    now: Date.now,
-    log: quiet,
-    limits: DEFAULT_LIMITS,
-    policy: ComponentPolicy.OPEN,
-    setups: new SetupGate(DEFAULT_LIMITS.setupsAtOnce),
-    admission: new RunAdmission(DEFAULT_RATE_LIMITS, new MemoryKeySlots(), (kind) => metrics.rateLimited(kind)),
-    metrics,
-  };
-}
 
-async function agent(ctx: ServerContext, dsl: unknown): Promise<string> {
-  const now = Date.now();
-  return (await ctx.store.agents.create({ id: "a".repeat(32), tenant: "t1", title: "t", description: "", dsl: dsl as never, canvas_type: "", avatar: null, create_time: now, update_time: now })).id;
-}
 
 async function all(events: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
   const out: SessionEvent[] = [];
@@ -79,8 +43,8 @@ const turnInput = (agentId: string, query: string, sessionId?: string) => ({ ten
 
 describe("a finished turn's messages (issue 24, item 12)", () => {
   it("are in the run's last checkpoint and in the session's record before message_end and workflow_finished go out", async () => {
-    const ctx = context();
-    const agentId = await agent(ctx, hello());
+    const ctx = testServerContext({ registry });
+    const agentId = await testAgent(ctx, hello());
     const first = await startTurn(ctx, turnInput(agentId, "Ada"));
     await all(first.events);
     const sessions = ctx.store.sessions;
@@ -108,8 +72,8 @@ describe("a finished turn's messages (issue 24, item 12)", () => {
   });
 
   it("left unrecorded by a process that stopped after the run's last checkpoint, are added by the session's next turn", async () => {
-    const ctx = context();
-    const agentId = await agent(ctx, hello());
+    const ctx = testServerContext({ registry });
+    const agentId = await testAgent(ctx, hello());
     const sessions = ctx.store.sessions;
     const update = sessions.update.bind(sessions);
     // The record write after the last checkpoint never happens (the process "died" there).
@@ -146,8 +110,8 @@ describe("a finished turn's messages (issue 24, item 12)", () => {
 
 describe("the turn after a crash (issue 24, item 11)", () => {
   it("records the dead turn under its own question, marked interrupted, then answers the new question", async () => {
-    const ctx = context();
-    const agentId = await agent(ctx, twoMessages());
+    const ctx = testServerContext({ registry });
+    const agentId = await testAgent(ctx, twoMessages());
     gate.closed = false;
     const first = await startTurn(ctx, turnInput(agentId, "one"));
     await all(first.events);

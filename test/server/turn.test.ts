@@ -3,45 +3,14 @@
  * read lets its session go (a generator that never started never runs its `finally`); a turn
  * holds its place among the setups (limits.setupsAtOnce) until its run's first event, never longer.
  */
-import type { FastifyBaseLogger } from "fastify";
 import { describe, expect, it } from "vitest";
 import { defaultRegistry, MemoryServerStore } from "../../src/index.js";
-import { AgentCatalog } from "../../src/server/agent-catalog.js";
-import { CompiledAgents } from "../../src/server/compiled-agents.js";
-import { ComponentPolicy } from "../../src/policy/policy.js";
-import { ActiveRuns, type ServerContext } from "../../src/server/context.js";
-import { ServerMetrics } from "../../src/server/metrics.js";
-import { SetupGate } from "../../src/server/setup-gate.js";
-import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
-import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS } from "../../src/server/settings.js";
-import { Shutdown } from "../../src/server/shutdown.js";
+import type { ServerContext } from "../../src/server/context.js";
 import { startTurn } from "../../src/server/turn.js";
+import { testServerContext } from "../helpers/server-context.js";
 import { settled } from "../helpers/settled.js";
 import { hello } from "./canvases.js";
 
-function context(setupsAtOnce = DEFAULT_LIMITS.setupsAtOnce): ServerContext {
-  const store = new MemoryServerStore();
-  const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, child: () => quiet } as unknown as FastifyBaseLogger;
-  const metrics = new ServerMetrics();
-  return {
-    store,
-    agents: new AgentCatalog(store.agents),
-    registry: defaultRegistry,
-    compiled: new CompiledAgents(defaultRegistry),
-    canvas: {},
-    runs: new ActiveRuns(),
-    keepRunningOnDisconnect: false,
-    shutdown: new Shutdown(),
-    version: "test",
-    now: Date.now,
-    log: quiet,
-    limits: { ...DEFAULT_LIMITS, setupsAtOnce },
-    policy: ComponentPolicy.OPEN,
-    setups: new SetupGate(setupsAtOnce),
-    admission: new RunAdmission(DEFAULT_RATE_LIMITS, new MemoryKeySlots(), (kind) => metrics.rateLimited(kind)),
-    metrics,
-  };
-}
 
 async function agent(ctx: ServerContext): Promise<string> {
   const now = Date.now();
@@ -51,7 +20,7 @@ async function agent(ctx: ServerContext): Promise<string> {
 
 describe("a turn", () => {
   it("given up before its events were read, lets its session go", async () => {
-    const ctx = context();
+    const ctx = testServerContext();
     const agentId = await agent(ctx);
     const first = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
     await first.abandon();
@@ -67,7 +36,7 @@ describe("a turn", () => {
   });
 
   it("read to the end, releases its session once", async () => {
-    const ctx = context();
+    const ctx = testServerContext();
     const agentId = await agent(ctx);
     const turn = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
     for await (const _ of turn.events);
@@ -79,7 +48,7 @@ describe("a turn", () => {
 
 describe("setups at once (limits.setupsAtOnce: 1)", () => {
   it("the next turn sets up once the first's run has sent its first event, while that run still goes on", async () => {
-    const ctx = context(1);
+    const ctx = testServerContext({ limits: { setupsAtOnce: 1 } });
     const agentId = await agent(ctx);
     const first = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
     const second = startTurn(ctx, { tenant: "t1", caller: "key:k2", agentId, query: "Bob" });
@@ -93,8 +62,23 @@ describe("setups at once (limits.setupsAtOnce: 1)", () => {
     expect(first.transcript.content).toBe("Hello, Ada! This is turn 1.");
   });
 
+  it("a session whose messages reach limits.sessionMessageChars is refused its next turn, naming the setting; it takes no place", async () => {
+    // The prologue (43 characters), "Ada" and "Hello, Ada! This is turn 1." make 73.
+    const ctx = testServerContext({ limits: { sessionMessageChars: 73, setupsAtOnce: 1 } });
+    const agentId = await agent(ctx);
+    const first = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
+    for await (const _ of first.events);
+    await expect(startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, sessionId: first.sessionId, query: "Bob" })).rejects.toMatchObject({
+      code: 103,
+      message: `session ${first.sessionId} is full: its messages hold 73 characters, the most a session may hold is 73 (server.limits.sessionMessageChars); start a new session`,
+    });
+    const fresh = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Cy" });
+    for await (const _ of fresh.events);
+    expect(fresh.transcript.content).toBe("Hello, Cy! This is turn 1.");
+  });
+
   it("a setup that fails (no such agent) gives its place back", async () => {
-    const ctx = context(1);
+    const ctx = testServerContext({ limits: { setupsAtOnce: 1 } });
     const agentId = await agent(ctx);
     await expect(startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId: "f".repeat(32), query: "Ada" })).rejects.toThrow("Make sure you have permission to access the agent.");
     const turn = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Bob" });
@@ -103,7 +87,7 @@ describe("setups at once (limits.setupsAtOnce: 1)", () => {
   });
 
   it("a turn given up before its events gives its place back", async () => {
-    const ctx = context(1);
+    const ctx = testServerContext({ limits: { setupsAtOnce: 1 } });
     const agentId = await agent(ctx);
     const first = await startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Ada" });
     const second = startTurn(ctx, { tenant: "t1", caller: "key:k1", agentId, query: "Bob" });
