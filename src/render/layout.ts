@@ -6,6 +6,7 @@
 import elkBundle from "elkjs/lib/elk.bundled.js";
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from "elkjs/lib/elk-api.js";
 import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode } from "./graph-model.js";
+import { layeredLayout, type LayeredSizes } from "./layered-layout.js";
 import { clip, textWidth } from "./text-size.js";
 
 export const NODE_HEIGHT = 48;
@@ -90,7 +91,21 @@ export interface LayoutOptions {
   readonly direction?: "RIGHT" | "DOWN";
 }
 
+/**
+ * The most nodes laid out by ELK; larger graphs take the iterative layered layout
+ * (layered-layout.ts). ELK's layered algorithm recurses along long paths (a chain of 10 000
+ * overflows the stack) and takes seconds at a few thousand nodes.
+ */
+export const ELK_MAX_NODES = 500;
+
+const LAYERED_SIZES: LayeredSizes = {
+  leaf: (node) => ({ width: nodeWidth(node), height: NODE_HEIGHT }),
+  containerMinimum: (node) => ({ width: nodeWidth(node), height: NODE_HEIGHT + CONTAINER_TITLE }),
+  label: (edge) => edgeLabel(edge)[0] as { text: string; width: number; height: number } | undefined,
+};
+
 export async function layoutGraph(model: GraphModel, options: LayoutOptions = {}): Promise<Layout> {
+  if (model.nodes.length > ELK_MAX_NODES) return layeredLayout(model, LAYERED_SIZES, options);
   const children = nodesByContainer(model);
   const byId = new Map(model.nodes.map((n) => [n.id, n]));
   // ELK ids must be unique strings; DSL ids are, but keeping our own avoids any clash with label ids.
