@@ -40,8 +40,46 @@ async function startPlayground(options: Parameters<typeof startTestServer>[0] = 
   return startTestServer({ ...options, store: new DataFolderServerStore({ directory: dir }) });
 }
 
-async function openPage(server: TestServer): Promise<Page> {
+/**
+ * A page whose stream reader hands over what follows a run's workflow_finished frame 1.5 s late:
+ * the page shows the run's end (a notice) well before it handles the stream's end ([DONE]), as a
+ * busy machine may. A test that reads state at once after the first (issue 24, item 21: the Send
+ * button read right after the cancel notice) fails here every time; one that waits passes.
+ */
+const SLOW_END = `(() => {
+  const read = ReadableStreamDefaultReader.prototype.read;
+  const rests = new WeakMap();
+  const late = new WeakSet();
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 1500));
+  ReadableStreamDefaultReader.prototype.read = async function () {
+    if (rests.has(this)) {
+      const rest = rests.get(this);
+      rests.delete(this);
+      await pause();
+      return { done: false, value: rest };
+    }
+    if (late.has(this)) {
+      late.delete(this);
+      await pause();
+    }
+    const result = await read.call(this);
+    if (result.done || !(result.value instanceof Uint8Array)) return result;
+    const text = new TextDecoder().decode(result.value);
+    const at = text.indexOf('"workflow_finished"');
+    if (at === -1) return result;
+    const end = text.indexOf("\\n\\n", at);
+    if (end === -1 || end + 2 >= text.length) {
+      late.add(this);
+      return result;
+    }
+    rests.set(this, new TextEncoder().encode(text.slice(end + 2)));
+    return { done: false, value: new TextEncoder().encode(text.slice(0, end + 2)) };
+  };
+})()`;
+
+async function openPage(server: TestServer, options: { slowEnd?: boolean } = {}): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  if (options.slowEnd) await page.addInitScript(SLOW_END);
   await page.route("**/*", (route) => {
     const url = route.request().url();
     if (url.startsWith(`${server.base}/`) || url === server.base) return route.continue();
@@ -234,7 +272,7 @@ describe("the playground", () => {
     const server = await startPlayground({ canvas: { services: { llm: mock.provider } } });
     const title = '<img src=x onerror="document.title=1">Weather';
     const agentId = await createAgent(server, llmCanvas(), title);
-    const page = await openPage(server);
+    const page = await openPage(server, { slowEnd: true });
     await logIn(page, server.key);
     await expect(page.locator(`#pg-agents button[data-agent-id="${agentId}"] .pg-item-title`).textContent(WAIT)).resolves.toBe(title);
     expect(await page.locator("#pg-agents img").count()).toBe(0);
@@ -255,7 +293,7 @@ describe("the playground", () => {
     const mock = await startMockLlm({ rules: [{ match: "slow", delay_ms: 120_000, reply: "too late" }] });
     const server = await startPlayground({ canvas: { services: { llm: mock.provider } } });
     const agentId = await createAgent(server, llmCanvas(), "Slow one");
-    const page = await openPage(server);
+    const page = await openPage(server, { slowEnd: true });
     await logIn(page, server.key);
     await openAgent(page, agentId, "Message:M");
     await say(page, "slow please");
