@@ -55,7 +55,7 @@ export function mutantArbitrary(seedCount: number): fc.Arbitrary<MutantSpec> {
 }
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Path = Array<string | number>;
+export type Path = Array<string | number>;
 
 /** The values wrong types are swapped for. */
 const SWAP_VALUES: readonly Json[] = ["", "text", 0, -1, 1.5, true, false, null, [], {}, ["x"], [1, 2], { x: 1 }, "begin"];
@@ -87,11 +87,11 @@ export interface Mutant {
 function structuralPlaces(doc: Json): Path[] {
   const places: Path[] = [];
   const base: Path = isEnvelope(doc) ? ["dsl"] : [];
-  const dsl = get(doc, base);
+  const dsl = valueAt(doc, base);
   if (!isPlainObject(dsl)) return places;
   const withItems = (path: Path, levels: number): void => {
     places.push(path);
-    const value = get(doc, path);
+    const value = valueAt(doc, path);
     if (levels === 0 || value === null || typeof value !== "object") return;
     for (const key of Object.keys(value)) withItems([...path, Array.isArray(value) ? Number(key) : key], levels - 1);
   };
@@ -124,7 +124,7 @@ function paramPlaces(doc: Json): Path[] {
   const places: Path[] = [];
   for (const id of Object.keys(components.map)) {
     const at: Path = [...components.path, id, "obj", "params"];
-    const params = get(doc, at);
+    const params = valueAt(doc, at);
     if (params !== undefined) for (const path of allPlaces(params, 4)) places.push([...at, ...path]);
   }
   return places;
@@ -148,8 +148,9 @@ function allPlaces(doc: Json, maxDepth = 12): Path[] {
   return places;
 }
 
-function get(doc: Json, path: Path): Json | undefined {
-  let value: Json | undefined = doc;
+/** The value at this path of a document (undefined where the path leaves it). */
+export function valueAt(doc: unknown, path: Path): Json | undefined {
+  let value = doc as Json | undefined;
   for (const key of path) {
     if (value === null || typeof value !== "object") return undefined;
     value = (value as Record<string, Json>)[key];
@@ -158,12 +159,12 @@ function get(doc: Json, path: Path): Json | undefined {
 }
 
 function set(doc: Json, path: Path, value: Json): void {
-  const parent = get(doc, path.slice(0, -1));
+  const parent = valueAt(doc, path.slice(0, -1));
   if (parent !== null && typeof parent === "object") (parent as Record<string, Json>)[path.at(-1)!] = value;
 }
 
 function remove(doc: Json, path: Path): void {
-  const parent = get(doc, path.slice(0, -1));
+  const parent = valueAt(doc, path.slice(0, -1));
   const key = path.at(-1)!;
   if (Array.isArray(parent)) parent.splice(Number(key), 1);
   else if (parent !== null && typeof parent === "object") delete parent[key];
@@ -176,7 +177,7 @@ function typeOf(value: Json | undefined): string {
 /** The components map of a document (bare or envelope), or undefined. */
 function componentsOf(doc: Json): { path: Path; map: Record<string, Json> } | undefined {
   const path: Path = isEnvelope(doc) ? ["dsl", "components"] : ["components"];
-  const map = get(doc, path);
+  const map = valueAt(doc, path);
   return isPlainObject(map) ? { path, map: map as Record<string, Json> } : undefined;
 }
 
@@ -198,7 +199,7 @@ function apply(doc: Json, m: Mutation, splices: DeepSplice[]): string | undefine
     case "swapType": {
       const path = pick(places, m.target);
       if (!path) return undefined;
-      const current = typeOf(get(doc, path));
+      const current = typeOf(valueAt(doc, path));
       const choices = SWAP_VALUES.filter((v) => typeOf(v) !== current);
       const value = pick(choices, m.variant)!;
       set(doc, path, structuredClone(value));
@@ -222,11 +223,11 @@ function apply(doc: Json, m: Mutation, splices: DeepSplice[]): string | undefine
           }
         }
       }
-      const edges = get(doc, ["graph", "edges"]) ?? get(doc, ["dsl", "graph", "edges"]);
-      if (Array.isArray(edges) && edges.length > 0) lists.push(get(doc, ["graph", "edges"]) ? ["graph", "edges"] : ["dsl", "graph", "edges"]);
+      const edges = valueAt(doc, ["graph", "edges"]) ?? valueAt(doc, ["dsl", "graph", "edges"]);
+      if (Array.isArray(edges) && edges.length > 0) lists.push(valueAt(doc, ["graph", "edges"]) ? ["graph", "edges"] : ["dsl", "graph", "edges"]);
       const path = pick(lists, m.target);
       if (!path) return undefined;
-      const list = get(doc, path) as Json[];
+      const list = valueAt(doc, path) as Json[];
       const item = pick(list, m.variant)!;
       list.push(structuredClone(item));
       return `duplicate ${JSON.stringify(item).slice(0, 80)} in ${at(path)}`;
@@ -252,10 +253,10 @@ function apply(doc: Json, m: Mutation, splices: DeepSplice[]): string | undefine
       return `make ${at([...components.path, id])} its own ${field}`;
     }
     case "stringForList": {
-      const lists = places.filter((p) => Array.isArray(get(doc, p)));
+      const lists = places.filter((p) => Array.isArray(valueAt(doc, p)));
       const path = pick(lists, m.target);
       if (!path) return undefined;
-      const list = get(doc, path) as Json[];
+      const list = valueAt(doc, path) as Json[];
       const text = typeof list[0] === "string" ? list[0] : list.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(",");
       set(doc, path, text);
       return `replace the list ${at(path)} by the string ${JSON.stringify(text).slice(0, 80)}`;
@@ -266,13 +267,13 @@ function apply(doc: Json, m: Mutation, splices: DeepSplice[]): string | undefine
       const levels = pick(DEPTHS, m.variant)!;
       const lists = m.variant % 3 === 0;
       // At the bottom: the value that was there, or text with a reference for the walkers to read.
-      const leaf = Math.floor(m.variant / DEPTHS.length) % 2 === 0 ? JSON.stringify(get(doc, path) ?? null) : JSON.stringify("{sys.query} {begin@x}");
+      const leaf = Math.floor(m.variant / DEPTHS.length) % 2 === 0 ? JSON.stringify(valueAt(doc, path) ?? null) : JSON.stringify("{sys.query} {begin@x}");
       splices.push({ levels, lists, leaf });
       set(doc, path, `${PLACEHOLDER}${splices.length - 1}`);
       return `nest ${at(path)} ${levels} ${lists ? "lists" : "objects"} deep`;
     }
     case "hugeString": {
-      const strings = places.filter((p) => typeof get(doc, p) === "string" && !(get(doc, p) as string).startsWith(PLACEHOLDER));
+      const strings = places.filter((p) => typeof valueAt(doc, p) === "string" && !(valueAt(doc, p) as string).startsWith(PLACEHOLDER));
       const path = pick(strings.length > 0 && m.variant % 4 !== 0 ? strings : places, m.target);
       if (!path) return undefined;
       const size = pick(HUGE_SIZES, m.variant)!;
@@ -295,10 +296,10 @@ function injectReference(doc: Json, m: Mutation): string | undefined {
   const ids = Object.keys(components.map);
   const strings: Array<{ owner: string; path: Path }> = [];
   for (const id of ids) {
-    const params = get(doc, [...components.path, id, "obj", "params"]);
+    const params = valueAt(doc, [...components.path, id, "obj", "params"]);
     if (params === undefined) continue;
     for (const path of allPlaces(params, 6)) {
-      if (typeof get(params, path) === "string") strings.push({ owner: id, path: [...components.path, id, "obj", "params", ...path] });
+      if (typeof valueAt(params, path) === "string") strings.push({ owner: id, path: [...components.path, id, "obj", "params", ...path] });
     }
   }
   const place = pick(strings, m.target);

@@ -14,12 +14,12 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CanvasValidationError, loadCanvas, MigrationError, migrateDsl, validateDsl } from "../../src/index.js";
 import { isPlainObject } from "../../src/util/values.js";
+import { valueAt, type Path } from "./mutations.js";
 import { fileSeeds, type Seed } from "./seeds.js";
 
 const RUNS = Number(process.env.CANVASFLOW_FUZZ_RUNS ?? 2_000);
 const SEED = Number(process.env.CANVASFLOW_FUZZ_SEED ?? 20_241_205);
 
-type Path = Array<string | number>;
 
 class Point {
   constructor(
@@ -121,10 +121,10 @@ describe(`DSL objects a library caller hands over (seed ${SEED}, ${RUNS} mutants
     const withHole = structuredClone(corpus.doc) as Record<string, unknown>;
     const withNull = structuredClone(corpus.doc) as Record<string, unknown>;
     // The first list anywhere in the document gets a hole at 0, the other copy a null there.
-    const list = places(withHole).find((p) => Array.isArray(getAt(withHole, p)) && (getAt(withHole, p) as unknown[]).length > 0)!;
+    const list = places(withHole).find((p) => Array.isArray(valueAt(withHole, p)) && (valueAt(withHole, p) as unknown[]).length > 0)!;
     expect(list).toBeDefined();
-    delete (getAt(withHole, list) as unknown[])[0];
-    (getAt(withNull, list) as unknown[])[0] = null;
+    delete (valueAt(withHole, list) as unknown[])[0];
+    (valueAt(withNull, list) as unknown[])[0] = null;
     const holeReport = validateDsl(withHole);
     expect(holeReport).toEqual(validateDsl(withNull));
     expect(() => migrateDsl(withHole)).not.toThrow(TypeError);
@@ -161,11 +161,3 @@ describe(`DSL objects a library caller hands over (seed ${SEED}, ${RUNS} mutants
   }, 300_000);
 });
 
-function getAt(doc: unknown, path: Path): unknown {
-  let value: unknown = doc;
-  for (const key of path) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<string | number, unknown>)[key];
-  }
-  return value;
-}
