@@ -12,7 +12,11 @@
  */
 import { isDifyDocument } from "../dify/document.js";
 import { isTemplateEnvelope } from "../dsl/source.js";
-import { migrateDsl, MigrationError, needsMigration, readSource, validateDsl, type CanvasDsl, type ComponentRegistry, type MigrationNote } from "../index.js";
+import { migrateDsl, needsMigration } from "../migrate/runner.js";
+import { MigrationError, type MigrationNote } from "../migrate/types.js";
+import { readSource, validateDsl } from "../api.js";
+import type { CanvasDsl } from "../dsl/types.js";
+import type { ComponentRegistry } from "../components/registry.js";
 import { argumentError } from "./envelope.js";
 import type { ServerLimits } from "./settings.js";
 

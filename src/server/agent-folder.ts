@@ -8,7 +8,11 @@
  */
 import { readdir, stat } from "node:fs/promises";
 import { basename, extname, join } from "node:path";
-import { migrateDsl, needsMigration, readSource, validateDsl, MigrationError, type CanvasDsl, type ComponentRegistry } from "../index.js";
+import { migrateDsl, needsMigration } from "../migrate/runner.js";
+import { readSource, validateDsl } from "../api.js";
+import { MigrationError } from "../migrate/types.js";
+import type { CanvasDsl } from "../dsl/types.js";
+import type { ComponentRegistry } from "../components/registry.js";
 import { isDifyDocument } from "../dify/document.js";
 import { compileCanvasGraph } from "../engine/canvas.js";
 import { ComponentPolicy } from "../policy/policy.js";

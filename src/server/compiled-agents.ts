@@ -7,7 +7,9 @@
  * `maxEntries` of them and `maxBytes` of DSL JSON in all (DSLs may be megabytes each).
  */
 import { createHash } from "node:crypto";
-import { compileCanvas, readSource, type CompiledCanvas, type ComponentRegistry } from "../index.js";
+import { compileCanvas, readSource } from "../api.js";
+import type { CompiledCanvas } from "../engine/canvas.js";
+import type { ComponentRegistry } from "../components/registry.js";
 import type { AgentRecord } from "./store/types.js";
 
 export interface CompiledAgentsLimits {

@@ -4,7 +4,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import type { CanvasRuntimeOptions, ComponentRegistry } from "../index.js";
+import type { CanvasRuntimeOptions } from "../engine/canvas.js";
+import type { ComponentRegistry } from "../components/registry.js";
 import type { AgentCatalog } from "./agent-catalog.js";
 import type { CompiledAgents } from "./compiled-agents.js";
 import type { ServerMetrics } from "./metrics.js";

@@ -15,7 +15,8 @@
  */
 import type { SessionEvent } from "./transcript.js";
 import { cancelQueuedRun, enqueueRun, type EnqueuedRun } from "../worker/index.js";
-import { followEvents, type CanvasEventOf } from "../index.js";
+import { followEvents } from "../durable/follow.js";
+import type { CanvasEventOf } from "../engine/events.js";
 import { newId, type ServerContext } from "./context.js";
 import { JobWatch } from "./job-watch.js";
 import { createQueuedSession, findSession, refuseFullSession, runInProgress } from "./sessions.js";

@@ -3,7 +3,10 @@
  * times) and the run state in `store.runs` under the same id, which is also the session's task id
  * (so a cancel by task id reaches its runs, as in RAGFlow).
  */
-import { Canvas, CanvasValidationError, DurableSession, SessionLockedError } from "../index.js";
+import { Canvas } from "../engine/canvas.js";
+import { CanvasValidationError } from "../api.js";
+import { DurableSession } from "../durable/session.js";
+import { SessionLockedError } from "../stores/snapshot-store.js";
 import { storeNewSession } from "../durable/create.js";
 import { dataError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";

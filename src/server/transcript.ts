@@ -4,7 +4,7 @@
  * them), the references, the usage, structured outputs, the trace, and how the run ended. The
  * non-stream answers and the session's message list are made from it.
  */
-import type { CanvasEvent, CanvasEventOf, TokenUsage } from "../index.js";
+import type { CanvasEvent, CanvasEventOf, TokenUsage } from "../engine/events.js";
 
 /** An event as the API sends it: canvasflow's envelope plus the session's id. */
 export type SessionEvent = CanvasEvent & { session_id: string };

@@ -11,7 +11,8 @@
  *   failed; the next turn then runs its own question from the last stable point. One question is
  *   never answered with another's answer.
  */
-import type { DurableSession, RunEndRecord } from "../index.js";
+import type { DurableSession } from "../durable/session.js";
+import type { RunEndRecord } from "../durable/writer.js";
 import type { ServerContext } from "./context.js";
 import type { SessionMessage, SessionRecord } from "./store/types.js";
 import type { TurnTranscript } from "./transcript.js";

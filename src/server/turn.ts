@@ -17,7 +17,9 @@
  * the log says when a run starts and how it ended, never what it was asked or answered.
  */
 import type { FastifyBaseLogger } from "fastify";
-import { MAX_DSL_DEPTH, type DurableSession, type RunRequest } from "../index.js";
+import { MAX_DSL_DEPTH } from "../dsl/structure.js";
+import type { DurableSession } from "../durable/session.js";
+import type { RunRequest } from "../engine/run.js";
 import { CanvasValidationError } from "../api.js";
 import type { CompiledCanvas } from "../engine/canvas.js";
 import { refuseDenied } from "./component-policy.js";

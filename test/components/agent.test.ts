@@ -3,7 +3,8 @@ import { builtinRegistry, defineTool, loadCanvas, type ComponentRegistry } from 
 import type { MockLlmScript } from "../../src/llm/index.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { finish, roundsExhaustedNotice, runToolCall, toolLoop, type AgentFunction } from "../../src/components/llm/agent-loop.js";
-import { functionName, subAgentTask } from "../../src/components/llm/agent-tools.js";
+import { functionName } from "../../src/components/llm/agent-host.js";
+import { subAgentTask } from "../../src/components/llm/agent-tools.js";
 import { CITATION_INSTRUCTIONS } from "../../src/components/llm/citations.js";
 import type { ChatModel, ChatRequest, ChatResult } from "../../src/llm/types.js";
 import { canvasDsl, finished, messageText, node, trace } from "../helpers/dsl.js";

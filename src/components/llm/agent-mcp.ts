@@ -16,7 +16,7 @@ import { runScopeOf } from "../run-scope.js";
 import { UnavailableError } from "../unavailable.js";
 import type { Params } from "../types.js";
 import type { AgentFunction } from "./agent-loop.js";
-import { functionName, type ToolHost } from "./agent-tools.js";
+import { functionName, type ToolHost } from "./agent-host.js";
 
 interface McpEntry {
   mcp_id?: unknown;

@@ -9,6 +9,7 @@ import { finiteNumber, isPlainObject } from "../../util/values.js";
 import { paramsWithDefaults } from "../params.js";
 import type { ComponentContext, ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
 import type { AgentFunction } from "./agent-loop.js";
+import { functionName, type ToolHost } from "./agent-host.js";
 import { mcpFunctions } from "./agent-mcp.js";
 import type { PromptMessage } from "./prompt.js";
 
@@ -20,25 +21,6 @@ const SUB_AGENT_PARAMETERS = {
   context:
     "All relevant background information, prior facts, decisions, and state needed by the agent to solve the current query. Should be as detailed and self-contained as possible.",
 };
-
-/** What building the functions needs from the Agent that offers them. */
-export interface ToolHost {
-  readonly ctx: ComponentContext;
-  readonly signal: AbortSignal;
-  /** Who offers the tools, for labels: the Agent's id, or "<agent> → <sub-agent>". */
-  readonly label: string;
-  /** Called with the references a tool retrieved (after they were recorded for message_end). */
-  onReferences(chunks: readonly ReferenceChunk[]): void;
-  /** Run a sub-agent on its own params with the task the model wrote; returns its answer text. */
-  runSubAgent(params: Params, task: PromptMessage[], label: string): Promise<string>;
-}
-
-/** A function name the OpenAI API accepts: letters, digits, `_` and `-`, at most 64 characters. */
-export function functionName(base: string, index: number | undefined): string {
-  const suffix = index === undefined ? "" : `_${index}`;
-  const clean = base.replace(/[^A-Za-z0-9_-]+/g, "_").replace(/^_+|_+$/g, "") || "tool";
-  return clean.slice(0, 64 - suffix.length) + suffix;
-}
 
 /** A sub-agent's task as RAGFlow writes it from the supervisor's arguments. */
 export function subAgentTask(args: Record<string, unknown>): PromptMessage[] {

@@ -11,7 +11,9 @@
  * and stopping one does not stop the session's real run.
  */
 import { randomBytes } from "node:crypto";
-import { endsRun, type CanvasEventOf, type StoredEvent } from "../../index.js";
+import { endsRun } from "../../durable/follow.js";
+import type { CanvasEventOf } from "../../engine/events.js";
+import type { StoredEvent } from "../../stores/snapshot-store.js";
 import type { ServerContext } from "../context.js";
 import { jobUnderWay } from "../queued-turn.js";
 import type { RunSummary, SessionMessage, SessionRecord } from "../store/types.js";

@@ -5,7 +5,7 @@
  * `finalChatCompletion()` needs it), and think markers become `<think>` / `</think>`. A run that
  * fails says `**ERROR**: …` in the content, as RAGFlow does, and still finishes normally.
  */
-import type { TokenUsage } from "../../index.js";
+import type { TokenUsage } from "../../engine/events.js";
 import { messageText, type SessionEvent, type TurnTranscript } from "../transcript.js";
 
 /** The question of an OpenAI request: the content of the last user message ("" when none). */

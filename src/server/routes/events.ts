@@ -10,7 +10,8 @@
  * left off. A stream cut because the server is closing ends without `[DONE]` for the same reason.
  */
 import type { FastifyInstance } from "fastify";
-import { endsRun, followEvents, type StoredEvent } from "../../index.js";
+import { endsRun, followEvents } from "../../durable/follow.js";
+import type { StoredEvent } from "../../stores/snapshot-store.js";
 import type { ServerContext } from "../context.js";
 import { argumentError } from "../envelope.js";
 import { nativeStreamError } from "../formats/native.js";

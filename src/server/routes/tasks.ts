@@ -11,7 +11,7 @@
  * for any id, canvasflow stops only the caller's own runs and keeps no flag for ids it never made.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { cancelRun } from "../../index.js";
+import { cancelRun } from "../../durable/cancel.js";
 import { cancelQueuedRun } from "../../worker/cancel.js";
 import type { ServerContext } from "../context.js";
 import { argumentError, success } from "../envelope.js";

@@ -5,7 +5,7 @@
  * signals, so whichever process runs it stops it.
  */
 import type { FastifyInstance } from "fastify";
-import { cancelRun } from "../../../index.js";
+import { cancelRun } from "../../../durable/cancel.js";
 import { cancelQueuedRun } from "../../../worker/cancel.js";
 import type { ServerContext } from "../../context.js";
 import { difyAppOf, requireMode } from "../app.js";

@@ -1,0 +1,43 @@
+/**
+ * The package's own modules never import its barrel (src/index.ts): the barrel exports the
+ * server, so a module that imports it loads the server and closes an import circle with it
+ * (issue 25). Import circles in general are checked by `npm run check:imports` (madge), which
+ * `npm test` runs first.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const SRC = resolve("src");
+const BARREL = join(SRC, "index.ts");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    return entry.isDirectory() ? sourceFiles(path) : entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** The relative specifiers a module imports or re-exports, statically or with import(). */
+function specifiers(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)["'](\.[^"']*)["']/g)) found.push(match[1]);
+  return found;
+}
+
+describe("imports inside src/", () => {
+  it("no module imports the package barrel", () => {
+    const offenders: string[] = [];
+    for (const file of sourceFiles(SRC)) {
+      if (file === BARREL) continue;
+      for (const spec of specifiers(readFileSync(file, "utf8"))) {
+        if (resolve(dirname(file), spec.replace(/\.js$/, ".ts")) === BARREL) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the check sees an import of the barrel", () => {
+    expect(specifiers('import { a } from "../index.js";\nconst m = await import("../../index.js");\nexport * from "./x.js";')).toEqual(["../index.js", "../../index.js", "./x.js"]);
+  });
+});
