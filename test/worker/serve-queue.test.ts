@@ -17,7 +17,8 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisServerStore, RunQueue } from "../../src/index.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { ioCanvas, ROUNDS } from "./io-canvas.js";
@@ -318,8 +319,9 @@ describe("pause, resume and cancel through servers and worker processes", () => 
     const answered = await stream(servers[1], { agent_id: agentId, session_id: session, inputs: { name: "Ada", colour: "blue", note: "VIP" } });
     expect(shownText(answered.events)).toBe("[blue] Ada VIP");
     expect(answered.events.at(-1)).toMatchObject({ event: "workflow_finished" });
-    expect(second.stderr()).toContain(`canvasflow: run ${answered.events[0].message_id}: finished`);
+    // The worker logs the run's end after the event log has it: read its log once it has stopped.
     await Promise.all([stop(second), ...servers.map((s) => stop(s.proc))]);
+    expect(second.stderr()).toContain(`canvasflow: run ${answered.events[0].message_id}: finished`);
   }, 180_000);
 
   it("cancel: a queued job is taken off the queue and a running one stopped on its worker; both streams end cancelled", async () => {
