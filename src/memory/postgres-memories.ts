@@ -8,7 +8,8 @@
  * and no query of a tenant's memory matches them; legacy.ts moves each legacy memory to its
  * tenants in one transaction (the rows keep their seq, so their order).
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "../stores/drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions } from "../stores/postgres-connection.js";
 import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, type MigrationResult, type MigrationSet } from "../stores/postgres-schema.js";
 import { SnapshotStoreError } from "../stores/snapshot-store.js";
@@ -27,7 +28,7 @@ export interface MemoryTables {
 
 export function memoryTables(schema: string): MemoryTables {
   if (!SCHEMA_NAME.test(schema)) throw new MemoryStoreError(`PostgreSQL schema name must be 1 to 56 lowercase letters, digits or "_", starting with a letter or "_"; got ${JSON.stringify(schema)}`);
-  const q = (table: string) => `${pg.escapeIdentifier(schema)}.${table}`;
+  const q = (table: string) => `${pgDriver().escapeIdentifier(schema)}.${table}`;
   return { schema, version: q("memory_schema_version"), messages: q("memory_messages"), index: q };
 }
 

@@ -3,7 +3,6 @@
  * layered algorithm) in plain JavaScript, so no browser is needed. Containers are compound nodes
  * laid out with their children; every coordinate returned is absolute.
  */
-import elkBundle from "elkjs/lib/elk.bundled.js";
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from "elkjs/lib/elk-api.js";
 import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode } from "./graph-model.js";
 import { layeredLayout, type LayeredSizes } from "./layered-layout.js";
@@ -70,8 +69,12 @@ function edgeLabel(edge: DiagramEdge): ElkLabel[] {
   return [{ id: "", text, width: textWidth(text, LABEL_FONT) + 10, height: LABEL_FONT + 8 }];
 }
 
-// A CommonJS module: its exports are the constructor, which also sits on `.default`.
-const ELK = elkBundle.default;
+/** elkjs, loaded by the first layout: it is a large bundle that running a canvas never needs. */
+async function elk() {
+  // A CommonJS module: its exports are the constructor, which also sits on `.default`.
+  const bundle = await import("elkjs/lib/elk.bundled.js");
+  return bundle.default.default ?? bundle.default;
+}
 
 const ROOT_OPTIONS = {
   "elk.algorithm": "layered",
@@ -134,6 +137,7 @@ export async function layoutGraph(model: GraphModel, options: LayoutOptions = {}
     labels: edgeLabel(edge).map((label) => ({ ...label, id: `e${i}l` })),
   }));
   const root: ElkNode = { id: "root", layoutOptions: { ...ROOT_OPTIONS, "elk.direction": options.direction ?? "RIGHT" }, children: (children.get("") ?? []).map(toElk), edges };
+  const ELK = await elk();
   const out = await new ELK().layout(root);
 
   const nodes: PlacedNode[] = [];

@@ -6,7 +6,8 @@
  * watches; a watch checks the flag once listening has begun, so a request made just before is not
  * missed. When that connection is lost, it is made again and the watched flags are checked anew.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./drivers.js";
 import { CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
@@ -138,7 +139,7 @@ export class PostgresCancelSignals implements CancelSignals {
       this.watchers.cancelled(message.payload);
     });
     try {
-      await client.query(`LISTEN ${pg.escapeIdentifier(this.tables.cancelChannel)}`);
+      await client.query(`LISTEN ${pgDriver().escapeIdentifier(this.tables.cancelChannel)}`);
     } catch (error) {
       client.release(true);
       throw new CancelSignalError(`PostgreSQL at ${this.location}: cannot listen on channel ${this.tables.cancelChannel}: ${errorText(error)}`);

@@ -3,7 +3,8 @@
  * a clear error, never hang, when the server is gone), where the server is for messages, and one
  * pooled connection per operation.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./drivers.js";
 import { SnapshotStoreError } from "./snapshot-store.js";
 
 export const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";
@@ -27,7 +28,7 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 10_000;
 export function openPool(url: string, options: PostgresConnectionOptions = {}): pg.Pool {
   const connectMs = positiveMs("connectionTimeoutMillis", options.connectionTimeoutMillis ?? DEFAULT_CONNECTION_TIMEOUT_MS);
   const statementMs = positiveMs("statementTimeoutMs", options.statementTimeoutMs ?? DEFAULT_STATEMENT_TIMEOUT_MS);
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: url,
     connectionTimeoutMillis: connectMs,
     // The server cancels a statement that runs too long; the client gives up a little later on a
@@ -57,7 +58,7 @@ function positiveMs(name: string, value: unknown): number {
 /** `host:port/database` of a target, without credentials, for messages. */
 export function describeTarget(target: PostgresTarget): string {
   if (typeof target === "string") return describeUrl(target);
-  if (target instanceof pg.Client) return hostPortDb(target.host, target.port, target.database, target.user);
+  if (target instanceof pgDriver().Client) return hostPortDb(target.host, target.port, target.database, target.user);
   const options = target.options as pg.PoolConfig;
   if (options.connectionString) return describeUrl(options.connectionString);
   return hostPortDb(options.host, options.port, options.database, options.user);
@@ -116,7 +117,7 @@ export async function withClient<T>(pool: pg.Pool, where: string, context: strin
 
 /** An error the server reported for a statement (it has an SQLSTATE), as opposed to a lost connection. */
 export function isSqlError(error: unknown): error is pg.DatabaseError {
-  return error instanceof pg.DatabaseError;
+  return error instanceof pgDriver().DatabaseError;
 }
 
 export function postgresFailure(error: unknown, where: string, context: string, key?: string): SnapshotStoreError {

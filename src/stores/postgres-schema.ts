@@ -12,7 +12,8 @@
  * the store never looks inside them, the server does not parse them on every write, and a
  * damaged row can be reported as it is. Cast to `jsonb` to query them.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "./drivers.js";
 import { SnapshotStoreError } from "./snapshot-store.js";
 import { describeTarget, isSqlError, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
 
@@ -51,7 +52,7 @@ export function postgresTables(schema: unknown = DEFAULT_POSTGRES_SCHEMA): Postg
       `PostgreSQL schema name must be 1 to 56 lowercase letters, digits or "_", starting with a letter or "_"; got ${JSON.stringify(schema) ?? String(schema)}`,
     );
   }
-  const q = (table: string) => `${pg.escapeIdentifier(schema)}.${table}`;
+  const q = (table: string) => `${pgDriver().escapeIdentifier(schema)}.${table}`;
   return {
     schema,
     sql: {
@@ -176,7 +177,7 @@ const ADVISORY_CLASS = 0x63666c77;
 export async function migratePostgres(target: PostgresTarget, options: MigratePostgresOptions = {}): Promise<MigrationResult> {
   const tables = postgresTables(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
   const where = describeTarget(target);
-  if (target instanceof pg.Client) {
+  if (target instanceof pgDriver().Client) {
     return applyMigrations(target, RUN_STATE, tables, where).catch((error: unknown) => {
       throw error instanceof SnapshotStoreError ? error : postgresFailure(error, where, `creating the tables of schema ${tables.schema}`);
     });
@@ -220,7 +221,7 @@ export async function applyMigrations<T extends { schema: string }>(client: pg.C
     // Create the schema only when missing: CREATE SCHEMA IF NOT EXISTS needs the CREATE right
     // even when the schema is there, and a deployment may have made it for us.
     const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [tables.schema]);
-    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${pg.escapeIdentifier(tables.schema)}`);
+    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${pgDriver().escapeIdentifier(tables.schema)}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${versionTable} (
       one boolean PRIMARY KEY DEFAULT true CHECK (one),
       version integer NOT NULL,

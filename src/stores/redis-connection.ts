@@ -6,7 +6,8 @@
  * takes, and keeps a command that was in flight when the connection dropped until the connection
  * is back: a run would hang instead of stopping with an error it can act on.
  */
-import { Redis, type RedisOptions } from "ioredis";
+import type { Redis, RedisOptions } from "ioredis";
+import { redisDriver } from "./drivers.js";
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0";
 
@@ -53,7 +54,7 @@ export class RedisConnection {
       this.client = options.client;
       this.owned = false;
     } else {
-      this.client = new Redis(options.url ?? DEFAULT_REDIS_URL, { ...BOUNDED_REDIS_OPTIONS, ...options.redisOptions });
+      this.client = new (redisDriver().Redis)(options.url ?? DEFAULT_REDIS_URL, { ...BOUNDED_REDIS_OPTIONS, ...options.redisOptions });
       this.owned = true;
       this.watch(this.client);
     }

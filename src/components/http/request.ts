@@ -5,7 +5,8 @@
  * a proxy gets a connection of its own per request.
  */
 import { STATUS_CODES } from "node:http";
-import { ProxyAgent, request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { undici } from "../../util/undici.js";
 import { pinnedDispatcher } from "../../sandbox/egress/dispatchers.js";
 import { BlockedAddressError, checkEgress, pinnedLookup, urlPort, type EgressPolicy } from "../../sandbox/egress/guard.js";
 
@@ -54,7 +55,7 @@ export async function sendHttpRequest(spec: HttpRequestSpec): Promise<HttpRespon
   try {
     const { dispatcher, perRequest } = await untilAborted(buildDispatcher(spec), abort.signal);
     if (perRequest) owned = dispatcher;
-    const response = await request(spec.url, {
+    const response = await undici().request(spec.url, {
       method: spec.method,
       headers: { ...spec.headers },
       body: spec.body,
@@ -98,7 +99,7 @@ async function buildDispatcher(spec: HttpRequestSpec): Promise<BuiltDispatcher> 
   if (spec.proxy) {
     const proxyAddresses = await checkEgress({ host: spec.proxy.hostname, port: urlPort(spec.proxy), role: "proxy host" }, spec.egress);
     await checkEgress({ host: spec.url.hostname, port: urlPort(spec.url), role: "url host" }, spec.egress);
-    const proxy = new ProxyAgent({
+    const proxy = new (undici().ProxyAgent)({
       uri: spec.proxy.href,
       // Plain http targets are forwarded (absolute-URI requests, as Python requests does); https ones tunnel.
       proxyTunnel: false,

@@ -13,7 +13,8 @@
  * finish). Idle connections close after a few seconds (undici's keep-alive timeout, shortened by
  * the server's `Keep-Alive: timeout` hint) and never keep the process alive.
  */
-import { Agent, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
+import { undici } from "../../util/undici.js";
 import { pinnedLookup, type ResolvedAddress } from "./guard.js";
 
 /** Pools kept at once (one per distinct address set a canvas's hosts resolve to). */
@@ -33,7 +34,7 @@ export function pinnedDispatcher(addresses: readonly ResolvedAddress[], connectT
     pools.set(key, found);
     return found;
   }
-  const agent = new Agent({ connect: { lookup: pinnedLookup(addresses), timeout: connectTimeoutMs }, keepAliveTimeout: KEEP_ALIVE_MS });
+  const agent = new (undici().Agent)({ connect: { lookup: pinnedLookup(addresses), timeout: connectTimeoutMs }, keepAliveTimeout: KEEP_ALIVE_MS });
   pools.set(key, agent);
   if (pools.size > MAX_POOLS) {
     const [oldestKey, oldest] = pools.entries().next().value as [string, Agent];

@@ -4,7 +4,8 @@
  * checked addresses only. A redirect to another origin opens a new connection, so it is checked
  * too. A refusal comes out as the BlockedAddressError itself, not as fetch's bare "fetch failed".
  */
-import { Agent, buildConnector, fetch as undiciFetch, type Dispatcher } from "undici";
+import type { Agent, Dispatcher, fetch as undiciFetch } from "undici";
+import { undici } from "../../util/undici.js";
 import { BlockedAddressError, checkEgress, pinnedLookup, type EgressPolicy } from "./guard.js";
 
 export interface EgressDispatcherOptions {
@@ -16,11 +17,11 @@ export interface EgressDispatcherOptions {
 
 /** An undici dispatcher whose connections pass the guard; close it when done. */
 export function egressDispatcher(policy: EgressPolicy, options: EgressDispatcherOptions): Dispatcher {
-  return new Agent({
+  return new (undici().Agent)({
     connect: (target, callback) => {
       const port = target.port !== "" ? Number(target.port) : target.protocol === "https:" ? 443 : 80;
       checkEgress({ host: target.hostname, port, role: options.role }, policy).then(
-        (addresses) => buildConnector({ timeout: options.connectTimeoutMs, lookup: pinnedLookup(addresses) })(target, callback),
+        (addresses) => undici().buildConnector({ timeout: options.connectTimeoutMs, lookup: pinnedLookup(addresses) })(target, callback),
         (error: Error) => callback(error, null),
       );
     },
@@ -51,7 +52,7 @@ export function egressFetch(policy: EgressPolicy, options: EgressDispatcherOptio
       // A Request made by another fetch implementation is not undici's: pass on what it holds.
       const fromRequest = typeof input === "object" && !(input instanceof URL) ? { method: input.method, headers: input.headers, body: input.body, signal: input.signal, ...(input.body ? { duplex: "half" } : {}) } : {};
       const url = typeof input === "object" && !(input instanceof URL) ? input.url : input;
-      return (await undiciFetch(url, { ...fromRequest, ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
+      return (await undici().fetch(url, { ...fromRequest, ...(init as object), dispatcher } as Parameters<typeof undiciFetch>[1])) as unknown as Response;
     } catch (error) {
       throw refusalIn(error) ?? error;
     }

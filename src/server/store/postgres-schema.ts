@@ -9,7 +9,8 @@
  * case the same way. Records' JSON parts (a DSL, a message list) are stored as the text given:
  * `jsonb` would reorder a DSL's keys.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "../../stores/drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "../../stores/postgres-connection.js";
 import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, latestVersion, postgresTables, type MigrationResult, type MigrationSet } from "../../stores/postgres-schema.js";
 import { SnapshotStoreError } from "../../stores/snapshot-store.js";
@@ -25,7 +26,7 @@ export interface ServerTables {
 /** The tables of `schema` (its name checked as the run-state tables check it). */
 export function serverTables(schema: unknown = DEFAULT_POSTGRES_SCHEMA): ServerTables {
   const name = postgresTables(schema).schema;
-  const q = (table: string) => `${pg.escapeIdentifier(name)}.${table}`;
+  const q = (table: string) => `${pgDriver().escapeIdentifier(name)}.${table}`;
   return {
     schema: name,
     sql: { version: q("server_schema_version"), agents: q("agents"), sessionRecords: q("session_records"), apiKeys: q("api_keys"), uploads: q("uploads") },
@@ -118,7 +119,7 @@ export async function migratePostgresServer(target: PostgresTarget, options: Mig
   const tables = serverTables(options.schema ?? DEFAULT_POSTGRES_SCHEMA);
   const where = describeTarget(target);
   const context = `creating the server tables of schema ${tables.schema}`;
-  if (target instanceof pg.Client) {
+  if (target instanceof pgDriver().Client) {
     return applyMigrations(target, SERVER_MIGRATIONS, tables, where).catch((error: unknown) => {
       throw error instanceof SnapshotStoreError ? error : postgresFailure(error, where, context);
     });

@@ -3,7 +3,8 @@
  * build). Dates and timestamps stay the text the server sent; numeric and bigint become numbers
  * when exact, as RAGFlow turns Decimal into float.
  */
-import pg from "pg";
+import type pg from "pg";
+import { pgDriver } from "../../stores/drivers.js";
 import { pinnedSocket } from "../../sandbox/egress/connect.js";
 import { rowValues, type ConnectionSettings, type SqlConnection, type StatementResult } from "./connection.js";
 
@@ -24,12 +25,12 @@ const typeParsers = {
     if (oid === OID.int8) return parseInt8;
     if (oid === OID.numeric) return parseNumeric;
     if (oid === OID.date || oid === OID.timestamp || oid === OID.timestamptz) return (text: string) => text;
-    return pg.types.getTypeParser(oid, (format ?? "text") as "text");
+    return pgDriver().types.getTypeParser(oid, (format ?? "text") as "text");
   },
 } as pg.CustomTypesConfig;
 
 export async function connectPostgres(settings: ConnectionSettings): Promise<SqlConnection> {
-  const client = new pg.Client({
+  const client = new (pgDriver().Client)({
     host: settings.host,
     port: settings.port,
     database: settings.database,

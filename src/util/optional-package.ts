@@ -1,0 +1,56 @@
+/**
+ * Loading a package when a feature first needs it, so that importing canvasflow (or running a
+ * canvas from a file) never pays for a database driver, a document library or a browser it does
+ * not use. Packages that only some users need are `optionalDependencies`: an install with
+ * `--omit=optional` lacks them, and the feature then fails with `MissingPackageError`, naming the
+ * package, the feature and the command that installs it, not with a stack trace from `import`.
+ */
+import { createRequire } from "node:module";
+
+export class MissingPackageError extends Error {
+  readonly code = "missing_package";
+  constructor(
+    readonly packageName: string,
+    readonly feature: string,
+  ) {
+    super(`${feature} needs the package ${packageName}, which is not installed (it is optional): install it with \`npm install ${packageName}\``);
+    this.name = "MissingPackageError";
+  }
+}
+
+const require = createRequire(import.meta.url);
+
+/** The package's root name: "pg", "@scope/name" (of "mysql2/promise", "@scope/name/sub"). */
+function rootName(specifier: string): string {
+  const parts = specifier.split("/");
+  return specifier.startsWith("@") ? parts.slice(0, 2).join("/") : parts[0];
+}
+
+/** Whether the error says the package itself cannot be found (not a file missing inside an installed one). */
+function isMissing(error: unknown, specifier: string): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code !== "MODULE_NOT_FOUND" && code !== "ERR_MODULE_NOT_FOUND") return false;
+  // CommonJS: "Cannot find module 'pg'"; ESM: "Cannot find package 'pg' imported from …".
+  const message = String((error as Error).message);
+  return message.includes(`'${specifier}'`) || message.includes(`'${rootName(specifier)}'`);
+}
+
+/** A CommonJS package (pg, ioredis, exceljs…), loaded synchronously on first call. */
+export function requirePackage<T>(specifier: string, feature: string): T {
+  try {
+    return require(specifier) as T;
+  } catch (error) {
+    if (isMissing(error, specifier)) throw new MissingPackageError(rootName(specifier), feature);
+    throw error;
+  }
+}
+
+/** Any package (ESM or CommonJS), imported on first call. */
+export async function importPackage<T>(specifier: string, feature: string): Promise<T> {
+  try {
+    return (await import(specifier)) as T;
+  } catch (error) {
+    if (isMissing(error, specifier)) throw new MissingPackageError(rootName(specifier), feature);
+    throw error;
+  }
+}
