@@ -4,7 +4,8 @@
  */
 import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCanvas, validateCanvas, type CanvasEvent } from "../src/index.js";
+import { loadCanvas, validateCanvas } from "../src/api.js";
+import type { CanvasEvent } from "../src/engine/events.js";
 import { expectFinished, lastEvent, messageText, trace } from "./helpers/dsl.js";
 import { sendJson, startLoopbackServer, type LoopbackServer } from "./helpers/http.js";
 

@@ -13,7 +13,7 @@
  * run's own process sees. The figures are printed to the test output.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { CanvasEvent } from "../../src/index.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { events } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, messageText, node } from "../helpers/dsl.js";

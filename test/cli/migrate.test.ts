@@ -6,7 +6,7 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { TOOL_COMPONENTS } from "../../src/index.js";
+import { TOOL_COMPONENTS } from "../../src/tools/index.js";
 import { cli, events, type CliRun } from "../helpers/cli.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
 import { scratchDir } from "../helpers/scratch.js";

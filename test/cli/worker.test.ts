@@ -5,7 +5,12 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { main } from "../../src/cli/main.js";
-import { builtinRegistry, enqueueRun, followEvents, RedisServerStore, RunQueue, type ComponentRegistry } from "../../src/index.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import { enqueueRun } from "../../src/worker/enqueue.js";
+import { followEvents } from "../../src/durable/follow.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
+import type { ComponentRegistry } from "../../src/components/registry.js";
 import { cli, liveIO } from "../helpers/cli.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { closedPort } from "../helpers/http.js";

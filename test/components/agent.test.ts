@@ -1,5 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { builtinRegistry, defineTool, loadCanvas, type ComponentRegistry } from "../../src/index.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import { defineTool } from "../../src/tools/define-tool.js";
+import { loadCanvas } from "../../src/api.js";
+import type { ComponentRegistry } from "../../src/components/registry.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import { finish, roundsExhaustedNotice, runToolCall, toolLoop, type AgentFunction } from "../../src/components/llm/agent-loop.js";

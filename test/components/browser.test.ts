@@ -6,7 +6,7 @@
  */
 import { createServer as createNetServer, type AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { canvasDsl, finished, messages, node, nodeFinished } from "../helpers/dsl.js";
 import { sendHtml, standIn } from "../helpers/http.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";

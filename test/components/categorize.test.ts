@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import { categorizeSystemPrompt, categorizeUserPrompt, categorySpecs, pickCategory } from "../../src/components/llm/categorize-prompt.js";
 import { canvasDsl, lastEvent, messageText, node, nodeFinished, trace } from "../helpers/dsl.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defineTool, loadCanvas } from "../../src/index.js";
+import { defineTool } from "../../src/tools/define-tool.js";
+import { loadCanvas } from "../../src/api.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import type { ChatMessage, ChatModel, ChatRequest, ChatResult } from "../../src/llm/types.js";
 import {

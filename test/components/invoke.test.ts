@@ -4,7 +4,8 @@
 import { createServer, request as httpRequest } from "node:http";
 import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { loadCanvas, validateDsl, type CanvasEvent, type LoadOptions } from "../../src/index.js";
+import { loadCanvas, validateDsl, type LoadOptions } from "../../src/api.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { formBody, jsonArgument, withQuery } from "../../src/components/http/arguments.js";
 import { htmlToText } from "../../src/components/http/html-to-text.js";
 import { decodeBody } from "../../src/components/http/request.js";

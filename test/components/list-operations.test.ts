@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import lodash from "lodash";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import {
   compareValues,
   countOf,

@@ -1,6 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, THINK_END, THINK_START, type RunRequest } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import { THINK_END, THINK_START } from "../../src/components/text-stream.js";
+import type { RunRequest } from "../../src/engine/run.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import { canvasDsl, finished, messageText, node, trace } from "../helpers/dsl.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { builtinRegistry, loadCanvas, TextStream } from "../../src/index.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import { loadCanvas } from "../../src/api.js";
+import { TextStream } from "../../src/components/text-stream.js";
 import { mergeText, splitByDelimiters, StringTransform } from "../../src/components/string-transform.js";
 import { canvasWithEnv, finished, messageText, node, outputsOf } from "../helpers/dsl.js";
 

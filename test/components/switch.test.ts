@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { loadCanvas, validateDsl } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
 import { chooseRoute, Switch } from "../../src/components/switch.js";
 import { evaluateSwitchItem, isEmptyValue, SWITCH_OPERATORS, UnknownOperatorError } from "../../src/components/switch-operators.js";
 import { messages, node, nodeFinished, started } from "../helpers/dsl.js";

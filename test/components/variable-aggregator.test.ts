@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadCanvas, validateDsl } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
 import { candidateSelectors, isPresent, VariableAggregator } from "../../src/components/variable-aggregator.js";
 import { messages, node, nodeFinished, started } from "../helpers/dsl.js";
 

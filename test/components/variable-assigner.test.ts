@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { loadCanvas, validateDsl } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
 import { compileTemplate, renderTemplate } from "../../src/refs/template.js";
 import { VariableAssigner } from "../../src/components/variable-assigner.js";
 import { AssignmentError, assignedValue, type AssignOperator, type OperandAccess } from "../../src/components/variable-operations.js";

@@ -3,7 +3,8 @@
  * branches that need no LLM: each answer goes through a JSON snapshot, as a session file would.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { expectFinished, lastEvent, messages, messageText, trace } from "../helpers/dsl.js";
 

@@ -3,7 +3,8 @@
  * rejected, legacy and graph-only fixtures are reported for migration.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas, PIPELINE_MESSAGE, validateCanvas } from "../../src/index.js";
+import { loadCanvas, validateCanvas } from "../../src/api.js";
+import { PIPELINE_MESSAGE } from "../../src/dsl/kind.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
 import { errors } from "../helpers/dsl.js";
 

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { builtinRegistry, BUILTIN_COMPONENTS } from "../../src/index.js";
+import { builtinRegistry, BUILTIN_COMPONENTS } from "../../src/components/builtins.js";
 import { ProviderMissingError } from "../../src/components/needs-provider.js";
 import { migrateDsl, needsMigration } from "../../src/migrate/index.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";

@@ -5,7 +5,7 @@
  */
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, validateCanvas } from "../../src/index.js";
+import { loadCanvas, validateCanvas } from "../../src/api.js";
 import { cli } from "../helpers/cli.js";
 import { corpusPath, corpusRoot } from "../helpers/corpus.js";
 

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { CanvasEvent } from "../../src/index.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { cli } from "../helpers/cli.js";
 import { corpusPath } from "../helpers/corpus.js";
 

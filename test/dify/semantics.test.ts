@@ -6,7 +6,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { Canvas, defaultRegistry, loadCanvas, type CanvasDsl, type CanvasEvent } from "../../src/index.js";
+import { Canvas } from "../../src/engine/canvas.js";
+import { defaultRegistry, loadCanvas } from "../../src/api.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import type { RunDelta } from "../../src/engine/checkpoint.js";
 import { difyApp, edge, finished, jsCode, messages, startedIds, type NodeSpec } from "../helpers/dify.js";
 

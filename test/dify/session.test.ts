@@ -5,7 +5,8 @@
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { cli } from "../helpers/cli.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { scratchDir } from "../helpers/scratch.js";

@@ -6,7 +6,9 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, parseDifyYaml, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import { parseDifyYaml } from "../../src/dify/yaml.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { difyApp, edge, finished, type NodeSpec } from "../helpers/dify.js";
 import { startMockLlm } from "../helpers/mock-llm.js";

@@ -9,7 +9,8 @@
 import { readFileSync, rmSync } from "node:fs";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { parseDifyYaml, validateCanvas } from "../../src/index.js";
+import { parseDifyYaml } from "../../src/dify/yaml.js";
+import { validateCanvas } from "../../src/api.js";
 import { corpusPath, corpusRoot } from "../helpers/corpus.js";
 import { expectedValue, firstDifference, pyyamlLoadAll, pyyamlMissing } from "../helpers/pyyaml.js";
 import { scratchDir } from "../helpers/scratch.js";

@@ -4,7 +4,10 @@
  */
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CanvasValidationError, loadCanvas, MAX_DSL_DEPTH, migrateDsl, MigrationError, validateDsl } from "../../src/index.js";
+import { CanvasValidationError, loadCanvas, validateDsl } from "../../src/api.js";
+import { MAX_DSL_DEPTH } from "../../src/dsl/structure.js";
+import { migrateDsl } from "../../src/migrate/runner.js";
+import { MigrationError } from "../../src/migrate/types.js";
 import { cli } from "../helpers/cli.js";
 import { canvasDsl, errors, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";

@@ -3,7 +3,8 @@
  * type anywhere gives a validation report naming the field, never a TypeError.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { CanvasValidationError, loadCanvas, validateDsl, type CanvasDsl } from "../../src/index.js";
+import { CanvasValidationError, loadCanvas, validateDsl } from "../../src/api.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
 import { cli } from "../helpers/cli.js";
 import { canvasDsl, errors, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";

@@ -3,7 +3,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, validateDsl } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
 import { canvasDsl, messageText, node, validationErrors } from "../helpers/dsl.js";
 
 const graphNames = (names: Record<string, string>) => ({

@@ -4,7 +4,12 @@
  * shared data would do the same) as from this one.
  */
 import { describe, expect, it } from "vitest";
-import { DurableSession, followEvents, MemorySnapshotStore, type CanvasEvent, type ComponentDefinition, type StoredEvent } from "../../src/index.js";
+import { DurableSession } from "../../src/durable/session.js";
+import { followEvents } from "../../src/durable/follow.js";
+import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
+import type { StoredEvent } from "../../src/stores/snapshot-store.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 

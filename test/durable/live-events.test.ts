@@ -6,20 +6,16 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  compareEventIds,
-  DurableSession,
-  FileSnapshotStore,
-  followEvents,
-  MemorySnapshotStore,
-  PostgresSnapshotStore,
-  RedisSnapshotStore,
-  type CanvasDsl,
-  type CanvasEvent,
-  type CheckpointStore,
-  type ComponentDefinition,
-  type StoredEvent,
-} from "../../src/index.js";
+import { compareEventIds, type CheckpointStore, type StoredEvent } from "../../src/stores/snapshot-store.js";
+import { DurableSession } from "../../src/durable/session.js";
+import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { followEvents } from "../../src/durable/follow.js";
+import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
+import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { canvasDsl, finished, messages, node } from "../helpers/dsl.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";

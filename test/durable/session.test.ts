@@ -4,21 +4,15 @@
  * or cancelled turn never becomes the next one's start, and the three durability modes.
  */
 import { describe, expect, it } from "vitest";
-import {
-  Canvas,
-  cancelRun,
-  compareEventIds,
-  DurableSession,
-  MemoryCancelSignals,
-  MemorySnapshotStore,
-  SnapshotConflictError,
-  type AppendOptions,
-  type CanvasDsl,
-  type CanvasEvent,
-  type CheckpointRecord,
-  type ComponentDefinition,
-  type Durability,
-} from "../../src/index.js";
+import { Canvas } from "../../src/engine/canvas.js";
+import { cancelRun } from "../../src/durable/cancel.js";
+import { compareEventIds, SnapshotConflictError, type AppendOptions, type CheckpointRecord, type Durability } from "../../src/stores/snapshot-store.js";
+import { DurableSession } from "../../src/durable/session.js";
+import { MemoryCancelSignals } from "../../src/stores/cancel-signals.js";
+import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { canvasDsl, canvasWithEnv, finished, messages, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 

@@ -6,7 +6,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { builtinRegistry } from "../../src/components/builtins.js";
-import { Canvas, loadCanvas, type CanvasDsl, type CanvasEvent, type ComponentEntry } from "../../src/index.js";
+import { Canvas } from "../../src/engine/canvas.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasDsl, ComponentEntry } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { mergeDeltaParts, type RunDelta } from "../../src/engine/checkpoint.js";
 import { canvasWithEnv, finished, messages, node } from "../helpers/dsl.js";
 

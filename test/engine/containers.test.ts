@@ -5,7 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { Loop } from "../../src/components/loop.js";
 import type { CheckInfo } from "../../src/components/types.js";
-import { canvasFromSource, loadCanvas, validateDsl, type ComponentDefinition } from "../../src/index.js";
+import { canvasFromSource, loadCanvas, validateDsl } from "../../src/api.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 

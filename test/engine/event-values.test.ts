@@ -6,7 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { eventRecord, eventValue } from "../../src/engine/event-values.js";
-import { loadCanvas, TextStream, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import { TextStream } from "../../src/components/text-stream.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { canvasWithEnv, finished, node, nodeFinished } from "../helpers/dsl.js";
 
 const ndjsonBytes = (events: readonly CanvasEvent[]) => events.reduce((sum, e) => sum + Buffer.byteLength(JSON.stringify(e)) + 1, 0);

@@ -5,7 +5,8 @@
  * selectors with spaces, exits through nested containers, and path errors naming the reference.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { compileGraph, type CanvasGraph } from "../../src/engine/graph.js";
 import { planExtension, selectBatch } from "../../src/engine/plan.js";
 import { builtinRegistry } from "../../src/components/builtins.js";

@@ -2,7 +2,10 @@
  * End-to-end engine behaviour through the public API, with exact event sequences.
  */
 import { describe, expect, it } from "vitest";
-import { canvasFromSource, loadCanvas, TextStream, THINK_END, THINK_START, type CanvasEvent, type ComponentDefinition } from "../../src/index.js";
+import { canvasFromSource, loadCanvas } from "../../src/api.js";
+import { TextStream, THINK_END, THINK_START } from "../../src/components/text-stream.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { canvasDsl, lastEvent, messageText, node, trace } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 import { UnavailableError } from "../../src/components/unavailable.js";

@@ -4,7 +4,8 @@
 import { readFileSync } from "node:fs";
 import Ajv2020Module from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 
 const Ajv2020 = Ajv2020Module.default;

@@ -7,7 +7,12 @@
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Canvas, loadCanvas, TextStream, validateDsl, type CanvasDsl, type CanvasEvent, type ComponentDefinition } from "../../src/index.js";
+import { Canvas } from "../../src/engine/canvas.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
+import { TextStream } from "../../src/components/text-stream.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { canvasDsl, finished, messages, node, trace } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 

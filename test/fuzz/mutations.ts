@@ -12,7 +12,7 @@
  * end: JSON.stringify itself overflows on a value thousands of levels deep.
  */
 import fc from "fast-check";
-import { MAX_DSL_DEPTH } from "../../src/index.js";
+import { MAX_DSL_DEPTH } from "../../src/dsl/structure.js";
 import { isPlainObject, jsonPointer } from "../../src/util/values.js";
 
 export const MUTATION_KINDS = [

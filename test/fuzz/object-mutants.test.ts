@@ -12,7 +12,9 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CanvasValidationError, loadCanvas, MigrationError, migrateDsl, validateDsl } from "../../src/index.js";
+import { CanvasValidationError, loadCanvas, validateDsl } from "../../src/api.js";
+import { MigrationError } from "../../src/migrate/types.js";
+import { migrateDsl } from "../../src/migrate/runner.js";
 import { isPlainObject } from "../../src/util/values.js";
 import { valueAt, type Path } from "./mutations.js";
 import { fileSeeds, type Seed } from "./seeds.js";

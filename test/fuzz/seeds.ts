@@ -5,7 +5,8 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadCanvas, type CanvasRuntimeOptions } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasRuntimeOptions } from "../../src/engine/canvas.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
 
 export interface Seed {

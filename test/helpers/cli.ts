@@ -2,7 +2,7 @@
 import { Writable } from "node:stream";
 import { main } from "../../src/cli/main.js";
 import type { CliIO } from "../../src/cli/io.js";
-import type { CanvasEvent } from "../../src/index.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 
 export interface LiveCli {
   io: CliIO;

@@ -1,5 +1,5 @@
 /** Small Dify documents built in tests, and reading their runs. */
-import type { CanvasEvent } from "../../src/index.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 
 export interface NodeSpec {
   id: string;

@@ -1,6 +1,9 @@
 /** Small builders for test canvases, and readers of the events and validation issues they produce. */
 import { expect } from "vitest";
-import { validateDsl, type CanvasDsl, type CanvasEvent, type ComponentEntry, type ValidationIssue } from "../../src/index.js";
+import { validateDsl } from "../../src/api.js";
+import type { CanvasDsl, ComponentEntry } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ValidationIssue } from "../../src/dsl/validate.js";
 
 export function node(componentName: string, params: Record<string, unknown> = {}, downstream: string[] = [], extra: Partial<ComponentEntry> = {}): ComponentEntry {
   return { obj: { component_name: componentName, params }, downstream, upstream: [], ...extra };

@@ -7,14 +7,12 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import {
-  FileSnapshotStore,
-  openCancelSignals,
-  type CancelSignals,
-  PostgresSnapshotStore,
-  RedisSnapshotStore,
-  type CheckpointStore,
-} from "../../src/index.js";
+import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { openCancelSignals } from "../../src/stores/open-store.js";
+import type { CancelSignals } from "../../src/stores/cancel-signals.js";
+import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
+import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
+import type { CheckpointStore } from "../../src/stores/snapshot-store.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "./postgres.js";
 import { connectTestRedis, TEST_REDIS_URL } from "./redis.js";
 import { scratchDir } from "./scratch.js";

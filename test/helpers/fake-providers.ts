@@ -4,7 +4,10 @@
  * category whose name appears in the text it classifies (else the last one, as RAGFlow does when
  * the model names none), and a tool returns "<id> results for <its input, rendered>".
  */
-import { builtinRegistry, type ComponentDefinition, type ComponentRegistry, type Params } from "../../src/index.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
+import type { ComponentRegistry } from "../../src/components/registry.js";
+import type { Params } from "../../src/dsl/types.js";
 
 /** The param that holds a tool node's input, by tool. */
 const TOOL_INPUT: Readonly<Record<string, string>> = { Google: "q", ExeSQL: "sql", YahooFinance: "stock_code", CodeExec: "script" };

@@ -1,5 +1,7 @@
 /** Component registries for tests: the built-ins plus test components, and a tiny one of capabilities only. */
-import { BUILTIN_COMPONENTS, builtinRegistry, ComponentRegistry, type ComponentDefinition } from "../../src/index.js";
+import { BUILTIN_COMPONENTS, builtinRegistry } from "../../src/components/builtins.js";
+import { ComponentRegistry } from "../../src/components/registry.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 
 /** The built-in definition of a component name. */
 export function builtinDefinition(name: string): ComponentDefinition {

@@ -7,7 +7,10 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import type { FastifyInstance } from "fastify";
 import { afterEach } from "vitest";
-import { createApiKey, createServer, MemoryServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
+import { createApiKey } from "../../src/server/store/api-keys.js";
+import { createServer, type CreateServerOptions } from "../../src/server/app.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
+import type { ServerStore } from "../../src/server/store/types.js";
 
 export interface TestServer {
   /** http://127.0.0.1:<port> */

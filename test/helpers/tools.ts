@@ -4,7 +4,10 @@
  * tool as a node, and the id RAGFlow gives a web hit.
  */
 import { createHash } from "node:crypto";
-import { loadCanvas, type CanvasDsl, type CanvasEvent, type ReferenceChunk, type ReferenceDocument } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import type { ReferenceChunk, ReferenceDocument } from "../../src/components/types.js";
 import type { KnowledgeBaseConfig, ToolEndpointConfig } from "../../src/config/types.js";
 import type { ToolContext } from "../../src/tools/types.js";
 import type { KnowledgeModels } from "../../src/knowledge/model-types.js";

@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { contextWindow, DEFAULT_CONTEXT_TOKENS, knownContextWindow } from "../../src/llm/context-window.js";
 import { fitMessages } from "../../src/llm/fit-messages.js";
 import { createLlmProvider, startMockLlmServer } from "../../src/llm/index.js";

@@ -3,7 +3,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { chunkerRenames } from "../../migrations-dsl/001-chunker-renames.js";
-import { migrateDsl, validateDsl } from "../../src/index.js";
+import { migrateDsl } from "../../src/migrate/runner.js";
+import { validateDsl } from "../../src/api.js";
 
 function dsl() {
   return {

@@ -6,7 +6,9 @@
 import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas, migrateDsl, validateDsl, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
+import { migrateDsl } from "../../src/migrate/runner.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
 import { errors } from "../helpers/dsl.js";
 import { fakeProviderRegistry } from "../helpers/fake-providers.js";

@@ -3,7 +3,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { graphOnlyComponents } from "../../migrations-dsl/002-graph-only-components.js";
-import { migrateDsl, validateDsl } from "../../src/index.js";
+import { migrateDsl } from "../../src/migrate/runner.js";
+import { validateDsl } from "../../src/api.js";
 
 const edge = (source: string, sourceHandle: string, target: string, targetHandle = "end") => ({ source, sourceHandle, target, targetHandle });
 const node = (id: string, label: string, form: unknown = {}, extra: Record<string, unknown> = {}) => ({ id, data: { label, name: `${label} node`, form }, ...extra });

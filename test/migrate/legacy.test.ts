@@ -5,7 +5,9 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { legacyV019 } from "../../migrations-dsl/003-legacy-v019.js";
-import { loadCanvas, migrateDsl, type CanvasEvent } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import { migrateDsl } from "../../src/migrate/runner.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { node, validationErrors } from "../helpers/dsl.js";
 import { fakeProviderRegistry } from "../helpers/fake-providers.js";

@@ -4,7 +4,9 @@
  */
 import { readdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { DSL_MIGRATIONS, MigrationError, migrateDsl, needsMigration, type MigrationStep } from "../../src/index.js";
+import { DSL_MIGRATIONS } from "../../migrations-dsl/index.js";
+import { MigrationError, type MigrationStep } from "../../src/migrate/types.js";
+import { migrateDsl, needsMigration } from "../../src/migrate/runner.js";
 import { unsupportedParts } from "../../src/migrate/runner.js";
 
 function step(id: string, detect: (dsl: Record<string, unknown>) => boolean, change: (dsl: Record<string, unknown>) => void): MigrationStep {

@@ -3,7 +3,9 @@
  * tenant, what a compiled graph uses (read once per graph), and the names a policy may use.
  */
 import { describe, expect, it } from "vitest";
-import { compileCanvas, ComponentPolicy, ComponentPolicyError, defaultRegistry, readSource, type ComponentPolicyConfig } from "../../src/index.js";
+import { compileCanvas, defaultRegistry, readSource } from "../../src/api.js";
+import { ComponentPolicy, ComponentPolicyError } from "../../src/policy/policy.js";
+import type { ComponentPolicyConfig } from "../../src/config/types.js";
 import { usesOf } from "../../src/policy/uses.js";
 import { canvasDsl, canvasWithEnv, node } from "../helpers/dsl.js";
 

@@ -5,7 +5,7 @@
  * an empty string, silently (issue 8).
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas, validateDsl } from "../../src/index.js";
+import { loadCanvas, validateDsl } from "../../src/api.js";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { compileGraph } from "../../src/engine/graph.js";
 import { canvasDsl, canvasWithEnv, expectFinished, messages, node } from "../helpers/dsl.js";

@@ -7,7 +7,7 @@
 import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { cli } from "../helpers/cli.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
 import { scratchDir } from "../helpers/scratch.js";

@@ -3,7 +3,7 @@
  * kind and label, made from the loaded canvas (its compiled graph).
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { canvasGraphModel, checkGraphModel, type GraphModel } from "../../src/render/index.js";
 import { routedCanvas } from "../helpers/render.js";
 

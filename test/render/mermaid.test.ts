@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { canvasGraphModel, escapeMermaidLabel, toMermaid, type GraphModel } from "../../src/render/index.js";
 import { routedCanvas } from "../helpers/render.js";
 

@@ -5,7 +5,11 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { canvasGraphModel, loadCanvas, renderTrace, traceModel, type CanvasEvent } from "../../src/index.js";
+import { canvasGraphModel } from "../../src/render/index.js";
+import { loadCanvas } from "../../src/api.js";
+import { renderTrace } from "../../src/render/trace-html.js";
+import { traceModel } from "../../src/render/trace-model.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
 import { MAX_ALONGSIDE } from "../../src/render/trace-model.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
 import { cli } from "../helpers/cli.js";

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeSandboxSettings } from "../../src/sandbox/code/options.js";
 import { runCode } from "../../src/sandbox/code/run-code.js";
 import { createEgressPolicy } from "../../src/sandbox/egress/guard.js";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { canvasDsl, node, nodeFinished } from "../helpers/dsl.js";
 import { startLoopbackServer, type LoopbackServer } from "../helpers/http.js";
 

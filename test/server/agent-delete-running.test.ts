@@ -5,7 +5,7 @@
  * "Only authorized users…" as a run state without a record did.
  */
 import { describe, expect, it } from "vitest";
-import type { ComponentDefinition } from "../../src/index.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 import { call, send, startTestServer } from "../helpers/server.js";

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createServer } from "../../src/index.js";
+import { createServer } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { corpusRoot } from "../helpers/corpus.js";
 import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";

@@ -4,7 +4,7 @@
  * which case it refuses to listen beyond loopback unless told `insecureNoAuth`.
  */
 import { describe, expect, it } from "vitest";
-import { createServer, InsecureListenError, isLoopbackHost } from "../../src/index.js";
+import { createServer, InsecureListenError, isLoopbackHost } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";

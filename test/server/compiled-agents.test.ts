@@ -4,7 +4,7 @@
  * cached), and the cache keeps at most its capacity.
  */
 import { describe, expect, it } from "vitest";
-import { CanvasValidationError, defaultRegistry } from "../../src/index.js";
+import { CanvasValidationError, defaultRegistry } from "../../src/api.js";
 import { CompiledAgents } from "../../src/server/compiled-agents.js";
 import type { AgentRecord } from "../../src/server/store/types.js";
 import { canvasDsl, node } from "../helpers/dsl.js";

@@ -5,7 +5,13 @@
  * older than its agent's DSL, or a server that runs without the policy), with the same message.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { createWorker, MemoryServerStore, RedisServerStore, RunQueue, ComponentPolicy, defaultRegistry, type ComponentPolicyConfig, type RunWorker } from "../../src/index.js";
+import { createWorker, type RunWorker } from "../../src/worker/worker.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
+import { ComponentPolicy } from "../../src/policy/policy.js";
+import { defaultRegistry } from "../../src/api.js";
+import type { ComponentPolicyConfig } from "../../src/config/types.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { addKey, call, createAgent, frames, startTestServer } from "../helpers/server.js";

@@ -6,7 +6,8 @@
  */
 import { defaultRegistry } from "../../src/api.js";
 import { describe, expect, it } from "vitest";
-import { createServer, MemoryServerStore } from "../../src/index.js";
+import { createServer } from "../../src/server/app.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { resolveServerSettings, ServerOptionsError } from "../../src/server/settings.js";
 import { runTimeLimitMessage } from "../../src/server/turn.js";
 import { canvasDsl, node } from "../helpers/dsl.js";

@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { inlineScriptHashes, PLAYGROUND_PAGE, PLAYGROUND_SCRIPT, PLAYGROUND_STYLE } from "../../src/server/playground/index.js";
-import { createServer, MemoryServerStore } from "../../src/index.js";
+import { createServer } from "../../src/server/app.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
 import { hello, userFillUp } from "./canvases.js";
 

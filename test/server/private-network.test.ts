@@ -9,7 +9,8 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createServer, MemoryServerStore } from "../../src/index.js";
+import { createServer } from "../../src/server/app.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { SERVER_PRIVATE_NETWORK_HINT } from "../../src/server/app.js";
 import { ServerOptionsError } from "../../src/server/settings.js";
 import { canvasDsl, node } from "../helpers/dsl.js";

@@ -6,7 +6,9 @@
  */
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { createServer, MemoryServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
+import { createServer, type CreateServerOptions } from "../../src/server/app.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
+import type { ServerStore } from "../../src/server/store/types.js";
 import { addKey } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 

@@ -6,7 +6,8 @@
  */
 import OpenAI from "openai";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { MemoryServerStore, RedisServerStore } from "../../src/index.js";
+import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
 import { hashApiKey } from "../../src/server/store/api-keys.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";

@@ -8,7 +8,10 @@
 import { connect as connectTcp } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { createApiKey, createServer, DataFolderServerStore, type CreateServerOptions, type ServerStore } from "../../src/index.js";
+import { createApiKey } from "../../src/server/store/api-keys.js";
+import { createServer, type CreateServerOptions } from "../../src/server/app.js";
+import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import type { ServerStore } from "../../src/server/store/types.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { call, createAgent, frames, holdAgentReads, send, type TestServer } from "../helpers/server.js";

@@ -8,7 +8,8 @@
  * The servers' crash test (crash.test.ts) kills real server processes; these pin each window.
  */
 import { describe, expect, it } from "vitest";
-import { DurableSession, type ComponentDefinition } from "../../src/index.js";
+import { DurableSession } from "../../src/durable/session.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { startTurn } from "../../src/server/turn.js";
 import { INTERRUPTED_TURN } from "../../src/server/turn-record.js";
 import type { SessionEvent } from "../../src/server/transcript.js";

@@ -2,18 +2,9 @@
  * The contract every SnapshotStore keeps, run against each implementation by its own test file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  loadCanvas,
-  SessionLockedError,
-  SessionLockLostError,
-  SnapshotConflictError,
-  SnapshotCorruptError,
-  SnapshotKeyError,
-  SnapshotStoreError,
-  type CanvasDsl,
-  type CheckpointStore,
-  type SnapshotStore,
-} from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointStore, type SnapshotStore } from "../../src/stores/snapshot-store.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
 import { lastEvent, messageText } from "../helpers/dsl.js";
 
 export interface StoreHarness {

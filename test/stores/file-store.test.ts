@@ -7,17 +7,9 @@ import { dirname, join, resolve } from "node:path";
 import { CLI_BIN } from "../helpers/cli-process.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import {
-  FileSnapshotStore,
-  openSnapshotStore,
-  SessionLockedError,
-  SessionLockLostError,
-  SnapshotConflictError,
-  SnapshotCorruptError,
-  SnapshotKeyError,
-  SnapshotStoreError,
-  type CheckpointRecord,
-} from "../../src/index.js";
+import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { openSnapshotStore } from "../../src/stores/open-store.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointRecord } from "../../src/stores/snapshot-store.js";
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const root = mkdtempSync(join(tmpdir(), "canvasflow-file-store-"));

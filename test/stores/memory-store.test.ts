@@ -1,6 +1,7 @@
 /** The memory store: the conformance suite, plus expiry on an injected clock. */
 import { describe, expect, it } from "vitest";
-import { MemorySnapshotStore, type CanvasDsl } from "../../src/index.js";
+import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
 import { describeSnapshotStore } from "./conformance.js";
 
 describeSnapshotStore("MemorySnapshotStore", { open: () => new MemorySnapshotStore(), shared: false, expires: true, checkpoints: true });

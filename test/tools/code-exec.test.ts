@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { paramsWithDefaults } from "../../src/components/params.js";
 import { CodeExec, normalizeLanguage } from "../../src/tools/code-exec.js";
 import { buildContract, businessOutput, canonicalContent, inferActualType } from "../../src/tools/code/contract.js";

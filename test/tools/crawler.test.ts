@@ -1,6 +1,6 @@
 /** Crawler: a loopback page fetched through the SSRF guard (loopback allowed explicitly) and turned into Markdown. */
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { finished, messages, nodeFinished } from "../helpers/dsl.js";
 import { sendHtml, standIn } from "../helpers/http.js";
 import { builtinDefinition } from "../helpers/registry.js";

@@ -9,7 +9,7 @@ import fc from "fast-check";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { paramsWithDefaults } from "../../src/components/params.js";
 import { UnavailableError } from "../../src/components/unavailable.js";
 import { ExeSQL } from "../../src/tools/exesql.js";

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { simpleParser, type ParsedMail } from "mailparser";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { canvasDsl, finished, messageEnd, node, nodeFinished } from "../helpers/dsl.js";
 import { builtinDefinition } from "../helpers/registry.js";
 import { scratchDir } from "../helpers/scratch.js";

@@ -5,7 +5,7 @@
  * its result flows through the analyst Agent into the final message.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { McpHub } from "../../src/tools/mcp/hub.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { finished, messages, nodeFinished } from "../helpers/dsl.js";

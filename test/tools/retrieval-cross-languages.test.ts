@@ -3,7 +3,7 @@
  * LLM here) and a local knowledge base is searched with the translations.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { parseTranslations, TRANSLATOR_PROMPT, translationRequest } from "../../src/tools/retrieval/cross-languages.js";
 import { canvasDsl, finished, messageText, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";

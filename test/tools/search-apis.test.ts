@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import type { ToolEndpointConfig } from "../../src/config/types.js";
 import { canvasDsl, finished, messages, node, nodeFinished } from "../helpers/dsl.js";
 import { sendJson, standIn, type RecordedRequest } from "../helpers/http.js";

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { TextStream } from "../../src/index.js";
+import { TextStream } from "../../src/components/text-stream.js";
 import { choice, flag, listArgument, textArgument, toolTimeoutMs, wholeNumber } from "../../src/tools/web/args.js";
 import { chunksPrompt, hashStr2Int, MAX_CHUNK_CHARS, webChunks } from "../../src/tools/web/chunks.js";
 import { apiUrl, requireApiKey, toolBaseUrl } from "../../src/tools/web/endpoint.js";

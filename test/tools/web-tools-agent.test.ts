@@ -4,7 +4,7 @@
  * message_end.
  */
 import { describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { canvasDsl, finished, messageEnd, messages, node } from "../helpers/dsl.js";
 import { sendJson, standIn } from "../helpers/http.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";

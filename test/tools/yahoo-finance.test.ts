@@ -3,7 +3,7 @@
  * (symbols and news), chart (quote summary and daily prices) and the fundamentals timeseries.
  */
 import { describe, expect, it } from "vitest";
-import { validateDsl } from "../../src/index.js";
+import { validateDsl } from "../../src/api.js";
 import { pickSymbol } from "../../src/tools/web/yahoo-finance.js";
 import { formatNumber, lineLabel, markdownTable, statementSection } from "../../src/tools/web/yahoo-report.js";
 import { finished, messages, nodeFinished } from "../helpers/dsl.js";

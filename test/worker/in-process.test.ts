@@ -5,19 +5,16 @@
  * back), and the queue's numbers. Child-process workers (kill -9) are in workers.test.ts.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import {
-  cancelQueuedRun,
-  createWorker,
-  enqueueRun,
-  followEvents,
-  queueMetrics,
-  readRunJob,
-  RedisServerStore,
-  RunQueue,
-  type ComponentDefinition,
-  type RunWorker,
-  type StoredEvent,
-} from "../../src/index.js";
+import { cancelQueuedRun } from "../../src/worker/cancel.js";
+import { createWorker, type RunWorker } from "../../src/worker/worker.js";
+import { enqueueRun } from "../../src/worker/enqueue.js";
+import { followEvents } from "../../src/durable/follow.js";
+import { queueMetrics } from "../../src/worker/metrics.js";
+import { readRunJob } from "../../src/worker/job.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
+import type { StoredEvent } from "../../src/stores/snapshot-store.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { registryWith } from "../helpers/registry.js";

@@ -1,5 +1,5 @@
 /** The I/O-bound canvas the queue's kill tests run (and bench/workloads/server-queue-throughput.mjs mirrors). */
-import type { CanvasDsl } from "../../src/index.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 
 export const ROUNDS = 10;

@@ -14,18 +14,16 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  builtinRegistry,
-  cancelQueuedRun,
-  enqueueRun,
-  followEvents,
-  queueMetrics,
-  RedisServerStore,
-  RunQueue,
-  type CanvasDsl,
-  type ComponentRegistry,
-  type StoredEvent,
-} from "../../src/index.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import { cancelQueuedRun } from "../../src/worker/cancel.js";
+import { enqueueRun } from "../../src/worker/enqueue.js";
+import { followEvents } from "../../src/durable/follow.js";
+import { queueMetrics } from "../../src/worker/metrics.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
+import type { CanvasDsl } from "../../src/dsl/types.js";
+import type { ComponentRegistry } from "../../src/components/registry.js";
+import type { StoredEvent } from "../../src/stores/snapshot-store.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { ioCanvas, ROUNDS } from "./io-canvas.js";
