@@ -6,9 +6,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 export { sleep };
 
-/** The canvasflow package as users get it (the build in dist/). */
+/** The package's entries (package.json exports), as built in dist/. */
+const ENTRIES = ["index.js", "server/index.js", "worker/index.js", "backends/redis.js", "backends/postgres.js", "dify/index.js", "render/index.js", "knowledge/index.js", "testing/index.js"];
+
+/** The canvasflow package as users get it (the build in dist/): every entry's exports in one object. */
 export async function canvasflow() {
-  return import("../dist/src/index.js");
+  return Object.assign({}, ...(await Promise.all(ENTRIES.map((entry) => import(`../dist/src/${entry}`)))));
 }
 
 export async function langgraph() {

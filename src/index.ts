@@ -73,7 +73,6 @@ export {
   type VariableDeclaration,
 } from "./pool/index.js";
 export * from "./stores/index.js";
-export * from "./server/store/index.js";
 export {
   migrateDsl,
   needsMigration,
@@ -88,43 +87,27 @@ export {
   type UnsupportedPart,
 } from "./migrate/index.js";
 export { Unsupported, UNSUPPORTED_COMPONENT } from "./components/unsupported.js";
-export {
-  registerDify,
-  DIFY_FRONT_END,
-  DIFY_COMPONENTS,
-  DIFY_LIMITS,
-  readDifyGraph,
-  isDifyDocument,
-  parseDifyYaml,
-  readDifyYamlFile,
-  type DifyGraph,
-} from "./dify/index.js";
+export { registerDify, DIFY_FRONT_END, isDifyDocument, type DifyGraph } from "./dify/index.js";
 export type { DslFrontEnd } from "./dsl/front-end.js";
 export { UnavailableError, isUnavailable } from "./components/unavailable.js";
-export * from "./llm/index.js";
+export type * from "./llm/types.js";
+export { LlmRequestError, ModelResolutionError, type LlmFailureKind } from "./llm/errors.js";
+export { OpenAIChatModel, type OpenAIChatModelOptions } from "./llm/openai-chat-model.js";
+export { createLlmProvider, resolveModel, modelPart, bareModelName, type ResolvedModel } from "./llm/provider.js";
 export { loadConfig, loadConfigFile, validateConfig, buildServices, ConfigError, CONFIG_FILE_NAME, type LoadedConfig, type BuildServicesOptions } from "./config/load.js";
-export { buildIndex, updateIndex, DEFAULT_INDEX_FOLDER, type BuildOptions, type BuiltIndex, type IndexReport, type IndexProgress, type IndexedChunk } from "./knowledge/indexer.js";
-export { localKnowledgeBase, setIndexNotifier, LocalKnowledgeBase, type IndexNotifier } from "./knowledge/knowledge-base.js";
-export { scoreCandidates, type HybridQuery, type ScoredChunk } from "./knowledge/hybrid.js";
-export { createKnowledgeModels, type KnowledgeModelsOptions } from "./knowledge/models.js";
 export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/model-types.js";
 export type * from "./config/types.js";
 export { McpHub } from "./tools/mcp/hub.js";
 export {
   ProcessMemoryStore,
   FileMemoryStore,
-  RedisMemoryStore,
-  PostgresMemoryStore,
   openMemoryStore,
   searchMemories,
   MemoryStoreError,
   TenantMemories,
   DEFAULT_MEMORY_TENANT,
-  migrateLegacyMemories,
   type MemoryStore,
   type MemoryRef,
-  type MemoryOwners,
-  type LegacyMigrationReport,
   type MemoryMessage,
   type MemoryHit,
   type MemoryQuery,
@@ -135,11 +118,6 @@ export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";
 export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
 export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";
-export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./server/app.js";
-export { sessionOwners } from "./server/memory-owners.js";
-export { AGENT_BODY_LIMIT } from "./server/routes/agents.js";
-export { ServerOptionsError } from "./server/settings.js";
-export { PolicyRefusal, type DenialView } from "./server/component-policy.js";
 export {
   ComponentPolicy,
   ComponentPolicyError,
@@ -151,29 +129,3 @@ export {
   type PolicyVocabulary,
 } from "./policy/policy.js";
 export { createSessionIfAbsent, type CreateSessionOptions } from "./durable/create.js";
-export * from "./worker/index.js";
-export {
-  canvasGraphModel,
-  graphModelOf,
-  difyGraphModel,
-  checkGraphModel,
-  toMermaid,
-  escapeMermaidLabel,
-  layoutGraph,
-  renderGraphSvg,
-  renderGraphHtml,
-  renderTrace,
-  traceModel,
-  type GraphModel,
-  type DiagramNode,
-  type DiagramEdge,
-  type EdgeKind,
-  type NodeFamily,
-  type Layout,
-  type LayoutOptions,
-  type PlacedNode,
-  type PlacedEdge,
-  type TraceOptions,
-  type TraceModel,
-  type TraceStep,
-} from "./render/index.js";

@@ -9,6 +9,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const DIST_INDEX = resolve("dist/src/index.js");
+/** The package's entries a child may use, merged into one `lib`. */
+const DIST_ENTRIES = ["index.js", "backends/redis.js", "backends/postgres.js", "server/index.js", "worker/index.js"].map((entry) => pathToFileURL(resolve("dist/src", entry)).href);
 
 export interface DistChild {
   child: ChildProcess;
@@ -21,12 +23,12 @@ export interface DistChild {
 
 /**
  * Run an ES module snippet in a new Node process; `lib` is in scope as the library's exports
- * (`const { RedisSnapshotStore } = lib`), and `lines` yields what is written to its stdin.
+ * (`const { RedisSnapshotStore } = lib`: every entry's exports), and `lines` yields what is written to its stdin.
  */
 export function spawnDistChild(code: string): DistChild {
   if (!existsSync(DIST_INDEX)) throw new Error(`${DIST_INDEX} is missing: run "npm run build" first (npm test does)`);
   const source =
-    `const lib = await import(${JSON.stringify(pathToFileURL(DIST_INDEX).href)});\n` +
+    `const lib = Object.assign({}, ...(await Promise.all(${JSON.stringify(DIST_ENTRIES)}.map((entry) => import(entry)))));\n` +
     `const lines = (await import("node:readline")).createInterface({ input: process.stdin })[Symbol.asyncIterator]();\n` +
     code;
   const child = spawn(process.execPath, ["--input-type=module", "-e", source], { stdio: ["pipe", "pipe", "pipe"] });

@@ -4,7 +4,7 @@
  * mock LLM; and through the CLI, memories kept beside a session file and in PostgreSQL.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { loadCanvas } from "../../src/index.js";
+import { loadCanvas } from "../../src/api.js";
 import { FileMemoryStore, MemoryStoreError, ProcessMemoryStore, searchMemories, TenantMemories, type MemoryStore } from "../../src/memory/index.js";
 import { memoryUserId } from "../../src/memory/save.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
@@ -170,7 +170,7 @@ describe("a memory store written for the interface before tenants", () => {
     const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories: old as unknown as MemoryStore } });
     expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toMatch(/^services\.memories has add and messages but does not say scope: "tenant"/);
     expect(ids).toEqual([]);
-    const { createServer, MemoryServerStore } = await import("../../src/index.js");
+    const { createServer, MemoryServerStore } = await import("../../src/server/index.js");
     expect(() => createServer({ store: new MemoryServerStore(), canvas: { services: { memories: old } } })).toThrow('canvas.services.memories has add and messages but does not say scope: "tenant"');
   });
 });

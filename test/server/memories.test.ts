@@ -6,7 +6,13 @@
  * (the job carries the tenant).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { createWorker, FileMemoryStore, ProcessMemoryStore, RedisMemoryStore, RedisServerStore, RunQueue, type MemoryStore, type RunWorker } from "../../src/index.js";
+import { createWorker, type RunWorker } from "../../src/worker/worker.js";
+import { FileMemoryStore } from "../../src/memory/file-memories.js";
+import { ProcessMemoryStore } from "../../src/memory/process-memories.js";
+import { RedisMemoryStore } from "../../src/memory/redis-memories.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
+import type { MemoryStore } from "../../src/memory/types.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -93,7 +99,8 @@ describe("memories on a multi-tenant server", () => {
     const memories = new FileMemoryStore({ directory: scratchDir("cf-server-memories-").dir });
     const server = await startTestServer({ canvas: { services: { memories } } });
     await attack(server, memories);
-    const { TenantMemories, createServer, MemoryServerStore } = await import("../../src/index.js");
+    const { TenantMemories } = await import("../../src/index.js");
+    const { createServer, MemoryServerStore } = await import("../../src/server/index.js");
     expect(() => createServer({ store: new MemoryServerStore(), canvas: { services: { memories: new TenantMemories(memories, "t1") } } })).toThrow(
       'canvas.services.memories is one tenant\'s memories (tenant "t1"); give the MemoryStore itself',
     );

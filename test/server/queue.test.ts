@@ -6,7 +6,11 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
-import { builtinRegistry, createWorker, RedisServerStore, RunQueue, type ComponentRegistry, type RunWorker } from "../../src/index.js";
+import { builtinRegistry } from "../../src/components/builtins.js";
+import { createWorker, type RunWorker } from "../../src/worker/worker.js";
+import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
+import type { ComponentRegistry } from "../../src/components/registry.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
@@ -206,7 +210,7 @@ describe("serve with a run queue", () => {
   }, 60_000);
 
   it("the dashboard needs a queue and a long enough key", async () => {
-    const { createServer, MemoryServerStore } = await import("../../src/index.js");
+    const { createServer, MemoryServerStore } = await import("../../src/server/index.js");
     expect(() => createServer({ store: new MemoryServerStore(), dashboard: { key: "k".repeat(20) } })).toThrow("createServer: dashboard needs queue");
     expect(() => createServer({ store: new MemoryServerStore(), queue: openQueue("x"), dashboard: { key: "short" } })).toThrow(/dashboard.key must be a string of at least 16 characters/);
     expect(() => createServer({ store: new MemoryServerStore(), queue: openQueue("x"), dashboard: { key: "k".repeat(20), path: "/api/v1/q" } })).toThrow(/dashboard.path must be a path/);

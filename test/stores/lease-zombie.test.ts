@@ -10,7 +10,10 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileSnapshotStore, PostgresSnapshotStore, RedisSnapshotStore, type CheckpointStore } from "../../src/index.js";
+import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
+import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
+import type { CheckpointStore } from "../../src/stores/snapshot-store.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -19,6 +22,7 @@ const folder = scratchDir("cf-lease-zombie-");
 const schema = uniqueTestSchema();
 const prefix = uniqueTestPrefix();
 const DIST = pathToFileURL(resolve("dist/src/index.js")).href;
+const DIST_BACKENDS = ["redis", "postgres"].map((name) => pathToFileURL(resolve(`dist/src/backends/${name}.js`)).href);
 const shells: ChildProcess[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -44,7 +48,7 @@ const cases: Case[] = [
 
 /** A process holding the lease of `key`, whose parent (a shell that exec'd sleep) never reaps it; resolves to its pid. */
 async function unreapedHolder(c: Case, key: string): Promise<number> {
-  const script = folder.write(`holder-${c.name}.mjs`, `const lib = await import(${JSON.stringify(DIST)});\nconst store = ${c.make};\nawait store.lock(${JSON.stringify(key)});\nconsole.log("locked " + process.pid);\nsetInterval(() => {}, 1000);\n`);
+  const script = folder.write(`holder-${c.name}.mjs`, `const lib = Object.assign({}, await import(${JSON.stringify(DIST)}), ...(await Promise.all(${JSON.stringify(DIST_BACKENDS)}.map((entry) => import(entry)))));\nconst store = ${c.make};\nawait store.lock(${JSON.stringify(key)});\nconsole.log("locked " + process.pid);\nsetInterval(() => {}, 1000);\n`);
   const shell = spawn("sh", ["-c", `"${process.execPath}" "${script}" & exec sleep 120`], { stdio: ["ignore", "pipe", "inherit"] });
   shells.push(shell);
   let out = "";

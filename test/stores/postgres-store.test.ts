@@ -11,17 +11,10 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  migratePostgres,
-  openSnapshotStore,
-  PostgresSnapshotStore,
-  SessionLockedError,
-  SessionLockLostError,
-  SnapshotCorruptError,
-  SnapshotKeyError,
-  SnapshotStoreError,
-  type CheckpointRecord,
-} from "../../src/index.js";
+import { migratePostgres } from "../../src/stores/postgres-schema.js";
+import { openSnapshotStore } from "../../src/stores/open-store.js";
+import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
+import { SessionLockedError, SessionLockLostError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointRecord } from "../../src/stores/snapshot-store.js";
 import { postgresTables } from "../../src/stores/postgres-schema.js";
 import { sessionStatements } from "../../src/stores/postgres-statements.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
@@ -338,7 +331,7 @@ describe("PostgresSnapshotStore", () => {
 
     it("another process holds the lease while it lives; killed, its lease is taken over at once", async () => {
       const key = freshKey();
-      const dist = resolve("dist/src/index.js");
+      const dist = resolve("dist/src/backends/postgres.js");
       const script = `
         const { PostgresSnapshotStore } = await import(${JSON.stringify(dist)});
         const store = new PostgresSnapshotStore({ url: ${JSON.stringify(TEST_POSTGRES_URL)}, schema: ${JSON.stringify(schema)}, lockLeaseMs: 60000 });
