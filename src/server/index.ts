@@ -1,0 +1,39 @@
+/**
+ * `canvasflow/server`: the HTTP server (RAGFlow's, OpenAI's and Dify's APIs) and what it keeps:
+ * its stores in process memory and in a data folder, API keys, the component policy, and the
+ * conversation memories of its tenants. Redis and PostgreSQL stores: `canvasflow/redis`,
+ * `canvasflow/postgres`.
+ */
+export { createServer, isLoopbackHost, InsecureListenError, DEFAULT_BODY_LIMIT, type CreateServerOptions } from "./app.js";
+export { sessionOwners } from "./memory-owners.js";
+export { AGENT_BODY_LIMIT } from "./routes/agents.js";
+export { ServerOptionsError } from "./settings.js";
+export { PolicyRefusal, type DenialView } from "./component-policy.js";
+export {
+  DuplicateTitleError,
+  ServerStoreError,
+  type AgentPatch,
+  type AgentRecord,
+  type AgentStore,
+  type ApiKeyRecord,
+  type ApiKeyStore,
+  type ListQuery,
+  type Page,
+  type ServerStore,
+  type MessageFeedback,
+  type RunSummary,
+  type SessionMessage,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionRecordStore,
+  type UploadLimits,
+  type UploadRecord,
+  type UploadStore,
+} from "./store/types.js";
+export { isUploadId } from "./store/uploads.js";
+export { StoredRecordError, isRecordId, isKeyHash } from "./store/records.js";
+export { MemoryServerStore } from "./store/memory.js";
+export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./store/data-folder.js";
+export { createApiKey, hashApiKey, API_KEY_PREFIX, type CreateApiKeyOptions, type CreatedApiKey } from "./store/api-keys.js";
+export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "./store/open.js";
+export { migrateLegacyMemories, type MemoryOwners, type LegacyMigrationReport } from "../memory/legacy.js";
