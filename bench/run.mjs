@@ -32,6 +32,8 @@ const WORKLOADS = [
   "dify-graph",
   // What the code sandbox costs a script, against running it unsandboxed.
   "codeexec",
+  // Starting canvasflow: importing the core, a one-millisecond canvas, --help (kind "server": figures of their own).
+  "startup",
 ];
 
 function parseArgs(argv) {
@@ -178,7 +180,7 @@ console.log(`canvasflow ${JSON.parse(readFileSync(join(root, "package.json"), "u
 console.log("per-run ms over samples of ≥ 50 ms: min / median / p90; ratio = LangGraph median / canvasflow median\n");
 const records = [];
 for (const name of args.only) {
-  if (name.startsWith("server-")) {
+  if ((await import(join(here, "workloads", `${name}.mjs`))).kind === "server") {
     records.push(await runServerWorkload(name, args.rounds));
     continue;
   }
