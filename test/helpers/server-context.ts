@@ -16,6 +16,7 @@ import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS, type ServerLimits } from "../../sr
 import { Shutdown } from "../../src/server/shutdown.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
 import type { ServerStore } from "../../src/server/store/types.js";
+import type { SessionEvent } from "../../src/server/transcript.js";
 
 export interface TestContextOptions {
   store?: ServerStore;
@@ -56,3 +57,13 @@ export async function testAgent(ctx: ServerContext, dsl: unknown, options: { id?
   const title = options.title ?? `agent ${id}`;
   return (await ctx.store.agents.create({ id, tenant: "t1", title, description: "", dsl: dsl as never, canvas_type: "", avatar: null, create_time: now, update_time: now })).id;
 }
+
+/** Every event of a turn, in order. */
+export async function allEvents(events: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
+  const out: SessionEvent[] = [];
+  for await (const event of events) out.push(event);
+  return out;
+}
+
+/** A turn of tenant t1's key k1 on this agent (in this session, when given). */
+export const turnInput = (agentId: string, query: string, sessionId?: string) => ({ tenant: "t1", caller: "key:k1", agentId, query, ...(sessionId ? { sessionId } : {}) });

@@ -11,9 +11,8 @@ import { createWorker, type RunWorker } from "../../src/worker/index.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";
 import { startQueuedTurn } from "../../src/server/queued-turn.js";
-import type { SessionEvent } from "../../src/server/transcript.js";
 import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
-import { testAgent, testServerContext } from "../helpers/server-context.js";
+import { allEvents, testAgent, testServerContext, turnInput } from "../helpers/server-context.js";
 import { hello } from "./canvases.js";
 
 const prefix = uniqueTestPrefix();
@@ -36,19 +35,13 @@ async function queued(name: string, agentId: string, limits: { sessionMessageCha
   return { ctx, queue, agentId: await testAgent(ctx, hello(), { id: agentId }) };
 }
 
-async function all(events: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
-  const out: SessionEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
-const turnInput = (agentId: string, query: string, sessionId?: string) => ({ tenant: "t1", caller: "key:k1", agentId, query, ...(sessionId ? { sessionId } : {}) });
 
 describe("a queued turn's messages", () => {
   it("are in the session's record before message_end and workflow_finished go out", async () => {
     const { ctx, queue, agentId } = await queued("record", "a".repeat(32));
     const first = await startQueuedTurn(ctx, queue, turnInput(agentId, "Ada"));
-    await all(first.events);
+    await allEvents(first.events);
     const sessions = ctx.store.sessions;
     const update = sessions.update.bind(sessions);
     const delivered: string[] = [];
@@ -72,14 +65,14 @@ describe("a queued turn's messages", () => {
     // The prologue (43 characters), "Ada" and "Hello, Ada! This is turn 1." make 73.
     const { ctx, queue, agentId } = await queued("full", "b".repeat(32), { sessionMessageChars: 60 });
     const first = await startQueuedTurn(ctx, queue, turnInput(agentId, "Ada"));
-    await all(first.events);
+    await allEvents(first.events);
     await expect(startQueuedTurn(ctx, queue, turnInput(agentId, "Bob", first.sessionId))).rejects.toMatchObject({
       code: 103,
       message: `session ${first.sessionId} is full: its messages hold 73 characters, the most a session may hold is 60 (server.limits.sessionMessageChars); start a new session`,
     });
     // The refused turn took nothing: a new session of the agent runs.
     const fresh = await startQueuedTurn(ctx, queue, turnInput(agentId, "Cy"));
-    await all(fresh.events);
+    await allEvents(fresh.events);
     expect(fresh.transcript.content).toBe("Hello, Cy! This is turn 1.");
   }, 60_000);
 });

@@ -12,8 +12,7 @@ import { DurableSession } from "../../src/durable/session.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
 import { startTurn } from "../../src/server/turn.js";
 import { INTERRUPTED_TURN } from "../../src/server/turn-record.js";
-import type { SessionEvent } from "../../src/server/transcript.js";
-import { testAgent, testServerContext } from "../helpers/server-context.js";
+import { allEvents, testAgent, testServerContext, turnInput } from "../helpers/server-context.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 import { hello } from "./canvases.js";
@@ -34,20 +33,14 @@ const twoMessages = () =>
 
 
 
-async function all(events: AsyncIterable<SessionEvent>): Promise<SessionEvent[]> {
-  const out: SessionEvent[] = [];
-  for await (const event of events) out.push(event);
-  return out;
-}
 
-const turnInput = (agentId: string, query: string, sessionId?: string) => ({ tenant: "t1", caller: "key:k1", agentId, query, ...(sessionId ? { sessionId } : {}) });
 
 describe("a finished turn's messages (issue 24, item 12)", () => {
   it("are in the run's last checkpoint and in the session's record before message_end and workflow_finished go out", async () => {
     const ctx = testServerContext({ registry });
     const agentId = await testAgent(ctx, hello());
     const first = await startTurn(ctx, turnInput(agentId, "Ada"));
-    await all(first.events);
+    await allEvents(first.events);
     const sessions = ctx.store.sessions;
     const update = sessions.update.bind(sessions);
     const delivered: string[] = [];
@@ -84,14 +77,14 @@ describe("a finished turn's messages (issue 24, item 12)", () => {
       return update(...args);
     };
     const first = await startTurn(ctx, turnInput(agentId, "Ada"));
-    await all(first.events);
+    await allEvents(first.events);
     refuse = true;
     const lost = await startTurn(ctx, turnInput(agentId, "Bob", first.sessionId));
-    await all(lost.events);
+    await allEvents(lost.events);
     expect((await sessions.get("t1", first.sessionId))?.message.map((m) => m.content)).toEqual(["Hi! Tell me your name and I will greet you.", "Ada", "Hello, Ada! This is turn 1."]);
     refuse = false;
     const next = await startTurn(ctx, turnInput(agentId, "Cy", first.sessionId));
-    await all(next.events);
+    await allEvents(next.events);
     const messages = (await sessions.get("t1", first.sessionId))!.message;
     expect(messages.map((m) => m.content)).toEqual([
       "Hi! Tell me your name and I will greet you.",
@@ -104,7 +97,7 @@ describe("a finished turn's messages (issue 24, item 12)", () => {
     ]);
     expect(messages[3].id).toBe(lost.transcript.messageId);
     // A later turn does not add it again.
-    await all((await startTurn(ctx, turnInput(agentId, "Di", first.sessionId))).events);
+    await allEvents((await startTurn(ctx, turnInput(agentId, "Di", first.sessionId))).events);
     expect((await sessions.get("t1", first.sessionId))!.message.filter((m) => m.content === "Bob")).toHaveLength(1);
   });
 });
@@ -115,7 +108,7 @@ describe("the turn after a crash (issue 24, item 11)", () => {
     const agentId = await testAgent(ctx, twoMessages());
     gate.closed = false;
     const first = await startTurn(ctx, turnInput(agentId, "one"));
-    await all(first.events);
+    await allEvents(first.events);
     const id = first.sessionId;
     // A process runs the next turn, "two", and dies while it waits: its first message is checkpointed.
     gate.closed = true;
@@ -133,7 +126,7 @@ describe("the turn after a crash (issue 24, item 11)", () => {
     gate.closed = false;
 
     const next = await startTurn(ctx, turnInput(agentId, "three", id));
-    const nextEvents = await all(next.events);
+    const nextEvents = await allEvents(next.events);
     expect(nextEvents.map((e) => e.event)).not.toContain("workflow_resumed");
     expect(next.transcript.content).toBe("first: three. second: three.");
     const messages = (await ctx.store.sessions.get("t1", id))!.message;
@@ -154,7 +147,7 @@ describe("the turn after a crash (issue 24, item 11)", () => {
     expect(ended.map((e) => (e.event.data as { error?: string }).error)).toEqual([INTERRUPTED_TURN]);
     // The session goes on from the turn before the dead one: this was its second finished turn.
     const turns = await startTurn(ctx, turnInput(agentId, "four", id));
-    await all(turns.events);
+    await allEvents(turns.events);
     expect(turns.transcript.content).toBe("first: four. second: four.");
   });
 });
