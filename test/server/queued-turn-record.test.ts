@@ -35,8 +35,6 @@ async function queued(name: string, agentId: string, limits: { sessionMessageCha
   return { ctx, queue, agentId: await testAgent(ctx, hello(), { id: agentId }) };
 }
 
-
-
 describe("a queued turn's messages", () => {
   it("are in the session's record before message_end and workflow_finished go out", async () => {
     const { ctx, queue, agentId } = await queued("record", "a".repeat(32));

@@ -31,10 +31,6 @@ const twoMessages = () =>
     "Message:Second": node("Message", { content: ["second: {sys.query}."] }),
   });
 
-
-
-
-
 describe("a finished turn's messages (issue 24, item 12)", () => {
   it("are in the run's last checkpoint and in the session's record before message_end and workflow_finished go out", async () => {
     const ctx = testServerContext({ registry });
