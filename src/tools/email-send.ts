@@ -19,8 +19,8 @@ import { isPlainObject } from "../util/values.js";
 import { readFileValue } from "./files/store.js";
 import { ToolFailure, type ToolContext, type ToolOutput, type ToolRun } from "./types.js";
 import { textArgument, toolTimeoutMs } from "./web/args.js";
+import { EMAIL_TIMEOUT_S } from "./timeouts.js";
 
-export const EMAIL_TIMEOUT_S = 60;
 
 interface SmtpSettings {
   host: string;

@@ -10,8 +10,8 @@ import { htmlToText } from "../../components/http/html-to-text.js";
 import type { ToolOutput, ToolRun } from "../types.js";
 import { choice, textArgument, toolTimeoutMs } from "./args.js";
 import { guardedGet, httpUrl } from "./guarded-fetch.js";
+import { CRAWLER_TIMEOUT_S } from "../timeouts.js";
 
-export const CRAWLER_TIMEOUT_S = 600;
 /** Pages larger than this are refused: a model cannot read them anyway. */
 const MAX_PAGE_CHARS = 5_000_000;
 
