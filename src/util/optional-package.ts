@@ -45,6 +45,15 @@ export function requirePackage<T>(specifier: string, feature: string): T {
   }
 }
 
+/**
+ * A CommonJS package loaded on the first call of the returned function, then kept: for a package
+ * that a synchronous code path needs only sometimes (a template engine, an HTML parser).
+ */
+export function lazyPackage<T>(specifier: string, feature: string): () => T {
+  let loaded: T | undefined;
+  return () => (loaded ??= requirePackage<T>(specifier, feature));
+}
+
 /** Any package (ESM or CommonJS), imported on first call. */
 export async function importPackage<T>(specifier: string, feature: string): Promise<T> {
   try {
