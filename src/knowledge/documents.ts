@@ -12,6 +12,7 @@
 import { parse as parseCsv } from "csv-parse/sync";
 import { convert, type HtmlToTextOptions } from "html-to-text";
 import { chunkJson, chunkMarkdown, chunkText, splitToCap, MAX_CHUNK_CHARS, type TextChunk } from "./chunking.js";
+import { importPackage } from "../util/optional-package.js";
 
 export type DocumentFormat = "markdown" | "text" | "json" | "html" | "docx" | "pdf" | "csv";
 
@@ -91,7 +92,7 @@ export function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
 }
 
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
-  const { extractText, getDocumentProxy } = await import("unpdf");
+  const { extractText, getDocumentProxy } = await importPackage<typeof import("unpdf")>("unpdf", "Knowledge bases' .pdf files");
   let pdf;
   try {
     // PDF.js takes ownership of the buffer it is given: hand it a copy.
@@ -117,7 +118,7 @@ export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promis
 
 /** Word: mammoth turns the document into HTML (Word's heading styles become headings). */
 export async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
-  const mammoth = (await import("mammoth")).default;
+  const mammoth = (await importPackage<{ default: typeof import("mammoth") }>("mammoth", "Knowledge bases' .docx files")).default;
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;
