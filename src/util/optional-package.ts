@@ -46,12 +46,7 @@ function isMissing(error: unknown, specifier: string): boolean {
 
 /** A CommonJS package (pg, ioredis, exceljs…), loaded synchronously on first call. */
 export function requirePackage<T>(specifier: string, feature: string): T {
-  try {
-    return require(specifier) as T;
-  } catch (error) {
-    if (isMissing(error, specifier)) throw new MissingPackageError(rootName(specifier), feature);
-    throw error;
-  }
+  return requirePackages<[T]>([specifier], feature)[0];
 }
 
 /**
