@@ -172,8 +172,10 @@ describe("the packed package", () => {
     expect(out.docError).toContain("DocGenerator (PDF) needs the package pdfkit, which is not installed (it is optional): install it with `npm install pdfkit`");
   }, 120_000);
 
-  it("installed with --omit=optional: canvasflow serve says what to install, with no stack trace", async () => {
+  it("installed with --omit=optional: canvasflow runs a canvas, and canvasflow serve says what to install, with no stack trace", async () => {
     const bin = join(folders.lean, "node_modules/canvasflow/dist/src/cli/bin.js");
+    const ran = await run(process.execPath, [bin, "run", "node_modules/canvasflow/fixtures/hello.json", "--query", "Ada"], { cwd: folders.lean, timeout: 60_000 });
+    expect(ran.stdout).toContain("Hello, Ada!");
     const failed = await run(process.execPath, [bin, "serve", "--port", "0"], { cwd: folders.lean, timeout: 60_000 }).then(
       () => undefined,
       (error: { code?: number; stderr?: string }) => error,
