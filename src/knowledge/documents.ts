@@ -12,7 +12,7 @@
 import type * as CsvParse from "csv-parse/sync";
 import type * as HtmlToText from "html-to-text";
 import type { HtmlToTextOptions } from "html-to-text";
-import { lazyPackage } from "../util/optional-package.js";
+import { importPackage, lazyPackage } from "../util/optional-package.js";
 import { chunkJson, chunkMarkdown, chunkText, splitToCap, MAX_CHUNK_CHARS, type TextChunk } from "./chunking.js";
 
 const csvParse = lazyPackage<typeof CsvParse>("csv-parse/sync", "reading .csv files");
@@ -96,7 +96,7 @@ export function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
 }
 
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
-  const { extractText, getDocumentProxy } = await import("unpdf");
+  const { extractText, getDocumentProxy } = await importPackage<typeof import("unpdf")>("unpdf", "Knowledge bases' .pdf files");
   let pdf;
   try {
     // PDF.js takes ownership of the buffer it is given: hand it a copy.
@@ -122,7 +122,7 @@ export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promis
 
 /** Word: mammoth turns the document into HTML (Word's heading styles become headings). */
 export async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
-  const mammoth = (await import("mammoth")).default;
+  const mammoth = (await importPackage<{ default: typeof import("mammoth") }>("mammoth", "Knowledge bases' .docx files")).default;
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;
