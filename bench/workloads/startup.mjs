@@ -14,8 +14,8 @@ import { fileURLToPath } from "node:url";
 export const kind = "server";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-const CORE = new URL("../../dist/src/index.js", import.meta.url).href;
-const BIN = fileURLToPath(new URL("../../dist/src/cli/bin.js", import.meta.url));
+const CORE = new URL("../../dist/bundle/index.js", import.meta.url).href;
+const BIN = fileURLToPath(new URL("../../dist/bundle/cli/bin.js", import.meta.url));
 const RUNS = 10;
 
 const median = (xs) => {

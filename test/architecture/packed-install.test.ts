@@ -173,7 +173,8 @@ describe("the packed package", () => {
   }, 120_000);
 
   it("installed with --omit=optional: canvasflow runs a canvas, and canvasflow serve says what to install, with no stack trace", async () => {
-    const bin = join(folders.lean, "node_modules/canvasflow/dist/src/cli/bin.js");
+    // The command npm linked for the package's bin, as `npx canvasflow` runs it.
+    const bin = join(folders.lean, "node_modules/.bin/canvasflow");
     const ran = await run(process.execPath, [bin, "run", "node_modules/canvasflow/fixtures/hello.json", "--query", "Ada"], { cwd: folders.lean, timeout: 60_000 });
     expect(ran.stdout).toContain("Hello, Ada!");
     const failed = await run(process.execPath, [bin, "serve", "--port", "0"], { cwd: folders.lean, timeout: 60_000 }).then(

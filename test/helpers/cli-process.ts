@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
-export const CLI_BIN = resolve("dist/src/cli/bin.js");
+export const CLI_BIN = resolve("dist/bundle/cli/bin.js");
 
 export interface CliProcess {
   child: ChildProcess;
