@@ -11,7 +11,7 @@ import { pathDeeperThan } from "../util/nesting.js";
 import { dslAjv, significantErrors } from "./ajv.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
-import type { ValidationIssue } from "./validate.js";
+import type { ValidationIssue } from "../contracts/dsl.js";
 
 /**
  * How many levels of objects and lists a DSL may nest. Real canvases nest about 15. RAGFlow,

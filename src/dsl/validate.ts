@@ -17,34 +17,9 @@ import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
 import { structuralIssues } from "./structure.js";
 import type { CanvasDsl, ComponentEntry } from "./types.js";
-import type { MigrationNote } from "../migrate/types.js";
+import type { ValidationIssue, ValidationReport, Severity } from "../contracts/dsl.js";
 
-export type Severity = "error" | "warning";
-
-export interface ValidationIssue {
-  severity: Severity;
-  /** Machine-readable kind of problem. */
-  code: string;
-  /** JSON pointer into the file (inside the envelope's `/dsl` when there is one). */
-  pointer: string;
-  componentId?: string;
-  /** The component's display name from the editor graph. */
-  componentName?: string;
-  /** The component's `component_name`. */
-  componentType?: string;
-  message: string;
-}
-
-export interface ValidationReport {
-  file?: string;
-  kind: DslKind;
-  valid: boolean;
-  issues: ValidationIssue[];
-  /** What a front end normalized in memory to read the document (Dify's legacy shapes), as migrate reports it. */
-  notes?: MigrationNote[];
-  /** A Dify document's app mode (`workflow`, `advanced-chat`): the report names a chatflow as one. */
-  appMode?: string;
-}
+export type { Severity, ValidationIssue, ValidationReport };
 
 export interface ValidateOptions {
   registry: ComponentRegistry;

@@ -6,7 +6,10 @@
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from "elkjs/lib/elk-api.js";
 import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode } from "./graph-model.js";
 import { layeredLayout, type LayeredSizes } from "./layered-layout.js";
+import type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point } from "./layout-types.js";
 import { clip, textWidth } from "./text-size.js";
+
+export type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point };
 
 export const NODE_HEIGHT = 48;
 export const NAME_FONT = 13;
@@ -18,36 +21,6 @@ export const DETAIL_CHARS = 44;
 export const LABEL_CHARS = 40;
 /** Room above a container's children for its title. */
 const CONTAINER_TITLE = 44;
-
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface Point {
-  x: number;
-  y: number;
-}
-
-export interface PlacedNode extends Box {
-  readonly node: DiagramNode;
-}
-
-export interface PlacedEdge {
-  readonly edge: DiagramEdge;
-  readonly points: Point[];
-  /** Where the label's box sits, when the edge has a label. */
-  readonly label?: Box & { text: string };
-}
-
-export interface Layout {
-  readonly width: number;
-  readonly height: number;
-  readonly nodes: PlacedNode[];
-  readonly edges: PlacedEdge[];
-}
 
 /** The two lines of a node: its name, then its id and type (marked when canvasflow cannot run it). */
 export function nodeLines(node: DiagramNode): { name: string; detail: string } {
@@ -88,11 +61,6 @@ const ROOT_OPTIONS = {
   "elk.edgeLabels.placement": "CENTER",
   "elk.padding": "[top=24,left=24,bottom=24,right=24]",
 };
-
-export interface LayoutOptions {
-  /** Where the flow goes: RIGHT (default; wide pages, files) or DOWN (a tall pane, as the playground's). */
-  readonly direction?: "RIGHT" | "DOWN";
-}
 
 /**
  * The most nodes laid out by ELK; larger graphs take the iterative layered layout
