@@ -11,7 +11,7 @@ import { findReferences, parseSelector, type Reference } from "../refs/grammar.j
 import { isPlainObject, jsonPointer } from "../util/values.js";
 import { locateStrings } from "./locate.js";
 import { referenceCycles } from "./reference-cycles.js";
-import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
+import { detectKind, PIPELINE_MESSAGE } from "./kind.js";
 import { dslAjv as ajv, significantErrors } from "./ajv.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";

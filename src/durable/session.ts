@@ -300,8 +300,7 @@ export class DurableSession {
             const logged = writer.logEvent(`${epoch}-${++n}`, event);
             onLogged?.(logged);
           },
-        })
-        [Symbol.asyncIterator]();
+        })[Symbol.asyncIterator]();
       return inner;
     };
     const next = (): Promise<IteratorResult<CanvasEvent>> => (inner ? inner.next() : start().then((it) => it.next()));

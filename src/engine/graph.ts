@@ -2,7 +2,6 @@
  * The compiled canvas: what the engine needs about each component, computed once at load so
  * that no step has to scan the DSL.
  */
-import type { Reference } from "../refs/grammar.js";
 import { displayNames, paramsWithDefaults, referencesOf } from "../components/params.js";
 import type { ComponentDefinition } from "../contracts/component.js";
 import type { CanvasDsl } from "../contracts/dsl.js";

@@ -7,7 +7,7 @@ import type { FunctionTool } from "../../llm/types.js";
 import type { ToolContext } from "../../tools/types.js";
 import { finiteNumber, isPlainObject } from "../../util/values.js";
 import { paramsWithDefaults } from "../params.js";
-import type { ComponentContext, ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
+import type { ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
 import type { AgentFunction } from "./agent-loop.js";
 import { functionName, type ToolHost } from "./agent-host.js";
 import { mcpFunctions } from "./agent-mcp.js";

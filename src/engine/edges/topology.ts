@@ -95,7 +95,13 @@ export function compileTopology(nodes: ReadonlyMap<string, ComponentNode>, edges
     responses.set(id, { template, paths });
     push(responsesAt, levelOf(node), id);
     const seen = new Set<number>();
-    for (const path of paths) for (const edge of path) if (!seen.has(edge)) (seen.add(edge), push(responsesByEdge, edge, id));
+    for (const path of paths) {
+      for (const edge of path) {
+        if (seen.has(edge)) continue;
+        seen.add(edge);
+        push(responsesByEdge, edge, id);
+      }
+    }
   }
   return { ...topology, responses, responsesAt, responsesByEdge };
 }
@@ -147,7 +153,10 @@ function blockingSets(
   while (stack.length > 0) {
     for (const e of topology.outgoing.get(stack.pop()!) ?? []) {
       const next = topology.edges[e].target;
-      if (!reachable.has(next)) (reachable.add(next), stack.push(next));
+      if (!reachable.has(next)) {
+        reachable.add(next);
+        stack.push(next);
+      }
     }
   }
   if (!reachable.has(target)) return [];
