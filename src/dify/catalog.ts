@@ -33,7 +33,7 @@ export const COMPONENT_OF_TYPE: Readonly<Record<string, string>> = {
 export const UNSUPPORTED_COMPONENT = "DifyUnsupported";
 
 /** Agent strategies canvasflow's Agent runs (Dify's built-in ones); the rest are plugins. */
-export const AGENT_STRATEGIES: ReadonlySet<string> = new Set(["function_calling", "react"]);
+const AGENT_STRATEGIES: ReadonlySet<string> = new Set(["function_calling", "react"]);
 
 /** Dify's built-in tools and the canvasflow tool each maps to (`provider/tool`). */
 export const TOOL_MAP: Readonly<Record<string, string>> = {

@@ -27,7 +27,7 @@ const DIFY_SYSTEM_DEFAULTS: Readonly<Record<string, unknown>> = {
   "sys.timestamp": 0,
 };
 
-export class DifyCompileError extends Error {
+class DifyCompileError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "DifyCompileError";
@@ -38,7 +38,7 @@ export class DifyCompileError extends Error {
 const ERROR_KEYS = { message: "error_message", type: "error_type" } as const;
 
 /** Dify's error_strategy as the engine's error route. */
-export function errorRouteOf(data: Record<string, unknown>): ErrorRoute | undefined {
+function errorRouteOf(data: Record<string, unknown>): ErrorRoute | undefined {
   if (data.error_strategy === "fail-branch") return { kind: "branch", handle: "fail-branch", errorKeys: ERROR_KEYS };
   if (data.error_strategy !== "default-value") return undefined;
   const outputs: Outputs = {};

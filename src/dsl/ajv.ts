@@ -8,7 +8,7 @@ import { loadSchema } from "./schemas.js";
 
 // ajv is CommonJS: under NodeNext its default import is the module object holding the class.
 const Ajv2020 = Ajv2020Module.default;
-export type AjvInstance = InstanceType<typeof Ajv2020>;
+type AjvInstance = InstanceType<typeof Ajv2020>;
 let ajvInstance: AjvInstance | undefined;
 
 export function dslAjv(): AjvInstance {

@@ -7,7 +7,7 @@ import type { DslKind, DslSource } from "../contracts/dsl.js";
 export type { DslKind };
 
 /** Components of RAGFlow's ingestion-pipeline runtime (rag/flow), including their pre-rename names. */
-export const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([
+const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([
   "File",
   "Parser",
   "TokenChunker",
@@ -38,7 +38,7 @@ export const LEGACY_COMPONENTS: ReadonlySet<string> = new Set([
 
 export const PIPELINE_MESSAGE = "dataflow pipeline canvases are not agent canvases";
 
-export interface KindFinding {
+interface KindFinding {
   kind: DslKind;
   /** Why the DSL was classified so (for non-agent kinds). */
   reason?: string;

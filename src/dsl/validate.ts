@@ -21,7 +21,7 @@ import type { ValidationIssue, ValidationReport, Severity } from "../contracts/d
 
 export type { Severity, ValidationIssue, ValidationReport };
 
-export interface ValidateOptions {
+interface ValidateOptions {
   registry: ComponentRegistry;
 }
 
@@ -133,7 +133,7 @@ class ComponentChecker {
   private readonly assignedSystemGlobals: Record<string, true>;
 
   constructor(
-    private readonly dsl: CanvasDsl,
+    dsl: CanvasDsl,
     private readonly base: string,
     private readonly registry: ComponentRegistry,
     private readonly issues: ValidationIssue[],

@@ -93,7 +93,7 @@ export interface DurableSessionOptions {
 }
 
 export const DEFAULT_COMPACT_AFTER = 10_000;
-export const DEFAULT_COMPACT_AFTER_OPS = 10_000;
+const DEFAULT_COMPACT_AFTER_OPS = 10_000;
 
 /** A session opened without a DSL to create it from does not exist (or expired). */
 export class SessionNotFoundError extends SnapshotStoreError {

@@ -38,7 +38,7 @@ export interface RunScope {
 }
 
 /** What a run gathers from its components besides outputs. */
-export interface RunLedger {
+interface RunLedger {
   addUsage(usage: UsageReport): void;
   addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[]): void;
   references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] };

@@ -70,7 +70,7 @@ export interface NodeSpec {
 }
 
 /** Extras of a graph beyond its nodes (see CanvasGraph). */
-export interface GraphExtras {
+interface GraphExtras {
   readonly limits?: CanvasGraph["limits"];
   readonly turnGlobals?: CanvasGraph["turnGlobals"];
   readonly initialGlobals?: CanvasGraph["initialGlobals"];

@@ -13,7 +13,7 @@ import { parse as parseCsv } from "csv-parse/sync";
 import { convert, type HtmlToTextOptions } from "html-to-text";
 import { chunkJson, chunkMarkdown, chunkText, splitToCap, MAX_CHUNK_CHARS, type TextChunk } from "./chunking.js";
 
-export type DocumentFormat = "markdown" | "text" | "json" | "html" | "docx" | "pdf" | "csv";
+type DocumentFormat = "markdown" | "text" | "json" | "html" | "docx" | "pdf" | "csv";
 
 const EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
   md: "markdown",
@@ -34,7 +34,7 @@ export function formatOf(fileName: string): DocumentFormat | undefined {
 }
 
 /** A file that cannot be read as its format; the message says why. */
-export class DocumentError extends Error {}
+class DocumentError extends Error {}
 
 const HTML_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
@@ -55,7 +55,7 @@ const HTML_OPTIONS: HtmlToTextOptions = {
 };
 
 /** HTML as Markdown-like text: headings as "# …", the rest as readable text. */
-export function htmlText(html: string): string {
+function htmlText(html: string): string {
   return convert(html, HTML_OPTIONS);
 }
 
@@ -74,7 +74,7 @@ function sniffDelimiter(text: string): string {
 }
 
 /** CSV: one chunk per data row, as "column: value" lines; the section is the row number. */
-export function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
+function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
   let rows: string[][];
   try {
     rows = parseCsv(text, { delimiter: sniffDelimiter(text), relax_column_count: true, skip_empty_lines: true, bom: true, trim: true }) as string[][];
@@ -108,7 +108,7 @@ async function pdfPages(bytes: Uint8Array): Promise<string[]> {
 }
 
 /** PDF: the text layer, page by page (section "page N"), each page cut by paragraphs. */
-export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
+async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
   const pages = await pdfPages(bytes);
   const chunks = pages.flatMap((page, i) => chunkText(page, max).map((chunk) => ({ ...chunk, section: `page ${i + 1}` })));
   if (chunks.length === 0 && pages.length > 0) throw new DocumentError(`its ${pages.length} page(s) have no text layer (a scan needs OCR first)`);
@@ -116,7 +116,7 @@ export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promis
 }
 
 /** Word: mammoth turns the document into HTML (Word's heading styles become headings). */
-export async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
+async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
   const mammoth = (await import("mammoth")).default;
   let html: string;
   try {

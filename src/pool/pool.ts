@@ -14,7 +14,7 @@ export class MissingReferenceError extends Error {
   }
 }
 
-export type ComponentOutputs = Record<string, unknown>;
+type ComponentOutputs = Record<string, unknown>;
 
 /** Where a read looks: iteration aliases, and the frames (container rounds) it runs in. */
 export interface ResolveScope {

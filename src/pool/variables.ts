@@ -18,7 +18,7 @@ export const SYSTEM_GLOBALS = [
   "sys.date",
 ] as const;
 
-export type SystemGlobal = (typeof SYSTEM_GLOBALS)[number];
+type SystemGlobal = (typeof SYSTEM_GLOBALS)[number];
 
 /** When the runtime itself writes each system global (engine/run.ts startTurn and history). */
 export const SYSTEM_GLOBAL_WRITES: Readonly<Record<SystemGlobal, string>> = {

@@ -146,7 +146,7 @@ export function isSelector(text: unknown): text is string {
 }
 
 /** One reference found in a text: where it is and the exact text it replaces. */
-export interface ReferenceMatch {
+interface ReferenceMatch {
   ref: Reference;
   start: number;
   end: number;

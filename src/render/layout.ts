@@ -11,14 +11,14 @@ import { clip, textWidth } from "./text-size.js";
 
 export type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point };
 
-export const NODE_HEIGHT = 48;
+const NODE_HEIGHT = 48;
 export const NAME_FONT = 13;
 export const DETAIL_FONT = 11;
 export const LABEL_FONT = 11;
 /** Characters kept of names, details and edge labels drawn in boxes. */
-export const NAME_CHARS = 34;
-export const DETAIL_CHARS = 44;
-export const LABEL_CHARS = 40;
+const NAME_CHARS = 34;
+const DETAIL_CHARS = 44;
+const LABEL_CHARS = 40;
 /** Room above a container's children for its title. */
 const CONTAINER_TITLE = 44;
 
@@ -67,7 +67,7 @@ const ROOT_OPTIONS = {
  * (layered-layout.ts). ELK's layered algorithm recurses along long paths (a chain of 10 000
  * overflows the stack) and takes seconds at a few thousand nodes.
  */
-export const ELK_MAX_NODES = 500;
+const ELK_MAX_NODES = 500;
 
 const LAYERED_SIZES: LayeredSizes = {
   leaf: (node) => ({ width: nodeWidth(node), height: NODE_HEIGHT }),

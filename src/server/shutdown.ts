@@ -13,7 +13,7 @@
  */
 import { ApiError } from "./envelope.js";
 
-export const SHUTTING_DOWN = "The server is shutting down: send the request to another instance, or retry once it is back.";
+const SHUTTING_DOWN = "The server is shutting down: send the request to another instance, or retry once it is back.";
 
 export function shuttingDown(): ApiError {
   return new ApiError(503, SHUTTING_DOWN, null, 503);

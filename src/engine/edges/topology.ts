@@ -20,7 +20,7 @@ export interface EdgeSpec {
 }
 
 /** A response node's template, and the edge sets that let it stream (any one, fully taken). */
-export interface ResponsePlan {
+interface ResponsePlan {
   readonly template: ResponseTemplate;
   /** One set per distinct path from its level's root, each the blocking edges on it (minimal sets only). */
   readonly paths: readonly (readonly number[])[];
@@ -120,7 +120,7 @@ function selectorsOf(template: ResponseTemplate): Set<string> {
 }
 
 /** A reference's node-and-variable, e.g. `llm@text` or `conversation.x`. */
-export function variableKey(ref: Reference): string {
+function variableKey(ref: Reference): string {
   if (ref.kind === "component") return `${ref.componentId}@${ref.variable}`;
   if (ref.kind === "global") return ref.key;
   return ref.alias;

@@ -10,7 +10,7 @@ import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { parseXml, xmlAll, xmlPath, xmlText, type XmlElement } from "./xml.js";
 
-export const ARXIV_BASE = "https://export.arxiv.org";
+const ARXIV_BASE = "https://export.arxiv.org";
 export const ARXIV_TIMEOUT_S = 12;
 
 /** The PDF link of an entry (rel=related, title=pdf), else its abs page turned into /pdf/. */

@@ -11,7 +11,7 @@ import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { pythonStr } from "../../components/python-text.js";
 
-export const BGPT_BASE = "https://bgpt.pro";
+const BGPT_BASE = "https://bgpt.pro";
 export const BGPT_TIMEOUT_S = 30;
 
 const FIELDS: ReadonlyArray<[label: string, ...names: string[]]> = [
@@ -31,7 +31,7 @@ const FIELDS: ReadonlyArray<[label: string, ...names: string[]]> = [
   ["How to falsify", "how_to_falsify"],
 ];
 
-export function bgptPaperText(paper: Record<string, unknown>): string {
+function bgptPaperText(paper: Record<string, unknown>): string {
   return FIELDS.map(([label, ...names]) => {
     for (const name of names) {
       const value = paper[name];

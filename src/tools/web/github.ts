@@ -12,7 +12,7 @@ import { recordWebHits } from "./chunks.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 
-export const GITHUB_BASE = "https://api.github.com";
+const GITHUB_BASE = "https://api.github.com";
 export const GITHUB_TIMEOUT_S = 12;
 
 export const runGitHub: ToolRun = async (args, ctx): Promise<ToolOutput> => {

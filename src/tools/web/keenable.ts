@@ -10,7 +10,7 @@ import { recordWebHits } from "./chunks.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 
-export const KEENABLE_BASE = "https://api.keenable.ai";
+const KEENABLE_BASE = "https://api.keenable.ai";
 export const KEENABLE_TIMEOUT_S = 12;
 
 /** Keenable's `snippet` carries the page text; `description` is often empty. Newlines flattened. */

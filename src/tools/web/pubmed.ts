@@ -12,11 +12,11 @@ import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { parseXml, xmlAll, xmlPath, xmlText, type XmlElement } from "./xml.js";
 
-export const EUTILS_BASE = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
+const EUTILS_BASE = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
 export const PUBMED_TIMEOUT_S = 12;
 
 /** RAGFlow strips <b> and <i> from the XML before reading it; textContent does the same. */
-export function pubmedArticleText(article: XmlElement): { title: string; url: string; content: string } {
+function pubmedArticleText(article: XmlElement): { title: string; url: string; content: string } {
   const text = (path: string, base: XmlElement = article) => xmlText(xmlPath(base, path));
   const title = text("MedlineCitation/Article/ArticleTitle");
   const authors = xmlAll(article, "Author")

@@ -16,7 +16,7 @@ import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { httpUrl } from "./guarded-fetch.js";
 import { ApiClient } from "./http-json.js";
 
-export const QUERIT_BASE = "https://api.querit.ai";
+const QUERIT_BASE = "https://api.querit.ai";
 export const QUERIT_SEARCH_TIMEOUT_S = 12;
 export const QUERIT_CONTENTS_TIMEOUT_S = 70;
 

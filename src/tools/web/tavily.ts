@@ -10,7 +10,7 @@ import { chunksPrompt, recordWebHits, webChunks, type WebHit } from "./chunks.js
 import { apiUrl, requireApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 
-export const TAVILY_BASE = "https://api.tavily.com";
+const TAVILY_BASE = "https://api.tavily.com";
 export const TAVILY_SEARCH_TIMEOUT_S = 12;
 export const TAVILY_EXTRACT_TIMEOUT_S = 600;
 

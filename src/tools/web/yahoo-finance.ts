@@ -30,7 +30,7 @@ import {
   type StatementValue,
 } from "./yahoo-report.js";
 
-export const YAHOO_FINANCE_BASE = "https://query2.finance.yahoo.com";
+const YAHOO_FINANCE_BASE = "https://query2.finance.yahoo.com";
 export const YAHOO_FINANCE_TIMEOUT_S = 60;
 const NEWS_COUNT = 10;
 /** The fundamentals timeseries start yfinance uses (2016-12-31). */
@@ -40,7 +40,7 @@ const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 /** A ticker as Yahoo spells them: AAPL, BRK-B, 0700.HK, ^GSPC, EURUSD=X. */
 const TICKER = /^[A-Za-z0-9^][A-Za-z0-9.\-=^]{0,19}$/;
 
-export const CALENDAR_UNAVAILABLE =
+const CALENDAR_UNAVAILABLE =
   "Not available: Yahoo Finance serves the earnings calendar only to signed-in sessions (quoteSummary), and this tool reads its keyless endpoints.";
 
 function numberOrNull(value: unknown): number | null {
