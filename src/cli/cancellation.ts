@@ -5,7 +5,7 @@
  */
 import { constants } from "node:os";
 
-export type CancelSignal = "SIGINT" | "SIGTERM";
+type CancelSignal = "SIGINT" | "SIGTERM";
 
 export interface Cancellation {
   /** Aborts when a signal arrives. */

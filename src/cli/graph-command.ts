@@ -11,6 +11,7 @@ import { defaultRegistry, readSource } from "../api.js";
 import { DslReadError } from "../dsl/source.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { validateSource } from "../dsl/validate.js";
+import { FRONTIER_POLICY } from "../engine/frontier.js";
 import { compileGraph } from "../engine/graph.js";
 import { readDifyGraph } from "../dify/graph.js";
 import { graphModelOf } from "../render/canvas-model.js";
@@ -89,7 +90,7 @@ export async function loadGraphModel(file: string, io: CliIO): Promise<{ model: 
     return undefined;
   }
   warnInvalid(file, errors.length, io);
-  const model = graphModelOf(compileGraph(source.dsl as CanvasDsl, defaultRegistry));
+  const model = graphModelOf(compileGraph(source.dsl as CanvasDsl, defaultRegistry, FRONTIER_POLICY));
   return { model, title: titleOf(source.envelope?.title) ?? basename(file) };
 }
 

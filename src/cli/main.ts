@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { packageRoot } from "../dsl/schemas.js";
-import { processIO, UsageError, type CliIO } from "./io.js";
+import { UsageError, type CliIO } from "./io.js";
 // Each command's module is imported when that command runs: together they load Fastify, BullMQ,
 // ioredis, pg and the tools' libraries, seconds of startup that `--version` or `validate` never need.
 import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";

@@ -4,7 +4,7 @@
  */
 import { UsageError } from "./io.js";
 
-export interface IntegerRange {
+interface IntegerRange {
   min: number;
   max: number;
 }

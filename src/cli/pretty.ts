@@ -4,7 +4,7 @@
  */
 import type { CanvasEvent } from "../engine/events.js";
 
-export interface PrettyOptions {
+interface PrettyOptions {
   color: boolean;
   /** How to answer a pause, e.g. "canvasflow run x.json --session s.json --input". */
   resumeHint?: string;

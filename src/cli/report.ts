@@ -21,7 +21,7 @@ function count(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
-export function describeIssue(issue: ValidationIssue): string {
+function describeIssue(issue: ValidationIssue): string {
   const who = issue.componentId
     ? `${issue.componentId}${issue.componentName && issue.componentName !== issue.componentId ? ` "${issue.componentName}"` : ""}${issue.componentType ? ` (${issue.componentType})` : ""}: `
     : "";

@@ -40,7 +40,7 @@ export interface RunServices {
 }
 
 /** The provider name the mock gets in the config it is routed through. */
-export const MOCK_PROVIDER = "mock-llm";
+const MOCK_PROVIDER = "mock-llm";
 
 /** `--kb ID=DIR` → the id and the folder (resolved against cwd; it must exist). */
 export function parseKbFlag(value: string, cwd: string): { id: string; dir: string } {

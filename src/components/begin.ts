@@ -12,7 +12,7 @@ import type { ComponentContext, ComponentDefinition, InputField, Params } from "
  * JSON object query by field keys, a plain query the single field of a one-field form. Fields
  * nobody submitted fall back to the value stored in the form, if any.
  */
-export function beginInputs(form: Record<string, InputField>, inputs: Record<string, unknown> | undefined, query: string): Record<string, unknown> {
+function beginInputs(form: Record<string, InputField>, inputs: Record<string, unknown> | undefined, query: string): Record<string, unknown> {
   let submitted: Record<string, unknown> = {};
   if (inputs && Object.keys(inputs).length > 0) {
     submitted = { ...inputs };

@@ -13,12 +13,12 @@ import { isTextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
 import { valueKind } from "./value-kind.js";
 
-export type DataOperation = "select_keys" | "literal_eval" | "combine" | "filter_values" | "append_or_update" | "remove_keys" | "rename_keys";
+type DataOperation = "select_keys" | "literal_eval" | "combine" | "filter_values" | "append_or_update" | "remove_keys" | "rename_keys";
 
-export const DATA_OPERATIONS: readonly DataOperation[] = ["select_keys", "literal_eval", "combine", "filter_values", "append_or_update", "remove_keys", "rename_keys"];
+const DATA_OPERATIONS: readonly DataOperation[] = ["select_keys", "literal_eval", "combine", "filter_values", "append_or_update", "remove_keys", "rename_keys"];
 
 /** RAGFlow's backend default; the editor writes select_keys for new nodes. */
-export const DEFAULT_DATA_OPERATION: DataOperation = "literal_eval";
+const DEFAULT_DATA_OPERATION: DataOperation = "literal_eval";
 
 type Row = Record<string, unknown>;
 
@@ -105,7 +105,7 @@ export function combine(objects: readonly Row[]): Row {
   return out;
 }
 
-export interface ValueRule {
+interface ValueRule {
   key: string;
   operator: TextOperator;
   /** Already rendered. */

@@ -55,14 +55,14 @@ export function resolveInputValue(submitted: unknown, field: InputField | undefi
 }
 
 /** Whether a value fills a field (RAGFlow's _is_input_field_satisfied, for a value actually given). */
-export function fills(value: unknown, field: InputField | undefined): boolean {
+function fills(value: unknown, field: InputField | undefined): boolean {
   if (value === null || value === undefined) return false;
   if (isFileType(field?.type)) return !(value === "" || (Array.isArray(value) && value.length === 0));
   return true;
 }
 
 /** A field as sent in `user_inputs`: the stored spec with its value cleared. */
-export function askedField(field: InputField): InputField {
+function askedField(field: InputField): InputField {
   return { ...field, value: null };
 }
 

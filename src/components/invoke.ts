@@ -22,7 +22,7 @@ import { valueKind } from "./value-kind.js";
 export type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress/service.js";
 export type { HostResolver, ResolvedAddress } from "../sandbox/egress/guard.js";
 
-export const DEFAULT_INVOKE_TIMEOUT_S = 60;
+const DEFAULT_INVOKE_TIMEOUT_S = 60;
 /** The engine's timeout is the HTTP timeout plus this, so the request's own clearer error comes first. */
 export const ENGINE_TIMEOUT_MARGIN_MS = 5_000;
 
@@ -51,7 +51,7 @@ export function parseMethod(value: unknown): HttpMethod | undefined {
   return method === "GET" || method === "POST" || method === "PUT" ? method : undefined;
 }
 
-export function parseDatatype(value: unknown): Datatype | undefined {
+function parseDatatype(value: unknown): Datatype | undefined {
   if (isBlank(value)) return "json";
   const datatype = typeof value === "string" ? value.trim().toLowerCase() : "";
   return datatype === "json" || datatype === "formdata" ? datatype : undefined;
@@ -125,7 +125,7 @@ function refText(row: InvokeVariable): string {
 }
 
 /** References in header values, found with the header placeholder pattern. */
-export function headerReferences(value: unknown): Reference[] {
+function headerReferences(value: unknown): Reference[] {
   let headers: Record<string, unknown>;
   try {
     headers = parseHeaders(value);

@@ -10,7 +10,7 @@ import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from
 import { valueKind } from "./value-kind.js";
 
 /** Iteration outputs that collect a child's output: `{name: {ref: "<child id>@<var>"}}`. */
-export function collectedOutputs(params: Params): Array<{ name: string; componentId: string; variable: string }> {
+function collectedOutputs(params: Params): Array<{ name: string; componentId: string; variable: string }> {
   const outputs = params.outputs;
   if (!isPlainObject(outputs)) return [];
   const out: Array<{ name: string; componentId: string; variable: string }> = [];

@@ -27,11 +27,11 @@ export function looksLikeJinja(text: string): boolean {
 }
 
 /** The identifier RAGFlow gives a reference inside Jinja: `[@:.]` replaced by `_`. */
-export function jinjaIdentifier(expression: string): string {
+function jinjaIdentifier(expression: string): string {
   return expression.replace(/[@:.]/g, "_");
 }
 
-export interface JinjaRenderInput {
+interface JinjaRenderInput {
   template: CompiledTemplate;
   /** The value of each reference by expression, already stringified. */
   values: ReadonlyMap<string, string>;

@@ -10,9 +10,9 @@ import { comparableText, matchesText, textOperator, TEXT_OPERATORS } from "./tex
 import type { ComponentDefinition, Params, ParamProblem } from "./types.js";
 import { valueKind } from "./value-kind.js";
 
-export type ListOperation = "nth" | "head" | "tail" | "filter" | "sort" | "drop_duplicates";
+type ListOperation = "nth" | "head" | "tail" | "filter" | "sort" | "drop_duplicates";
 
-export const LIST_OPERATIONS: readonly ListOperation[] = ["nth", "head", "tail", "filter", "sort", "drop_duplicates"];
+const LIST_OPERATIONS: readonly ListOperation[] = ["nth", "head", "tail", "filter", "sort", "drop_duplicates"];
 
 /** `topN` (the editor's old name, any case) is head; empty is nth. Undefined: not an operation. */
 export function listOperation(value: unknown): ListOperation | undefined {
@@ -71,7 +71,7 @@ export function filterItems<T>(items: readonly T[], operator: unknown, value: un
  * The form an item is ordered and de-duplicated by: objects become their [key, value] pairs in
  * key order (RAGFlow's _hashable), so two objects compare by their first key, then its value…
  */
-export function canonicalForm(value: unknown): unknown {
+function canonicalForm(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonicalForm);
   if (isPlainObject(value)) {
     return Object.keys(value)
@@ -82,7 +82,7 @@ export function canonicalForm(value: unknown): unknown {
 }
 
 /** A text key equal for equal values whatever their key order; objects and lists stay distinct. */
-export function identityKey(value: unknown): string {
+function identityKey(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(identityKey).join(",")}]`;
   if (isPlainObject(value)) {
     const keys = Object.keys(value).sort(compareCodePoints);

@@ -11,7 +11,7 @@ import { FORBIDDEN_PATH_KEYS } from "../refs/grammar.js";
 
 export type LiteralValue = null | boolean | number | string | LiteralValue[] | { [key: string]: LiteralValue };
 
-export type LiteralParse =
+type LiteralParse =
   | { ok: true; value: LiteralValue }
   /** `forbiddenKey`: the text is a dict literal with a key that could reach a prototype. */
   | { ok: false; forbiddenKey?: string };

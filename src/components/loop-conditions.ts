@@ -6,7 +6,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { valueKind } from "./value-kind.js";
 
-export class ConditionError extends Error {
+class ConditionError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "ConditionError";

@@ -12,7 +12,7 @@ import { isTextStream, TextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
 
 /** `content` entries that are non-blank strings (RAGFlow's _valid_message_content). */
-export function messageChoices(content: unknown): string[] {
+function messageChoices(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
   return content.filter((item): item is string => typeof item === "string" && item.trim().length > 0);
 }

@@ -1,4 +1,4 @@
-import type { DslFrontEnd } from "../dsl/front-end.js";
+import type { DslFrontEnd } from "../contracts/graph.js";
 import type { ComponentDefinition, Params } from "./types.js";
 
 /** Raised when a registration would silently replace or corrupt a definition. */

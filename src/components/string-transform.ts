@@ -16,10 +16,10 @@ import { isTextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
 import { valueKind } from "./value-kind.js";
 
-export type StringTransformMethod = "split" | "merge";
+type StringTransformMethod = "split" | "merge";
 
 /** RAGFlow's backend default; the editor's default for new nodes is "merge". */
-export const DEFAULT_METHOD: StringTransformMethod = "split";
+const DEFAULT_METHOD: StringTransformMethod = "split";
 
 function methodOf(params: Params): StringTransformMethod | undefined {
   const method = params.method ?? DEFAULT_METHOD;

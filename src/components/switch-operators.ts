@@ -22,7 +22,7 @@ export const SWITCH_OPERATORS = [
   "≤",
 ] as const;
 
-export type SwitchOperator = (typeof SWITCH_OPERATORS)[number];
+type SwitchOperator = (typeof SWITCH_OPERATORS)[number];
 
 export function isSwitchOperator(operator: unknown): operator is SwitchOperator {
   return typeof operator === "string" && (SWITCH_OPERATORS as readonly string[]).includes(operator);
@@ -49,7 +49,7 @@ export function isEmptyValue(value: unknown): boolean {
 }
 
 /** Equality: numeric when both sides read as numbers ("5" = 5.0), otherwise structural. */
-export function switchEquals(input: unknown, value: unknown): boolean {
+function switchEquals(input: unknown, value: unknown): boolean {
   const a = numericValue(input);
   const b = numericValue(value);
   if (a !== undefined && b !== undefined) return a === b;
@@ -60,7 +60,7 @@ export function switchEquals(input: unknown, value: unknown): boolean {
  * Ordering: numeric when both sides read as numbers, else between two strings; -1/0/1, or
  * undefined when the two cannot be ordered (then every ordering operator is false).
  */
-export function switchOrder(input: unknown, value: unknown): number | undefined {
+function switchOrder(input: unknown, value: unknown): number | undefined {
   const a = numericValue(input);
   const b = numericValue(value);
   if (a !== undefined && b !== undefined) return a < b ? -1 : a > b ? 1 : 0;

@@ -51,7 +51,7 @@ export interface OperandAccess {
 }
 
 /** The parameter of overwrite/append/extend: the referenced value, or the parameter itself when it is not a reference. */
-export function referenceOperand(parameter: unknown, access: OperandAccess): unknown {
+function referenceOperand(parameter: unknown, access: OperandAccess): unknown {
   const value = typeof parameter === "string" && parseSelector(parameter) !== null ? access.read(parameter) : literal(parameter);
   return value === undefined ? null : value;
 }
@@ -62,7 +62,7 @@ function literal(parameter: unknown): unknown {
 }
 
 /** The zero value of the current value's type (clear). */
-export function clearedValue(current: unknown): unknown {
+function clearedValue(current: unknown): unknown {
   if (Array.isArray(current)) return [];
   if (typeof current === "string") return "";
   if (typeof current === "boolean") return false;
@@ -90,7 +90,7 @@ function assertItemType(list: readonly unknown[], item: unknown, what: string): 
  * Otherwise the parameter (rendered first when it is a string) must fit the variable's type:
  * numeric text becomes a number, "true"/"false" a boolean, JSON text a list or an object.
  */
-export function setValue(current: unknown, parameter: unknown, access: OperandAccess): unknown {
+function setValue(current: unknown, parameter: unknown, access: OperandAccess): unknown {
   const value = typeof parameter === "string" ? access.render(parameter) : literal(parameter);
   if (current === null || current === undefined) return value;
   if (typeof current === "string") return stringifyValue(value);

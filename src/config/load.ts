@@ -14,7 +14,7 @@ import type { CanvasflowConfig } from "./types.js";
 export { buildServices, type BuildServicesOptions } from "./services.js";
 
 export const CONFIG_FILE_NAME = "canvasflow.config.json";
-export const CONFIG_SCHEMA = "config.schema.json";
+const CONFIG_SCHEMA = "config.schema.json";
 
 /** A config that cannot be used: every problem, each with its JSON pointer. */
 export class ConfigError extends Error {

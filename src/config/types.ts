@@ -6,13 +6,14 @@
 import type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress/service.js";
 import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
+import type { EmbeddingConfig, LocalKnowledgeBaseConfig } from "../knowledge/config-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { CodeExecOptions } from "../sandbox/code/options.js";
 import type { TenantMemories } from "../memory/scope.js";
 
-export type { McpServerConfig };
+export type { EmbeddingConfig, LocalKnowledgeBaseConfig, McpServerConfig };
 
 export interface ProviderConfig {
   /** OpenAI-compatible base URL, e.g. https://api.openai.com/v1 or http://localhost:11434/v1. */
@@ -33,29 +34,6 @@ export interface ModelRoute {
   model?: string;
   /** Tokens the model's context window holds; conversations are trimmed to 97% of it before each call. */
   maxContextTokens?: number;
-}
-
-/** An embedding model on an OpenAI-compatible `/v1/embeddings` endpoint. */
-export interface EmbeddingConfig {
-  /** A key of `providers`. */
-  provider: string;
-  /** The model name the provider knows, e.g. "text-embedding-3-small" or "nomic-embed-text". */
-  model: string;
-  /** Asked of the server (OpenAI's `dimensions`); left out, the model's own size. */
-  dimensions?: number;
-  /** Texts per request (default 32; TEI, for one, takes at most 32). */
-  batchSize?: number;
-}
-
-/** A local folder of documents, searched by keywords and, with an embedding model, by vectors. */
-export interface LocalKnowledgeBaseConfig {
-  type: "local";
-  /** A folder of .md, .txt, .json, .pdf, .docx, .html and .csv files. */
-  dir: string;
-  /** The embedding model; default the config's `embedding`; false: keywords only. */
-  embedding?: EmbeddingConfig | false;
-  /** Where the index is cached; default `<dir>/.canvasflow-index`. */
-  indexDir?: string;
 }
 
 /** A knowledge base a Retrieval reads, keyed by RAGFlow kb_id / dataset_id. */

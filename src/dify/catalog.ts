@@ -1,7 +1,7 @@
 /**
  * Which component runs each Dify node type, and which nodes canvasflow cannot run (with why).
  */
-import type { ComponentRegistry } from "../components/registry.js";
+import type { Registry } from "../contracts/graph.js";
 import { isPlainObject } from "../util/values.js";
 import type { DifyNode } from "./graph.js";
 
@@ -33,7 +33,7 @@ export const COMPONENT_OF_TYPE: Readonly<Record<string, string>> = {
 export const UNSUPPORTED_COMPONENT = "DifyUnsupported";
 
 /** Agent strategies canvasflow's Agent runs (Dify's built-in ones); the rest are plugins. */
-export const AGENT_STRATEGIES: ReadonlySet<string> = new Set(["function_calling", "react"]);
+const AGENT_STRATEGIES: ReadonlySet<string> = new Set(["function_calling", "react"]);
 
 /** Dify's built-in tools and the canvasflow tool each maps to (`provider/tool`). */
 export const TOOL_MAP: Readonly<Record<string, string>> = {
@@ -63,7 +63,7 @@ export function agentToolKey(tool: Record<string, unknown>): string {
 }
 
 /** Why canvasflow cannot run this node, or undefined when it can. */
-export function unsupportedReason(node: DifyNode, registry: ComponentRegistry): string | undefined {
+export function unsupportedReason(node: DifyNode, registry: Registry): string | undefined {
   const data = node.data;
   const component = COMPONENT_OF_TYPE[node.type];
   if (!component) return `the node type ${node.type} has no counterpart in canvasflow (RAG pipelines, triggers and human input are not run)`;
@@ -88,7 +88,7 @@ export function unsupportedReason(node: DifyNode, registry: ComponentRegistry): 
 }
 
 /** The component name a node compiles to. */
-export function componentFor(node: DifyNode, registry: ComponentRegistry): { name: string; reason?: string } {
+export function componentFor(node: DifyNode, registry: Registry): { name: string; reason?: string } {
   const reason = unsupportedReason(node, registry);
   return reason ? { name: UNSUPPORTED_COMPONENT, reason } : { name: COMPONENT_OF_TYPE[node.type] };
 }

@@ -4,7 +4,7 @@
  * environment variables as the session's globals.
  */
 import { createHash } from "node:crypto";
-import type { ComponentRegistry } from "../components/registry.js";
+import type { Registry } from "../contracts/graph.js";
 import type { Outputs } from "../components/types.js";
 import { edgePolicy } from "../engine/edges/index.js";
 import { buildGraph, type CanvasGraph, type ErrorRoute, type NodeSpec } from "../engine/graph.js";
@@ -27,7 +27,7 @@ const DIFY_SYSTEM_DEFAULTS: Readonly<Record<string, unknown>> = {
   "sys.timestamp": 0,
 };
 
-export class DifyCompileError extends Error {
+class DifyCompileError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "DifyCompileError";
@@ -38,7 +38,7 @@ export class DifyCompileError extends Error {
 const ERROR_KEYS = { message: "error_message", type: "error_type" } as const;
 
 /** Dify's error_strategy as the engine's error route. */
-export function errorRouteOf(data: Record<string, unknown>): ErrorRoute | undefined {
+function errorRouteOf(data: Record<string, unknown>): ErrorRoute | undefined {
   if (data.error_strategy === "fail-branch") return { kind: "branch", handle: "fail-branch", errorKeys: ERROR_KEYS };
   if (data.error_strategy !== "default-value") return undefined;
   const outputs: Outputs = {};
@@ -63,7 +63,7 @@ function defaultValue(type: unknown, value: unknown): unknown {
   }
 }
 
-function nodeSpec(node: DifyNode, downstream: string[], registry: ComponentRegistry): NodeSpec {
+function nodeSpec(node: DifyNode, downstream: string[], registry: Registry): NodeSpec {
   const component = componentFor(node, registry);
   const def = registry.get(component.name);
   if (!def) throw new DifyCompileError(`node ${node.id}: the component ${component.name} is not registered`);
@@ -88,7 +88,7 @@ function digest(value: unknown): string {
   return createHash("sha256").update(JSON.stringify(value) ?? "").digest("hex").slice(0, 32);
 }
 
-export function compileDifyGraph(graph: DifyGraph, document: Record<string, unknown>, registry: ComponentRegistry): CanvasGraph {
+export function compileDifyGraph(graph: DifyGraph, document: Record<string, unknown>, registry: Registry): CanvasGraph {
   const startId = graph.startId;
   if (startId === undefined || graph.issues.some((i) => i.severity === "error")) {
     const first = graph.issues.find((i) => i.severity === "error");

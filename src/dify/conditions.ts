@@ -44,7 +44,7 @@ export interface Condition {
   value?: unknown;
 }
 
-export interface ConditionReader {
+interface ConditionReader {
   /** The variable's value; undefined when it is not there (the condition then fails the node). */
   read(ref: Reference): unknown;
   /** An expected value's template, rendered (`.text`). */
@@ -52,7 +52,7 @@ export interface ConditionReader {
 }
 
 /** Python's truthiness. */
-export function truthy(value: unknown): boolean {
+function truthy(value: unknown): boolean {
   if (value === null || value === undefined || value === false || value === 0 || value === "") return false;
   if (Array.isArray(value)) return value.length > 0;
   if (isPlainObject(value)) return Object.keys(value).length > 0;
@@ -71,7 +71,7 @@ export function evaluateConditions(conditions: readonly Condition[], operator: u
   return !any;
 }
 
-export function evaluateCondition(condition: Condition, reader: ConditionReader): boolean {
+function evaluateCondition(condition: Condition, reader: ConditionReader): boolean {
   const ref = selectorReference(condition.variable_selector);
   if (!ref) throw new Error(`a condition's variable_selector ${JSON.stringify(condition.variable_selector)} is not a variable`);
   const value = reader.read(ref);

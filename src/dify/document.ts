@@ -45,7 +45,7 @@ export const DIFY_NODE_TYPES: ReadonlySet<string> = new Set([
 export type DocumentShape = "app" | "graph" | "bare";
 
 /** Where a Dify document keeps its parts. */
-export interface DifyLayout {
+interface DifyLayout {
   shape: DocumentShape;
   /** JSON pointer of the object holding `nodes` and `edges` ("" for a bare graph). */
   graphPointer: string;

@@ -3,7 +3,7 @@
  * engine's graph. `registerDify` adds it and the Dify node components to a registry.
  */
 import type { ComponentRegistry } from "../components/registry.js";
-import type { DslFrontEnd } from "../dsl/front-end.js";
+import type { DslFrontEnd } from "../contracts/graph.js";
 import { compileDifyGraph } from "./compile.js";
 import { DIFY_COMPONENTS } from "./components/index.js";
 import { isDifyDocument } from "./document.js";

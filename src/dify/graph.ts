@@ -31,7 +31,7 @@ export interface DifyEdge {
 }
 
 /** A conversation or environment variable. */
-export interface DifyVariable {
+interface DifyVariable {
   readonly name: string;
   readonly value: unknown;
   readonly valueType: string;

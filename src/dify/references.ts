@@ -34,7 +34,7 @@ export function selectorText(ref: Reference): string {
 }
 
 /** A Dify template split into text and references, in order. */
-export type TemplatePart = string | { readonly ref: Reference; readonly raw: string };
+type TemplatePart = string | { readonly ref: Reference; readonly raw: string };
 
 const templateCache = new Map<string, TemplatePart[]>();
 

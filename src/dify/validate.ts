@@ -3,7 +3,7 @@
  * component's own checks, with JSON pointers into the document as written. Nodes canvasflow
  * cannot run are listed (a warning each): the graph loads, and running such a node fails.
  */
-import type { ComponentRegistry } from "../components/registry.js";
+import type { Registry } from "../contracts/graph.js";
 import type { CheckInfo, ComponentDefinition } from "../components/types.js";
 import type { DslSource } from "../dsl/source.js";
 import type { ValidationIssue, ValidationReport } from "../dsl/validate.js";
@@ -15,7 +15,7 @@ function issueFor(node: DifyNode, severity: ValidationIssue["severity"], code: s
   return { severity, code, pointer, message, componentId: node.id, componentType: node.type, ...(title ? { componentName: title } : {}) };
 }
 
-function checkInfo(node: DifyNode, graph: DifyGraph, byId: ReadonlyMap<string, DifyNode>, registry: ComponentRegistry): CheckInfo {
+function checkInfo(node: DifyNode, graph: DifyGraph, byId: ReadonlyMap<string, DifyNode>, registry: Registry): CheckInfo {
   return {
     id: node.id,
     parentId: node.parentId,
@@ -30,7 +30,7 @@ function checkInfo(node: DifyNode, graph: DifyGraph, byId: ReadonlyMap<string, D
 }
 
 /** Each node's data checked by its component. */
-function nodeIssues(graph: DifyGraph, registry: ComponentRegistry): ValidationIssue[] {
+function nodeIssues(graph: DifyGraph, registry: Registry): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   for (const node of graph.nodes) {
@@ -63,7 +63,7 @@ function nodeIssues(graph: DifyGraph, registry: ComponentRegistry): ValidationIs
   return issues;
 }
 
-export function validateDifyDocument(source: DslSource, registry: ComponentRegistry): ValidationReport {
+export function validateDifyDocument(source: DslSource, registry: Registry): ValidationReport {
   const graph = readDifyGraph(source.dsl as Record<string, unknown>);
   const issues = [...graph.issues, ...nodeIssues(graph, registry)];
   return {

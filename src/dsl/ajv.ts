@@ -6,7 +6,7 @@ import type { ErrorObject } from "ajv";
 import { newAjv2020, type Ajv2020 } from "../util/ajv.js";
 import { loadSchema } from "./schemas.js";
 
-export type AjvInstance = Ajv2020;
+type AjvInstance = Ajv2020;
 
 /** The options of the DSL checks' ajv, shared with the compiler of schemas/compiled/ (compile-schemas.ts). */
 export const DSL_AJV_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true, verbose: true } as const;

@@ -2,12 +2,12 @@
  * What kind of DSL a file holds. Only agent canvases run; the others get a precise message.
  */
 import { describeJson, isPlainObject } from "../util/values.js";
-import type { DslSource } from "./source.js";
+import type { DslKind, DslSource } from "../contracts/dsl.js";
 
-export type DslKind = "agent" | "pipeline" | "legacy" | "graph-only" | "dify" | "unknown";
+export type { DslKind };
 
 /** Components of RAGFlow's ingestion-pipeline runtime (rag/flow), including their pre-rename names. */
-export const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([
+const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([
   "File",
   "Parser",
   "TokenChunker",
@@ -38,7 +38,7 @@ export const LEGACY_COMPONENTS: ReadonlySet<string> = new Set([
 
 export const PIPELINE_MESSAGE = "dataflow pipeline canvases are not agent canvases";
 
-export interface KindFinding {
+interface KindFinding {
   kind: DslKind;
   /** Why the DSL was classified so (for non-agent kinds). */
   reason?: string;

@@ -3,17 +3,9 @@
  */
 import { readFile } from "node:fs/promises";
 import { describeJson, isPlainObject } from "../util/values.js";
-import type { CanvasDsl, TemplateEnvelope } from "./types.js";
+import type { CanvasDsl, DslSource, TemplateEnvelope } from "../contracts/dsl.js";
 
-/** Where a DSL came from and what wrapped it. */
-export interface DslSource {
-  /** The DSL object itself (inside the envelope when there was one). */
-  dsl: CanvasDsl;
-  /** The template envelope, when the file held one. */
-  envelope?: Omit<TemplateEnvelope, "dsl">;
-  /** The file it was read from, for messages. */
-  file?: string;
-}
+export type { DslSource };
 
 /** A file or text that is not a DSL at all (unreadable, not JSON, not an object). */
 export class DslReadError extends Error {

@@ -12,7 +12,7 @@ import { dslAjv, significantErrors } from "./ajv.js";
 import { compiledValidator } from "./compiled-validators.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
-import type { ValidationIssue } from "./validate.js";
+import type { ValidationIssue } from "../contracts/dsl.js";
 
 /**
  * How many levels of objects and lists a DSL may nest. Real canvases nest about 15. RAGFlow,

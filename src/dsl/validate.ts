@@ -11,43 +11,18 @@ import { findReferences, parseSelector, type Reference } from "../refs/grammar.j
 import { isPlainObject, jsonPointer } from "../util/values.js";
 import { locateStrings } from "./locate.js";
 import { referenceCycles } from "./reference-cycles.js";
-import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
+import { detectKind, PIPELINE_MESSAGE } from "./kind.js";
 import { dslAjv as ajv, significantErrors } from "./ajv.js";
 import { compiledValidator } from "./compiled-validators.js";
 import { loadSchema, schemaFileOf } from "./schemas.js";
 import type { DslSource } from "./source.js";
 import { structuralIssues } from "./structure.js";
 import type { CanvasDsl, ComponentEntry } from "./types.js";
-import type { MigrationNote } from "../migrate/types.js";
+import type { ValidationIssue, ValidationReport, Severity } from "../contracts/dsl.js";
 
-export type Severity = "error" | "warning";
+export type { Severity, ValidationIssue, ValidationReport };
 
-export interface ValidationIssue {
-  severity: Severity;
-  /** Machine-readable kind of problem. */
-  code: string;
-  /** JSON pointer into the file (inside the envelope's `/dsl` when there is one). */
-  pointer: string;
-  componentId?: string;
-  /** The component's display name from the editor graph. */
-  componentName?: string;
-  /** The component's `component_name`. */
-  componentType?: string;
-  message: string;
-}
-
-export interface ValidationReport {
-  file?: string;
-  kind: DslKind;
-  valid: boolean;
-  issues: ValidationIssue[];
-  /** What a front end normalized in memory to read the document (Dify's legacy shapes), as migrate reports it. */
-  notes?: MigrationNote[];
-  /** A Dify document's app mode (`workflow`, `advanced-chat`): the report names a chatflow as one. */
-  appMode?: string;
-}
-
-export interface ValidateOptions {
+interface ValidateOptions {
   registry: ComponentRegistry;
 }
 
@@ -160,7 +135,7 @@ class ComponentChecker {
   private readonly assignedSystemGlobals: Record<string, true>;
 
   constructor(
-    private readonly dsl: CanvasDsl,
+    dsl: CanvasDsl,
     private readonly base: string,
     private readonly registry: ComponentRegistry,
     private readonly issues: ValidationIssue[],

@@ -93,7 +93,7 @@ export interface DurableSessionOptions {
 }
 
 export const DEFAULT_COMPACT_AFTER = 10_000;
-export const DEFAULT_COMPACT_AFTER_OPS = 10_000;
+const DEFAULT_COMPACT_AFTER_OPS = 10_000;
 
 /** A session opened without a DSL to create it from does not exist (or expired). */
 export class SessionNotFoundError extends SnapshotStoreError {
@@ -300,8 +300,7 @@ export class DurableSession {
             const logged = writer.logEvent(`${epoch}-${++n}`, event);
             onLogged?.(logged);
           },
-        })
-        [Symbol.asyncIterator]();
+        })[Symbol.asyncIterator]();
       return inner;
     };
     const next = (): Promise<IteratorResult<CanvasEvent>> => (inner ? inner.next() : start().then((it) => it.next()));

@@ -35,7 +35,7 @@ const RETRY_DELAYS_MS = [50, 100, 200, 400, 800, 1600];
 /** Errors that retrying cannot cure: the stored session is not what this run expects. */
 const FINAL_ERRORS = new Set(["SnapshotConflictError", "SessionLockedError", "SessionLockLostError", "SnapshotCorruptError", "SnapshotKeyError"]);
 
-export interface WriterOptions {
+interface WriterOptions {
   store: CheckpointStore;
   key: string;
   lock: SessionLock;
@@ -327,7 +327,7 @@ class KeptCheckpointRecord implements CheckpointRecord {
 }
 
 /** A logged event (its id and the event), whose JSON text is made on first use, once. */
-export class LazyLoggedEvent implements LoggedEvent {
+class LazyLoggedEvent implements LoggedEvent {
   private text: string | undefined;
   constructor(
     readonly id: string,

@@ -9,6 +9,7 @@ import type { CanvasDsl, HistoryEntry } from "../dsl/types.js";
 import type { ValidationIssue } from "../dsl/validate.js";
 import { isPlainObject } from "../util/values.js";
 import type { CanvasEvent } from "./events.js";
+import { FRONTIER_POLICY } from "./frontier.js";
 import { compileGraph, type CanvasGraph } from "./graph.js";
 import { DEFAULT_MAX_STEPS, executeRun, type EngineOptions, type RunRequest } from "./run.js";
 import { DEFAULT_COMPONENT_TIMEOUT_MS, DEFAULT_CONCURRENCY } from "./runner.js";
@@ -271,7 +272,7 @@ export interface CompiledCanvas {
 /** The graph of a validated DSL; another format (Dify YAML) compiles in its own front end. */
 export function compileCanvasGraph(dsl: CanvasDsl, registry: ComponentRegistry): CanvasGraph {
   const frontEnd = registry.frontEndFor(dsl);
-  return frontEnd ? frontEnd.compile(dsl, registry) : compileGraph(dsl, registry);
+  return frontEnd ? frontEnd.compile(dsl, registry) : compileGraph(dsl, registry, FRONTIER_POLICY);
 }
 
 /** A checkpoint that does not apply to the session built so far (stored data that is not what a run wrote). */

@@ -16,7 +16,7 @@ import { countExecution, pathOf, type CanvasSession } from "./session.js";
 import type { PendingInput, RunInProgress, RunStatus } from "./state.js";
 
 /** An op of the session beyond the pool's: the conversation and what the user was shown. */
-export type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"] | ["schedule", unknown];
+type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"] | ["schedule", unknown];
 export type CheckpointOp = PoolOp | SessionOp;
 
 /** One checkpoint's content. Optional fields are there only when they changed. */

@@ -17,7 +17,7 @@ import type {
 } from "../components/types.js";
 import type { HistoryEntry, Params } from "../dsl/types.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
-import type { Frame } from "./policy.js";
+import type { Frame } from "./frame.js";
 import { emptyUsage, type FailedAttempt, type TokenUsage } from "./events.js";
 import { addUsage } from "./ledger.js";
 
@@ -38,7 +38,7 @@ export interface RunScope {
 }
 
 /** What a run gathers from its components besides outputs. */
-export interface RunLedger {
+interface RunLedger {
   addUsage(usage: UsageReport): void;
   addReferences(chunks: readonly ReferenceChunk[], documents: readonly ReferenceDocument[]): void;
   references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] };

@@ -18,7 +18,7 @@ export const DEFAULT_EVENT_VALUE_LIMIT = 8 * 1024;
 const MAX_DEPTH = 64;
 
 /** The marker that replaces a value too large for an event. */
-export interface TruncatedValue {
+interface TruncatedValue {
   $truncated: { type: "string"; bytes: number } | { type: "array"; length: number } | { type: "object"; keys: number };
   preview: unknown;
 }

@@ -16,7 +16,7 @@ export interface WorkflowStartedData {
 }
 
 /** A run whose process died, continued from its last checkpoint by another (or the same) process. */
-export interface WorkflowResumedData {
+interface WorkflowResumedData {
   /** The run's inputs, as workflow_started showed them. */
   inputs: Record<string, unknown>;
   /** Components that may have been running when the process died: they run again now. */

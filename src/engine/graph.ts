@@ -2,106 +2,19 @@
  * The compiled canvas: what the engine needs about each component, computed once at load so
  * that no step has to scan the DSL.
  */
-import type { Reference } from "../refs/grammar.js";
 import { displayNames, paramsWithDefaults, referencesOf } from "../components/params.js";
-import type { ComponentRegistry } from "../components/registry.js";
-import type { ComponentDefinition, ComponentInfo, InputField, Outputs, Params } from "../components/types.js";
-import type { CanvasDsl } from "../dsl/types.js";
-import { FRONTIER_POLICY } from "./frontier.js";
-import type { SchedulingPolicy } from "./policy.js";
+import type { ComponentDefinition } from "../contracts/component.js";
+import type { CanvasDsl } from "../contracts/dsl.js";
+import type { Params } from "../contracts/values.js";
+import type { CanvasGraph, ComponentNode, ErrorRoute, Registry, RetryPolicy, SchedulingPolicy } from "../contracts/graph.js";
 
-export interface ComponentNode extends ComponentInfo {
-  readonly def: ComponentDefinition;
-  /** Component ids this one reads (other than itself): it waits while any of them is pending. */
-  readonly dependencies: readonly string[];
-  /**
-   * The dependencies that delay this component while they are pending. The start node of an
-   * enclosing container is left out: pending, it stands for the next round, and this component
-   * reads the current one.
-   */
-  readonly waitsFor: readonly string[];
-  readonly references: readonly Reference[];
-  /** For containers: the id of the start child. */
-  readonly startChildId: string | undefined;
-  /** For direct children of an aliasing container: where `{item}`/`{index}`/`{result}` read from. */
-  readonly aliasTarget: string | undefined;
-  /** Enclosing containers, innermost first. */
-  readonly ancestors: readonly string[];
-  /** For containers: every component inside, at any depth. */
-  readonly descendants: readonly string[];
-  readonly thoughts: string;
-  /** How the runner retries it (default: from `max_retries` / `delay_after_error`). */
-  readonly retry?: RetryPolicy;
-  /** What a failure that the runner gave up on leads to (edge-scheduled graphs); none: the failure stands. */
-  readonly onError?: ErrorRoute;
-}
-
-export interface RetryPolicy {
-  /** Attempts in all (1: no retry). */
-  readonly attempts: number;
-  readonly delayMs: number;
-}
+export type { CanvasGraph, ComponentNode, EntryInfo, ErrorKeys, ErrorRoute, RetryPolicy, TurnInfo } from "../contracts/graph.js";
 
 /**
- * Where a failure goes in an edge-scheduled graph (Dify's error_strategy). Either way the node's
- * outputs say what failed (under `errorKeys`), and the run ends as partially succeeded.
+ * Compile a validated DSL, scheduled by `policy` (the engine's loader passes the frontier,
+ * RAGFlow's policy). Throws if a component type is unknown (validation reports that first).
  */
-export type ErrorRoute =
-  /** Go on along the normal edges with these outputs (Dify's default-value). */
-  | { readonly kind: "default"; readonly outputs: Outputs; readonly errorKeys?: ErrorKeys }
-  /** Take the edges of this port instead of the normal ones (Dify's fail-branch). */
-  | { readonly kind: "branch"; readonly handle: string; readonly errorKeys?: ErrorKeys };
-
-/** The output names an error route writes the failure's message and type to. */
-export interface ErrorKeys {
-  readonly message: string;
-  readonly type: string;
-}
-
-export interface CanvasGraph {
-  readonly nodes: ReadonlyMap<string, ComponentNode>;
-  readonly childrenOf: ReadonlyMap<string, readonly ComponentNode[]>;
-  /** Id of the entry component ("begin"). */
-  readonly entryId: string;
-  /** The registry the canvas was compiled with (component types looked up by name). */
-  readonly registry: ComponentRegistry;
-  /** How the graph decides what runs next (policy.ts). */
-  readonly policy: SchedulingPolicy;
-  /** Defaults of the run limits for this kind of graph (the runtime options override them). */
-  readonly limits?: { readonly maxSteps?: number; readonly runTimeoutMs?: number };
-  /** Globals set at the start of every turn, besides canvasflow's own `sys.*`. */
-  readonly turnGlobals?: (turn: TurnInfo) => Record<string, unknown>;
-  /** Globals of a fresh session besides canvasflow's own (e.g. Dify's conversation and environment variables). */
-  readonly initialGlobals?: Readonly<Record<string, unknown>>;
-  /** What the entry asks for, when it is not a Begin (whose params say it). */
-  readonly entry?: EntryInfo;
-}
-
-/** The entry's form and mode, for front ends whose entry is not RAGFlow's Begin. */
-export interface EntryInfo {
-  /** What messages call it ("Start"). */
-  readonly label: string;
-  /** `conversational` (a chat: every turn has a query) or `task`. */
-  readonly mode: string;
-  readonly prologue: string;
-  readonly form: Readonly<Record<string, InputField>>;
-  /** Fields a new turn cannot start without (a caller refuses the turn rather than pausing it). */
-  readonly required: readonly string[];
-}
-
-/** What a graph's turn globals may be made of. */
-export interface TurnInfo {
-  /** The turn, from 1 (`sys.conversation_turns`). */
-  readonly turn: number;
-  readonly taskId: string;
-  /** The run's message id. */
-  readonly runId: string;
-  /** Epoch seconds. */
-  readonly startedAt: number;
-}
-
-/** Compile a validated DSL. Throws if a component type is unknown (validation reports that first). */
-export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): CanvasGraph {
+export function compileGraph(dsl: CanvasDsl, registry: Registry, policy: SchedulingPolicy): CanvasGraph {
   const names = displayNames(dsl);
   const entries = Object.entries(dsl.components);
   const defs = new Map<string, ComponentDefinition>();
@@ -138,7 +51,7 @@ export function compileGraph(dsl: CanvasDsl, registry: ComponentRegistry): Canva
   }));
   const entry = specs.find((spec) => spec.def.capabilities?.entry && spec.id === "begin") ?? specs.find((spec) => spec.def.capabilities?.entry);
   if (!entry) throw new Error('the canvas has no entry component (a Begin with id "begin")');
-  return buildGraph(specs, entry.id, registry, () => FRONTIER_POLICY);
+  return buildGraph(specs, entry.id, registry, () => policy);
 }
 
 /** What a front end says about one node; buildGraph derives the rest. */
@@ -157,7 +70,7 @@ export interface NodeSpec {
 }
 
 /** Extras of a graph beyond its nodes (see CanvasGraph). */
-export interface GraphExtras {
+interface GraphExtras {
   readonly limits?: CanvasGraph["limits"];
   readonly turnGlobals?: CanvasGraph["turnGlobals"];
   readonly initialGlobals?: CanvasGraph["initialGlobals"];
@@ -171,7 +84,7 @@ export interface GraphExtras {
 export function buildGraph(
   specs: readonly NodeSpec[],
   entryId: string,
-  registry: ComponentRegistry,
+  registry: Registry,
   policy: (nodes: ReadonlyMap<string, ComponentNode>) => SchedulingPolicy,
   extras: GraphExtras = {},
 ): CanvasGraph {

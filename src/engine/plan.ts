@@ -7,7 +7,7 @@
 import type { InvokeControl } from "../components/types.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 
-export interface Batch {
+interface Batch {
   /** Components that run now, in path order. */
   ready: string[];
   /** Components that stay in the frontier because something they read is still pending. */

@@ -12,28 +12,17 @@
  * - `edges` (Dify graphs): every edge is unknown, taken or skipped; a component runs once, when
  *   none of its incoming edges is unknown and at least one was taken (research/dify-import.md §1.1).
  */
-import type { Outputs } from "../components/types.js";
+import type { Outputs } from "../contracts/values.js";
+import type { SchedulingPolicy } from "../contracts/graph.js";
 import type { InvocationContext } from "./context.js";
 import type { CanvasEvent, CanvasEventOf, EventFactory } from "./events.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import type { NodeResult } from "./runner.js";
 import type { CanvasSession } from "./session.js";
 import type { Deadline } from "./waits.js";
+import type { Frame } from "./frame.js";
 
-/**
- * A container's round (an iteration item, a loop round) runs in a frame of its own: the body's
- * outputs are kept apart per frame, and reads look in the frame, then in the frames around it.
- */
-export interface Frame {
-  /** Unique within the run, e.g. `iter.2` or `iter.2/loop.0`. */
-  readonly key: string;
-  /** This frame's key, then those of the frames around it, innermost first. */
-  readonly chain: readonly string[];
-  /** The container whose round this is. */
-  readonly containerId: string;
-  /** The round, from 0. */
-  readonly round: number;
-}
+export type { Frame };
 
 /** One component to run now, in a frame or (no frame) at the top of the graph. */
 export interface Task {
@@ -99,12 +88,17 @@ export interface Scheduler {
   finishedFields(error: string | undefined): Record<string, unknown>;
 }
 
-export interface SchedulingPolicy {
-  readonly name: string;
-  scheduler(host: RunHost): Scheduler;
-  /**
-   * Apply an op the scheduler recorded (host.record) to a session rebuilt from its base, when a
-   * checkpoint is replayed.
-   */
-  replay(session: CanvasSession, op: unknown): void;
+export type { SchedulingPolicy };
+
+// The policy a graph holds (contracts/graph.ts names it) gets its engine side here: the contract
+// module stays a leaf, and every graph's policy is typed with the scheduler it makes.
+declare module "../contracts/graph.js" {
+  interface SchedulingPolicy {
+    scheduler(host: RunHost): Scheduler;
+    /**
+     * Apply an op the scheduler recorded (host.record) to a session rebuilt from its base, when a
+     * checkpoint is replayed.
+     */
+    replay(session: CanvasSession, op: unknown): void;
+  }
 }

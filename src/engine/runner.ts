@@ -75,7 +75,7 @@ function retryPolicy(node: ComponentNode): { attempts: number; delayMs: number }
 }
 
 /** The class name of an error ("Error" for anything that is not one). */
-export function errorName(error: unknown): string {
+function errorName(error: unknown): string {
   return error instanceof Error ? error.name || error.constructor.name || "Error" : "Error";
 }
 

@@ -52,7 +52,7 @@ export interface CanvasSession {
   running: boolean;
 }
 
-export interface FreshSessionOptions {
+interface FreshSessionOptions {
   userId?: string;
   taskId?: string;
 }

@@ -18,7 +18,7 @@ import { chunkJson, chunkMarkdown, chunkText, splitToCap, MAX_CHUNK_CHARS, type 
 const csvParse = lazyPackage<typeof CsvParse>("csv-parse/sync", "reading .csv files");
 const htmlToText = lazyPackage<typeof HtmlToText>("html-to-text", "reading .html files");
 
-export type DocumentFormat = "markdown" | "text" | "json" | "html" | "docx" | "pdf" | "csv";
+type DocumentFormat = "markdown" | "text" | "json" | "html" | "docx" | "pdf" | "csv";
 
 const EXTENSIONS: Readonly<Record<string, DocumentFormat>> = {
   md: "markdown",
@@ -39,7 +39,7 @@ export function formatOf(fileName: string): DocumentFormat | undefined {
 }
 
 /** A file that cannot be read as its format; the message says why. */
-export class DocumentError extends Error {}
+class DocumentError extends Error {}
 
 const HTML_OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
@@ -60,7 +60,7 @@ const HTML_OPTIONS: HtmlToTextOptions = {
 };
 
 /** HTML as Markdown-like text: headings as "# …", the rest as readable text. */
-export function htmlText(html: string): string {
+function htmlText(html: string): string {
   return htmlToText().convert(html, HTML_OPTIONS);
 }
 
@@ -79,7 +79,7 @@ function sniffDelimiter(text: string): string {
 }
 
 /** CSV: one chunk per data row, as "column: value" lines; the section is the row number. */
-export function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
+function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
   let rows: string[][];
   try {
     rows = csvParse().parse(text, { delimiter: sniffDelimiter(text), relax_column_count: true, skip_empty_lines: true, bom: true, trim: true }) as string[][];
@@ -113,7 +113,7 @@ async function pdfPages(bytes: Uint8Array): Promise<string[]> {
 }
 
 /** PDF: the text layer, page by page (section "page N"), each page cut by paragraphs. */
-export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
+async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
   const pages = await pdfPages(bytes);
   const chunks = pages.flatMap((page, i) => chunkText(page, max).map((chunk) => ({ ...chunk, section: `page ${i + 1}` })));
   if (chunks.length === 0 && pages.length > 0) throw new DocumentError(`its ${pages.length} page(s) have no text layer (a scan needs OCR first)`);
@@ -121,7 +121,7 @@ export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promis
 }
 
 /** Word: mammoth turns the document into HTML (Word's heading styles become headings). */
-export async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
+async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
   const mammoth = (await importPackage<{ default: typeof import("mammoth") }>("mammoth", "Knowledge bases' .docx files")).default;
   let html: string;
   try {

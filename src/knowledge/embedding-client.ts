@@ -8,11 +8,11 @@ import { LazyOpenAIClient, loadOpenAISdk } from "../llm/openai-sdk.js";
 import { AttemptFailure, DEFAULT_RETRY, withRetries, type RetryPolicy } from "./retrying.js";
 import type { EmbeddingModel, EmbeddingResult, EmbedOptions } from "./model-types.js";
 
-export const DEFAULT_BATCH_SIZE = 32;
+const DEFAULT_BATCH_SIZE = 32;
 /** Batches in flight at once. */
 const CONCURRENT_BATCHES = 4;
 
-export interface EmbeddingEndpoint {
+interface EmbeddingEndpoint {
   /** Who serves the model, for the cache key: the provider's name in the config ("mock-llm" for the mock). */
   provider: string;
   baseURL: string;

@@ -126,7 +126,7 @@ function isManifest(value: unknown): value is Manifest {
   );
 }
 
-export type ReadResult<T> = { kind: "missing" } | { kind: "corrupt"; problem: string } | { kind: "ok"; value: T };
+type ReadResult<T> = { kind: "missing" } | { kind: "corrupt"; problem: string } | { kind: "ok"; value: T };
 
 /** No such file, or a path through something that is not a folder. */
 function isMissing(error: unknown): boolean {

@@ -22,16 +22,16 @@ import { termsOf } from "./tokenize.js";
 import { VectorIndex } from "./vector-index.js";
 
 /** Raise when chunking or terms change: entries of older versions are then made again. */
-export const CHUNKER_VERSION = 1;
+const CHUNKER_VERSION = 1;
 /** RAGFlow's default filename_embd_weight. */
-export const FILE_NAME_WEIGHT = 0.1;
+const FILE_NAME_WEIGHT = 0.1;
 export const DEFAULT_INDEX_FOLDER = ".canvasflow-index";
 /** Files read and chunked at once. */
 const READ_CONCURRENCY = 8;
 /** Larger files are skipped: a knowledge base is text, and a whole file is held in memory while read. */
-export const MAX_FILE_BYTES = 100 * 1024 * 1024;
+const MAX_FILE_BYTES = 100 * 1024 * 1024;
 
-export interface SourceFile {
+interface SourceFile {
   /** Below the folder, "/"-separated. */
   relative: string;
   absolute: string;

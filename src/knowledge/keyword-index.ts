@@ -15,7 +15,7 @@
  */
 
 /** A chunk's terms as the index takes them. */
-export interface ChunkTerms {
+interface ChunkTerms {
   /** The content's terms, in order (repeats kept: BM25 counts them). */
   content: readonly string[];
   /** The title's terms: file name and section. */
@@ -82,7 +82,7 @@ function buildField(sequences: readonly Int32Array[], termCount: number): FieldP
   return { offsets, docs, tfs, lengths, avgLength: sequences.length > 0 ? total / sequences.length : 0 };
 }
 
-export interface KeywordHit {
+interface KeywordHit {
   index: number;
   score: number;
 }

@@ -12,9 +12,9 @@ import { buildIndex, DEFAULT_INDEX_FOLDER, filesSignature, listSourceTree, type 
 import type { EmbeddingModel } from "./model-types.js";
 
 /** How long a check of the folder's files holds. */
-export const FRESH_FOR_MS = 1000;
+const FRESH_FOR_MS = 1000;
 
-export interface KnowledgeBaseOptions {
+interface KnowledgeBaseOptions {
   dir: string;
   indexDir?: string;
   embedding?: EmbeddingModel;

@@ -2,7 +2,7 @@
  * The embedding and rerank models local knowledge bases use, as the search and the indexer see
  * them (the implementations on HTTP endpoints are embedding-client.ts and rerank-client.ts).
  */
-import type { LocalKnowledgeBaseConfig } from "../config/types.js";
+import type { LocalKnowledgeBaseConfig } from "./config-types.js";
 
 export interface EmbedOptions {
   signal?: AbortSignal;

@@ -19,7 +19,7 @@ import { HttpRerankModel } from "./rerank-client.js";
 import type { RetryPolicy } from "./retrying.js";
 
 /** The provider name of every model under --mock-llm (so the mock's vectors are cached apart from a real model's). */
-export const MOCK_PROVIDER = "mock-llm";
+const MOCK_PROVIDER = "mock-llm";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -10,7 +10,7 @@
 import { AttemptFailure, DEFAULT_RETRY, withRetries, type RetryPolicy } from "./retrying.js";
 import type { RerankModel, RerankResult } from "./model-types.js";
 
-export interface RerankEndpoint {
+interface RerankEndpoint {
   baseURL: string;
   apiKey: string | undefined;
   headers: Record<string, string>;

@@ -66,7 +66,7 @@ function isConnectionReset(error: unknown): boolean {
 }
 
 /** The network error's own words (ECONNREFUSED, ENOTFOUND…), not fetch's "fetch failed". */
-export function reasonOf(error: unknown): string {
+function reasonOf(error: unknown): string {
   let deepest: unknown = error;
   for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = (e as { code?: unknown }).code;

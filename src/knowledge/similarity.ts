@@ -47,7 +47,7 @@ export function termWeights(terms: readonly string[], index: KeywordIndex): Arra
 }
 
 /** The weighted bag `token_similarity` builds from the query: single terms and neighbour pairs. */
-export interface QueryBag {
+interface QueryBag {
   terms: Map<string, number>;
   pairs: Array<{ a: string; b: string; weight: number }>;
   total: number;

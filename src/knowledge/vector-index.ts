@@ -9,7 +9,7 @@
  */
 
 /** A vector scaled to unit length (a zero vector stays zero). */
-export function unit(vector: Float32Array): Float32Array {
+function unit(vector: Float32Array): Float32Array {
   let sum = 0;
   for (let i = 0; i < vector.length; i++) sum += vector[i] * vector[i];
   const norm = Math.sqrt(sum);

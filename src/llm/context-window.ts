@@ -6,7 +6,7 @@
 export const DEFAULT_CONTEXT_TOKENS = 8192;
 
 /** Published context windows, by model-name prefix (lower case, provider prefixes dropped). */
-export const KNOWN_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
+const KNOWN_CONTEXT_WINDOWS: Readonly<Record<string, number>> = {
   "gpt-5": 400_000,
   "gpt-4.1": 1_047_576,
   "gpt-4o": 128_000,

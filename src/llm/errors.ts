@@ -30,7 +30,7 @@ export class ModelResolutionError extends Error {
  */
 export type LlmFailureKind = "http" | "timeout" | "aborted" | "connection" | "stream";
 
-export interface LlmRequestErrorDetails {
+interface LlmRequestErrorDetails {
   kind: LlmFailureKind;
   llmId: string;
   model: string;

@@ -12,7 +12,7 @@
 import { contentParts, countChatTokens, messageTokens, TOKENS_FOR_REPLY, toolsTokens, type Tokenizer } from "./tokens.js";
 import type { ChatContentPart, ChatMessage, FunctionTool } from "./types.js";
 
-export interface FitResult {
+interface FitResult {
   messages: ChatMessage[];
   /** The request's tokens after fitting. */
   tokens: number;

@@ -9,7 +9,7 @@
 import type { MockLlmRule, MockLlmScript, MockMatchTarget } from "./mock-script.js";
 
 /** A chat message as it arrives on the wire (loosely typed: the mock accepts what clients send). */
-export interface WireChatMessage {
+interface WireChatMessage {
   role?: string;
   content?: unknown;
   name?: string;
@@ -17,7 +17,7 @@ export interface WireChatMessage {
   tool_call_id?: string;
 }
 
-export interface WireTool {
+interface WireTool {
   type?: string;
   function?: { name?: string; description?: string; parameters?: unknown };
 }
@@ -30,7 +30,7 @@ export interface MockChatRequest {
   response_format?: { type?: string; json_schema?: { schema?: unknown } };
 }
 
-export interface MockToolCallPlan {
+interface MockToolCallPlan {
   name: string;
   /** JSON text. */
   arguments: string;
@@ -50,11 +50,11 @@ export type MockPlan =
       why: string;
     };
 
-export const MOCK_REPLY_PREFIX = "[mock reply]";
+const MOCK_REPLY_PREFIX = "[mock reply]";
 const TRUNCATE_AT = 200;
 
 /** Text of a message's content: a string, or the text parts of a parts array. */
-export function contentText(content: unknown): string {
+function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   return content
@@ -104,7 +104,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * enums and consts their first value, objects their properties (only the required ones when
  * `requiredOnly`, as for tool arguments).
  */
-export function sampleFromSchema(schema: unknown, text: string, requiredOnly: boolean): unknown {
+function sampleFromSchema(schema: unknown, text: string, requiredOnly: boolean): unknown {
   if (!isObject(schema)) return text;
   if ("const" in schema) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];

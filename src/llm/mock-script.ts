@@ -70,7 +70,7 @@ export interface MockLlmScript {
   rerank?: MockRerankRule[];
 }
 
-export const MOCK_SCRIPT_SCHEMA = "mock-llm-script.schema.json";
+const MOCK_SCRIPT_SCHEMA = "mock-llm-script.schema.json";
 
 export class MockScriptError extends Error {
   constructor(

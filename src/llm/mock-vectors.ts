@@ -82,15 +82,15 @@ function compile(rule: { match: string; flags?: string }): RegExp {
 }
 
 /** A rule's failure, for the HTTP side to send. */
-export interface MockVectorFailure {
+interface MockVectorFailure {
   status: number;
   message: string;
   why: string;
 }
 
-export type MockEmbeddingPlan = { kind: "error"; failure: MockVectorFailure; delayMs: number } | { kind: "vectors"; vectors: number[][]; delayMs: number; why: string };
+type MockEmbeddingPlan = { kind: "error"; failure: MockVectorFailure; delayMs: number } | { kind: "vectors"; vectors: number[][]; delayMs: number; why: string };
 
-export type MockRerankPlan = { kind: "error"; failure: MockVectorFailure; delayMs: number } | { kind: "scores"; scores: number[]; delayMs: number; why: string };
+type MockRerankPlan = { kind: "error"; failure: MockVectorFailure; delayMs: number } | { kind: "scores"; scores: number[]; delayMs: number; why: string };
 
 /** Embedding and rerank answers from the script's `embeddings` and `rerank` rules. */
 export class MockVectors {

@@ -19,7 +19,7 @@ import { OpenAIChatModel } from "./openai-chat-model.js";
 import { LazyOpenAIClient } from "./openai-sdk.js";
 import type { ChatModel, LlmProvider, ModelRequester } from "./types.js";
 
-export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 /** Sent as the bearer token to servers that need none (the openai client insists on one). */
 const NO_API_KEY = "canvasflow-no-key";
 

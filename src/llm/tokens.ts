@@ -10,7 +10,7 @@
 import type { ChatMessage, FunctionTool } from "./types.js";
 import { importPackage } from "../util/optional-package.js";
 
-export type EncodingName = "o200k_base" | "cl100k_base";
+type EncodingName = "o200k_base" | "cl100k_base";
 
 export interface Tokenizer {
   readonly encoding: EncodingName;
@@ -19,10 +19,10 @@ export interface Tokenizer {
 }
 
 /** Tokens OpenAI's chat format adds around each message, and before the reply. */
-export const TOKENS_PER_MESSAGE = 3;
+const TOKENS_PER_MESSAGE = 3;
 export const TOKENS_FOR_REPLY = 3;
 /** What one image part counts for (OpenAI's low-detail image cost); images are never cut. */
-export const TOKENS_PER_IMAGE = 85;
+const TOKENS_PER_IMAGE = 85;
 
 const O200K_FAMILIES = /^(gpt-4o|chatgpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|gpt-oss|o1|o3|o4)/;
 

@@ -5,7 +5,7 @@
 import type { ChatToolCall } from "./types.js";
 
 /** One streamed fragment, as OpenAI-compatible servers send it in `choices[0].delta.tool_calls`. */
-export interface ToolCallDelta {
+interface ToolCallDelta {
   index?: number;
   id?: string | null;
   type?: string | null;

@@ -3,7 +3,8 @@
  * it: an OpenAI-compatible client on the `openai` package, resolved from RAGFlow `llm_id`s.
  * Components reach it through `ctx.services.llm` (an LlmProvider).
  */
-import type { JsonSchema } from "../components/types.js";
+export type { FunctionTool } from "../contracts/tool.js";
+import type { FunctionTool } from "../contracts/tool.js";
 
 export type ChatRole = "system" | "user" | "assistant" | "tool";
 
@@ -23,12 +24,6 @@ export interface ChatMessage {
   tool_calls?: ChatToolCall[];
   /** Tool messages: the call they answer. */
   tool_call_id?: string;
-}
-
-/** A function the model may call (OpenAI's tools format). */
-export interface FunctionTool {
-  type: "function";
-  function: { name: string; description?: string; parameters: JsonSchema };
 }
 
 export interface SamplingOptions {

@@ -32,23 +32,6 @@ export function componentsOf(dsl: LooseDsl): Record<string, Record<string, unkno
   return isPlainObject(dsl.components) ? (dsl.components as Record<string, Record<string, unknown>>) : undefined;
 }
 
-/** A component's component_name, or undefined when the entry is malformed. */
-export function componentName(entry: unknown): string | undefined {
-  const obj = isPlainObject(entry) ? entry.obj : undefined;
-  const name = isPlainObject(obj) ? obj.component_name : undefined;
-  return typeof name === "string" ? name : undefined;
-}
-
-/** Every component_name used by the DSL's components. */
-export function componentNames(dsl: LooseDsl): Set<string> {
-  const names = new Set<string>();
-  for (const entry of Object.values(componentsOf(dsl) ?? {})) {
-    const name = componentName(entry);
-    if (name !== undefined) names.add(name);
-  }
-  return names;
-}
-
 export function stringList(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v !== "") : [];
 }
@@ -91,7 +74,7 @@ export function mapStrings(value: unknown, fn: (text: string) => string): unknow
 }
 
 /** Characters allowed in a component id that references can name (`[A-Za-z0-9_:]`). */
-export function idPart(text: string): string {
+function idPart(text: string): string {
   const cleaned = text.replace(/[^A-Za-z0-9_]+/g, "_").replace(/^_+|_+$/g, "");
   return cleaned === "" ? "x" : cleaned;
 }

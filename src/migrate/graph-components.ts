@@ -22,7 +22,7 @@ export const HANDLE = {
 
 const DECORATION = new Set(["Note", "Tool", "Placeholder"]);
 
-export interface DerivedComponent {
+interface DerivedComponent {
   entry: Record<string, unknown>;
   /** What was derived beyond copying the form, one line each (for migration notes). */
   details: string[];

@@ -3,22 +3,12 @@
  * recognizes an old DSL shape and rewrites it, reporting every change it made.
  */
 
+import type { MigrationNote } from "../contracts/dsl.js";
+
+export type { MigrationNote };
+
 /** A DSL as migrations see it: a bare object, possibly far from the current format. */
 export type LooseDsl = Record<string, unknown>;
-
-/** One change a step made: which component (if any), what changed, and why. */
-export interface MigrationNote {
-  /** The id of the step that made the change. */
-  step: string;
-  /** The component the change is about (its id after the change). */
-  component?: string;
-  /** The component's type before the change, when it is about one component. */
-  componentType?: string;
-  /** What changed, in a sentence. */
-  change: string;
-  /** Why the change was needed or what it preserves. */
-  reason: string;
-}
 
 /** What a step returns: the new DSL and one note per change. */
 export interface StepResult {

@@ -13,7 +13,7 @@ import type { ComponentRegistry } from "../components/registry.js";
 import { COMPONENT_OF_TYPE, LOCAL_TOOLS, TOOL_MAP, UNSUPPORTED_COMPONENT as DIFY_UNSUPPORTED } from "../dify/catalog.js";
 
 /** Dify node types and the RAGFlow component that does the same job (docs/server.md, Component policy). */
-export const DIFY_COUNTERPARTS: Readonly<Record<string, string>> = {
+const DIFY_COUNTERPARTS: Readonly<Record<string, string>> = {
   start: "Begin",
   answer: "Message",
   llm: "LLM",

@@ -25,7 +25,7 @@ export const POLICY_LISTS = ["components", "tools", "mcpServers"] as const;
 export type PolicyList = (typeof POLICY_LISTS)[number];
 
 /** Where the policy lives in the config file, for messages. */
-export const POLICY_KEY = "server.policy";
+const POLICY_KEY = "server.policy";
 
 /** The rule that decided against a name. */
 export interface PolicyRule {

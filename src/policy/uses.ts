@@ -36,12 +36,12 @@ export interface ComponentUse {
 }
 
 /** Tools only the run knows: a Dify agent node whose tools come from a variable. */
-export interface UncheckedTools {
+interface UncheckedTools {
   componentId: string;
   at: string;
 }
 
-export interface GraphUses {
+interface GraphUses {
   uses: readonly ComponentUse[];
   unchecked: readonly UncheckedTools[];
 }

@@ -7,32 +7,10 @@
  * replay gives the same reference.
  */
 import { parseStoredReference, type Reference } from "../refs/grammar.js";
+import type { PoolOp } from "./ops.js";
 import type { VariablePool } from "./pool.js";
 
-export type PoolOp =
-  /** setOutput(componentId, key, value) */
-  | ["output", string, string, unknown]
-  /** replaceOutputs(componentId, record) */
-  | ["outputs", string, Record<string, unknown>]
-  /** resetOutputs(componentId): a fresh, empty record for a component that starts (one more execution) */
-  | ["reset", string]
-  /** resetOutputs(componentId, true): the same, for a retry (not a new execution) */
-  | ["retry", string]
-  /** clearOutputs(componentId): no record */
-  | ["clear", string]
-  | ["clearAll"]
-  /** set(reference, value); value undefined removes a whole global */
-  | ["set", string, unknown]
-  | ["unset", string]
-  /** append(reference, item) */
-  | ["append", string, unknown]
-  /** An in-place append undone: the last item goes */
-  | ["pop", string]
-  /** setGlobal(key, value): the engine's own writes (sys.query, sys.date…) */
-  | ["global", string, unknown];
-
-/** Receives each op as it happens. */
-export type PoolJournal = (op: PoolOp) => void;
+export type { PoolJournal, PoolOp } from "./ops.js";
 
 /** Replay one op onto a pool (whose journal is off), as the write it records did. */
 export function applyPoolOp(pool: VariablePool, op: PoolOp): void {

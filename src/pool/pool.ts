@@ -1,7 +1,7 @@
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import { assertSafeKey, getByPath, PathWriteError, setByPath, UnsafePathError } from "./path.js";
 import { globalPrefix } from "./variables.js";
-import type { PoolJournal } from "./journal.js";
+import type { PoolJournal } from "./ops.js";
 
 /** A reference that names something the pool does not have: an unknown component or global. */
 export class MissingReferenceError extends Error {
@@ -14,7 +14,7 @@ export class MissingReferenceError extends Error {
   }
 }
 
-export type ComponentOutputs = Record<string, unknown>;
+type ComponentOutputs = Record<string, unknown>;
 
 /** Where a read looks: iteration aliases, and the frames (container rounds) it runs in. */
 export interface ResolveScope {

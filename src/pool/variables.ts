@@ -1,17 +1,12 @@
+import type { VariableDeclaration } from "../contracts/dsl.js";
 import { defineOwn } from "./path.js";
+
+export type { VariableDeclaration };
 
 /**
  * Conversation variables (`env.*`) and system globals (`sys.*`): declarations, defaults and the
  * reset rules of RAGFlow's Canvas.reset() (research/ragflow.md §1.7, §2.2).
  */
-
-/** A declared conversation variable, as stored under the DSL's `variables` key. */
-export interface VariableDeclaration {
-  name: string;
-  type?: string;
-  value?: unknown;
-  description?: string;
-}
 
 /** The system globals every canvas has. */
 export const SYSTEM_GLOBALS = [
@@ -23,7 +18,7 @@ export const SYSTEM_GLOBALS = [
   "sys.date",
 ] as const;
 
-export type SystemGlobal = (typeof SYSTEM_GLOBALS)[number];
+type SystemGlobal = (typeof SYSTEM_GLOBALS)[number];
 
 /** When the runtime itself writes each system global (engine/run.ts startTurn and history). */
 export const SYSTEM_GLOBAL_WRITES: Readonly<Record<SystemGlobal, string>> = {

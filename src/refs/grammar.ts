@@ -70,7 +70,7 @@ function innerReferencePattern(withAliases: boolean): RegExp {
   return new RegExp(withAliases ? COMBINED_SOURCE : REFERENCE_SOURCE, "gi");
 }
 
-const COMPONENT_ID = /^[A-Za-z0-9_:\-]+$/;
+const COMPONENT_ID = /^[A-Za-z0-9_:-]+$/;
 /** What may follow `sys.`/`env.`: the same characters the template regex accepts. */
 const GLOBAL_NAME = /^[A-Za-z0-9_.]+$/;
 const SELECTOR_VARIABLE = /^[^\s{}]+$/;
@@ -146,7 +146,7 @@ export function isSelector(text: unknown): text is string {
 }
 
 /** One reference found in a text: where it is and the exact text it replaces. */
-export interface ReferenceMatch {
+interface ReferenceMatch {
   ref: Reference;
   start: number;
   end: number;

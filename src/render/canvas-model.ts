@@ -21,7 +21,7 @@ const FAMILY_OF_TYPE: Readonly<Record<string, NodeFamily>> = {
   ExitLoop: "exit",
 };
 
-export function familyOf(node: ComponentNode): NodeFamily {
+function familyOf(node: ComponentNode): NodeFamily {
   const caps = node.def.capabilities ?? {};
   if (caps.entry) return "entry";
   if (caps.container) return "container";

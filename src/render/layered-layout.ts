@@ -16,7 +16,7 @@
  * around boxes), which is the trade for drawing any size.
  */
 import type { DiagramNode, GraphModel } from "./graph-model.js";
-import type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point } from "./layout.js";
+import type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point } from "./layout-types.js";
 
 /** The sizes the caller measures: a leaf node's box and an edge's label. */
 export interface LayeredSizes {

@@ -6,49 +6,22 @@
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from "elkjs/lib/elk-api.js";
 import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode } from "./graph-model.js";
 import { layeredLayout, type LayeredSizes } from "./layered-layout.js";
+import type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point } from "./layout-types.js";
 import { clip, textWidth } from "./text-size.js";
 import { importPackage } from "../util/optional-package.js";
 
-export const NODE_HEIGHT = 48;
+export type { Box, Layout, LayoutOptions, PlacedEdge, PlacedNode, Point };
+
+const NODE_HEIGHT = 48;
 export const NAME_FONT = 13;
 export const DETAIL_FONT = 11;
 export const LABEL_FONT = 11;
 /** Characters kept of names, details and edge labels drawn in boxes. */
-export const NAME_CHARS = 34;
-export const DETAIL_CHARS = 44;
-export const LABEL_CHARS = 40;
+const NAME_CHARS = 34;
+const DETAIL_CHARS = 44;
+const LABEL_CHARS = 40;
 /** Room above a container's children for its title. */
 const CONTAINER_TITLE = 44;
-
-export interface Box {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-export interface Point {
-  x: number;
-  y: number;
-}
-
-export interface PlacedNode extends Box {
-  readonly node: DiagramNode;
-}
-
-export interface PlacedEdge {
-  readonly edge: DiagramEdge;
-  readonly points: Point[];
-  /** Where the label's box sits, when the edge has a label. */
-  readonly label?: Box & { text: string };
-}
-
-export interface Layout {
-  readonly width: number;
-  readonly height: number;
-  readonly nodes: PlacedNode[];
-  readonly edges: PlacedEdge[];
-}
 
 /** The two lines of a node: its name, then its id and type (marked when canvasflow cannot run it). */
 export function nodeLines(node: DiagramNode): { name: string; detail: string } {
@@ -91,17 +64,12 @@ const ROOT_OPTIONS = {
   "elk.padding": "[top=24,left=24,bottom=24,right=24]",
 };
 
-export interface LayoutOptions {
-  /** Where the flow goes: RIGHT (default; wide pages, files) or DOWN (a tall pane, as the playground's). */
-  readonly direction?: "RIGHT" | "DOWN";
-}
-
 /**
  * The most nodes laid out by ELK; larger graphs take the iterative layered layout
  * (layered-layout.ts). ELK's layered algorithm recurses along long paths (a chain of 10 000
  * overflows the stack) and takes seconds at a few thousand nodes.
  */
-export const ELK_MAX_NODES = 500;
+const ELK_MAX_NODES = 500;
 
 const LAYERED_SIZES: LayeredSizes = {
   leaf: (node) => ({ width: nodeWidth(node), height: NODE_HEIGHT }),

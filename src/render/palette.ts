@@ -1,7 +1,7 @@
 /** Colours and glyphs of the node families, shared by the mermaid, SVG and HTML views. */
 import type { NodeFamily } from "./graph-model.js";
 
-export interface FamilyStyle {
+interface FamilyStyle {
   readonly fill: string;
   readonly stroke: string;
   /** One character drawn before the name (plain Unicode: no icon font needed offline). */

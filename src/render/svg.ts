@@ -11,14 +11,14 @@ import { escapeXml } from "./xml.js";
 /** How a run treated a node: ran, failed, paused on it, or never reached it. */
 export type NodeRunState = "ran" | "error" | "paused" | "untaken";
 
-export interface SvgOptions {
+interface SvgOptions {
   /** Per node id; nodes not listed are drawn plainly (a diagram), or as untaken when `states` is given. */
   readonly states?: ReadonlyMap<string, NodeRunState>;
   /** Edges the run went along, as `from\u0000to`. */
   readonly takenEdges?: ReadonlySet<string>;
 }
 
-export const SVG_STYLE = `
+const SVG_STYLE = `
 .cf-graph text { font-family: system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif; fill: #0f172a; }
 .cf-graph .name { font-size: ${NAME_FONT}px; font-weight: 600; }
 .cf-graph .detail { font-size: ${DETAIL_FONT}px; fill: #475569; }

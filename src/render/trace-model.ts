@@ -5,7 +5,7 @@
  */
 import type { CanvasEvent, TokenUsage } from "../engine/events.js";
 
-export type StepStatus = "ok" | "error" | "paused" | "unfinished";
+type StepStatus = "ok" | "error" | "paused" | "unfinished";
 
 export interface TraceStep {
   readonly index: number;
@@ -44,7 +44,7 @@ function addAlongside(step: TraceStep, other: number): void {
   if (step.alongside.length < MAX_ALONGSIDE) step.alongside.push(other);
 }
 
-export interface TraceMessage {
+interface TraceMessage {
   readonly text: string;
   /** The component that was streaming it, when one was. */
   readonly componentId: string | undefined;

@@ -9,10 +9,10 @@ import { operatingError } from "./envelope.js";
 import type { AgentRecord } from "./store/types.js";
 
 /** Every route on an agent (its update, sessions, completions) but its reading and its deletion. */
-export const NO_AGENT_ACCESS = "Make sure you have permission to access the agent.";
+const NO_AGENT_ACCESS = "Make sure you have permission to access the agent.";
 
 /** DELETE /agents/{id}. */
-export const OWNER_ONLY = "Only the owner of the agent is authorized for this operation.";
+const OWNER_ONLY = "Only the owner of the agent is authorized for this operation.";
 
 export function noAgentAccess() {
   return operatingError(NO_AGENT_ACCESS);

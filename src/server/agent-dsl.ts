@@ -29,7 +29,7 @@ export interface MigrationView {
   notes: Array<{ step: string; component_id?: string; component_type?: string; change: string; reason: string }>;
 }
 
-export interface CheckedDsl {
+interface CheckedDsl {
   /** The bare DSL to store. */
   dsl: CanvasDsl;
   /** Set when the DSL sent was in an older format and was migrated. */

@@ -36,7 +36,7 @@ export class AgentFolderError extends Error {
   }
 }
 
-export interface LoadedAgentFolder {
+interface LoadedAgentFolder {
   agents: FolderAgent[];
   /** One line per legacy file migrated in memory. */
   warnings: string[];

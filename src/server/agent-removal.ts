@@ -8,7 +8,7 @@
 import { SessionLockedError } from "../stores/snapshot-store.js";
 import type { ServerContext } from "./context.js";
 
-export const AGENT_DELETED = "cancelled: the agent was deleted";
+const AGENT_DELETED = "cancelled: the agent was deleted";
 
 /** After the agent and its session records were deleted: delete each session's run state, or cancel its run. */
 export async function removeRunStates(ctx: ServerContext, sessionIds: readonly string[]): Promise<void> {

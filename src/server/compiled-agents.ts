@@ -12,14 +12,14 @@ import type { CompiledCanvas } from "../engine/canvas.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { AgentRecord } from "./store/types.js";
 
-export interface CompiledAgentsLimits {
+interface CompiledAgentsLimits {
   /** Versions kept (default 256). */
   maxEntries?: number;
   /** Bytes of DSL JSON kept, all versions together (default 64 MiB); a larger DSL is compiled every time. */
   maxBytes?: number;
 }
 
-export const DEFAULT_COMPILED_AGENTS: Required<CompiledAgentsLimits> = { maxEntries: 256, maxBytes: 64 * 1024 * 1024 };
+const DEFAULT_COMPILED_AGENTS: Required<CompiledAgentsLimits> = { maxEntries: 256, maxBytes: 64 * 1024 * 1024 };
 
 interface Entry {
   compiled: CompiledCanvas;

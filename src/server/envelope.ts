@@ -31,7 +31,7 @@ export interface Envelope {
 }
 
 /** The `error` object of OpenAI's API (the `openai` SDK shows `message` and maps the status). */
-export interface OpenAiError {
+interface OpenAiError {
   message: string;
   type: string;
   code: number | string | null;
@@ -86,7 +86,7 @@ export class ApiError extends Error {
 }
 
 /** The exact answer RAGFlow (HEAD) gives a missing or unknown key, with HTTP 401; its tests assert the message. */
-export const UNAUTHORIZED_MESSAGE = "<Unauthorized '401: Unauthorized'>";
+const UNAUTHORIZED_MESSAGE = "<Unauthorized '401: Unauthorized'>";
 
 export function unauthorized(): ApiError {
   return new ApiError(RET.unauthorized, UNAUTHORIZED_MESSAGE, null, 401);

@@ -17,7 +17,7 @@ export interface RawListQuery {
   format?: "list";
 }
 
-export const DEFAULT_PAGE_SIZE = 30;
+const DEFAULT_PAGE_SIZE = 30;
 
 /** A boolean query parameter (`true`, `True`, `1`…); `fallback` when absent. */
 export function queryFlag(value: string | undefined, fallback: boolean): boolean {

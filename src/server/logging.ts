@@ -17,7 +17,7 @@ import type { FastifyRequest, FastifyServerOptions } from "fastify";
 /** Fields that carry secrets or user content, at the top of a log line or one level down. */
 const SENSITIVE_FIELDS = ["authorization", "cookie", "apiKey", "api_key", "body", "dsl", "query", "question", "messages", "inputs", "prompt", "prompts"];
 
-export const REDACTED_PATHS: readonly string[] = [
+const REDACTED_PATHS: readonly string[] = [
   ...SENSITIVE_FIELDS.flatMap((field) => [field, `*.${field}`]),
   "req.headers.authorization",
   "req.headers.cookie",

@@ -142,13 +142,13 @@ export class ServerMetrics {
 const FORWARDING_HEADERS = ["forwarded", "x-forwarded-for", "x-real-ip"];
 
 /** A client on this machine talking to the server directly (no proxy in between). */
-export function isLocalClient(request: FastifyRequest): boolean {
+function isLocalClient(request: FastifyRequest): boolean {
   const address = request.raw.socket.remoteAddress ?? "";
   const loopback = address === "::1" || /^(::ffff:)?127\./.test(address);
   return loopback && FORWARDING_HEADERS.every((header) => request.headers[header] === undefined);
 }
 
-export const METRICS_FORBIDDEN =
+const METRICS_FORBIDDEN =
   "/metrics is served only to clients on this machine (a loopback connection, without a proxy's forwarding headers); set server.metrics.public to true in the server's config to serve it to every client";
 
 export function metricsRoute(app: FastifyInstance, metrics: ServerMetrics, settings: MetricsSettings): void {

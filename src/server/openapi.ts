@@ -16,11 +16,11 @@ import { packageRoot } from "../dsl/schemas.js";
 import { serverSchema } from "./validation.js";
 import { serverPackages } from "./packages.js";
 
-export const OPENAPI_PATH = "/openapi.json";
-export const DOCS_PATH = "/docs";
+const OPENAPI_PATH = "/openapi.json";
+const DOCS_PATH = "/docs";
 
 /** `$ref`s made absolute against `base` (the schema's `$id`), in a copy. */
-export function absoluteRefs(node: unknown, base: string): unknown {
+function absoluteRefs(node: unknown, base: string): unknown {
   if (Array.isArray(node)) return node.map((item) => absoluteRefs(item, base));
   if (node === null || typeof node !== "object") return node;
   const out: Record<string, unknown> = {};
@@ -29,7 +29,7 @@ export function absoluteRefs(node: unknown, base: string): unknown {
 }
 
 /** `https://…/server/completion.schema.json` → `completion`: a component name OpenAPI accepts. */
-export function componentName(id: string): string {
+function componentName(id: string): string {
   return (id.split("/").pop() ?? id).replace(/\.schema\.json$/, "").replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
@@ -72,7 +72,7 @@ function documented(schema: FastifySchema | undefined, url: string): Record<stri
   return out;
 }
 
-export interface OpenApiOptions {
+interface OpenApiOptions {
   version: string;
 }
 

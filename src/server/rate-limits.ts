@@ -19,7 +19,7 @@ const MINUTE_MS = 60_000;
 
 type MinuteKind = "completions" | "requests";
 
-export interface RateLimitOptions {
+interface RateLimitOptions {
   limits: RateLimits;
   /** The shared counters: a Redis client and the prefix of their keys; none: this process counts. */
   redis?: { client: Redis; prefix: string };

@@ -13,7 +13,7 @@ import type { RateLimitKind } from "./metrics.js";
 import type { RateLimits } from "./settings.js";
 
 /** The slots of each API key. */
-export interface KeySlots {
+interface KeySlots {
   /** Take one of `owner`'s slots for `runId`; false when `limit` of its runs are going. */
   take(owner: string, runId: string, limit: number): Promise<boolean>;
   give(owner: string, runId: string): Promise<void>;
@@ -77,7 +77,7 @@ export class RedisKeySlots implements KeySlots {
 }
 
 /** What a refused run was refused by, for the metrics. */
-export type RunRefusal = (kind: RateLimitKind) => void;
+type RunRefusal = (kind: RateLimitKind) => void;
 
 /** Both limits, checked before a run starts. */
 export class RunAdmission {

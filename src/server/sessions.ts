@@ -16,9 +16,9 @@ import type { AgentRecord, SessionRecord } from "./store/types.js";
 /** Ids the server gives sessions; anything else cannot be one of its sessions. */
 const SESSION_ID = /^[0-9a-f]{32}$/;
 
-export const SESSION_NOT_FOUND = "Session not found!";
+const SESSION_NOT_FOUND = "Session not found!";
 export const FOREIGN_SESSION = "Only authorized users can access this agent session.";
-export const OTHER_AGENTS_SESSION = "Session does not belong to the requested agent.";
+const OTHER_AGENTS_SESSION = "Session does not belong to the requested agent.";
 
 /**
  * The tenant's session of this agent, or the error RAGFlow gives: 102 when there is no such
@@ -64,7 +64,7 @@ async function runStateExists(ctx: ServerContext, sessionId: string): Promise<bo
   }
 }
 
-export interface NewSessionOptions {
+interface NewSessionOptions {
   userId: string;
   name: string;
 }

@@ -57,11 +57,11 @@ export interface MetricsSettings {
   public: boolean;
 }
 
-export interface OpenApiSettings {
+interface OpenApiSettings {
   enabled: boolean;
 }
 
-export interface PlaygroundSettings {
+interface PlaygroundSettings {
   /** Serve the playground page at / (its API routes are the API's, whatever this says). */
   enabled: boolean;
 }
@@ -106,7 +106,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = Object.freeze({
 /** What createServer takes of the `server` section (logLevel is the CLI's: it builds the logger). */
 export type ServerSettingsInput = Omit<ServerConfig, "logLevel">;
 
-export interface ServerSettings {
+interface ServerSettings {
   limits: ServerLimits;
   rateLimits: RateLimits;
   allowPrivateNetwork: boolean;

@@ -11,7 +11,7 @@ import type { FastifyReply } from "fastify";
 export type SseFraming = "native" | "openai";
 
 /** RAGFlow's `_build_sse_response` headers. */
-export const SSE_HEADERS = {
+const SSE_HEADERS = {
   "Content-Type": "text/event-stream; charset=utf-8",
   "Cache-Control": "no-cache",
   Connection: "keep-alive",

@@ -10,18 +10,18 @@ import type { CanvasEvent, CanvasEventOf, TokenUsage } from "../engine/events.js
 export type SessionEvent = CanvasEvent & { session_id: string };
 
 /** One component's entry of `return_trace` (RAGFlow's shape). */
-export interface TraceItem {
+interface TraceItem {
   component_id: string;
   trace: unknown[];
 }
 
-export interface References {
+interface References {
   chunks: Array<Record<string, unknown>>;
   doc_aggs: Array<Record<string, unknown>>;
 }
 
-export const THINK_OPEN = "<think>";
-export const THINK_CLOSE = "</think>";
+const THINK_OPEN = "<think>";
+const THINK_CLOSE = "</think>";
 
 /** The text a `message` event adds to the reply (think markers become tags). */
 export function messageText(data: { content: string; start_to_think?: true; end_to_think?: true }): string {

@@ -35,7 +35,7 @@ export function turnMessages(query: string, transcript: TurnTranscript): Session
 }
 
 /** How a turn's recording went: the record after it, or undefined when the record was gone (its agent was deleted). */
-export interface TurnKept {
+interface TurnKept {
   record: SessionRecord | undefined;
 }
 

@@ -50,9 +50,6 @@ export function bodyCheck(file: string): (value: unknown) => ApiError | undefine
   return (value) => (validate(value) ? undefined : validationError(validate.errors ?? [], "body"));
 }
 
-/** Where the failing value was: the body, the query string or the path. */
-export type RequestPart = "body" | "querystring" | "params" | "headers";
-
 /** The code-101 answer of a request that does not match its schema: each field and what is wrong with it. */
 export function validationError(errors: readonly ErrorObject[], part: string | undefined): ApiError {
   const issues = issuesOf(errors);

@@ -8,7 +8,7 @@
 import type { FastifyRequest } from "fastify";
 
 /** The subprotocol the server answers: a client that offers a key must offer it too. */
-export const WS_PROTOCOL = "canvasflow";
+const WS_PROTOCOL = "canvasflow";
 const KEY_PREFIX = "bearer.";
 
 function isUpgrade(request: FastifyRequest): boolean {

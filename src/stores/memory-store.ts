@@ -33,7 +33,6 @@ import {
   type StoredEvent,
   type SaveOptions,
   type SessionLock,
-  type SnapshotStore,
   type StoredSnapshot,
 } from "./snapshot-store.js";
 import type { CanvasDsl } from "../dsl/types.js";

@@ -96,7 +96,7 @@ function resolveMetaValue(ctx: ComponentContext, value: unknown, textOnly: boole
 }
 
 /** The function schema a model sees for a tool (OpenAI tools format). */
-export function functionSchema(spec: ToolSpec, params: Params): FunctionTool {
+function functionSchema(spec: ToolSpec, params: Params): FunctionTool {
   const properties: Record<string, JsonSchema> = {};
   const required: string[] = [];
   for (const [key, meta] of Object.entries(spec.meta)) {

@@ -51,7 +51,7 @@ function env(ctx: ToolContext): Readonly<Record<string, string | undefined>> {
 }
 
 /** The SMTP settings: the component's own, else the config's; missing ones are an UnavailableError. */
-export function smtpSettings(ctx: ToolContext): SmtpSettings {
+function smtpSettings(ctx: ToolContext): SmtpSettings {
   const p = ctx.params;
   if (text(p.smtp_server) !== "") {
     const port = Number(text(p.smtp_port) || 465);

@@ -3,7 +3,7 @@
  */
 import { readFile } from "node:fs/promises";
 
-export type JsonFileResult = { ok: true; value: unknown } | { ok: false; problem: string };
+type JsonFileResult = { ok: true; value: unknown } | { ok: false; problem: string };
 
 /** The parsed file, or the problem: "cannot be read: …" or "is not valid JSON: …". */
 export async function readJsonFile(file: string): Promise<JsonFileResult> {

@@ -9,7 +9,7 @@ import { chmod, mkdir, stat } from "node:fs/promises";
 /** The mode of the files canvasflow creates: read and written by their owner only. */
 export const PRIVATE_FILE_MODE = 0o600;
 /** The mode of the folders it creates: entered by their owner only. */
-export const PRIVATE_FOLDER_MODE = 0o700;
+const PRIVATE_FOLDER_MODE = 0o700;
 
 /** Make `folder` and its missing parents, private (0700); resolves to the first folder made, if any (as mkdir). */
 export function makePrivateFolder(folder: string): Promise<string | undefined> {
@@ -17,7 +17,7 @@ export function makePrivateFolder(folder: string): Promise<string | undefined> {
 }
 
 /** What `makeFolderPrivate` found: a folder it closed, or one it could not (another user's). */
-export type FolderTightening = { closed: true; from: number } | { closed: false; mode: number; owner: number };
+type FolderTightening = { closed: true; from: number } | { closed: false; mode: number; owner: number };
 
 /**
  * An existing folder that other users may enter or read (made by an older version, or by hand) is

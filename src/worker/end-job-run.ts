@@ -13,7 +13,7 @@ import type { RunJobData } from "./job.js";
 import { openWhenFree } from "./open-session.js";
 import { loggedRunEnd } from "./run-end.js";
 
-export interface EndJobRunContext {
+interface EndJobRunContext {
   store: CheckpointStore;
   registry?: ComponentRegistry;
   canvas?: CanvasRuntimeOptions;

@@ -56,7 +56,7 @@ export interface QueueNames {
   name: string;
 }
 
-export function queueNames(options: RunQueueOptions): QueueNames {
+function queueNames(options: RunQueueOptions): QueueNames {
   const prefix = options.prefix ?? DEFAULT_QUEUE_PREFIX;
   if (typeof prefix !== "string" || /[\s\u0000-\u001f]/.test(prefix)) throw new RunQueueError(`prefix must be a string without spaces or control characters, got ${JSON.stringify(prefix)}`);
   const name = options.queue ?? DEFAULT_QUEUE_NAME;
@@ -79,7 +79,7 @@ export function bullPrefix(names: QueueNames): string {
 }
 
 /** canvasflow's keys beside the queue. */
-export function sessionJobKey(names: QueueNames, session: string): string {
+function sessionJobKey(names: QueueNames, session: string): string {
   return `${names.prefix}queue-runs:${names.name}:session:${session}`;
 }
 

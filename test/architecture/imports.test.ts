@@ -1,7 +1,9 @@
 /**
  * The package's own modules never import its barrel (src/index.ts): the barrel exports the
  * server, so a module that imports it loads the server and closes an import circle with it
- * (issue 25). Import circles in general are checked by `npm run check:imports` (madge), which
+ * (issue 25). The contracts (src/contracts/) are a leaf: they import each other and the reference
+ * grammar's types (src/refs/, which imports nothing outside itself), nothing else. Import circles
+ * in general, type-only imports included, are checked by `npm run check:imports` (madge), which
  * `npm test` runs first.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -32,6 +34,20 @@ describe("imports inside src/", () => {
       if (file === BARREL) continue;
       for (const spec of specifiers(readFileSync(file, "utf8"))) {
         if (resolve(dirname(file), spec.replace(/\.js$/, ".ts")) === BARREL) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+      }
+    }
+    expect(offenders).toEqual([]);
+  });
+
+  it("the contracts import only contracts and the reference grammar, which imports nothing outside itself", () => {
+    const leaves: Record<string, string[]> = { contracts: ["contracts", "refs"], refs: ["refs"] };
+    const offenders: string[] = [];
+    for (const [folder, allowed] of Object.entries(leaves)) {
+      for (const file of sourceFiles(join(SRC, folder))) {
+        for (const spec of specifiers(readFileSync(file, "utf8"))) {
+          const target = relative(SRC, resolve(dirname(file), spec)).split(/[\\/]/)[0];
+          if (!allowed.includes(target)) offenders.push(`${relative(SRC, file)} imports ${spec}`);
+        }
       }
     }
     expect(offenders).toEqual([]);

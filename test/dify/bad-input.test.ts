@@ -27,7 +27,7 @@ describe("bad Dify input", () => {
       const result = await cli(command);
       expect(result.code, command[0]).not.toBe(0);
       expect(result.stderr + result.stdout).toMatch(/not valid YAML at line \d+, column \d+/);
-      expect(result.stderr).not.toMatch(/internal error|    at /);
+      expect(result.stderr).not.toMatch(/internal error| {4}at /);
     }
   });
 

@@ -5,6 +5,7 @@ import { appendUnique, nextAfter, planExtension, selectBatch, withoutDescendants
 import { builtinRegistry } from "../../src/components/builtins.js";
 import type { CanvasDsl, ComponentEntry } from "../../src/dsl/types.js";
 import { capabilityRegistry } from "../helpers/registry.js";
+import { FRONTIER_POLICY } from "../../src/engine/frontier.js";
 
 interface Spec {
   type: string;
@@ -26,7 +27,7 @@ function graphOf(specs: Record<string, Spec>, registry = capabilityRegistry()): 
     };
   }
   const dsl: CanvasDsl = { components };
-  return compileGraph(dsl, registry);
+  return compileGraph(dsl, registry, FRONTIER_POLICY);
 }
 
 const node = (graph: CanvasGraph, id: string) => {

@@ -18,6 +18,7 @@ import { parseSelector } from "../../src/refs/grammar.js";
 import { caught } from "../helpers/caught.js";
 import { finished, node } from "../helpers/dsl.js";
 import { capabilityRegistry } from "../helpers/registry.js";
+import { FRONTIER_POLICY } from "../../src/engine/frontier.js";
 
 const messages = (events: CanvasEvent[]) => events.filter((e) => e.event === "message").map((e) => (e.data as { content: string }).content);
 
@@ -38,7 +39,7 @@ describe("bug 1: a body node that reads its container's start node deadlocks wit
   };
 
   it("selectBatch runs the body node first and keeps the start node waiting", () => {
-    const graph = compileGraph(dsl, builtinRegistry());
+    const graph = compileGraph(dsl, builtinRegistry(), FRONTIER_POLICY);
     expect(selectBatch(["X", "item"], graph)).toEqual({ ready: ["X"], deferred: ["item"] });
   });
 
@@ -143,6 +144,7 @@ describe("bug 7: an exit through an intermediate container does not report it fi
       },
     },
     capabilityRegistry(),
+    FRONTIER_POLICY,
   );
 
   it("lists every container it leaves, innermost first", () => {

@@ -6,7 +6,7 @@
 import { mkdtemp, readdir, readFile, rm, writeFile, mkdir, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/api.js";
 import { paramsWithDefaults } from "../../src/components/params.js";
 import { UnavailableError } from "../../src/components/unavailable.js";

@@ -3,7 +3,7 @@
  * was handed a list (a component that read it, a caller of outputsOf or globals) keeps what it saw.
  */
 import { describe, expect, it } from "vitest";
-import { MissingReferenceError, VariablePool } from "../../src/pool/pool.js";
+import { MissingReferenceError } from "../../src/pool/pool.js";
 import { PathWriteError } from "../../src/pool/path.js";
 import { caught } from "../helpers/caught.js";
 import { poolOf, ref } from "../helpers/pool.js";

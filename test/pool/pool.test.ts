@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { MissingReferenceError, VariablePool } from "../../src/pool/pool.js";
+import { MissingReferenceError } from "../../src/pool/pool.js";
 import { PathWriteError, UnsafePathError } from "../../src/pool/path.js";
 import { caught } from "../helpers/caught.js";
 import { poolOf, ref } from "../helpers/pool.js";

@@ -9,6 +9,7 @@ import { loadCanvas, validateDsl } from "../../src/api.js";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { compileGraph } from "../../src/engine/graph.js";
 import { canvasDsl, canvasWithEnv, expectFinished, messages, node } from "../helpers/dsl.js";
+import { FRONTIER_POLICY } from "../../src/engine/frontier.js";
 
 const messageCanvas = (content: string, stream: boolean) =>
   canvasDsl({ begin: node("Begin", {}, ["Message:A"]), "Message:A": node("Message", { content: [content], stream }) });
@@ -65,6 +66,6 @@ describe("readiness reads spaced references", () => {
       "Message:A": node("Message", { content: ["a"] }),
       "Message:B": node("Message", { content: ["{{ Message:A@content }}"] }),
     });
-    expect(compileGraph(dsl, builtinRegistry()).nodes.get("Message:B")?.dependencies).toEqual(["Message:A"]);
+    expect(compileGraph(dsl, builtinRegistry(), FRONTIER_POLICY).nodes.get("Message:B")?.dependencies).toEqual(["Message:A"]);
   });
 });

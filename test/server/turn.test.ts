@@ -4,8 +4,6 @@
  * holds its place among the setups (limits.setupsAtOnce) until its run's first event, never longer.
  */
 import { describe, expect, it } from "vitest";
-import { defaultRegistry } from "../../src/api.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
 import type { ServerContext } from "../../src/server/context.js";
 import { startTurn } from "../../src/server/turn.js";
 import { testServerContext } from "../helpers/server-context.js";

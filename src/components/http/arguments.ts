@@ -14,7 +14,7 @@ function fieldText(value: unknown): string {
  * Append arguments as `key=value` pairs. Null values are left out and lists repeat the key,
  * as requests does.
  */
-export function appendFields(target: URLSearchParams, args: Readonly<Record<string, unknown>>): URLSearchParams {
+function appendFields(target: URLSearchParams, args: Readonly<Record<string, unknown>>): URLSearchParams {
   for (const [key, value] of Object.entries(args)) {
     const items = Array.isArray(value) ? value : [value];
     for (const item of items) if (item !== null && item !== undefined) target.append(key, fieldText(item));

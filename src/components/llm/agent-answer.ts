@@ -16,7 +16,7 @@ import { preparePrompt, withSystem, type PromptMessage } from "./prompt.js";
 import { answerStream, shouldStream } from "./streaming.js";
 import { structuredAnswer, structuredAttempts, structuredPrompt, structuredSchema } from "./structured.js";
 
-export interface AgentTurn {
+interface AgentTurn {
   /** The top-level Agent (may stream and cite), or a sub-agent called as a tool. */
   topLevel: boolean;
   /** Who runs: the Agent's id, or "<agent> → <sub-agent>". */

@@ -7,14 +7,14 @@ import type { FunctionTool } from "../../llm/types.js";
 import type { ToolContext } from "../../tools/types.js";
 import { finiteNumber, isPlainObject } from "../../util/values.js";
 import { paramsWithDefaults } from "../params.js";
-import type { ComponentContext, ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
+import type { ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
 import type { AgentFunction } from "./agent-loop.js";
 import { functionName, type ToolHost } from "./agent-host.js";
 import { mcpFunctions } from "./agent-mcp.js";
 import type { PromptMessage } from "./prompt.js";
 
 /** RAGFlow's AgentParam.meta: what a supervisor model sends a sub-agent. */
-export const SUB_AGENT_DESCRIPTION = "This is an agent for a specific task.";
+const SUB_AGENT_DESCRIPTION = "This is an agent for a specific task.";
 const SUB_AGENT_PARAMETERS = {
   user_prompt: "This is the order you need to send to the agent.",
   reasoning: "Supervisor's reasoning for choosing this agent. Explain why this agent is being invoked and what is expected of it.",

@@ -8,7 +8,7 @@ import { isPlainObject } from "../../util/values.js";
 import { targetIds } from "../branch-targets.js";
 import { withoutThinking } from "./think-tags.js";
 
-export interface CategorySpec {
+interface CategorySpec {
   name: string;
   description: string;
   examples: string[];

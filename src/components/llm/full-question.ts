@@ -14,10 +14,10 @@ import { CONTEXT_SHARE, completeChat, type RequestBase, type UsageSink } from ".
 import { withoutThinking } from "./think-tags.js";
 
 /** More messages than this (history and prompts) and the latest question is refined. */
-export const REFINE_AFTER_MESSAGES = 3;
+const REFINE_AFTER_MESSAGES = 3;
 
 /** Today, yesterday and tomorrow as YYYY-MM-DD (the process's local date, as RAGFlow's `date.today()`). */
-export interface QuestionDates {
+interface QuestionDates {
   today: string;
   yesterday: string;
   tomorrow: string;
@@ -81,7 +81,7 @@ export function fullQuestionPrompt(messages: readonly ChatMessage[], dates: Ques
 /** The user message of the rewrite request. */
 export const FULL_QUESTION_CUE = "Question:";
 
-export interface RefineOptions {
+interface RefineOptions {
   model: ChatModel;
   base: RequestBase;
   onUsage: UsageSink;

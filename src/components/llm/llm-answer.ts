@@ -17,7 +17,7 @@ export interface Answer {
   structured?: unknown;
 }
 
-export interface AnswerOptions {
+interface AnswerOptions {
   /** Stream the answer (the caller checked the streaming contract). */
   stream: boolean;
   signal: AbortSignal;

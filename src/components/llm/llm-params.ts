@@ -68,7 +68,7 @@ export function checkPrompts(params: Params, key = "prompts"): ParamProblem[] {
 }
 
 /** `visual_files_var` is read with get_variable_value, so a non-empty one must be a reference. */
-export function checkVisualFiles(params: Params): ParamProblem[] {
+function checkVisualFiles(params: Params): ParamProblem[] {
   const files = params.visual_files_var;
   if (files === undefined || files === null || files === "") return [];
   return typeof files === "string" && parseSelector(files) !== null
@@ -82,7 +82,7 @@ export function checkLlmParams(params: Params): ParamProblem[] {
 }
 
 /** The prompt texts a model component renders: system prompt, prompts and (Agent) user_prompt. */
-export function promptTexts(params: Params): string[] {
+function promptTexts(params: Params): string[] {
   const texts: string[] = [];
   if (typeof params.sys_prompt === "string") texts.push(params.sys_prompt);
   const prompts = params.prompts;

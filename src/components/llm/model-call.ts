@@ -77,7 +77,7 @@ export type UsageSink = (usage: UsageReport) => void;
 export const CONTEXT_SHARE = 0.97;
 
 /** The request with its conversation trimmed to the model's context window (see llm/fit-messages.ts). */
-export async function fitToContext(model: ChatModel, request: ChatRequest): Promise<ChatRequest> {
+async function fitToContext(model: ChatModel, request: ChatRequest): Promise<ChatRequest> {
   const budget = Math.floor(contextWindow(model) * CONTEXT_SHARE);
   // Most requests are far below their window: the byte count proves it without loading a tokenizer.
   if (!mayExceed(request.messages, request.tools, budget)) return request;

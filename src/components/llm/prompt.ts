@@ -13,7 +13,7 @@ export interface PromptMessage {
   content: string;
 }
 
-export interface PreparedPrompt {
+interface PreparedPrompt {
   /** The rendered system prompt, prompt-override blocks cut out. */
   system: string;
   /** Blocks cut out of the system prompt, by lower-case tag (e.g. `citation_guidelines`). */
@@ -81,7 +81,7 @@ export function withPrompts(history: ChatMessage[], prompts: readonly PromptMess
 }
 
 /** Text and images taken from a files value (`sys.files` or `visual_files_var`). */
-export interface FileContents {
+interface FileContents {
   texts: string[];
   images: string[];
 }
@@ -130,7 +130,7 @@ function mentionsFiles(texts: readonly string[]): boolean {
   return texts.some((text) => /\{\s*sys\.files\s*\}/i.test(text));
 }
 
-export interface PromptOptions {
+interface PromptOptions {
   /** Replaces the prompts; not rendered (a sub-agent's task, written by the calling model). */
   literalPrompts?: PromptMessage[];
   /** History turns used when the params hold none (the ComponentParamBase default). */

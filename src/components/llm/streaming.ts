@@ -9,7 +9,7 @@ import type { ComponentContext, Params } from "../types.js";
 import { splitThinkTags } from "./think-tags.js";
 
 /** True when a downstream component is a message sink. */
-export function feedsMessageSink(ctx: ComponentContext): boolean {
+function feedsMessageSink(ctx: ComponentContext): boolean {
   const downstream = ctx.canvas.component(ctx.id)?.downstream ?? [];
   return downstream.some((id) => {
     const info = ctx.canvas.component(id);
@@ -18,7 +18,7 @@ export function feedsMessageSink(ctx: ComponentContext): boolean {
 }
 
 /** An exception goto the engine would follow (`exception_method: goto` with targets). */
-export function hasExceptionGoto(params: Params): boolean {
+function hasExceptionGoto(params: Params): boolean {
   const targets = params.exception_goto;
   return params.exception_method === "goto" && Array.isArray(targets) && targets.some((t) => typeof t === "string" && t !== "");
 }

@@ -33,7 +33,7 @@ export function structuredSchema(params: Params): JsonSchema | undefined {
 }
 
 /** The compiled validator of a schema; `$schema`/`$id` are dropped so any draft's header is accepted. */
-export function schemaValidator(schema: JsonSchema): ValidateFunction {
+function schemaValidator(schema: JsonSchema): ValidateFunction {
   const { $schema: _schema, $id: _id, ...body } = schema;
   const key = JSON.stringify(body);
   let validate = validators.get(key);
@@ -116,7 +116,7 @@ export function structuredAttempts(params: Params): number {
   return 1 + (retries !== undefined && retries > 0 ? Math.floor(retries) : 0);
 }
 
-export interface StructuredRequest {
+interface StructuredRequest {
   schema: JsonSchema;
   attempts: number;
   /** The conversation so far, the schema prompt included; follow-ups are appended to it. */

@@ -40,7 +40,7 @@ function classes(params: Record<string, unknown>): QuestionClass[] {
 }
 
 /** The class an answer names: by id in a JSON answer, else by name or id in its text; the first otherwise. */
-export function pickClass(answer: string, options: readonly QuestionClass[]): QuestionClass {
+function pickClass(answer: string, options: readonly QuestionClass[]): QuestionClass {
   try {
     const parsed = JSON.parse(jsonText(answer)) as unknown;
     if (isPlainObject(parsed)) {

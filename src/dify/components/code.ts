@@ -11,7 +11,7 @@ import { isPlainObject } from "../../util/values.js";
 import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { checkVariableRows, list, record, referencesIn, rowValues } from "./common.js";
 
-export const CODE_LIMITS = { string: 400_000, depth: 5, numbers: 1000, strings: 30, objects: 30 } as const;
+const CODE_LIMITS = { string: 400_000, depth: 5, numbers: 1000, strings: 30, objects: 30 } as const;
 
 const OUTPUT_TYPES = new Set(["string", "number", "integer", "boolean", "object", "array[string]", "array[number]", "array[object]", "array[boolean]", "array[any]", "any"]);
 

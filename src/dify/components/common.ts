@@ -19,15 +19,6 @@ export function readSelector(ctx: ComponentContext, selector: unknown): unknown 
   }
 }
 
-/** Read a selector a node must have: its absence fails the node, naming it. */
-export function requireSelector(ctx: ComponentContext, selector: unknown, what: string): unknown {
-  const ref = selectorReference(selector);
-  if (!ref) throw new Error(`${what}: ${JSON.stringify(selector)} is not a variable selector`);
-  const value = readSelector(ctx, selector);
-  if (value === undefined) throw new Error(`${what}: variable ${selectorText(ref)} not found`);
-  return value;
-}
-
 /** A template rendered with `.text` (prompts, HTTP requests, conditions). */
 export function renderText(ctx: ComponentContext, template: unknown): string {
   if (typeof template !== "string") return textOf(template);
@@ -61,7 +52,7 @@ export function record(value: unknown): Record<string, unknown> {
 }
 
 /** A selector naming a node the graph does not have (it reads nothing at run time): a warning. */
-export function unknownNode(selector: unknown, info: CheckInfo | undefined, pointer: string): ParamProblem[] {
+function unknownNode(selector: unknown, info: CheckInfo | undefined, pointer: string): ParamProblem[] {
   const ref = selectorReference(selector);
   if (!info || !ref || ref.kind !== "component" || info.hasComponent(ref.componentId)) return [];
   return [{ pointer, severity: "warning", message: `it reads ${selectorText(ref)}, but the graph has no node ${ref.componentId}` }];

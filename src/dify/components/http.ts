@@ -20,9 +20,9 @@ const METHODS: ReadonlySet<string> = new Set(["GET", "POST", "PUT", "PATCH", "DE
 const BODY_TYPES: ReadonlySet<string> = new Set(["none", "raw-text", "json", "x-www-form-urlencoded", "form-data", "binary"]);
 
 /** Dify's HTTP_REQUEST_MAX_CONNECT_TIMEOUT / _READ_TIMEOUT (seconds) and text response limit. */
-export const HTTP_LIMITS = { connectSeconds: 10, readSeconds: 600, defaultReadSeconds: 60, textBytes: 1024 * 1024 } as const;
+const HTTP_LIMITS = { connectSeconds: 10, readSeconds: 600, defaultReadSeconds: 60, textBytes: 1024 * 1024 } as const;
 
-export class HTTPResponseCodeError extends Error {
+class HTTPResponseCodeError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "HTTPResponseCodeError";

@@ -8,7 +8,7 @@ import { COMPARISON_OPERATORS, evaluateConditions, type Condition } from "../con
 import { selectorReference } from "../references.js";
 import { list, referencesIn, renderText } from "./common.js";
 
-export interface Case {
+interface Case {
   case_id?: unknown;
   logical_operator?: unknown;
   conditions?: unknown;

@@ -21,7 +21,7 @@ import { renderJinja2 } from "./template-transform.js";
 const CONTEXT_PLACEHOLDER = "{{#context#}}";
 
 /** The llm_id of a Dify model: `name@vendor` (`langgenius/openai/openai` → `openai`). */
-export function llmIdOf(model: unknown): string {
+function llmIdOf(model: unknown): string {
   const m = record(model);
   const name = typeof m.name === "string" ? m.name : "";
   const provider = typeof m.provider === "string" ? m.provider : "";
@@ -80,7 +80,7 @@ function renderMessage(ctx: ComponentContext, item: Record<string, unknown>, con
 }
 
 /** The chat messages of an LLM node. */
-export function llmMessages(ctx: ComponentContext): ChatMessage[] {
+function llmMessages(ctx: ComponentContext): ChatMessage[] {
   const context = contextText(ctx);
   const template = ctx.params.prompt_template;
   const rows = Array.isArray(template) ? template.filter(isPlainObject) : isPlainObject(template) ? [{ ...template, role: "user" }] : [];
@@ -106,7 +106,7 @@ export function llmMessages(ctx: ComponentContext): ChatMessage[] {
  * Stream a chat answer as a TextStream: the first chunk is awaited here, so a request that fails
  * outright fails the node (and its retries apply); `onEnd` receives the whole result.
  */
-export async function streamAnswer(ctx: ComponentContext, model: ChatModel, messages: ChatMessage[], sampling: SamplingOptions, onEnd: (result: ChatResult) => void): Promise<TextStream> {
+async function streamAnswer(ctx: ComponentContext, model: ChatModel, messages: ChatMessage[], sampling: SamplingOptions, onEnd: (result: ChatResult) => void): Promise<TextStream> {
   const chunks = streamChat(model, { messages, ...sampling, retry: { maxRetries: 0, delayMs: 0 }, signal: ctx.signal }, (usage) => ctx.addUsage(usage));
   const first = await chunks.next();
   async function* rest(): AsyncGenerator<string, void, undefined> {
@@ -150,5 +150,3 @@ export const DifyLLM: ComponentDefinition = {
     ctx.setOutput("reasoning_content", "");
   },
 };
-
-export { contextText };

@@ -17,7 +17,7 @@ export interface StartVariable {
   default?: unknown;
 }
 
-export const START_VARIABLE_TYPES: ReadonlySet<string> = new Set([
+const START_VARIABLE_TYPES: ReadonlySet<string> = new Set([
   "text-input",
   "paragraph",
   "select",

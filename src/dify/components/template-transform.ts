@@ -8,7 +8,7 @@ import { isPlainObject } from "../../util/values.js";
 import { checkVariableRows, list, referencesIn, rowValues } from "./common.js";
 
 /** Dify's TEMPLATE_TRANSFORM_MAX_LENGTH (graphon's default). */
-export const TEMPLATE_MAX_LENGTH = 400_000;
+const TEMPLATE_MAX_LENGTH = 400_000;
 
 /** Render Jinja2 with named values (also used by LLM messages in jinja2 mode). */
 export function renderJinja2(template: string, values: Record<string, unknown>): string {

@@ -11,7 +11,7 @@ import { PyMarker, type PyScalar, scalarKeyIdentity, scalarToJson, scalarToJsonK
 import { resolvePlain, scalarConstructor, TAG } from "./schema.js";
 
 /** A document reaching more values than this through aliases is an attack (a "billion laughs"), not a workflow. */
-export const MAX_ALIASED_VALUES = 1_000_000;
+const MAX_ALIASED_VALUES = 1_000_000;
 
 /** A refusal, at the node's offset in the text. */
 export class ConstructError extends Error {

@@ -92,7 +92,7 @@ export function scalarKeyIdentity(value: PyScalar): string {
 }
 
 /** repr(float): the shortest round-trip digits, exponent form below 1e-4 and from 1e16. */
-export function pythonFloatRepr(x: number): string {
+function pythonFloatRepr(x: number): string {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
   if (x === -Infinity) return "-Infinity";

@@ -21,7 +21,7 @@ const NOT_PRINTABLE = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\u{10000}-\u
 /** The lexer's own markers (document mode, scalar, flow error end): they are not in the text. */
 const MARKERS = new Set(["\u0002", "\u001f", "\u0018"]);
 
-export interface SyntaxProblem {
+interface SyntaxProblem {
   offset: number;
   message: string;
 }

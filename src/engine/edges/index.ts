@@ -13,7 +13,7 @@ import { compileTopology, type EdgeSpec, type EdgeTopology } from "./topology.js
 export type { EdgeSpec, EdgeTopology } from "./topology.js";
 export type { EdgeScheduleState } from "./state.js";
 
-export class EdgePolicy implements SchedulingPolicy {
+class EdgePolicy implements SchedulingPolicy {
   readonly name = "edges";
 
   constructor(readonly topology: EdgeTopology) {}

@@ -69,13 +69,6 @@ export function planCompletion(topology: EdgeTopology, marks: FrameMarks, nodeId
   return plan.transition;
 }
 
-/** Skip a node that will not run (e.g. whose frame stopped), and what depends on it alone. */
-export function planSkip(topology: EdgeTopology, marks: FrameMarks, nodeId: string): Transition {
-  const plan = new Planner(topology, marks);
-  plan.skipNode(nodeId);
-  return plan.transition;
-}
-
 const NONE: readonly number[] = Object.freeze([]);
 /** Past this many marked nodes, the planner indexes them (below, a scan is cheaper than a Map). */
 const SCAN_LIMIT = 8;
@@ -153,12 +146,6 @@ class Planner {
         for (let i = out.length - 1; i >= 0; i--) stack.push(out[i]);
       }
     }
-  }
-
-  skipNode(id: string): void {
-    if (this.node(id) !== undefined && this.node(id) !== NODE_READY) return;
-    this.setNode(id, NODE_SKIPPED);
-    for (const e of this.topology.outgoing.get(id) ?? NONE) this.skipEdge(e);
   }
 
   /** Look at a node after one of its incoming edges resolved: ready, to be skipped, or still waiting. */

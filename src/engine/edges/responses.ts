@@ -24,7 +24,7 @@ import type { EdgeScheduleState, FrameState, SessionState, SessionsState } from 
 import { levelOf, type EdgeTopology } from "./topology.js";
 
 /** What the coordinator needs from its scheduler. */
-export interface ResponseHost {
+interface ResponseHost {
   readonly graph: CanvasGraph;
   readonly topology: EdgeTopology;
   state(): EdgeScheduleState;

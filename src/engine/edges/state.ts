@@ -75,8 +75,8 @@ export interface EdgeScheduleState {
   started: boolean;
 }
 
-export type FrameField = "failed" | "exited" | "active";
-export type ContainerField = "next" | "open" | "stop" | "error";
+type FrameField = "failed" | "exited" | "active";
+type ContainerField = "next" | "open" | "stop" | "error";
 
 export type EdgeOp =
   | ["init", EdgeScheduleState]

@@ -20,7 +20,7 @@ export interface EdgeSpec {
 }
 
 /** A response node's template, and the edge sets that let it stream (any one, fully taken). */
-export interface ResponsePlan {
+interface ResponsePlan {
   readonly template: ResponseTemplate;
   /** One set per distinct path from its level's root, each the blocking edges on it (minimal sets only). */
   readonly paths: readonly (readonly number[])[];
@@ -95,7 +95,13 @@ export function compileTopology(nodes: ReadonlyMap<string, ComponentNode>, edges
     responses.set(id, { template, paths });
     push(responsesAt, levelOf(node), id);
     const seen = new Set<number>();
-    for (const path of paths) for (const edge of path) if (!seen.has(edge)) (seen.add(edge), push(responsesByEdge, edge, id));
+    for (const path of paths) {
+      for (const edge of path) {
+        if (seen.has(edge)) continue;
+        seen.add(edge);
+        push(responsesByEdge, edge, id);
+      }
+    }
   }
   return { ...topology, responses, responsesAt, responsesByEdge };
 }
@@ -114,7 +120,7 @@ function selectorsOf(template: ResponseTemplate): Set<string> {
 }
 
 /** A reference's node-and-variable, e.g. `llm@text` or `conversation.x`. */
-export function variableKey(ref: Reference): string {
+function variableKey(ref: Reference): string {
   if (ref.kind === "component") return `${ref.componentId}@${ref.variable}`;
   if (ref.kind === "global") return ref.key;
   return ref.alias;
@@ -147,7 +153,10 @@ function blockingSets(
   while (stack.length > 0) {
     for (const e of topology.outgoing.get(stack.pop()!) ?? []) {
       const next = topology.edges[e].target;
-      if (!reachable.has(next)) (reachable.add(next), stack.push(next));
+      if (!reachable.has(next)) {
+        reachable.add(next);
+        stack.push(next);
+      }
     }
   }
   if (!reachable.has(target)) return [];

@@ -25,7 +25,7 @@ const SAMPLING: ReadonlyArray<[key: string, flag: string]> = [
 ];
 
 /** The model and sampling settings of a v0.19 LLM component. */
-export function llmSettings(legacy: Record<string, unknown>, defaults: { temperature?: number } = {}): Record<string, unknown> {
+function llmSettings(legacy: Record<string, unknown>, defaults: { temperature?: number } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = { llm_id: typeof legacy.llm_id === "string" ? legacy.llm_id : "" };
   for (const [key, flag] of SAMPLING) {
     const raw = legacy[key] ?? (key === "temperature" ? defaults.temperature : undefined);

@@ -99,7 +99,7 @@ export function convertRetrieval(model: LegacyModel, id: string): Converted {
 }
 
 /** What a failed query leaves as the result (the error itself is on the node's node_finished event). */
-export const SQL_FAILED = "**ERROR**: the SQL query failed.";
+const SQL_FAILED = "**ERROR**: the SQL query failed.";
 
 const DB_TYPES: Readonly<Record<string, string>> = { postgresql: "postgres" };
 

@@ -33,16 +33,16 @@ const DEFAULT_OUTPUT = "formalized_content";
 const PASS_THROUGH = new Set(["Switch", "Concentrator", "Categorize", "Relevant"]);
 
 /** One input source: a reference (bare selector) or literal text. */
-export type Source = { ref: string } | { text: string };
+type Source = { ref: string } | { text: string };
 
-export const USER_MESSAGE = "sys.query";
+const USER_MESSAGE = "sys.query";
 
 /** `{X}` references as v0.19's Generate/Template found them (agent/component/generate.py). */
 const LEGACY_REFERENCE = /\{([a-z]+[:@][a-z0-9_-]+)\}/gi;
 /** `{word}` placeholders v0.19 left as they were (older DSL parameters, typos). */
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
-export interface RewrittenText {
+interface RewrittenText {
   text: string;
   /** Legacy references to components that do not exist, left as literal text. */
   dangling: string[];

@@ -18,14 +18,14 @@ import { unique } from "../dsl-access.js";
 import type { LegacyModel } from "./model.js";
 import type { WorkEntry, Workspace } from "./workspace.js";
 
-export const RESUME_VARIABLE = "resume_at";
+const RESUME_VARIABLE = "resume_at";
 const RESUME_SELECTOR = `env.${RESUME_VARIABLE}`;
 
 /** Components whose output is shown by themselves or is not a reply (routing decisions). */
 const NO_REPLY = new Set(["Begin", "Answer", "Message"]);
 const ROUTERS = new Set(["Switch", "Concentrator", "Categorize", "Relevant"]);
 
-export interface TurnsResult {
+interface TurnsResult {
   /** The conversation variable to declare, when the resume Switch was added. */
   resumeVariable?: string;
 }

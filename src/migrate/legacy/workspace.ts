@@ -84,7 +84,7 @@ export class Workspace {
 }
 
 /** The ids a router's branches lead to (Categorize `to`, Switch `to` and `end_cpn_ids`). */
-export function routeTargets(entry: WorkEntry): string[] {
+function routeTargets(entry: WorkEntry): string[] {
   const params = entry.params;
   if (entry.name === "Categorize" && isPlainObject(params.category_description)) {
     return unique(Object.values(params.category_description).flatMap((c) => (isPlainObject(c) ? stringList(c.to) : [])));

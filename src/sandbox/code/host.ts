@@ -58,7 +58,7 @@ function realFolder(folder: string): string | undefined {
 }
 
 /** The folders that hold an interpreter's file and libraries (the real paths, for bind mounts). */
-export function installationFolders(executable: string, prefixes: readonly string[], searchPath: readonly string[]): string[] {
+function installationFolders(executable: string, prefixes: readonly string[], searchPath: readonly string[]): string[] {
   const folders = new Set<string>();
   for (const folder of [path.dirname(executable), ...prefixes, ...searchPath]) {
     const real = realFolder(folder);

@@ -42,7 +42,7 @@ export interface CodeExecOptions {
   javascriptWorkers?: number;
 }
 
-export interface CodeLimits {
+interface CodeLimits {
   timeoutMs: number;
   memoryMb: number;
   outputBytes: number;
@@ -77,7 +77,7 @@ export const DEFAULT_CODE_SETTINGS: Readonly<CodeSandboxSettings> = Object.freez
 });
 
 /** A bad `codeExec` option: the message names it. */
-export class CodeOptionsError extends Error {
+class CodeOptionsError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "CodeOptionsError";

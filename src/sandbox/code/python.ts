@@ -29,14 +29,14 @@ const OUT_OF_MEMORY_STDERR = /MemoryError|Cannot allocate memory|out of memory|m
  * block far above the ids of real accounts, so that concurrent runs, of this process or another,
  * almost never share an id (and with it RLIMIT_NPROC's count).
  */
-export const SANDBOX_UID_BASE = 1_900_000_000;
-export const SANDBOX_UID_COUNT = 1 << 20;
+const SANDBOX_UID_BASE = 1_900_000_000;
+const SANDBOX_UID_COUNT = 1 << 20;
 /** File descriptors of the sandbox's pipes: the runner's reply, the seccomp filter, bwrap's status. */
 const REPLY_FD = 3;
 const SECCOMP_FD = 4;
 const STATUS_FD = 5;
 
-export interface PythonRunOptions {
+interface PythonRunOptions {
   /** The egress proxy's unix socket, when the script may use the network. */
   proxySocket?: string;
 }

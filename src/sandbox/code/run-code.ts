@@ -17,9 +17,9 @@ import { runJavaScript } from "./javascript.js";
 import type { CodeSandboxSettings } from "./options.js";
 import { runPython } from "./python.js";
 
-export type CodeLanguage = "python" | "javascript";
+type CodeLanguage = "python" | "javascript";
 
-export interface CodeRunOptions {
+interface CodeRunOptions {
   signal?: AbortSignal;
   /** The egress guard of the run (asked for only when the script may use the network). */
   egress?: () => EgressPolicy;

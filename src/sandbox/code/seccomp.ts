@@ -90,7 +90,7 @@ const ARCH = 4;
 const ARG0_LOW = 16;
 
 /** One classic BPF instruction: { code, jt, jf, k }. */
-export interface BpfInstruction {
+interface BpfInstruction {
   readonly code: number;
   readonly jt: number;
   readonly jf: number;

@@ -4,7 +4,7 @@
  * checked addresses only. A redirect to another origin opens a new connection, so it is checked
  * too. A refusal comes out as the BlockedAddressError itself, not as fetch's bare "fetch failed".
  */
-import type { Agent, Dispatcher, fetch as undiciFetch } from "undici";
+import type { Dispatcher, fetch as undiciFetch } from "undici";
 import { undici } from "../../util/undici.js";
 import { BlockedAddressError, checkEgress, pinnedLookup, type EgressPolicy } from "./guard.js";
 

@@ -17,7 +17,7 @@ import { UploadedFiles } from "./uploads.js";
 export { DIFY_RUN_ROUTES } from "./routes/run.js";
 
 /** The largest upload (Dify's default file_size_limit is 15 MB). */
-export const DIFY_UPLOAD_BYTES = 15 * 1024 * 1024;
+const DIFY_UPLOAD_BYTES = 15 * 1024 * 1024;
 
 export async function difyApiRoutes(api: FastifyInstance, ctx: ServerContext, appId: string): Promise<void> {
   await api.register(async (dify) => {

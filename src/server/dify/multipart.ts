@@ -2,7 +2,7 @@
  * multipart/form-data bodies (Dify's file upload), read from a body Fastify already bounded by
  * size. Only what an upload needs: each part's field name, file name, content type and bytes.
  */
-export interface FormPart {
+interface FormPart {
   name: string;
   filename: string | undefined;
   contentType: string | undefined;

@@ -32,7 +32,7 @@ export function sessionOfRun(runId: string): string | undefined {
 }
 
 /** A run of the session: ended (with its summary) or in flight (no summary yet). */
-export interface FoundRun {
+interface FoundRun {
   record: SessionRecord;
   summary: RunSummary | undefined;
 }

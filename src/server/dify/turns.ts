@@ -31,7 +31,7 @@ export interface RunBody {
 }
 
 /** The checked fields of a run body. */
-export interface RunRequestFields {
+interface RunRequestFields {
   inputs: Record<string, unknown>;
   user: string;
   streaming: boolean;

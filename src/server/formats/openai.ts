@@ -21,7 +21,7 @@ export function lastUserContent(messages: ReadonlyArray<{ role: string; content?
   return "";
 }
 
-export interface OpenAiUsage {
+interface OpenAiUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
@@ -44,7 +44,7 @@ export function openAiUsage(usage: TokenUsage, question: string, answer: string)
   };
 }
 
-export function errorText(error: string): string {
+function errorText(error: string): string {
   return `**ERROR**: ${error}`;
 }
 

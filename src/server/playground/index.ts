@@ -24,7 +24,7 @@ export const PLAYGROUND_SCRIPT = `(function () {\n'use strict';\n${CLIENT_API}\n
 export { PLAYGROUND_PAGE, PLAYGROUND_STYLE };
 
 /** Where the page's assets are served. */
-export const PLAYGROUND_PREFIX = "/playground/";
+const PLAYGROUND_PREFIX = "/playground/";
 
 /** `'sha256-…'` of every inline script (not data blocks) of an HTML page. */
 export function inlineScriptHashes(html: string): string[] {
@@ -38,7 +38,7 @@ export function inlineScriptHashes(html: string): string[] {
 let policy: Promise<string> | undefined;
 
 /** The page's Content-Security-Policy (made once: the trace's scripts are constants). */
-export function playgroundPolicy(): Promise<string> {
+function playgroundPolicy(): Promise<string> {
   policy ??= renderTrace([]).then((trace) =>
     [
       "default-src 'none'",

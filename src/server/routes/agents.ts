@@ -27,10 +27,10 @@ interface AgentWrite {
   avatar?: string | null;
 }
 
-export const CANVAS_NOT_FOUND = "canvas not found.";
+const CANVAS_NOT_FOUND = "canvas not found.";
 
 /** An agent as RAGFlow's API shows it (its owner is `user_id`). */
-export function agentView(agent: AgentRecord): Record<string, unknown> {
+function agentView(agent: AgentRecord): Record<string, unknown> {
   return {
     id: agent.id,
     title: agent.title,

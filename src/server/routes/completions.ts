@@ -34,7 +34,7 @@ export interface CompletionBody {
 }
 
 /** Route config of the routes whose errors also carry OpenAI's `error` object. */
-export interface CompletionRouteConfig {
+interface CompletionRouteConfig {
   openAi?: boolean;
 }
 

@@ -28,7 +28,7 @@ import { AGENT_NOT_FOUND } from "../turn.js";
 const MESSAGE_ID = /^[A-Za-z0-9_-]{1,64}$/;
 
 /** A component of the diagram, as the graph route lists it (the SVG's nodes carry the same ids). */
-export interface DiagramComponent {
+interface DiagramComponent {
   id: string;
   name: string;
   type: string;

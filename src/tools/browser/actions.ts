@@ -9,7 +9,7 @@ import type { Page } from "playwright-core";
 import type { AgentFunction } from "../../components/llm/agent-loop.js";
 
 /** Characters of page text a model reads at most per call. */
-export const PAGE_TEXT_LIMIT = 20_000;
+const PAGE_TEXT_LIMIT = 20_000;
 
 /** A request the browser was refused, and why (the host it was for; "" when not a host's). */
 export interface BlockedRequest {

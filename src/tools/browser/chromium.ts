@@ -31,7 +31,7 @@ export function chromiumPath(services: RuntimeServices, env: NodeJS.ProcessEnv =
  * otherwise sends direct), and WebRTC kept off UDP that would bypass it. Chromium resolves names
  * itself, so only a proxy that checks each target can hold it to the egress guard.
  */
-export function proxyFlags(proxyUrl: string): string[] {
+function proxyFlags(proxyUrl: string): string[] {
   return [`--proxy-server=${proxyUrl}`, "--proxy-bypass-list=<-loopback>", "--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--dns-prefetch-disable"];
 }
 

@@ -18,7 +18,7 @@ import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { browserFunctions, guardPage, type BlockedRequest } from "./actions.js";
 import { chromiumPath, launchChromium } from "./chromium.js";
 
-export interface BrowserTask {
+interface BrowserTask {
   services: RuntimeServices;
   signal: AbortSignal;
   headless: boolean;
@@ -29,13 +29,13 @@ export interface BrowserTask {
   drive(functions: AgentFunction[]): Promise<string>;
 }
 
-export interface DownloadedFile {
+interface DownloadedFile {
   filename: string;
   path: string;
   url: string;
 }
 
-export interface BrowserResult {
+interface BrowserResult {
   content: string;
   downloaded_files: DownloadedFile[];
 }

@@ -29,7 +29,7 @@ export class ContractError extends Error {
 }
 
 /** A declared type in canonical spelling ("array<number>" → "Array<Number>"); "" for none. Throws on unknown types. */
-export function normalizeExpectedType(type: string): string {
+function normalizeExpectedType(type: string): string {
   const t = type.trim();
   const low = t.toLowerCase();
   if (low === "") return "";
@@ -108,7 +108,7 @@ function checkType(expected: string, value: unknown, path: string): void {
   if (!ok) throw new ContractError(`CodeExec contract mismatch at ${path || "value"}: expected type ${expected}, got ${actual}`);
 }
 
-export interface Contract {
+interface Contract {
   businessOutput: string;
   value: unknown;
   actualType: string;

@@ -29,7 +29,7 @@ const MIME: Readonly<Record<Format, string>> = {
 const EXTENSION: Readonly<Record<Format, string>> = { pdf: "pdf", docx: "docx", txt: "txt", markdown: "md", html: "html" };
 
 /** "Generated: YYYY-MM-DD HH:MM:SS" in local time, as RAGFlow writes it. */
-export function timestampText(now = new Date()): string {
+function timestampText(now = new Date()): string {
   const p = (n: number) => String(n).padStart(2, "0");
   return `Generated: ${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())} ${p(now.getHours())}:${p(now.getMinutes())}:${p(now.getSeconds())}`;
 }

@@ -1,7 +1,7 @@
 /** Markdown blocks as an HTML document (DocGenerator's "html" format), every text escaped. */
 import type { Block, Run } from "./markdown-blocks.js";
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
 

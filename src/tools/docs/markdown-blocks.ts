@@ -21,7 +21,7 @@ export type Block =
 
 const INLINE = /(\*\*[^*]+\*\*|__[^_]+__|\*[^*\s][^*]*\*|_[^_\s][^_]*_|`[^`]+`|\[[^\]]+\]\([^)]+\))/g;
 
-export function inlineRuns(text: string): Run[] {
+function inlineRuns(text: string): Run[] {
   const runs: Run[] = [];
   let last = 0;
   for (const match of text.matchAll(INLINE)) {
@@ -101,9 +101,4 @@ export function markdownBlocks(markdown: string): Block[] {
   }
   flush();
   return blocks;
-}
-
-/** A run list as plain text (tables and code as they read). */
-export function runsText(runs: readonly Run[]): string {
-  return runs.map((r) => r.text).join("");
 }

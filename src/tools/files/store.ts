@@ -16,7 +16,7 @@ import { makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.j
 import { isPlainObject } from "../../util/values.js";
 import type { ToolContext } from "../types.js";
 
-export interface DownloadInfo {
+interface DownloadInfo {
   doc_id: string;
   filename: string;
   mime_type: string;
@@ -26,7 +26,7 @@ export interface DownloadInfo {
   [key: string]: unknown;
 }
 
-export interface FileBytes {
+interface FileBytes {
   bytes: Buffer;
   filename: string;
   mimeType?: string;

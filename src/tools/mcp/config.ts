@@ -32,7 +32,7 @@ export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 /** The transport actually used for a server. */
 export type McpTransportKind = "stdio" | "streamable-http" | "sse";
 
-export const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
+const DEFAULT_MCP_TIMEOUT_SECONDS = 60;
 
 export function isStdioServer(config: McpServerConfig): config is McpStdioServerConfig {
   return typeof (config as McpStdioServerConfig).command === "string";
@@ -45,7 +45,7 @@ export function serverTimeoutMs(config: McpServerConfig): number {
 }
 
 /** A `${VAR}` that names an unset variable without a default. */
-export class McpConfigError extends Error {
+class McpConfigError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "McpConfigError";
@@ -55,7 +55,7 @@ export class McpConfigError extends Error {
 const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Replace `${VAR}` and `${VAR:-default}` from `env`; `where` names the field for the error. */
-export function expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, where: string): string {
+function expandVariables(text: string, env: Readonly<Record<string, string | undefined>>, where: string): string {
   return text.replace(VARIABLE, (_whole, name: string, fallback: string | undefined) => {
     const value = env[name];
     if (value !== undefined && value !== "") return value;

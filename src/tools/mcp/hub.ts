@@ -52,7 +52,7 @@ function sessionKey(serverId: string, headers: Readonly<Record<string, string>>,
   return `${serverId}\n${JSON.stringify(sorted)}\n${policyKey(egress)}`;
 }
 
-export interface SessionRequest {
+interface SessionRequest {
   /** The run the session belongs to; without one it lives until the hub closes. */
   scope?: RunScope;
   /** Extra HTTP headers (RAGFlow's custom_header); ignored by stdio servers. */

@@ -32,7 +32,7 @@ function partText(part: unknown): string {
   }
 }
 
-export interface McpResultText {
+interface McpResultText {
   text: string;
   isError: boolean;
 }

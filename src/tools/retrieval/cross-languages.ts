@@ -30,7 +30,7 @@ export function parseTranslations(reply: string): string {
     .join("\n");
 }
 
-export interface TranslateOptions {
+interface TranslateOptions {
   provider: LlmProvider | undefined;
   label: string;
   signal: AbortSignal;

@@ -15,7 +15,7 @@ import { UnavailableError } from "../../components/unavailable.js";
 import { showValue } from "../../util/values.js";
 
 /** The configuration key of the knowledge base used for ids that have none. */
-export const ANY_KNOWLEDGE_BASE = "*";
+const ANY_KNOWLEDGE_BASE = "*";
 
 function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string" && v.trim() !== "").map((v) => v.trim()) : [];

@@ -26,7 +26,7 @@ function node(label: string, value: unknown): string {
   return line === "" ? "" : `\n├── ${label}: ${line}`;
 }
 
-export function formatChunk(chunk: ReferenceChunk): string {
+function formatChunk(chunk: ReferenceChunk): string {
   return (
     `\nID: ${citationId(chunk.id)}` +
     node("Title", chunk.document_name) +

@@ -17,7 +17,7 @@ export interface RagflowTarget {
 }
 
 /** The request body of RAGFlow's retrieval API for a search. */
-export function retrievalRequest(target: RagflowTarget, options: SearchOptions): Record<string, unknown> {
+function retrievalRequest(target: RagflowTarget, options: SearchOptions): Record<string, unknown> {
   return {
     question: options.query,
     dataset_ids: target.datasetIds,

@@ -29,7 +29,7 @@ export interface SqlConnection {
 }
 
 /** A cell as JSON data: bytes as 0x-hex, dates as ISO text, big integers as numbers when exact, NaN and infinities as null. */
-export function cellValue(value: unknown): unknown {
+function cellValue(value: unknown): unknown {
   if (typeof value === "number") return Number.isFinite(value) ? value : null;
   if (typeof value === "bigint") return Number.isSafeInteger(Number(value)) ? Number(value) : value.toString();
   if (Buffer.isBuffer(value)) return `0x${value.toString("hex")}`;

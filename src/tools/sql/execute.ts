@@ -7,10 +7,10 @@ import { markdownTable } from "./markdown-table.js";
 import { leadingKeyword } from "./split.js";
 import type { SqlConnection } from "./connection.js";
 
-export const NO_RECORD = "No record in the database!";
-export const REFUSED = "For security reasons, INSERT, UPDATE, and DELETE statements are not supported.";
+const NO_RECORD = "No record in the database!";
+const REFUSED = "For security reasons, INSERT, UPDATE, and DELETE statements are not supported.";
 
-export interface StatementOutcome {
+interface StatementOutcome {
   /** The Markdown table, or the message. */
   text: string;
   /** The rows (at most maxRecords), or {content: message}. */

@@ -12,7 +12,7 @@ import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { AKSHARE_TIMEOUT_S } from "../timeouts.js";
 
-export const EASTMONEY_SEARCH_BASE = "https://search-api-web.eastmoney.com";
+const EASTMONEY_SEARCH_BASE = "https://search-api-web.eastmoney.com";
 const CALLBACK = "jQuery3510875346244069884_1668256937995";
 
 /** East Money marks the search term with <em>; the text is plain otherwise. */
@@ -21,7 +21,7 @@ function plain(text: string): string {
 }
 
 /** The JSON inside `callback(...)`. */
-export function unwrapJsonp(text: string): unknown {
+function unwrapJsonp(text: string): unknown {
   const start = text.indexOf("(");
   const end = text.lastIndexOf(")");
   if (start < 0 || end <= start) throw new Error("the answer is not JSONP");

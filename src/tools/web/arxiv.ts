@@ -11,7 +11,7 @@ import { ApiClient } from "./http-json.js";
 import { parseXml, xmlAll, xmlPath, xmlText, type XmlElement } from "./xml.js";
 import { ARXIV_TIMEOUT_S } from "../timeouts.js";
 
-export const ARXIV_BASE = "https://export.arxiv.org";
+const ARXIV_BASE = "https://export.arxiv.org";
 
 /** The PDF link of an entry (rel=related, title=pdf), else its abs page turned into /pdf/. */
 function pdfUrl(entry: XmlElement): string {

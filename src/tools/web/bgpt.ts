@@ -12,7 +12,7 @@ import { ApiClient } from "./http-json.js";
 import { pythonStr } from "../../components/python-text.js";
 import { BGPT_TIMEOUT_S } from "../timeouts.js";
 
-export const BGPT_BASE = "https://bgpt.pro";
+const BGPT_BASE = "https://bgpt.pro";
 
 const FIELDS: ReadonlyArray<[label: string, ...names: string[]]> = [
   ["Title", "title"],
@@ -31,7 +31,7 @@ const FIELDS: ReadonlyArray<[label: string, ...names: string[]]> = [
   ["How to falsify", "how_to_falsify"],
 ];
 
-export function bgptPaperText(paper: Record<string, unknown>): string {
+function bgptPaperText(paper: Record<string, unknown>): string {
   return FIELDS.map(([label, ...names]) => {
     for (const name of names) {
       const value = paper[name];

@@ -34,7 +34,7 @@ function firstChars(text: string, max: number): string {
   return Array.from(text).slice(0, max).join("");
 }
 
-export interface WebChunks {
+interface WebChunks {
   chunks: ReferenceChunk[];
   documents: ReferenceDocument[];
 }

@@ -28,14 +28,14 @@ async function converter(): Promise<NodeHtmlMarkdown> {
 }
 
 /** The HTML without scripts, styles, templates and comments. */
-export function cleanHtml(html: string): string {
+function cleanHtml(html: string): string {
   return html
     .replace(/<!--[\s\S]*?-->/g, "")
     .replace(/<(script|style|noscript|template)\b[\s\S]*?<\/\1\s*>/gi, "")
     .trim();
 }
 
-export async function htmlToMarkdown(html: string): Promise<string> {
+async function htmlToMarkdown(html: string): Promise<string> {
   return (await converter()).translate(cleanHtml(html)).trim();
 }
 

@@ -19,7 +19,7 @@ export interface DuckDuckGoTextHit {
   body: string;
 }
 
-export interface DuckDuckGoHtmlPage {
+interface DuckDuckGoHtmlPage {
   hits: DuckDuckGoTextHit[];
   /** The form fields of the "Next" button, when there is a next page. */
   next?: Record<string, string>;

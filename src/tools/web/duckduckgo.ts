@@ -15,8 +15,8 @@ import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { DUCKDUCKGO_TIMEOUT_S } from "../timeouts.js";
 
-export const DUCKDUCKGO_HTML_BASE = "https://html.duckduckgo.com";
-export const DUCKDUCKGO_BASE = "https://duckduckgo.com";
+const DUCKDUCKGO_HTML_BASE = "https://html.duckduckgo.com";
+const DUCKDUCKGO_BASE = "https://duckduckgo.com";
 /** Pages read at most for one search (a page holds about ten web hits or thirty news items). */
 const MAX_PAGES = 5;
 /** The world-wide region, as duckduckgo_search defaults to. */
@@ -27,7 +27,7 @@ const SAFE_SEARCH = "-1";
 const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0 Safari/537.36";
 
 /** One news item, in the duckduckgo_search shape. */
-export interface DuckDuckGoNewsHit {
+interface DuckDuckGoNewsHit {
   date: string;
   title: string;
   body: string;

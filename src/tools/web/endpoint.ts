@@ -9,7 +9,7 @@ import { isPlainObject } from "../../util/values.js";
 import type { ToolContext } from "../types.js";
 
 /** `ctx.services.tools`, or nothing configured (public endpoints, keys from the DSL only). */
-export function toolServices(ctx: ToolContext): ToolServices | undefined {
+function toolServices(ctx: ToolContext): ToolServices | undefined {
   const tools = ctx.services.tools;
   return isPlainObject(tools) ? (tools as unknown as ToolServices) : undefined;
 }

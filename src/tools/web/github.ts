@@ -13,7 +13,7 @@ import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { GITHUB_TIMEOUT_S } from "../timeouts.js";
 
-export const GITHUB_BASE = "https://api.github.com";
+const GITHUB_BASE = "https://api.github.com";
 
 export const runGitHub: ToolRun = async (args, ctx): Promise<ToolOutput> => {
   const query = await textArgument(args.query);

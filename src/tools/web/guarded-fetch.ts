@@ -11,7 +11,7 @@ import type { ToolContext } from "../types.js";
 /** Redirects followed at most (each hop is checked by the guard again). */
 const MAX_REDIRECTS = 5;
 
-export interface GuardedGet {
+interface GuardedGet {
   url: URL;
   headers?: Readonly<Record<string, string>>;
   timeoutMs: number;

@@ -18,7 +18,7 @@ export interface ApiRequest {
   readonly form?: Readonly<Record<string, string>>;
 }
 
-export interface ApiResponse {
+interface ApiResponse {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;

@@ -11,7 +11,7 @@ import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { KEENABLE_TIMEOUT_S } from "../timeouts.js";
 
-export const KEENABLE_BASE = "https://api.keenable.ai";
+const KEENABLE_BASE = "https://api.keenable.ai";
 
 /** Keenable's `snippet` carries the page text; `description` is often empty. Newlines flattened. */
 function content(result: Record<string, unknown>): string {

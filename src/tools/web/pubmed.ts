@@ -13,10 +13,10 @@ import { ApiClient } from "./http-json.js";
 import { parseXml, xmlAll, xmlPath, xmlText, type XmlElement } from "./xml.js";
 import { PUBMED_TIMEOUT_S } from "../timeouts.js";
 
-export const EUTILS_BASE = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
+const EUTILS_BASE = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
 
 /** RAGFlow strips <b> and <i> from the XML before reading it; textContent does the same. */
-export function pubmedArticleText(article: XmlElement): { title: string; url: string; content: string } {
+function pubmedArticleText(article: XmlElement): { title: string; url: string; content: string } {
   const text = (path: string, base: XmlElement = article) => xmlText(xmlPath(base, path));
   const title = text("MedlineCitation/Article/ArticleTitle");
   const authors = xmlAll(article, "Author")

@@ -17,7 +17,7 @@ import { httpUrl } from "./guarded-fetch.js";
 import { ApiClient } from "./http-json.js";
 import { QUERIT_CONTENTS_TIMEOUT_S, QUERIT_SEARCH_TIMEOUT_S } from "../timeouts.js";
 
-export const QUERIT_BASE = "https://api.querit.ai";
+const QUERIT_BASE = "https://api.querit.ai";
 
 function client(ctx: ToolContext, tool: string, timeoutSeconds: number): { api: ApiClient; base: string } {
   const key = optionalApiKey(ctx, tool) ?? (toolEnv(ctx).QUERIT_API_KEY?.trim() || undefined);

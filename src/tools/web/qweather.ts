@@ -14,9 +14,9 @@ import { ApiClient } from "./http-json.js";
 import { UnavailableError } from "../../components/unavailable.js";
 import { QWEATHER_TIMEOUT_S } from "../timeouts.js";
 
-export const QWEATHER_GEO_BASE = "https://geoapi.qweather.com";
-export const QWEATHER_FREE_BASE = "https://devapi.qweather.com";
-export const QWEATHER_PAID_BASE = "https://api.qweather.com";
+const QWEATHER_GEO_BASE = "https://geoapi.qweather.com";
+const QWEATHER_FREE_BASE = "https://devapi.qweather.com";
+const QWEATHER_PAID_BASE = "https://api.qweather.com";
 
 const TIME_PERIODS = ["now", "3d", "7d", "10d", "15d", "30d"] as const;
 

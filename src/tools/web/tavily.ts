@@ -11,7 +11,7 @@ import { apiUrl, requireApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { TAVILY_EXTRACT_TIMEOUT_S, TAVILY_SEARCH_TIMEOUT_S } from "../timeouts.js";
 
-export const TAVILY_BASE = "https://api.tavily.com";
+const TAVILY_BASE = "https://api.tavily.com";
 
 function client(ctx: ToolContext, tool: string, timeoutSeconds: number): { api: ApiClient; base: string } {
   const key = requireApiKey(ctx, tool);

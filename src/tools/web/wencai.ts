@@ -19,11 +19,11 @@ import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { WENCAI_TIMEOUT_S } from "../timeouts.js";
 
-export const IWENCAI_BASE = "https://www.iwencai.com";
+const IWENCAI_BASE = "https://www.iwencai.com";
 const QUERY_TYPES = ["stock", "zhishu", "fund", "hkstock", "usstock", "threeboard", "conbond", "insurance", "futures", "lccp", "foreign_exchange"] as const;
 
 /** The parts of an answer: [title, text] pairs. */
-export function wencaiParts(answer: unknown): Array<[string, string]> {
+function wencaiParts(answer: unknown): Array<[string, string]> {
   const data = isPlainObject(answer) && isPlainObject(answer.data) ? answer.data : {};
   const first = Array.isArray(data.answer) ? data.answer.find(isPlainObject) : undefined;
   const txt = first && Array.isArray(first.txt) ? first.txt.find(isPlainObject) : undefined;

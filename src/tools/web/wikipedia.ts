@@ -13,13 +13,13 @@ import { ApiClient, type ApiRequest } from "./http-json.js";
 import { WIKIPEDIA_TIMEOUT_S } from "../timeouts.js";
 
 /** `{language}` is replaced by the language param; a configured baseURL may use it too. */
-export const WIKIPEDIA_BASE = "https://{language}.wikipedia.org";
+const WIKIPEDIA_BASE = "https://{language}.wikipedia.org";
 /** MediaWiki returns at most 20 introductions per request. */
 const EXTRACTS_PER_REQUEST = 20;
 /** Wikimedia asks API clients to say who they are. */
 const USER_AGENT = "canvasflow/0.1 (RAGFlow-compatible agent runtime; Wikipedia tool)";
 
-export interface WikipediaPage {
+interface WikipediaPage {
   title: string;
   url: string;
   summary: string;

@@ -31,7 +31,7 @@ import {
 } from "./yahoo-report.js";
 import { YAHOO_FINANCE_TIMEOUT_S } from "../timeouts.js";
 
-export const YAHOO_FINANCE_BASE = "https://query2.finance.yahoo.com";
+const YAHOO_FINANCE_BASE = "https://query2.finance.yahoo.com";
 const NEWS_COUNT = 10;
 /** The fundamentals timeseries start yfinance uses (2016-12-31). */
 const FUNDAMENTALS_FROM = 1483142400;
@@ -40,7 +40,7 @@ const USER_AGENT = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, l
 /** A ticker as Yahoo spells them: AAPL, BRK-B, 0700.HK, ^GSPC, EURUSD=X. */
 const TICKER = /^[A-Za-z0-9^][A-Za-z0-9.\-=^]{0,19}$/;
 
-export const CALENDAR_UNAVAILABLE =
+const CALENDAR_UNAVAILABLE =
   "Not available: Yahoo Finance serves the earnings calendar only to signed-in sessions (quoteSummary), and this tool reads its keyless endpoints.";
 
 function numberOrNull(value: unknown): number | null {
