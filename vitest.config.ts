@@ -1,3 +1,4 @@
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
 
 /**
@@ -80,10 +81,47 @@ export const UNIT_TESTS = [
   "test/util/values.test.ts",
 ];
 
+/**
+ * Integration files that assert latencies of 100 ms (cancels across processes): they run alone,
+ * after the rest, so that other test files do not take the CPU they measure.
+ */
+export const LATENCY_TESTS = ["test/cli/durable-cancel.test.ts", "test/server/cancel.test.ts", "test/stores/file-cancel.test.ts", "test/stores/postgres-cancel.test.ts", "test/stores/redis-cancel.test.ts"];
+
+/**
+ * The integration files that take longest (kill tests with real processes, the stores on real
+ * servers): started first, so that none of them starts last and runs on alone. vitest orders by
+ * the last run's durations when it has them (not on a clean clone).
+ */
+const LONGEST_FIRST = [
+  "test/cli/durable-crash.test.ts",
+  "test/worker/serve-queue.test.ts",
+  "test/cli/serve.test.ts",
+  "test/stores/postgres-store.test.ts",
+  "test/worker/workers.test.ts",
+  "test/server/code-sandbox.test.ts",
+  "test/server/ws-flood.test.ts",
+  "test/server/two-servers.test.ts",
+  "test/tools/mcp.test.ts",
+  "test/server/ws-limits.test.ts",
+  "test/server/playground.test.ts",
+];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (spec: TestSpecification) => {
+      const index = LONGEST_FIRST.findIndex((file) => spec.moduleId.endsWith(file));
+      return index < 0 ? LONGEST_FIRST.length : index;
+    };
+    return sorted.map((spec, index) => ({ spec, index })).sort((a, b) => rank(a.spec) - rank(b.spec) || a.index - b.index).map(({ spec }) => spec);
+  }
+}
+
 const shared = { testTimeout: 30_000, hookTimeout: 30_000 };
 
 export default defineConfig({
   test: {
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         test: {
@@ -95,6 +133,9 @@ export default defineConfig({
           // shared by the files it runs, instead of a fresh process per file.
           pool: "threads",
           isolate: false,
+          // CPU-bound: one worker per core. Run before the integration project.
+          maxWorkers: 2,
+          sequence: { groupOrder: 0 },
         },
       },
       {
@@ -102,8 +143,22 @@ export default defineConfig({
           ...shared,
           name: "integration",
           include: ["test/**/*.test.ts"],
-          exclude: UNIT_TESTS,
+          exclude: [...UNIT_TESTS, ...LATENCY_TESTS],
           pool: "forks",
+          // Mostly waiting (on child processes, servers, Redis, PostgreSQL, timers): more files
+          // at once than cores. vitest's default on 2 cores is one file at a time.
+          maxWorkers: 4,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        test: {
+          ...shared,
+          name: "integration-latency",
+          include: LATENCY_TESTS,
+          pool: "forks",
+          maxWorkers: 1,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
