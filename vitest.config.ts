@@ -93,15 +93,21 @@ export const LATENCY_TESTS = ["test/cli/durable-cancel.test.ts", "test/server/ca
  * the last run's durations when it has them (not on a clean clone).
  */
 const LONGEST_FIRST = [
+  "test/fuzz/dsl-mutants.test.ts",
   "test/cli/durable-crash.test.ts",
+  "test/server/crash.test.ts",
+  "test/cli/cancel.test.ts",
   "test/worker/serve-queue.test.ts",
+  "test/render/diagram-corpus.test.ts",
   "test/cli/serve.test.ts",
-  "test/stores/postgres-store.test.ts",
-  "test/worker/workers.test.ts",
   "test/server/code-sandbox.test.ts",
   "test/server/ws-flood.test.ts",
   "test/server/two-servers.test.ts",
+  "test/stores/postgres-store.test.ts",
+  "test/worker/workers.test.ts",
+  "test/components/browser.test.ts",
   "test/tools/mcp.test.ts",
+  "test/cli/mcp-list.test.ts",
   "test/server/ws-limits.test.ts",
   "test/server/playground.test.ts",
 ];
