@@ -21,11 +21,21 @@ export function serverSchema(file: string): { $id: string } & Record<string, unk
   return loadSchema(`server/${file}`) as { $id: string } & Record<string, unknown>;
 }
 
+/**
+ * The two ajv instances (strict, coercing) with every server schema, made once per process: each
+ * server (and each bodyCheck) shares them and the validators they compiled, instead of compiling
+ * the same schemas again (a fifth of a second per server).
+ */
+const ajvs = new Map<boolean, Ajv>();
+
 function serverAjv(coerce: boolean): Ajv {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, coerceTypes: coerce ? true : false });
+  let ajv = ajvs.get(coerce);
+  if (ajv) return ajv;
+  ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, coerceTypes: coerce ? true : false });
   for (const file of readdirSync(join(packageRoot(), "schemas", "server")).filter((f) => f.endsWith(".json")).sort()) {
     ajv.addSchema(serverSchema(file));
   }
+  ajvs.set(coerce, ajv);
   return ajv;
 }
 

@@ -10,6 +10,9 @@ import { loadCanvas } from "../../src/api.js";
 import { canvasDsl, finished, messages, node, nodeFinished } from "../helpers/dsl.js";
 import { sendHtml, standIn } from "../helpers/http.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
+import { missing } from "../helpers/system-tools.js";
+
+const noChromium = missing("chromium", "the Browser component's tests in Chromium");
 
 const PAGE = `<!doctype html><html><head><title>Weather station</title></head><body>
 <h1>Station 7</h1><p id="reading">loading…</p>
@@ -29,7 +32,7 @@ function toolResults(mock: MockLlm): string[] {
 }
 
 describe("Browser", () => {
-  it(
+  it.skipIf(noChromium)(
     "loads a loopback page in Chromium and returns its text",
     async () => {
       const site = await standIn((_r, res) => sendHtml(res, 200, PAGE));
@@ -55,7 +58,7 @@ describe("Browser", () => {
     90_000,
   );
 
-  it(
+  it.skipIf(noChromium)(
     "the egress guard refuses a loopback page by default: the model reads why",
     async () => {
       const site = await standIn((_r, res) => sendHtml(res, 200, PAGE));
@@ -74,7 +77,7 @@ describe("Browser", () => {
     90_000,
   );
 
-  it(
+  it.skipIf(noChromium)(
     "every connection goes through the guarded proxy: a listed page loads, what it asks of an unlisted address is refused",
     async () => {
       const inner = await standIn((_r, res) => {
@@ -110,7 +113,7 @@ describe("Browser", () => {
     90_000,
   );
 
-  it(
+  it.skipIf(noChromium)(
     "a WebSocket, which page routing never sees, is held to the guard too",
     async () => {
       // Counts the TCP connections it gets: a WebSocket that got past the guard would be one.
@@ -153,7 +156,7 @@ describe("Browser", () => {
     90_000,
   );
 
-  it(
+  it.skipIf(noChromium)(
     "Chromium does not resolve names itself: a name only the guard's resolver knows opens, at the address it checked",
     async () => {
       const site = await standIn((_r, res) => sendHtml(res, 200, PAGE));

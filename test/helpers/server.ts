@@ -1,6 +1,9 @@
 /**
- * `canvasflow serve` in a test: a server from `createServer` on 127.0.0.1 (a free port) over a
- * MemoryServerStore, API keys made for it, and a raw HTTP client that keeps the bytes. Every
+ * `canvasflow serve` in a test: a server from `createServer` over a MemoryServerStore, API keys
+ * made for it, and a client that keeps the bytes. `startTestServer` listens on 127.0.0.1 (a free
+ * port) and the client is a real HTTP client: for streams read while they run (SSE), WebSockets,
+ * and clients or processes of their own. `injectTestServer` opens no socket: `call` and `send`
+ * go through Fastify's `inject()`, for tests that send requests and read whole answers. Every
  * server is closed after the test that started it.
  */
 import { randomBytes } from "node:crypto";
@@ -13,8 +16,10 @@ import { MemoryServerStore } from "../../src/server/store/memory.js";
 import type { ServerStore } from "../../src/server/store/types.js";
 
 export interface TestServer {
-  /** http://127.0.0.1:<port> */
+  /** http://127.0.0.1:<port>; for an injectTestServer, INJECTED_BASE (no request reaches it). */
   base: string;
+  /** Requests go through app.inject() (injectTestServer). */
+  injected?: true;
   app: FastifyInstance;
   store: ServerStore;
   /** A key of the tenant "t1". */
@@ -33,15 +38,35 @@ export async function addKey(store: ServerStore, tenant: string): Promise<string
   return (await createApiKey(store, { tenant, name: `${tenant} key` })).key;
 }
 
-/** A server with a key of the tenant "t1" (pass `keys: false` for none). */
-export async function startTestServer(options: Partial<CreateServerOptions> & { keys?: boolean } = {}): Promise<TestServer> {
+export type TestServerOptions = Partial<CreateServerOptions> & { keys?: boolean };
+
+/** A listening server with a key of the tenant "t1" (pass `keys: false` for none). */
+export function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  return testServer(options, true);
+}
+
+/** The base URL of an injectTestServer: it does not resolve, so a request sent around inject() fails. */
+export const INJECTED_BASE = "http://injected.invalid";
+
+/** The same server answering through app.inject(), with no socket (see the top of this file). */
+export function injectTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  return testServer(options, false);
+}
+
+async function testServer(options: TestServerOptions, listen: boolean): Promise<TestServer> {
   const store = options.store ?? new MemoryServerStore();
   const key = options.keys === false ? "" : await addKey(store, "t1");
   const app = createServer({ ...options, store });
-  await app.listen({ port: 0, host: "127.0.0.1" });
-  const address = app.server.address() as { port: number };
+  let base = INJECTED_BASE;
+  if (listen) {
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  } else {
+    await app.ready();
+  }
   const server: TestServer = {
-    base: `http://127.0.0.1:${address.port}`,
+    base,
+    ...(listen ? {} : { injected: true as const }),
     app,
     store,
     key,
@@ -98,7 +123,22 @@ export function send(server: TestServer, path: string, options: CallOptions = {}
     body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  return fetch(`${server.base}${path}`, { method: options.method ?? (body === undefined ? "GET" : "POST"), headers, body, signal: options.signal });
+  const method = options.method ?? (body === undefined ? "GET" : "POST");
+  if (server.injected) return injected(server, path, method, headers, body, options.signal);
+  return fetch(`${server.base}${path}`, { method, headers, body, signal: options.signal });
+}
+
+/** One request through app.inject(), its answer as fetch would give it (the body whole). */
+async function injected(server: TestServer, path: string, method: string, headers: Record<string, string>, body: string | undefined, signal: AbortSignal | undefined): Promise<Response> {
+  if (signal) throw new Error("an injectTestServer cannot abort a request: use startTestServer");
+  const answer = await server.app.inject({ method: method as "GET", url: path, headers, ...(body !== undefined ? { payload: body } : {}) });
+  const answerHeaders = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (value !== undefined) for (const one of [value].flat()) answerHeaders.append(name, String(one));
+  }
+  // These statuses have no body (the Response constructor refuses one).
+  const bodyless = [101, 204, 205, 304].includes(answer.statusCode);
+  return new Response(bodyless ? null : answer.rawPayload, { status: answer.statusCode, headers: answerHeaders });
 }
 
 /** The frames of an SSE body (the text between `\n\n` separators). */

@@ -214,7 +214,7 @@ describe("memories of CLI runs live with the session", () => {
 
 describe("validation of memory_ids", () => {
   it("names the entry that is not a usable memory id, in a Message and in a Retrieval", async () => {
-    const { validateDsl } = await import("../../src/index.js");
+    const { validateDsl } = await import("../../src/api.js");
     const report = validateDsl(
       canvasDsl({
         begin: node("Begin", {}, ["Retrieval:R"]),

@@ -11,16 +11,19 @@ import { loadCanvas } from "../../src/api.js";
 import { cli } from "../helpers/cli.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { missing } from "../helpers/system-tools.js";
 
 const FIXTURE = "fixtures/loop-iteration-switch.json";
 const { dir } = scratchDir("canvasflow-trace-browser-");
 const shots = testOutputDir("trace");
+const noChromium = missing("chromium", "the trace and graph pages' browser tests");
 let browser: Browser;
 let page: Page;
 /** Every request the page made that was not for the trace file itself. */
 const outside: string[] = [];
 
 beforeAll(async () => {
+  if (noChromium) return;
   const out = join(dir, "trace.html");
   const run = await cli(["run", FIXTURE, "--trace", out]);
   expect(run.code).toBe(0);
@@ -39,7 +42,7 @@ afterAll(async () => {
   await browser?.close();
 });
 
-describe("the trace page of loop-iteration-switch.json", () => {
+describe.skipIf(noChromium)("the trace page of loop-iteration-switch.json", () => {
   it("opens with nothing fetched from outside the file", () => {
     expect(outside).toEqual([]);
   });
@@ -82,7 +85,7 @@ describe("the trace page of loop-iteration-switch.json", () => {
   });
 });
 
-describe("the graph page (canvasflow graph --format html)", () => {
+describe.skipIf(noChromium)("the graph page (canvasflow graph --format html)", () => {
   it("opens offline, pans and zooms, and shows a component's params on click", async () => {
     const out = join(dir, "graph.html");
     const run = await cli(["graph", FIXTURE, "--format", "html", "-o", out]);

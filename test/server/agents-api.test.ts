@@ -3,12 +3,12 @@
  * §2.2): shapes, paging, the Python SDK's `desc=True`, and what deleting takes with it.
  */
 import { describe, expect, it } from "vitest";
-import { call, createAgent, startTestServer } from "../helpers/server.js";
+import { call, createAgent, injectTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
 describe("agents", () => {
   it("create, get, list, update and delete, in RAGFlow's shapes", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const created = await call(server, "/api/v1/agents", { body: { title: " Echo ", description: "demo", dsl: JSON.stringify(hello()) } });
     expect(created.json.code).toBe(0);
     const agent = created.json.data;
@@ -37,7 +37,7 @@ describe("agents", () => {
   });
 
   it("pages through agents newest first by default", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push(await createAgent(server, hello(), `a${i}`));
@@ -54,7 +54,7 @@ describe("agents", () => {
 
 describe("sessions", () => {
   it("create answers with agent_id, the prologue and the DSL; list, get and delete", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello());
     const created = await call(server, `/api/v1/agents/${agentId}/sessions?user_id=u-query`, { body: { name: "first" } });
     expect(created.json.code).toBe(0);
@@ -92,7 +92,7 @@ describe("sessions", () => {
   });
 
   it("bulk delete: ids, partial failures, delete_all, and nothing without either", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello());
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await call(server, `/api/v1/agents/${agentId}/sessions`, { body: {} })).json.data.id);

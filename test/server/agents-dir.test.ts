@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { createServer } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { corpusRoot } from "../helpers/corpus.js";
-import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
+import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { hello } from "./canvases.js";
 
@@ -19,7 +19,7 @@ describe("--agents DIR", () => {
     folder.write("templated.json", { id: "x", title: "From a template", description: "an envelope", dsl: hello() });
     folder.copy(join(corpusRoot(), "ragflow/legacy-v0.19.1/general_chat_bot.json"), "legacy-bot.json");
     folder.write("notes.txt", "not a canvas");
-    const server = await startTestServer({ agentsDir: folder.dir });
+    const server = await injectTestServer({ agentsDir: folder.dir });
     const other = await addKey(server.store, "t2");
     const own = await createAgent(server, hello(), "mine");
 

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { createServer, InsecureListenError, isLoopbackHost } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
-import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
+import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
 /** TEST-NET-1 (RFC 5737): assigned to no machine, so binding it fails — after the server's own checks. */
@@ -48,7 +48,7 @@ describe("listening without keys", () => {
   });
 
   it("on loopback, serves every request as the tenant default (a stored key still names its tenant)", async () => {
-    const server = await startTestServer({ keys: false });
+    const server = await injectTestServer({ keys: false });
     const id = await createAgent(server, hello(), "open", "anything");
     const agent = await call(server, `/api/v1/agents/${id}`, { key: null });
     expect(agent.json.data.user_id).toBe("default");
@@ -57,7 +57,7 @@ describe("listening without keys", () => {
 
 describe("a single key (apiKey, --api-key-env)", () => {
   it("is the tenant default; other keys are refused unless stored", async () => {
-    const server = await startTestServer({ keys: false, apiKey: "ragflow-the-one" });
+    const server = await injectTestServer({ keys: false, apiKey: "ragflow-the-one" });
     const id = await createAgent(server, hello(), "single", "ragflow-the-one");
     expect((await call(server, `/api/v1/agents/${id}`, { key: "ragflow-the-one" })).json.data.user_id).toBe("default");
     expect((await call(server, "/api/v1/agents", { key: "ragflow-the-two" })).status).toBe(401);

@@ -8,7 +8,7 @@ import { CanvasValidationError, defaultRegistry } from "../../src/api.js";
 import { CompiledAgents } from "../../src/server/compiled-agents.js";
 import type { AgentRecord } from "../../src/server/store/types.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
-import { call, createAgent, startTestServer } from "../helpers/server.js";
+import { call, createAgent, injectTestServer } from "../helpers/server.js";
 
 const echo = (text: string) => canvasDsl({ begin: node("Begin", { mode: "conversational", prologue: "" }, ["Message:M"]), "Message:M": node("Message", { content: [`${text} {sys.query}`] }) });
 
@@ -63,7 +63,7 @@ describe("CompiledAgents", () => {
 
 describe("new sessions of an updated agent", () => {
   it("run the agent's new DSL from the next turn on, and sessions do not share state", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, echo("old"));
     const ask = async (query: string) => (await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query, stream: false } })).json;
     const one = await ask("one");

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { startMockLlm } from "../helpers/mock-llm.js";
-import { addKey, call, createAgent, send, startTestServer, type Answer, type TestServer } from "../helpers/server.js";
+import { addKey, call, createAgent, injectTestServer, send, startTestServer, type Answer, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas } from "./canvases.js";
 
 const COMPLETIONS = "/api/v1/agents/chat/completions";
@@ -22,18 +22,18 @@ async function agentCount(server: TestServer): Promise<number> {
 
 describe("malformed requests", () => {
   it("malformed JSON: code 101 with the parser's reason", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const answer = await call(server, COMPLETIONS, { body: '{"agent_id": "x", ' });
     expectEnvelope(answer, 200, 101, /^The request body is not valid JSON: /);
   });
 
   it("a body that sets __proto__: code 101", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     expectEnvelope(await call(server, COMPLETIONS, { body: '{"agent_id":"x","__proto__":{"polluted":true}}' }), 200, 101, /__proto__/);
   });
 
   it("wrong types: code 101 naming the field", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "x", stream: "yes" } }), 200, 101, "Field `stream` must be boolean,null");
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "x", inputs: [1] } }), 200, 101, /^Field `inputs` must be object,null/);
     // The OpenAI route answers errors with a real status (openai-errors.test.ts).
@@ -45,7 +45,7 @@ describe("malformed requests", () => {
   });
 
   it("an oversized body: 413 with RAGFlow's envelope; agent writes may carry up to 10 MiB", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const big = "x".repeat(1024 * 1024 + 1);
     const answer = await call(server, COMPLETIONS, { body: { agent_id: "x", query: big } });
     expect(answer.status).toBe(413);
@@ -62,7 +62,7 @@ describe("malformed requests", () => {
   });
 
   it("an unknown route: 404 with RAGFlow's envelope, key or not", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     for (const key of [undefined, null]) {
       const answer = await call(server, "/api/v1/agents/x/webhook?a=1", { method: "POST", key });
       expect(answer.status).toBe(404);
@@ -75,7 +75,7 @@ describe("keys", () => {
   const UNAUTHORIZED = { code: 401, message: "<Unauthorized '401: Unauthorized'>", data: null };
 
   it("a bad or missing key: HTTP 401 with RAGFlow's exact answer; the OpenAI route adds an error object", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     for (const key of ["ragflow-wrong", null]) {
       const answer = await call(server, "/api/v1/agents", { key });
       expect(answer.status).toBe(401);
@@ -87,7 +87,7 @@ describe("keys", () => {
   });
 
   it("the key is read after a Bearer prefix in any case, or as the whole header", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     for (const authorization of [`Bearer ${server.key}`, `bearer ${server.key}`, `BEARER   ${server.key}`, server.key]) {
       expectEnvelope(await call(server, "/api/v1/agents", { headers: { authorization } }), 200, 0);
     }
@@ -95,14 +95,14 @@ describe("keys", () => {
   });
 
   it("a revoked key is refused", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const [record] = await server.store.keys.list("t1");
     await server.store.keys.revoke(record.id);
     expect((await call(server, "/api/v1/agents")).status).toBe(401);
   });
 
   it("health needs no key", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     for (const path of ["/api/v1/system/healthz", "/v1/system/healthz", "/livez", "/readyz"]) {
       const answer = await call(server, path, { key: null });
       expect(answer.status, path).toBe(200);
@@ -120,7 +120,7 @@ describe("keys", () => {
 
 describe("agents, sessions and completions that cannot be served", () => {
   it("a missing agent_id: 101; an unknown agent: 103 (102 canvas not found. on GET), as RAGFlow", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     expectEnvelope(await call(server, COMPLETIONS, { body: { query: "hi" } }), 200, 101, "`agent_id` is required.");
     expectEnvelope(await call(server, COMPLETIONS, { body: { agent_id: "nope", query: "hi" } }), 200, 103, "Make sure you have permission to access the agent.");
     expectEnvelope(await call(server, "/api/v1/agents/nope/completions", { body: { query: "hi" } }), 200, 103, "Make sure you have permission to access the agent.");
@@ -130,7 +130,7 @@ describe("agents, sessions and completions that cannot be served", () => {
   });
 
   it("empty or missing messages on the OpenAI route: 400, code 102, with an error object", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello());
     for (const body of [{ messages: [] }, {}]) {
       const answer = await call(server, `/api/v1/agents_openai/${agentId}/chat/completions`, { body });
@@ -142,7 +142,7 @@ describe("agents, sessions and completions that cannot be served", () => {
   });
 
   it("an unknown session: 102; another agent's session: 103; no session was created by either", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello());
     const otherId = await createAgent(server, hello());
     const first = await call(server, COMPLETIONS, { body: { agent_id: agentId, query: "Ada" } });
@@ -156,7 +156,7 @@ describe("agents, sessions and completions that cannot be served", () => {
   });
 
   it("another tenant's session: 103 through the completion, 102 through the session routes (as RAGFlow); their session is untouched", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello());
     const otherKey = await addKey(server.store, "t2");
     const theirAgent = await createAgent(server, hello(), "theirs", otherKey);
@@ -169,7 +169,7 @@ describe("agents, sessions and completions that cannot be served", () => {
   });
 
   it("inputs nested too deep: 101", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello());
     let inputs: Record<string, unknown> = {};
     for (let i = 0; i < 1_100; i++) inputs = { a: inputs };
@@ -194,7 +194,7 @@ describe("agents, sessions and completions that cannot be served", () => {
   });
 
   it("PATCH /tasks without a stop action: 101; an unknown task: code 0, data true (RAGFlow's answer)", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     expectEnvelope(await call(server, "/api/v1/tasks/abc", { method: "PATCH", body: { action: "pause" } }), 200, 101, "Invalid action 'pause'. Only 'stop' is supported.");
     expectEnvelope(await call(server, "/api/v1/tasks/abc", { method: "PATCH", body: {} }), 200, 101, 'The request body is missing the required property "action"');
     expect((await call(server, "/api/v1/tasks/abc/cancel", { method: "POST" })).json).toEqual({ code: 0, message: "success", data: true });
@@ -203,7 +203,7 @@ describe("agents, sessions and completions that cannot be served", () => {
 
 describe("agent writes", () => {
   it("no title or no DSL: 101 with RAGFlow's messages; nothing is stored", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     expectEnvelope(await call(server, "/api/v1/agents", { body: { title: "t" } }), 200, 101, "No DSL data in request.");
     expectEnvelope(await call(server, "/api/v1/agents", { body: { dsl: hello() } }), 200, 101, "No title in request.");
     expectEnvelope(await call(server, "/api/v1/agents", { body: { title: "  ", dsl: hello() } }), 200, 101, "`title` must not be empty.");
@@ -212,7 +212,7 @@ describe("agent writes", () => {
   });
 
   it("an invalid DSL: 101 whose message carries the JSON pointers (in the request body); nothing is stored", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const dsl = hello() as { components: Record<string, { obj: { params: Record<string, unknown> }; downstream: string[] }> };
     dsl.components.begin.obj.params.mode = "sideways";
     dsl.components["Message:Greet"].downstream = ["Nowhere"];
@@ -224,7 +224,7 @@ describe("agent writes", () => {
   });
 
   it("a template envelope is unwrapped; a legacy canvas is migrated on write (issue 24: RAGFlow stores it, its clients send it)", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const id = await createAgent(server, { id: "tpl", title: "Template", description: "d", dsl: hello() });
     const stored = await call(server, `/api/v1/agents/${id}`);
     expect(stored.json.data.dsl.components.begin).toBeDefined();
@@ -236,7 +236,7 @@ describe("agent writes", () => {
   });
 
   it("a duplicate title (any case): 102; an update that fails leaves the agent as it was", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const id = await createAgent(server, hello(), "Echo");
     await createAgent(server, hello(), "Other");
     expectEnvelope(await call(server, "/api/v1/agents", { body: { title: "ECHO", dsl: hello() } }), 200, 102, "ECHO already exists.");
@@ -255,7 +255,7 @@ describe("agent writes", () => {
 
 describe("nothing crashes the process", () => {
   it("after every kind of bad request the server still answers", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const other = await addKey(server.store, "t2");
     await call(server, COMPLETIONS, { body: "\u0000\u0001" });
     await call(server, COMPLETIONS, { body: "{}".repeat(10_000) });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { serverSchema } from "../../src/server/validation.js";
-import { call, startTestServer } from "../helpers/server.js";
+import { call, injectTestServer } from "../helpers/server.js";
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Doc = any;
@@ -36,7 +36,7 @@ function deref(doc: Doc, schema: any): any {
 
 describe("OpenAPI", () => {
   it("/openapi.json is an OpenAPI 3.1 document of the API, from the schemas the routes validate with", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const answer = await call(server, "/openapi.json", { key: null });
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
@@ -96,7 +96,7 @@ describe("OpenAPI", () => {
   });
 
   it("/docs serves the HTML pages, without a key", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const page = await call(server, "/docs", { key: null });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toMatch(/^text\/html/);
@@ -114,7 +114,7 @@ describe("OpenAPI", () => {
   });
 
   it("openapi.enabled: false serves neither", async () => {
-    const server = await startTestServer({ openapi: { enabled: false } });
+    const server = await injectTestServer({ openapi: { enabled: false } });
     for (const path of ["/openapi.json", "/docs"]) expect((await call(server, path, { key: null })).status).toBe(404);
   });
 });

@@ -8,12 +8,12 @@ import { describe, expect, it } from "vitest";
 import { inlineScriptHashes, PLAYGROUND_PAGE, PLAYGROUND_SCRIPT, PLAYGROUND_STYLE } from "../../src/server/playground/index.js";
 import { createServer } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
-import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
+import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { hello, userFillUp } from "./canvases.js";
 
 describe("the playground's page", () => {
   it("is served at / without a key, with its script and style under /playground/, and a CSP", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const page = await call(server, "/", { key: null });
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
@@ -32,7 +32,7 @@ describe("the playground's page", () => {
   });
 
   it("playground.enabled: false takes the page away (its API routes stay); a bad value is named", async () => {
-    const server = await startTestServer({ playground: { enabled: false } });
+    const server = await injectTestServer({ playground: { enabled: false } });
     expect((await call(server, "/", { key: null })).json).toEqual({ code: 404, message: "Not Found: /", data: null, error: "Not Found" });
     expect((await call(server, "/playground/app.js", { key: null })).status).toBe(404);
     const agentId = await createAgent(server, hello(), "Hello");
@@ -50,7 +50,7 @@ describe("the playground's page", () => {
 
 describe("the playground's routes", () => {
   it("GET /api/v1/agents/{id}/graph: the agent's SVG and components, under the key", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, userFillUp(), "Badge");
     const graph = await call(server, `/api/v1/agents/${agentId}/graph`);
     expect(graph.json.code).toBe(0);
@@ -78,7 +78,7 @@ describe("the playground's routes", () => {
   });
 
   it("GET /api/v1/sessions/{id}/pending and /trace: a paused run's form and components, each run's trace", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, userFillUp(), "Badge");
     const paused = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "hi" } });
     expect(paused.json.data.event).toBe("user_inputs");
@@ -111,7 +111,7 @@ describe("the playground's routes", () => {
   });
 
   it("names what is wrong: a bad or unknown message_id, a session with no run, another tenant's session, no key", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const agentId = await createAgent(server, hello(), "Hello");
     const done = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, query: "Ada" } });
     const sessionId: string = done.json.data.session_id;

@@ -12,11 +12,13 @@ import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
+import { missing } from "../helpers/system-tools.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { call, createAgent, frames, startTestServer, type TestServer } from "../helpers/server.js";
 import { llmCanvas, userFillUp } from "./canvases.js";
 
+const noChromium = missing("chromium", "the playground's browser tests");
 const shots = testOutputDir("playground");
 const folders: string[] = [];
 let browser: Browser;
@@ -26,6 +28,7 @@ const outside: string[] = [];
 const WAIT = { timeout: 30_000 };
 
 beforeAll(async () => {
+  if (noChromium) return;
   browser = await launchTestBrowser();
 }, 120_000);
 
@@ -145,7 +148,7 @@ function assistantText(page: Page, text: string) {
   return page.locator(".pg-assistant .pg-msg-text", { hasText: text });
 }
 
-describe("the playground", () => {
+describe.skipIf(noChromium)("the playground", () => {
   it("runs fixtures/user-fill-up.json: question, form, resume, final message, marked diagram, trace, reopened session", async () => {
     const server = await startPlayground();
     const agentId = await createAgent(server, userFillUp(), "Badge maker");

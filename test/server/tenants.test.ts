@@ -4,12 +4,12 @@
  * RAGFlow; its runs cannot be cancelled and its sessions cannot be deleted.
  */
 import { describe, expect, it } from "vitest";
-import { addKey, call, createAgent, startTestServer } from "../helpers/server.js";
+import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
 describe("tenants", () => {
   it("see only their own agents and sessions", async () => {
-    const server = await startTestServer();
+    const server = await injectTestServer();
     const other = await addKey(server.store, "t2");
     const mine = await createAgent(server, hello(), "Mine");
     const theirs = await createAgent(server, hello(), "Mine", other);

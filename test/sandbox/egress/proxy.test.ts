@@ -149,7 +149,9 @@ describe("the guarded proxy", () => {
 
   it("holds at most maxConnections clients, closes idle tunnels, and close() ends the rest", async () => {
     const target = await standIn((_request, res) => res.end("ok"));
-    const proxy = await proxyWith({ policy: createEgressPolicy({ allow: [`127.0.0.1:${target.port}`] }), maxConnections: 2, idleTimeoutMs: 100 });
+    const proxy = await proxyWith({ policy: createEgressPolicy({ allow: [`127.0.0.1:${target.port}`] }), maxConnections: 2, idleTimeoutMs: 2_000 });
+    // The idle limit outlasts the steps up to the third client (100 ms did not on a busy machine:
+    // the first tunnels were closed as idle before the third came, and it was let in).
     const first = await tunnel(proxy, `127.0.0.1:${target.port}`);
     const second = await tunnel(proxy, `127.0.0.1:${target.port}`);
     expect([first.status, second.status]).toEqual([200, 200]);
