@@ -9,10 +9,12 @@
  */
 import { cancelRun } from "../durable/cancel.js";
 import { serverCancelLayout } from "../server/store/redis.js";
-import { CancelSignalError, checkTaskId, type CancelSignals } from "../stores/cancel-signals.js";
+import { CancelSignalError } from "../backends/errors.js";
+import { checkTaskId } from "../backends/shared/cancel.js";
+import type { CancelSignals } from "../backends/contracts.js";
 import { FileCancelSignals } from "../stores/file-cancel.js";
 import { openCancelSignals } from "../stores/open-store.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { SnapshotStoreError } from "../backends/errors.js";
 import { cancelFolder } from "./cancel-folder.js";
 import { UsageError, type CliIO } from "./io.js";
 import { EXIT } from "./run-command.js";

@@ -14,13 +14,15 @@
 import { migrateLegacyMemories, legacyReportLines } from "../memory/legacy.js";
 import { memoriesForServer } from "../memory/open.js";
 import { migratePostgresMemories } from "../memory/postgres-memories.js";
-import { checkTenant, MemoryStoreError, type MemoryStore } from "../memory/types.js";
+import { checkTenant } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryStore } from "../backends/contracts.js";
 import { sessionOwners } from "../server/memory-owners.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
 import { migratePostgresServer } from "../server/store/postgres-schema.js";
 import { migratePostgres, postgresTables, type MigrationResult } from "../stores/postgres-schema.js";
 import { postgresServer, type PostgresServer } from "../stores/open-store.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { SnapshotStoreError } from "../backends/errors.js";
 import { UsageError, type CliIO } from "./io.js";
 import { withStore } from "./keys-command.js";
 import { EXIT } from "./run-command.js";

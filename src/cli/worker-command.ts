@@ -23,10 +23,11 @@ import { serverPolicy } from "./server-policy.js";
 import { ConfigError } from "../config/load.js";
 import type { ComponentPolicy } from "../policy/policy.js";
 import { memoriesForServer } from "../memory/open.js";
-import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryStore } from "../backends/contracts.js";
 import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
 import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { SnapshotStoreError } from "../backends/errors.js";
 
 export interface WorkerArgs {
   redis?: string;

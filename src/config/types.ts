@@ -8,7 +8,7 @@ import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
-import type { MemoryStore } from "../memory/types.js";
+import type { MemoryStore } from "../backends/contracts.js";
 import type { CodeExecOptions } from "../sandbox/code/options.js";
 import type { TenantMemories } from "../memory/scope.js";
 
@@ -234,7 +234,7 @@ export interface ToolServices {
  * - `egress`: the egress guard's policy for every outbound connection (sandbox/egress/service.ts);
  * - `http`: its older spelling, still read;
  * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
- * - `memories`: where conversation memories are written and searched (memory/types.ts);
+ * - `memories`: where conversation memories are written and searched (MemoryStore in backends/contracts.ts);
  * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts).
  */
 export interface CanvasflowServices {

@@ -15,7 +15,9 @@ import { withFileLock } from "../stores/file-lock.js";
 import { writeFileAtomic } from "../stores/file-io.js";
 import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
 import { fileNameOf, legacyFileNameOf, legacyIdOf } from "./names.js";
-import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, forgetCount, MemoryStoreError, newMessageId, parseMessage, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, forgetCount, newMessageId, parseMessage } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
 
 export interface FileMemoryStoreOptions {
   directory: string;

@@ -1,16 +1,7 @@
 /** Conversation memories: written by Message (`memory_ids`), searched by Retrieval (`retrieval_from: "memory"`), each memory a tenant's. */
-export {
-  type MemoryMessage,
-  type MemoryStore,
-  type MemoryRef,
-  type NewMemoryMessage,
-  MemoryStoreError,
-  DEFAULT_MEMORY_BYTES,
-  DEFAULT_MEMORY_TENANT,
-  MAX_MEMORY_ID_LENGTH,
-  MAX_MESSAGE_CHARS,
-  MAX_TENANT_LENGTH,
-} from "./types.js";
+export type { MemoryMessage, MemoryStore, MemoryRef, NewMemoryMessage } from "../backends/contracts.js";
+export { MemoryStoreError } from "../backends/errors.js";
+export { DEFAULT_MEMORY_BYTES, DEFAULT_MEMORY_TENANT, MAX_MEMORY_ID_LENGTH, MAX_MESSAGE_CHARS, MAX_TENANT_LENGTH } from "../backends/shared/memories.js";
 export { TenantMemories, runMemories, takeMemoryStore, withTenantMemories } from "./scope.js";
 export { ProcessMemoryStore } from "./process-memories.js";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "./file-memories.js";

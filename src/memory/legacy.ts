@@ -17,7 +17,9 @@
  *   whose source key the tenant's memory already holds (the same step ran again after the upgrade)
  *   keeps its text and loses its source key.
  */
-import { checkTenant, MemoryStoreError, type MemoryMessage, type MemoryStore } from "./types.js";
+import { checkTenant } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryMessage, MemoryStore } from "../backends/contracts.js";
 
 /** Each message's tenant, in order; undefined leaves that message where it is. */
 export type LegacyRoute = (messages: readonly MemoryMessage[]) => Promise<ReadonlyArray<string | undefined>>;

@@ -10,7 +10,8 @@ import { FileMemoryStore } from "./file-memories.js";
 import { ProcessMemoryStore } from "./process-memories.js";
 import { PostgresMemoryStore } from "./postgres-memories.js";
 import { RedisMemoryStore } from "./redis-memories.js";
-import { MemoryStoreError, type MemoryStore } from "./types.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryStore } from "../backends/contracts.js";
 
 /** The folder of a file session's memories, beside the session file. */
 export const MEMORY_FOLDER = "canvasflow-memories";

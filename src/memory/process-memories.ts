@@ -1,5 +1,7 @@
 /** Memories in this process's memory: for a run whose session is not stored anywhere, and for tests. */
-import { checkMaxBytes, checkMemoryRef, completeMessage, forgetCount, MemoryStoreError, newMessageId, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, forgetCount, newMessageId } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
 
 export class ProcessMemoryStore implements MemoryStore {
   readonly scope = "tenant" as const;

@@ -14,7 +14,9 @@
 import { RedisConnection, type RedisConnectionOptions } from "../stores/redis-connection.js";
 import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
 import { keyPartOf } from "./names.js";
-import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, MemoryStoreError, messageBytes, newMessageId, parseMessage, type MemoryMessage, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "./types.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
 
 /** Where tenants' memories are (default). */
 export const DEFAULT_MEMORY_KEY_PREFIX = "canvasflow:tenant-memory:";

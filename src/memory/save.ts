@@ -8,7 +8,8 @@ import { UnavailableError } from "../components/unavailable.js";
 import type { ComponentContext, Params } from "../components/types.js";
 import { stringifyValue } from "../refs/template.js";
 import { runMemories, type TenantMemories } from "./scope.js";
-import { checkMemoryId, MemoryStoreError } from "./types.js";
+import { checkMemoryId } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
 
 /** The memory ids a `memory_ids` param names (blank entries dropped, duplicates once). */
 export function memoryIds(value: unknown): string[] {

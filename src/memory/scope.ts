@@ -4,7 +4,9 @@
  * API key, a worker from the job), never from the canvas, so a canvas cannot reach another
  * tenant's memories whatever ids it names.
  */
-import { checkTenant, DEFAULT_MEMORY_TENANT, MemoryStoreError, type MemoryMessage, type MemoryStore, type NewMemoryMessage } from "./types.js";
+import { checkTenant, DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
+import { MemoryStoreError } from "../backends/errors.js";
+import type { MemoryMessage, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
 
 export class TenantMemories {
   readonly tenant: string;

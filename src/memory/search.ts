@@ -10,7 +10,7 @@ import { KeywordIndex } from "../knowledge/keyword-index.js";
 import { effectiveThreshold } from "../knowledge/similarity.js";
 import { termsOf } from "../knowledge/tokenize.js";
 import type { TenantMemories } from "./scope.js";
-import type { MemoryMessage } from "./types.js";
+import type { MemoryMessage } from "../backends/contracts.js";
 
 export interface MemoryQuery {
   query: string;

@@ -4,7 +4,7 @@
  * id; lists show the folder's agents first.
  */
 import { listPage } from "./store/paging.js";
-import type { AgentRecord, AgentStore, ListQuery, Page } from "./store/types.js";
+import type { AgentRecord, AgentStore, ListQuery, Page } from "../backends/contracts.js";
 import type { FolderAgent } from "./agent-folder.js";
 
 export class AgentCatalog {

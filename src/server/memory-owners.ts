@@ -4,7 +4,7 @@
  * session id (sessions.ts), and the session records say each session's tenant.
  */
 import type { MemoryOwners } from "../memory/legacy.js";
-import type { SessionRecordStore } from "./store/types.js";
+import type { SessionRecordStore } from "../backends/contracts.js";
 
 export function sessionOwners(sessions: Pick<SessionRecordStore, "tenantOf">): MemoryOwners {
   return {

@@ -13,7 +13,9 @@
 import { watch as watchFolder, type FSWatcher } from "node:fs";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { CancelSignalError, CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
+import { CancelSignalError } from "../backends/errors.js";
+import { CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
+import type { CancelSignals, WatchOptions } from "../backends/contracts.js";
 import { makePrivateFolder } from "../util/private-files.js";
 import { writeFileAtomic } from "./file-io.js";
 

@@ -18,7 +18,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { isPlainObject } from "../util/values.js";
-import { parseEventId, SnapshotCorruptError, SnapshotStoreError, type CheckpointRecord, type LoggedEvent, type StoredEvent } from "./snapshot-store.js";
+import { parseEventId } from "../backends/shared/sessions.js";
+import { SnapshotCorruptError, SnapshotStoreError } from "../backends/errors.js";
+import type { CheckpointRecord, LoggedEvent, StoredEvent } from "../backends/contracts.js";
 
 /** Where a log is, for messages. */
 export interface LogPlace {

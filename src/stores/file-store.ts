@@ -54,35 +54,9 @@ import { baseLine, checkpointLine, compactedLog, eventLines, newGeneration, scan
 import { makePrivateFolder, PRIVATE_FILE_MODE } from "../util/private-files.js";
 import { inFolder, syncDirectory, syncFile, writeFileAtomic } from "./file-io.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./file-lock.js";
-import {
-  checkEventQuery,
-  checkKey,
-  checkEventsFollow,
-  checkLoggedEvents,
-  checkRecord,
-  checkSaveOptions,
-  closedError,
-  compareEventIds,
-  DEFAULT_MAX_EVENTS,
-  IssuedLocks,
-  parseSnapshot,
-  seqConflict,
-  serializeSnapshot,
-  SessionLockLostError,
-  SnapshotConflictError,
-  SnapshotKeyError,
-  SnapshotStoreError,
-  type AppendOptions,
-  type CheckpointRecord,
-  type CheckpointStore,
-  type DeleteOptions,
-  type EventQuery,
-  type LoggedEvent,
-  type SaveOptions,
-  type SessionLock,
-  type StoredEvent,
-  type StoredSnapshot,
-} from "./snapshot-store.js";
+import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkRecord, checkSaveOptions, closedError, compareEventIds, DEFAULT_MAX_EVENTS, IssuedLocks, parseSnapshot, seqConflict, serializeSnapshot } from "../backends/shared/sessions.js";
+import { SessionLockLostError, SnapshotConflictError, SnapshotKeyError, SnapshotStoreError } from "../backends/errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../backends/contracts.js";
 
 export interface FileSnapshotStoreOptions {
   /** Keep each session in `<directory>/<key><extension>` (created when missing). Without it, keys are file paths. */

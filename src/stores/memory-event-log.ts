@@ -9,7 +9,7 @@
  * - Ids are kept as numbers, run × 2^26 + n, in one list of doubles (no string per id), when the
  *   id is written the usual way (no leading zeros) and fits; any other id is kept as its text.
  */
-import type { LoggedEvent } from "./snapshot-store.js";
+import type { LoggedEvent } from "../backends/contracts.js";
 
 const N_RANGE = 2 ** 26;
 const RUN_RANGE = 2 ** 27;

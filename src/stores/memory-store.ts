@@ -6,36 +6,9 @@
  * what its text would have. Events are kept as given (read-only), their JSON made only if they
  * are read (memory-event-log.ts).
  */
-import {
-  checkEventQuery,
-  checkEventsFollow,
-  checkKey,
-  checkLoggedEvents,
-  checkRecord,
-  compareEventIds,
-  DEFAULT_MAX_EVENTS,
-  parseDelta,
-  seqConflict,
-  checkSaveOptions,
-  closedError,
-  parseSnapshot,
-  serializeSnapshot,
-  IssuedLocks,
-  SessionLockedError,
-  SessionLockLostError,
-  SnapshotConflictError,
-  type AppendOptions,
-  type CheckpointRecord,
-  type CheckpointStore,
-  type DeleteOptions,
-  type EventQuery,
-  type LoggedEvent,
-  type StoredEvent,
-  type SaveOptions,
-  type SessionLock,
-  type SnapshotStore,
-  type StoredSnapshot,
-} from "./snapshot-store.js";
+import { checkEventQuery, checkEventsFollow, checkKey, checkLoggedEvents, checkRecord, compareEventIds, DEFAULT_MAX_EVENTS, parseDelta, seqConflict, checkSaveOptions, closedError, parseSnapshot, serializeSnapshot, IssuedLocks } from "../backends/shared/sessions.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError } from "../backends/errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, StoredEvent, SaveOptions, SessionLock, SnapshotStore, StoredSnapshot } from "../backends/contracts.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { flattenRecord, unflattenRecord, type FlatRecord } from "./flat-record.js";
 import { MemoryEventLog } from "./memory-event-log.js";

@@ -17,8 +17,11 @@ import { PostgresCancelSignals } from "./postgres-cancel.js";
 import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
 import { RedisCancelSignals, type RedisCancelSignalsOptions } from "./redis-cancel.js";
 import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "./redis-store.js";
-import { CancelSignalError, type CancelSignals } from "./cancel-signals.js";
-import { checkKey, SnapshotKeyError, type CheckpointStore } from "./snapshot-store.js";
+import { CancelSignalError } from "../backends/errors.js";
+import type { CancelSignals } from "../backends/contracts.js";
+import { checkKey } from "../backends/shared/sessions.js";
+import { SnapshotKeyError } from "../backends/errors.js";
+import type { CheckpointStore } from "../backends/contracts.js";
 
 export type SessionBackend = "file" | "redis" | "postgres";
 

@@ -5,7 +5,7 @@
  */
 import type pg from "pg";
 import { pgDriver } from "./drivers.js";
-import { SnapshotStoreError } from "./snapshot-store.js";
+import { SnapshotStoreError } from "../backends/errors.js";
 
 export const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 

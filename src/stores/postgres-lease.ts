@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type pg from "pg";
-import { SessionLockedError, SnapshotStoreError } from "./snapshot-store.js";
+import { SessionLockedError, SnapshotStoreError } from "../backends/errors.js";
 import type { PostgresTables } from "./postgres-schema.js";
 import { processRuns } from "../util/process-runs.js";
 

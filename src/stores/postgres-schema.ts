@@ -14,7 +14,7 @@
  */
 import type pg from "pg";
 import { pgDriver } from "./drivers.js";
-import { SnapshotStoreError } from "./snapshot-store.js";
+import { SnapshotStoreError } from "../backends/errors.js";
 import { describeTarget, isSqlError, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
 
 export const DEFAULT_POSTGRES_SCHEMA = "canvasflow";

@@ -13,37 +13,9 @@
 import type pg from "pg";
 import type { CanvasDsl } from "../dsl/types.js";
 import { isPlainObject } from "../util/values.js";
-import {
-  checkEventQuery,
-  checkKey,
-  checkEventsFollow,
-  checkLoggedEvents,
-  checkRecord,
-  checkSaveOptions,
-  checkTtl,
-  closedError,
-  DEFAULT_MAX_EVENTS,
-  IssuedLocks,
-  parseDelta,
-  parseSnapshot,
-  seqConflict,
-  serializeSnapshot,
-  SessionLockLostError,
-  SnapshotConflictError,
-  SnapshotCorruptError,
-  SnapshotKeyError,
-  SnapshotStoreError,
-  type AppendOptions,
-  type CheckpointRecord,
-  type CheckpointStore,
-  type DeleteOptions,
-  type EventQuery,
-  type LoggedEvent,
-  type SaveOptions,
-  type SessionLock,
-  type StoredEvent,
-  type StoredSnapshot,
-} from "./snapshot-store.js";
+import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkRecord, checkSaveOptions, checkTtl, closedError, DEFAULT_MAX_EVENTS, IssuedLocks, parseDelta, parseSnapshot, seqConflict, serializeSnapshot } from "../backends/shared/sessions.js";
+import { SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../backends/errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../backends/contracts.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, withClient, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
 import { sessionStatements, type SessionStatements } from "./postgres-statements.js";

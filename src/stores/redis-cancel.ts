@@ -9,7 +9,9 @@
  * flags of all watched tasks are checked again (a message published meanwhile is lost).
  */
 import type { Redis } from "ioredis";
-import { cancelKey, CancelSignalError, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, type CancelSignals, type WatchOptions } from "./cancel-signals.js";
+import { cancelKey, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
+import { CancelSignalError } from "../backends/errors.js";
+import type { CancelSignals, WatchOptions } from "../backends/contracts.js";
 import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
 
 export const DEFAULT_CANCEL_CHANNEL = "canvasflow:cancel";

@@ -37,37 +37,9 @@ import {
   SAVE_SCRIPT,
   TAKEOVER_SCRIPT,
 } from "./redis-scripts.js";
-import {
-  checkEventQuery,
-  checkKey,
-  checkLoggedEvents,
-  checkRecord,
-  checkSaveOptions,
-  checkTtl,
-  closedError,
-  DEFAULT_MAX_EVENTS,
-  IssuedLocks,
-  parseDelta,
-  parseSnapshot,
-  seqConflict,
-  serializeSnapshot,
-  SessionLockedError,
-  SessionLockLostError,
-  SnapshotConflictError,
-  SnapshotCorruptError,
-  SnapshotStoreError,
-  eventsOrderConflict,
-  type AppendOptions,
-  type CheckpointRecord,
-  type CheckpointStore,
-  type DeleteOptions,
-  type EventQuery,
-  type LoggedEvent,
-  type SaveOptions,
-  type SessionLock,
-  type StoredEvent,
-  type StoredSnapshot,
-} from "./snapshot-store.js";
+import { checkEventQuery, checkKey, checkLoggedEvents, checkRecord, checkSaveOptions, checkTtl, closedError, DEFAULT_MAX_EVENTS, IssuedLocks, parseDelta, parseSnapshot, seqConflict, serializeSnapshot, eventsOrderConflict } from "../backends/shared/sessions.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotStoreError } from "../backends/errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../backends/contracts.js";
 
 export { DEFAULT_REDIS_URL };
 export const DEFAULT_KEY_PREFIX = "canvasflow:session:";

@@ -13,7 +13,7 @@ import type { CanvasflowServices } from "../config/types.js";
 import { finiteNumber } from "../util/values.js";
 import { formatMemories, searchMemories } from "../memory/search.js";
 import { checkMemoryIdsParam, memoryIds, memoryStoreOf, memoryUserId } from "../memory/save.js";
-import { checkMemoryId } from "../memory/types.js";
+import { checkMemoryId } from "../backends/shared/memories.js";
 import { defineTool } from "./define-tool.js";
 import { datasetIds, knowledgeBasesFor } from "./retrieval/datasets.js";
 import { formatChunks } from "./retrieval/kb-prompt.js";

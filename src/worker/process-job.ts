@@ -21,9 +21,10 @@ import { SessionNotFoundError, type DurableSession, type Durability } from "../d
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
 import { withTenantMemories } from "../memory/scope.js";
-import { DEFAULT_MEMORY_TENANT, type MemoryStore } from "../memory/types.js";
-import type { CancelSignals } from "../stores/cancel-signals.js";
-import type { CheckpointStore } from "../stores/snapshot-store.js";
+import { DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
+import type { MemoryStore } from "../backends/contracts.js";
+import type { CancelSignals } from "../backends/contracts.js";
+import type { CheckpointStore } from "../backends/contracts.js";
 import { policyRefusalMessage, type ComponentPolicy } from "../policy/policy.js";
 import { readRunJob, RunJobError, type RunJobData } from "./job.js";
 import { openWhenFree } from "./open-session.js";

@@ -11,7 +11,7 @@ import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { PostgresServerStore } from "../../src/server/store/postgres.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { cli } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
 import { closedPort } from "../helpers/http.js";

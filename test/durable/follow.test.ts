@@ -9,7 +9,7 @@ import { followEvents } from "../../src/durable/follow.js";
 import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
 import type { CanvasEvent } from "../../src/engine/events.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
-import type { StoredEvent } from "../../src/stores/snapshot-store.js";
+import type { StoredEvent } from "../../src/backends/contracts.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 

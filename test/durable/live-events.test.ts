@@ -6,7 +6,8 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareEventIds, type CheckpointStore, type StoredEvent } from "../../src/stores/snapshot-store.js";
+import { compareEventIds } from "../../src/backends/shared/sessions.js";
+import type { CheckpointStore, StoredEvent } from "../../src/backends/contracts.js";
 import { DurableSession } from "../../src/durable/session.js";
 import { FileSnapshotStore } from "../../src/stores/file-store.js";
 import { followEvents } from "../../src/durable/follow.js";

@@ -6,9 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { Canvas } from "../../src/engine/canvas.js";
 import { cancelRun } from "../../src/durable/cancel.js";
-import { compareEventIds, SnapshotConflictError, type AppendOptions, type CheckpointRecord, type Durability } from "../../src/stores/snapshot-store.js";
+import { compareEventIds } from "../../src/backends/shared/sessions.js";
+import { SnapshotConflictError } from "../../src/backends/errors.js";
+import type { AppendOptions, CheckpointRecord, Durability } from "../../src/backends/contracts.js";
 import { DurableSession } from "../../src/durable/session.js";
-import { MemoryCancelSignals } from "../../src/stores/cancel-signals.js";
+import { MemoryCancelSignals } from "../../src/backends/shared/cancel.js";
 import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import type { CanvasEvent } from "../../src/engine/events.js";

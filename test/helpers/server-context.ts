@@ -15,7 +15,7 @@ import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
 import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS, type ServerLimits } from "../../src/server/settings.js";
 import { Shutdown } from "../../src/server/shutdown.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import type { SessionEvent } from "../../src/server/transcript.js";
 
 export interface TestContextOptions {

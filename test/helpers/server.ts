@@ -10,7 +10,7 @@ import { afterEach } from "vitest";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 
 export interface TestServer {
   /** http://127.0.0.1:<port> */

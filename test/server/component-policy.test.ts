@@ -16,7 +16,7 @@ import { McpHub } from "../../src/tools/mcp/hub.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
 import { ServerOptionsError } from "../../src/server/settings.js";
 import type { ComponentPolicyConfig } from "../../src/config/types.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { difyApp, edge, jsCode, type NodeSpec } from "../helpers/dify.js";
 import { canvasDsl, canvasWithEnv, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";

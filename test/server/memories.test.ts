@@ -12,7 +12,7 @@ import { ProcessMemoryStore } from "../../src/memory/process-memories.js";
 import { RedisMemoryStore } from "../../src/memory/redis-memories.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
-import type { MemoryStore } from "../../src/memory/types.js";
+import type { MemoryStore } from "../../src/backends/contracts.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";

@@ -8,7 +8,7 @@ import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
 import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { addKey } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 

@@ -11,7 +11,7 @@ import WebSocket from "ws";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
 import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
 import { call, createAgent, frames, holdAgentReads, send, type TestServer } from "../helpers/server.js";

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CancelSignalError } from "../../src/stores/cancel-signals.js";
+import { CancelSignalError } from "../../src/backends/errors.js";
 import { FileCancelSignals } from "../../src/stores/file-cancel.js";
 import { describeCancelSignals } from "./cancel-conformance.js";
 

@@ -9,7 +9,8 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileSnapshotStore } from "../../src/stores/file-store.js";
 import { openSnapshotStore } from "../../src/stores/open-store.js";
-import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointRecord } from "../../src/stores/snapshot-store.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
+import type { CheckpointRecord } from "../../src/backends/contracts.js";
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const root = mkdtempSync(join(tmpdir(), "canvasflow-file-store-"));

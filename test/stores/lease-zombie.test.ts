@@ -13,7 +13,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FileSnapshotStore } from "../../src/stores/file-store.js";
 import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
 import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
-import type { CheckpointStore } from "../../src/stores/snapshot-store.js";
+import type { CheckpointStore } from "../../src/backends/contracts.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";

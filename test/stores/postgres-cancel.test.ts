@@ -7,7 +7,7 @@ import { once } from "node:events";
 import { resolve } from "node:path";
 import type pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { CancelSignalError } from "../../src/stores/cancel-signals.js";
+import { CancelSignalError } from "../../src/backends/errors.js";
 import { PostgresCancelSignals } from "../../src/stores/postgres-cancel.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { describeCancelSignals } from "./cancel-conformance.js";

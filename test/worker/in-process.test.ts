@@ -14,7 +14,7 @@ import { readRunJob } from "../../src/worker/job.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
-import type { StoredEvent } from "../../src/stores/snapshot-store.js";
+import type { StoredEvent } from "../../src/backends/contracts.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { registryWith } from "../helpers/registry.js";

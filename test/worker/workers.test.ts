@@ -23,7 +23,7 @@ import { RedisServerStore } from "../../src/server/store/redis.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import type { ComponentRegistry } from "../../src/components/registry.js";
-import type { StoredEvent } from "../../src/stores/snapshot-store.js";
+import type { StoredEvent } from "../../src/backends/contracts.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { ioCanvas, ROUNDS } from "./io-canvas.js";

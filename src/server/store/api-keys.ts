@@ -4,7 +4,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { sha256Hex, tenantProblem } from "./records.js";
-import { ServerStoreError, type ApiKeyRecord, type ApiKeyStore } from "./types.js";
+import { ServerStoreError } from "../../backends/errors.js";
+import type { ApiKeyRecord, ApiKeyStore } from "../../backends/contracts.js";
 
 export const API_KEY_PREFIX = "cf-";
 

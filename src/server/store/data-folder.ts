@@ -29,30 +29,13 @@ import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/f
 import { makeFolderPrivate, makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
-import { SnapshotStoreError } from "../../stores/snapshot-store.js";
+import { SnapshotStoreError } from "../../backends/errors.js";
 import { KeyedTurns } from "../../util/turns.js";
 import { listPage } from "./paging.js";
-import { checkNewRecord, DamagedRecordError, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, StoredRecordError, titleKey, type RecordKind } from "./records.js";
-import {
-  DuplicateTitleError,
-  ServerStoreError,
-  type AgentPatch,
-  type AgentRecord,
-  type AgentStore,
-  type ApiKeyRecord,
-  type DamagedRecord,
-  type DamageListener,
-  type ApiKeyStore,
-  type ListQuery,
-  type Page,
-  type ServerStore,
-  type SessionPatch,
-  type SessionRecord,
-  type SessionRecordStore,
-  type UploadLimits,
-  type UploadRecord,
-  type UploadStore,
-} from "./types.js";
+import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey, type RecordKind } from "./records.js";
+import { DamagedRecordError, StoredRecordError } from "../../backends/errors.js";
+import { DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
+import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, DamagedRecord, DamageListener, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
 import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 export interface DataFolderServerStoreOptions {

@@ -2,28 +2,12 @@
  * A ServerStore in this process's memory: for tests and single-process trials. Records are kept
  * as JSON text, so what a caller gets is always a copy.
  */
-import { MemoryCancelSignals } from "../../stores/cancel-signals.js";
+import { MemoryCancelSignals } from "../../backends/shared/cancel.js";
 import { MemorySnapshotStore } from "../../stores/memory-store.js";
 import { listPage } from "./paging.js";
 import { checkNewRecord, isKeyHash, isRecordId, patchedAgent, patchedSession } from "./records.js";
-import {
-  DuplicateTitleError,
-  ServerStoreError,
-  type AgentPatch,
-  type AgentRecord,
-  type AgentStore,
-  type ApiKeyRecord,
-  type ApiKeyStore,
-  type ListQuery,
-  type Page,
-  type ServerStore,
-  type SessionPatch,
-  type SessionRecord,
-  type SessionRecordStore,
-  type UploadLimits,
-  type UploadRecord,
-  type UploadStore,
-} from "./types.js";
+import { DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
+import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
 import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
 const STORE = "memory store";

@@ -7,11 +7,12 @@
  */
 import { DataFolderServerStore } from "./data-folder.js";
 import { postgresServer } from "../../stores/open-store.js";
-import { SnapshotStoreError } from "../../stores/snapshot-store.js";
+import { SnapshotStoreError } from "../../backends/errors.js";
 import { PostgresServerStore } from "./postgres.js";
 import { PostgresWithRedisServerStore } from "./postgres-with-redis.js";
 import { RedisServerStore } from "./redis.js";
-import { ServerStoreError, type ServerStore } from "./types.js";
+import { ServerStoreError } from "../../backends/errors.js";
+import type { ServerStore } from "../../backends/contracts.js";
 
 export const DEFAULT_DATA_FOLDER = ".canvasflow";
 

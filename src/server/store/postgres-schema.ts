@@ -13,7 +13,7 @@ import type pg from "pg";
 import { pgDriver } from "../../stores/drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "../../stores/postgres-connection.js";
 import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, latestVersion, postgresTables, type MigrationResult, type MigrationSet } from "../../stores/postgres-schema.js";
-import { SnapshotStoreError } from "../../stores/snapshot-store.js";
+import { SnapshotStoreError } from "../../backends/errors.js";
 
 export interface ServerTables {
   schema: string;

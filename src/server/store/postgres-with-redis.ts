@@ -12,7 +12,7 @@ import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
 import { serverTables } from "./postgres-schema.js";
 import { PostgresServerStore, type PostgresServerStoreOptions } from "./postgres.js";
 import { DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout } from "./redis.js";
-import { ServerStoreError } from "./types.js";
+import { ServerStoreError } from "../../backends/errors.js";
 
 export interface PostgresWithRedisServerStoreOptions extends Omit<PostgresServerStoreOptions, "cancel" | "locationSuffix"> {
   /** Where Redis is (the store owns this connection). */

@@ -11,27 +11,8 @@
  */
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
-import { ServerStoreError, type AgentPatch, type AgentRecord, type ApiKeyRecord, type DamagedRecord, type DamageListener, type SessionPatch, type SessionRecord } from "./types.js";
-
-/** A stored record that cannot be read back: which store, where, and what is wrong with it. */
-export class StoredRecordError extends ServerStoreError {
-  constructor(
-    message: string,
-    /** The file, Redis key or table row. */
-    readonly where: string,
-  ) {
-    super(message);
-    this.name = "StoredRecordError";
-  }
-}
-
-/** A stored record its owner asked for cannot be read: the message is for them (no path, no other tenant's ids). */
-export class DamagedRecordError extends ServerStoreError {
-  constructor(message: string) {
-    super(message);
-    this.name = "DamagedRecordError";
-  }
-}
+import { DamagedRecordError, ServerStoreError, StoredRecordError } from "../../backends/errors.js";
+import type { AgentPatch, AgentRecord, ApiKeyRecord, DamagedRecord, DamageListener, SessionPatch, SessionRecord } from "../../backends/contracts.js";
 
 export type RecordKind = "agent" | "session record" | "API key";
 

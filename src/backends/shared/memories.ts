@@ -1,68 +1,10 @@
 /**
- * Conversation memories (RAGFlow's memory feature): named collections of what was said, written
- * by a Message whose `memory_ids` names them and searched by a Retrieval with
- * `retrieval_from: "memory"`. They live where the sessions live (this process, a folder, Redis or
- * PostgreSQL), so every process that serves a session sees the same memories.
- *
- * A memory is created by its first message, as a dataset id names a configured knowledge base: no
- * separate step. Each memory keeps at most `maxBytes` of message text (RAGFlow's memory_size, at
- * most 5 MiB there) and forgets its oldest messages first (RAGFlow's FIFO forgetting policy).
- *
- * A memory belongs to a tenant: every store method takes a MemoryRef (tenant and id), so two
- * tenants with the same memory id have two memories, and a backend cannot forget the scope. A run
- * gets one tenant's memories (TenantMemories, scope.ts); a run with no tenant (the CLI, the
- * library) is the tenant "default", the tenant of a server with one key or none.
+ * What every conversation-memory store shares: limits, the checks of names and sizes, and how a
+ * message is made, bounded, forgotten and read back.
  */
+import { MemoryStoreError } from "../errors.js";
+import type { MemoryMessage, MemoryRef, NewMemoryMessage } from "../contracts.js";
 
-/** A message as a memory keeps it (RAGFlow's memory message, raw type). */
-export interface MemoryMessage {
-  /** Unique within the memory; later messages sort after earlier ones. */
-  message_id: string;
-  memory_id: string;
-  /** Always "raw": the exchange as it happened (canvasflow extracts no semantic memories). */
-  message_type: "raw";
-  user_id: string;
-  agent_id: string;
-  session_id: string;
-  /** `User Input: …\nAgent Response: …` */
-  content: string;
-  /** When it was written (ISO 8601). */
-  valid_at: string;
-  /** The writing step's idempotency key: a step run again after a crash adds no second copy. */
-  source_key: string;
-}
-
-export type NewMemoryMessage = Omit<MemoryMessage, "message_id" | "memory_id" | "message_type" | "valid_at">;
-
-/** Which memory: a tenant's scope, and the memory's id in it. */
-export interface MemoryRef {
-  /** 1 to MAX_TENANT_LENGTH printable characters (the server's rule for tenants). */
-  tenant: string;
-  /** What a DSL's memory_ids hold: 1 to MAX_MEMORY_ID_LENGTH printable characters. */
-  id: string;
-}
-
-export interface MemoryStore {
-  /**
-   * Says the store names memories by tenant and id. Checked at run time: a store written for the
-   * interface before tenants (add(id, message)) would file every tenant's memory under one key.
-   */
-  readonly scope: "tenant";
-  /** Where the memories are, for messages (passwords masked). */
-  readonly location: string;
-  /** Add a message to the tenant's memory (created on first use); false when one with the same source key is there already. */
-  add(memory: MemoryRef, message: NewMemoryMessage): Promise<boolean>;
-  /** The tenant's memory's messages, oldest first (none for a memory never written). */
-  messages(memory: MemoryRef): Promise<MemoryMessage[]>;
-  close(): Promise<void>;
-}
-
-export class MemoryStoreError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "MemoryStoreError";
-  }
-}
 
 /** RAGFlow's largest memory_size: 5 MiB of message text per memory. */
 export const DEFAULT_MEMORY_BYTES = 5 * 1024 * 1024;

@@ -1,32 +1,10 @@
 /**
- * Cancel signals: any process may ask for a task's run to stop, and every process running that
- * task hears it (within 100 ms). As in RAGFlow, a request is a flag under the task's id
- * (`{task_id}-cancel`, with a time to live); unlike RAGFlow, the flag is cleared when the next
- * turn of the session starts, so one cancel does not kill every later turn.
+ * What every backend's cancel signals share (the contract is CancelSignals in contracts.ts): the
+ * task id rule, the flag's name as RAGFlow has it (`{task_id}-cancel`), its default time to live,
+ * and the watches of one CancelSignals object.
  */
-
-export interface CancelSignals {
-  /** Ask for the task's run to stop (the flag lives `ttlSeconds`, default 600). */
-  request(taskId: string, options?: { ttlSeconds?: number }): Promise<void>;
-  /** Whether a cancel was asked for and not cleared. */
-  isRequested(taskId: string): Promise<boolean>;
-  /**
-   * Call `onCancel` once when a cancel is asked for (at once if it already was). Resolves when
-   * listening has begun; the returned function stops listening.
-   */
-  watch(taskId: string, onCancel: () => void, options?: WatchOptions): Promise<() => Promise<void>>;
-  /** Clear the flag (a new turn starts). */
-  clear(taskId: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-export interface WatchOptions {
-  /**
-   * The task id was made just now and nobody has seen it yet (a new session's own random id): no
-   * cancel can be waiting for it, so the flag is not looked up first (one store round trip less).
-   */
-  unseen?: boolean;
-}
+import { CancelSignalError } from "../errors.js";
+import type { CancelSignals, WatchOptions } from "../contracts.js";
 
 export const DEFAULT_CANCEL_TTL_SECONDS = 600;
 
@@ -37,13 +15,6 @@ export function checkTaskId(taskId: unknown): string {
     throw new CancelSignalError(`task id must be 1 to 256 printable characters without "/" or "\\", got ${shown}`);
   }
   return taskId;
-}
-
-export class CancelSignalError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "CancelSignalError";
-  }
 }
 
 /** The flag's key, as RAGFlow names it. */
