@@ -30,10 +30,9 @@ import type { CanvasEvent } from "../engine/events.js";
 import { RunStateError } from "../engine/state.js";
 import { defineOwn } from "../pool/path.js";
 import { FORBIDDEN_PATH_KEYS } from "../refs/grammar.js";
-import { CancelSignalError } from "../backends/errors.js";
+import { CancelSignalError, SessionLockedError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, MemoryStoreError } from "../backends/errors.js";
 import { checkTaskId } from "../backends/shared/cancel.js";
-import type { CancelSignals } from "../backends/contracts.js";
-import { SessionLockedError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../backends/errors.js";
+import type { CancelSignals, MemoryStore } from "../backends/contracts.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { isPlainObject } from "../util/values.js";
 import { cancelOnSignals, signalExitCode, type Cancellation } from "./cancellation.js";
@@ -47,8 +46,6 @@ import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js"
 import { legacyReportLines, migrateLegacyMemories } from "../memory/legacy.js";
 import { memoriesBesideSession, memoriesForRun } from "../memory/open.js";
 import { DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
-import { MemoryStoreError } from "../backends/errors.js";
-import type { MemoryStore } from "../backends/contracts.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
 import { EXIT } from "./exit-codes.js";

@@ -14,8 +14,7 @@ import { MemorySnapshotStore } from "../stores/memory-store.js";
 import { FileCancelSignals } from "../stores/file-cancel.js";
 import { openCancelSignals, openSnapshotStore, type SessionBackend } from "../stores/open-store.js";
 import { SnapshotStoreError } from "../backends/errors.js";
-import type { CheckpointStore } from "../backends/contracts.js";
-import type { CancelSignals } from "../backends/contracts.js";
+import type { CheckpointStore, CancelSignals } from "../backends/contracts.js";
 import { prepareCancelFolder } from "./cancel-folder.js";
 import { UsageError } from "./io.js";
 

@@ -33,9 +33,8 @@ import type { CanvasEvent } from "../engine/events.js";
 import type { RunRequest } from "../engine/run.js";
 import { readRunDelta } from "./delta-reader.js";
 import { CheckpointWriter, type Durability, type RunEndRecord } from "./writer.js";
-import type { CancelSignals } from "../backends/contracts.js";
+import type { CancelSignals, CheckpointStore, SessionLock } from "../backends/contracts.js";
 import { SnapshotCorruptError, SnapshotStoreError } from "../backends/errors.js";
-import type { CheckpointStore, SessionLock } from "../backends/contracts.js";
 
 export type { Durability, RunEndRecord } from "./writer.js";
 

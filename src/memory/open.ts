@@ -5,7 +5,7 @@
  * it, a Redis or PostgreSQL session's are on the same server.
  */
 import path from "node:path";
-import { postgresServer } from "../stores/open-store.js";
+import { locationKind, parseUrl, postgresServer } from "../backends/location.js";
 import { FileMemoryStore } from "./file-memories.js";
 import { ProcessMemoryStore } from "./process-memories.js";
 import { PostgresMemoryStore } from "./postgres-memories.js";
@@ -24,33 +24,31 @@ export interface OpenMemoryStoreOptions {
   legacyKeyPrefix?: string;
 }
 
-const REDIS_URL = /^rediss?:\/\//i;
-const POSTGRES_URL = /^postgres(ql)?:\/\//i;
-const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
-
 export function openMemoryStore(location: string, options: OpenMemoryStoreOptions = {}): MemoryStore {
   if (typeof location !== "string" || location.trim() === "") throw new MemoryStoreError("memories need a folder, a redis:// or a postgres:// URL, got an empty value");
-  if (REDIS_URL.test(location)) {
-    let url: URL;
-    try {
-      url = new URL(location);
-    } catch {
-      throw new MemoryStoreError(`memories location "${location.replace(/\/\/[^@/]*@/, "//***@")}" is not a valid URL`);
-    }
+  const kind = locationKind(location);
+  if (kind === "redis") {
+    const url = parseUrl(location, "memories location", (message) => new MemoryStoreError(message));
     url.hash = "";
     return new RedisMemoryStore({ url: url.toString(), keyPrefix: options.keyPrefix, legacyKeyPrefix: options.legacyKeyPrefix, maxBytes: options.maxBytes });
   }
-  if (POSTGRES_URL.test(location)) {
+  if (kind === "postgres") {
     const server = postgresServer(location);
     return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });
   }
-  if (ANY_URL.test(location)) throw new MemoryStoreError(`unsupported memories location "${location}": use a folder, redis://host:port[/db] or postgres://user@host:port/db`);
+  if (kind === "url") throw new MemoryStoreError(`unsupported memories location "${location}": use a folder, redis://host:port[/db] or postgres://user@host:port/db`);
   return new FileMemoryStore({ directory: location, maxBytes: options.maxBytes });
+}
+
+/** A Redis or PostgreSQL URL (a session's memories are on the same server). */
+function isServerLocation(location: string): boolean {
+  const kind = locationKind(location);
+  return kind === "redis" || kind === "postgres";
 }
 
 /** The memories of a session at `session` (a file path or a Redis/PostgreSQL URL with `#key`). */
 export function memoriesOfSession(session: string, options: OpenMemoryStoreOptions = {}): MemoryStore {
-  if (REDIS_URL.test(session) || POSTGRES_URL.test(session)) return openMemoryStore(session, options);
+  if (isServerLocation(session)) return openMemoryStore(session, options);
   return openMemoryStore(path.join(path.dirname(path.resolve(session)), MEMORY_FOLDER), options);
 }
 
@@ -72,7 +70,7 @@ export function memoriesForRun(config: { location?: string; maxBytes?: number } 
  * migrate` or `canvasflow serve` moves those, by the server's session records.)
  */
 export function memoriesBesideSession(config: { location?: string } | undefined, session: string | undefined): boolean {
-  return !config?.location && session !== undefined && !REDIS_URL.test(session) && !POSTGRES_URL.test(session);
+  return !config?.location && session !== undefined && !isServerLocation(session);
 }
 
 /** Where `canvasflow serve` keeps memories: with its store (a data folder, Redis or PostgreSQL). */

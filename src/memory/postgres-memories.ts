@@ -12,10 +12,9 @@ import type pg from "pg";
 import { pgDriver } from "../stores/drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions } from "../stores/postgres-connection.js";
 import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, type MigrationResult, type MigrationSet } from "../stores/postgres-schema.js";
-import { SnapshotStoreError } from "../backends/errors.js";
+import { SnapshotStoreError, MemoryStoreError } from "../backends/errors.js";
 import type { LegacyMemoryLayout, LegacyMove, LegacyRoute } from "./legacy.js";
 import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../backends/shared/memories.js";
-import { MemoryStoreError } from "../backends/errors.js";
 import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,55}$/;

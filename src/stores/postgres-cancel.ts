@@ -8,12 +8,11 @@
  */
 import type pg from "pg";
 import { pgDriver } from "./drivers.js";
-import { CancelSignalError } from "../backends/errors.js";
+import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
 import { CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
 import type { CancelSignals, WatchOptions } from "../backends/contracts.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
-import { SnapshotStoreError } from "../backends/errors.js";
 
 export interface PostgresCancelSignalsOptions extends PostgresConnectionOptions {
   /** Where PostgreSQL is (default `postgres://postgres@127.0.0.1:5432/postgres`); the signals own this pool. */

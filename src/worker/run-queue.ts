@@ -12,9 +12,8 @@
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
 import { RedisServerStore } from "../server/store/redis.js";
-import type { CancelSignals } from "../backends/contracts.js";
+import type { CancelSignals, CheckpointStore } from "../backends/contracts.js";
 import { DEFAULT_REDIS_URL, RedisConnection } from "../stores/redis-connection.js";
-import type { CheckpointStore } from "../backends/contracts.js";
 import { RUN_JOB_NAME, type RunJobData } from "./job.js";
 
 export const DEFAULT_QUEUE_NAME = "runs";

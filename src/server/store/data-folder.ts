@@ -29,12 +29,10 @@ import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/f
 import { makeFolderPrivate, makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
 import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock } from "../../stores/file-lock.js";
 import { FileSnapshotStore } from "../../stores/file-store.js";
-import { SnapshotStoreError } from "../../backends/errors.js";
+import { SnapshotStoreError, DamagedRecordError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
 import { KeyedTurns } from "../../util/turns.js";
 import { listPage } from "./paging.js";
 import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey, type RecordKind } from "./records.js";
-import { DamagedRecordError, StoredRecordError } from "../../backends/errors.js";
-import { DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
 import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, DamagedRecord, DamageListener, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
 import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 

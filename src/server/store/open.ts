@@ -6,8 +6,7 @@
  * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts).
  */
 import { DataFolderServerStore } from "./data-folder.js";
-import { postgresServer } from "../../stores/open-store.js";
-import { SnapshotStoreError } from "../../backends/errors.js";
+import { isRedisDatabasePath, maskPassword, postgresServer } from "../../backends/location.js";
 import { PostgresServerStore } from "./postgres.js";
 import { PostgresWithRedisServerStore } from "./postgres-with-redis.js";
 import { RedisServerStore } from "./redis.js";
@@ -51,33 +50,21 @@ export async function openServerStore(options: OpenServerStoreOptions = {}): Pro
   return new DataFolderServerStore({ directory: data ?? DEFAULT_DATA_FOLDER, sync: options.sync });
 }
 
-/** A URL with its password masked, for messages. */
-function shown(text: string): string {
-  return text.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
-}
-
 /** `redis://host:port[/db]` checked before anything connects. */
 function redisUrl(text: string): string {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new ServerStoreError(`redis: ${JSON.stringify(shown(text))} is not a valid URL (expected redis://host:port[/db])`);
+    throw new ServerStoreError(`redis: ${JSON.stringify(maskPassword(text))} is not a valid URL (expected redis://host:port[/db])`);
   }
-  if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new ServerStoreError(`redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(shown(text))}`);
-  if (url.pathname !== "" && url.pathname !== "/" && !/^\/\d+$/.test(url.pathname)) {
-    throw new ServerStoreError(`redis: the path of ${JSON.stringify(shown(text))} must be a database number such as /0, got "${url.pathname}"`);
-  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new ServerStoreError(`redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(maskPassword(text))}`);
+  if (!isRedisDatabasePath(url)) throw new ServerStoreError(`redis: the path of ${JSON.stringify(maskPassword(text))} must be a database number such as /0, got "${url.pathname}"`);
   return text;
 }
 
 /** `postgres://…[?schema=NAME]` and the schema option, checked before anything connects. */
 function postgresUrl(text: string, schema: string | undefined): { connection: string; schema: string | undefined } {
-  try {
-    const server = postgresServer(text, schema);
-    return { connection: server.connection, schema: server.schema };
-  } catch (error) {
-    if (error instanceof SnapshotStoreError) throw new ServerStoreError(`postgres: ${error.message}`);
-    throw error;
-  }
+  const server = postgresServer(text, schema, (message) => new ServerStoreError(`postgres: ${message}`));
+  return { connection: server.connection, schema: server.schema };
 }

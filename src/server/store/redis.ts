@@ -28,9 +28,8 @@ import { DEFAULT_CANCEL_CHANNEL, RedisCancelSignals } from "../../stores/redis-c
 import { RedisConnection } from "../../stores/redis-connection.js";
 import { RedisSnapshotStore } from "../../stores/redis-store.js";
 import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey } from "./records.js";
-import { StoredRecordError } from "../../backends/errors.js";
+import { StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
 import { AGENT_CREATE, AGENT_DELETE, AGENT_UPDATE, KEY_CREATE, LIST_PAGE, SESSION_CREATE, SESSION_DELETE, SESSION_UPDATE, STRING_SWAP } from "./redis-scripts.js";
-import { DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
 import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
 import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
 
