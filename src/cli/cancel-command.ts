@@ -13,7 +13,7 @@ import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
 import { checkTaskId } from "../backends/shared/cancel.js";
 import type { CancelSignals } from "../backends/contracts.js";
 import { FileCancelSignals } from "../stores/file-cancel.js";
-import { openCancelSignals } from "../stores/open-store.js";
+import { openCancelSignals } from "../backends/open-sessions.js";
 import { locationKind } from "../backends/location.js";
 import { cancelFolder } from "./cancel-folder.js";
 import { UsageError, type CliIO } from "./io.js";

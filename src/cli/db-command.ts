@@ -11,14 +11,14 @@
  *   names where they are when the config's `memories.location` put them elsewhere;
  *   `--unowned-to TENANT` gives the messages whose session is not known to that tenant.
  */
-import { migrateLegacyMemories, legacyReportLines } from "../memory/legacy.js";
-import { memoriesForServer } from "../memory/open.js";
+import { migrateLegacyMemories, legacyReportLines } from "../memories/legacy.js";
+import { memoriesForServer } from "../backends/open-memories.js";
 import { migratePostgresMemories } from "../memory/postgres-memories.js";
 import { checkTenant } from "../backends/shared/memories.js";
 import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import { sessionOwners } from "../server/memory-owners.js";
-import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
+import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { migratePostgresServer } from "../server/store/postgres-schema.js";
 import { migratePostgres, postgresTables, type MigrationResult } from "../stores/postgres-schema.js";
 import { postgresServer, type PostgresServer } from "../backends/location.js";

@@ -6,7 +6,7 @@
  */
 import { apiKeyNameProblem, createApiKey } from "../server/store/api-keys.js";
 import { DataFolderServerStore } from "../server/store/data-folder.js";
-import { openServerStore } from "../server/store/open.js";
+import { openServerStore } from "../backends/open-server.js";
 import { isRecordId, tenantProblem } from "../server/store/records.js";
 import { ServerStoreError } from "../backends/errors.js";
 import type { ApiKeyRecord, ServerStore } from "../backends/contracts.js";

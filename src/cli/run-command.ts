@@ -43,8 +43,8 @@ import { checkTracePath, writeTrace } from "./trace-file.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { UsageError, type CliIO } from "./io.js";
 import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js";
-import { legacyReportLines, migrateLegacyMemories } from "../memory/legacy.js";
-import { memoriesBesideSession, memoriesForRun } from "../memory/open.js";
+import { legacyReportLines, migrateLegacyMemories } from "../memories/legacy.js";
+import { memoriesBesideSession, memoriesForRun } from "../backends/open-memories.js";
 import { DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 

@@ -22,11 +22,11 @@ import { isSetupError, openRunServices } from "./services.js";
 import { serverPolicy } from "./server-policy.js";
 import { ConfigError } from "../config/load.js";
 import type { ComponentPolicy } from "../policy/policy.js";
-import { memoriesForServer } from "../memory/open.js";
+import { memoriesForServer } from "../backends/open-memories.js";
 import { locationKind } from "../backends/location.js";
 import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import type { MemoryStore } from "../backends/contracts.js";
-import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
+import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 
 export interface WorkerArgs {

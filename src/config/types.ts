@@ -10,7 +10,7 @@ import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import type { CodeExecOptions } from "../sandbox/code/options.js";
-import type { TenantMemories } from "../memory/scope.js";
+import type { TenantMemories } from "../memories/scope.js";
 
 export type { McpServerConfig };
 

@@ -9,11 +9,11 @@
  * tenants in one transaction (the rows keep their seq, so their order).
  */
 import type pg from "pg";
-import { pgDriver } from "../stores/drivers.js";
+import { pgDriver } from "../backends/drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions } from "../stores/postgres-connection.js";
 import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, type MigrationResult, type MigrationSet } from "../stores/postgres-schema.js";
 import { SnapshotStoreError, MemoryStoreError } from "../backends/errors.js";
-import type { LegacyMemoryLayout, LegacyMove, LegacyRoute } from "./legacy.js";
+import type { LegacyMemoryLayout, LegacyMove, LegacyRoute } from "../memories/legacy.js";
 import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../backends/shared/memories.js";
 import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
 

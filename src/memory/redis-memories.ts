@@ -12,8 +12,8 @@
  * writes anything (a script that fails midway is not undone), then writes them all.
  */
 import { RedisConnection, type RedisConnectionOptions } from "../stores/redis-connection.js";
-import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "./legacy.js";
-import { keyPartOf } from "./names.js";
+import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "../memories/legacy.js";
+import { keyPartOf } from "../backends/shared/memory-names.js";
 import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../backends/shared/memories.js";
 import { MemoryStoreError } from "../backends/errors.js";
 import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";

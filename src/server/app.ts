@@ -23,7 +23,7 @@ import { defaultRegistry } from "../api.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { packageRoot } from "../dsl/schemas.js";
-import { takeMemoryStore } from "../memory/scope.js";
+import { takeMemoryStore } from "../memories/scope.js";
 import { MemoryStoreError, DamagedRecordError, DuplicateTitleError, ServerStoreError } from "../backends/errors.js";
 import type { MemoryStore, ServerStore } from "../backends/contracts.js";
 import { AgentCatalog } from "./agent-catalog.js";

@@ -13,8 +13,8 @@ export { DuplicateTitleError, ServerStoreError, StoredRecordError } from "../bac
 export type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, ListQuery, Page, ServerStore, MessageFeedback, RunSummary, SessionMessage, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../backends/contracts.js";
 export { isUploadId } from "./store/uploads.js";
 export { isRecordId, isKeyHash } from "./store/records.js";
-export { MemoryServerStore } from "./store/memory.js";
+export { InProcessServerStore, MemoryServerStore } from "../backends/process/server-store.js";
 export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./store/data-folder.js";
 export { createApiKey, hashApiKey, API_KEY_PREFIX, type CreateApiKeyOptions, type CreatedApiKey } from "./store/api-keys.js";
-export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "./store/open.js";
-export { migrateLegacyMemories, type MemoryOwners, type LegacyMigrationReport } from "../memory/legacy.js";
+export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "../backends/open-server.js";
+export { migrateLegacyMemories, type MemoryOwners, type LegacyMigrationReport } from "../memories/legacy.js";

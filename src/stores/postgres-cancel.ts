@@ -7,7 +7,7 @@
  * missed. When that connection is lost, it is made again and the watched flags are checked anew.
  */
 import type pg from "pg";
-import { pgDriver } from "./drivers.js";
+import { pgDriver } from "../backends/drivers.js";
 import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
 import { CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
 import type { CancelSignals, WatchOptions } from "../backends/contracts.js";

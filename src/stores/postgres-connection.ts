@@ -4,7 +4,7 @@
  * pooled connection per operation.
  */
 import type pg from "pg";
-import { pgDriver } from "./drivers.js";
+import { pgDriver } from "../backends/drivers.js";
 import { SnapshotStoreError } from "../backends/errors.js";
 
 export const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";

@@ -13,7 +13,7 @@
  * damaged row can be reported as it is. Cast to `jsonb` to query them.
  */
 import type pg from "pg";
-import { pgDriver } from "./drivers.js";
+import { pgDriver } from "../backends/drivers.js";
 import { SnapshotStoreError } from "../backends/errors.js";
 import { describeTarget, isSqlError, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
 

@@ -20,7 +20,7 @@ import { endsRun } from "../durable/follow.js";
 import { SessionNotFoundError, type DurableSession, type Durability } from "../durable/session.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
-import { withTenantMemories } from "../memory/scope.js";
+import { withTenantMemories } from "../memories/scope.js";
 import { DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
 import type { MemoryStore, CancelSignals, CheckpointStore } from "../backends/contracts.js";
 import { policyRefusalMessage, type ComponentPolicy } from "../policy/policy.js";

@@ -17,7 +17,7 @@ import { Worker, type Job } from "bullmq";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { Durability } from "../durable/session.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
-import { takeMemoryStore } from "../memory/scope.js";
+import { takeMemoryStore } from "../memories/scope.js";
 import { MemoryStoreError } from "../backends/errors.js";
 import type { MemoryStore, CancelSignals, CheckpointStore } from "../backends/contracts.js";
 import type { ComponentPolicy } from "../policy/policy.js";

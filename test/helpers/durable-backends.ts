@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { FileSnapshotStore } from "../../src/stores/file-store.js";
-import { openCancelSignals } from "../../src/stores/open-store.js";
+import { openCancelSignals } from "../../src/backends/open-sessions.js";
 import type { CancelSignals, CheckpointStore } from "../../src/backends/contracts.js";
 import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
 import { RedisSnapshotStore } from "../../src/stores/redis-store.js";

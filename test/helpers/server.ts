@@ -1,6 +1,6 @@
 /**
  * `canvasflow serve` in a test: a server from `createServer` on 127.0.0.1 (a free port) over a
- * MemoryServerStore, API keys made for it, and a raw HTTP client that keeps the bytes. Every
+ * InProcessServerStore, API keys made for it, and a raw HTTP client that keeps the bytes. Every
  * server is closed after the test that started it.
  */
 import { randomBytes } from "node:crypto";
@@ -9,7 +9,7 @@ import type { FastifyInstance } from "fastify";
 import { afterEach } from "vitest";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import type { ServerStore } from "../../src/backends/contracts.js";
 
 export interface TestServer {
@@ -35,7 +35,7 @@ export async function addKey(store: ServerStore, tenant: string): Promise<string
 
 /** A server with a key of the tenant "t1" (pass `keys: false` for none). */
 export async function startTestServer(options: Partial<CreateServerOptions> & { keys?: boolean } = {}): Promise<TestServer> {
-  const store = options.store ?? new MemoryServerStore();
+  const store = options.store ?? new InProcessServerStore();
   const key = options.keys === false ? "" : await addKey(store, "t1");
   const app = createServer({ ...options, store });
   await app.listen({ port: 0, host: "127.0.0.1" });

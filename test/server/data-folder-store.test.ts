@@ -7,7 +7,7 @@ import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
-import { openServerStore } from "../../src/server/store/open.js";
+import { openServerStore } from "../../src/backends/open-server.js";
 import { DamagedRecordError, DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
 import type { AgentRecord, ApiKeyRecord, ServerStore } from "../../src/backends/contracts.js";
 import { spawnDistChild } from "../helpers/dist-child.js";

@@ -4,7 +4,7 @@
  * Redis, the tables, races for titles, and damaged rows.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openServerStore } from "../../src/server/store/open.js";
+import { openServerStore } from "../../src/backends/open-server.js";
 import { PostgresServerStore } from "../../src/server/store/postgres.js";
 import { PostgresWithRedisServerStore } from "../../src/server/store/postgres-with-redis.js";
 import { migratePostgresServer } from "../../src/server/store/postgres-schema.js";

@@ -3,7 +3,7 @@
  * the conformance suite, two stores and two processes racing for titles, and damaged keys.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openServerStore } from "../../src/server/store/open.js";
+import { openServerStore } from "../../src/backends/open-server.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";
 import { DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
 import type { AgentRecord, DamagedRecord, ServerStore } from "../../src/backends/contracts.js";

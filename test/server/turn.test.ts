@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry } from "../../src/api.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import type { ServerContext } from "../../src/server/context.js";
 import { startTurn } from "../../src/server/turn.js";
 import { testServerContext } from "../helpers/server-context.js";

@@ -8,7 +8,7 @@ import { CLI_BIN } from "../helpers/cli-process.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileSnapshotStore } from "../../src/stores/file-store.js";
-import { openSnapshotStore } from "../../src/stores/open-store.js";
+import { openSnapshotStore } from "../../src/backends/open-sessions.js";
 import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
 import type { CheckpointRecord } from "../../src/backends/contracts.js";
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";

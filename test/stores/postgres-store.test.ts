@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { migratePostgres, postgresTables } from "../../src/stores/postgres-schema.js";
-import { openSnapshotStore } from "../../src/stores/open-store.js";
+import { openSnapshotStore } from "../../src/backends/open-sessions.js";
 import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
 import { SessionLockedError, SessionLockLostError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
 import type { CheckpointRecord } from "../../src/backends/contracts.js";

@@ -4,7 +4,6 @@
  * and the watches of one CancelSignals object.
  */
 import { CancelSignalError } from "../errors.js";
-import type { CancelSignals, WatchOptions } from "../contracts.js";
 
 export const DEFAULT_CANCEL_TTL_SECONDS = 600;
 
@@ -71,53 +70,5 @@ export class CancelWatchers {
     if (!set?.delete(watch)) return;
     if (set.size === 0) this.byTask.delete(taskId);
     if (this.byTask.size === 0) this.onIdle();
-  }
-}
-
-/** Cancel signals within one process: for tests and single-process servers. */
-export class MemoryCancelSignals implements CancelSignals {
-  private readonly flags = new Map<string, number>();
-  private readonly watchers = new CancelWatchers();
-  private closed = false;
-
-  constructor(private readonly now: () => number = Date.now) {}
-
-  async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
-    this.check(checkTaskId(taskId));
-    this.flags.set(taskId, this.now() + (options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS) * 1000);
-    this.watchers.cancelled(taskId);
-  }
-
-  async isRequested(taskId: string): Promise<boolean> {
-    this.check(checkTaskId(taskId));
-    const until = this.flags.get(taskId);
-    if (until === undefined) return false;
-    if (until <= this.now()) {
-      this.flags.delete(taskId);
-      return false;
-    }
-    return true;
-  }
-
-  async watch(taskId: string, onCancel: () => void, options: WatchOptions = {}): Promise<() => Promise<void>> {
-    this.check(checkTaskId(taskId));
-    const stop = this.watchers.add(taskId, onCancel);
-    if (!options.unseen && (await this.isRequested(taskId))) this.watchers.cancelled(taskId);
-    return async () => stop();
-  }
-
-  async clear(taskId: string): Promise<void> {
-    this.check(checkTaskId(taskId));
-    this.flags.delete(taskId);
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    this.flags.clear();
-    this.watchers.clear();
-  }
-
-  private check(_taskId: string): void {
-    if (this.closed) throw new CancelSignalError("the cancel signals are closed");
   }
 }

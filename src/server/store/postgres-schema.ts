@@ -10,7 +10,7 @@
  * `jsonb` would reorder a DSL's keys.
  */
 import type pg from "pg";
-import { pgDriver } from "../../stores/drivers.js";
+import { pgDriver } from "../../backends/drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "../../stores/postgres-connection.js";
 import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, latestVersion, postgresTables, type MigrationResult, type MigrationSet } from "../../stores/postgres-schema.js";
 import { SnapshotStoreError } from "../../backends/errors.js";

@@ -5,13 +5,13 @@
  * it, a Redis or PostgreSQL session's are on the same server.
  */
 import path from "node:path";
-import { locationKind, parseUrl, postgresServer } from "../backends/location.js";
-import { FileMemoryStore } from "./file-memories.js";
-import { ProcessMemoryStore } from "./process-memories.js";
-import { PostgresMemoryStore } from "./postgres-memories.js";
-import { RedisMemoryStore } from "./redis-memories.js";
-import { MemoryStoreError } from "../backends/errors.js";
-import type { MemoryStore } from "../backends/contracts.js";
+import { locationKind, parseUrl, postgresServer } from "./location.js";
+import { FileMemoryStore } from "../memory/file-memories.js";
+import { InProcessMemoryStore } from "./process/memories.js";
+import { PostgresMemoryStore } from "../memory/postgres-memories.js";
+import { RedisMemoryStore } from "../memory/redis-memories.js";
+import { MemoryStoreError } from "./errors.js";
+import type { MemoryStore } from "./contracts.js";
 
 /** The folder of a file session's memories, beside the session file. */
 export const MEMORY_FOLDER = "canvasflow-memories";
@@ -60,7 +60,7 @@ export function memoriesForRun(config: { location?: string; maxBytes?: number } 
   const options = { maxBytes: config?.maxBytes };
   if (config?.location) return openMemoryStore(config.location, options);
   if (session) return memoriesOfSession(session, options);
-  return new ProcessMemoryStore(options);
+  return new InProcessMemoryStore(options);
 }
 
 /**

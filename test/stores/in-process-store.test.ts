@@ -1,15 +1,15 @@
 /** The memory store: the conformance suite, plus expiry on an injected clock. */
 import { describe, expect, it } from "vitest";
-import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import { describeSnapshotStore } from "./conformance.js";
 
-describeSnapshotStore("MemorySnapshotStore", { open: () => new MemorySnapshotStore(), shared: false, expires: true, checkpoints: true });
+describeSnapshotStore("InProcessSnapshotStore", { open: () => new InProcessSnapshotStore(), shared: false, expires: true, checkpoints: true });
 
-describe("MemorySnapshotStore", () => {
+describe("InProcessSnapshotStore", () => {
   it("expires on its clock, exactly at ttlSeconds", async () => {
     let now = 1_000;
-    const store = new MemorySnapshotStore({ now: () => now });
+    const store = new InProcessSnapshotStore({ now: () => now });
     const snapshot = { components: {} } as CanvasDsl;
     await store.save("k", snapshot, { ttlSeconds: 2 });
     now = 2_999;
@@ -20,7 +20,7 @@ describe("MemorySnapshotStore", () => {
   });
 
   it("never repeats a version, even for a deleted and re-created session", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const snapshot = { components: {} } as CanvasDsl;
     const v1 = await store.save("k", snapshot);
     await store.delete("k");
@@ -30,7 +30,7 @@ describe("MemorySnapshotStore", () => {
   });
 
   it("keeps an event handed over as an object and reads it back as its JSON would give, a fresh copy each time", async () => {
-    const store = new MemorySnapshotStore({ maxEvents: 3 });
+    const store = new InProcessSnapshotStore({ maxEvents: 3 });
     const lock = await store.lock("k");
     await store.save("k", { components: {} } as CanvasDsl, { lock });
     const made = { event: "node_finished", data: { outputs: { n: 1 }, gone: undefined, when: new Date(0) } };
@@ -52,7 +52,7 @@ describe("MemorySnapshotStore", () => {
   });
 
   it("refuses a delta given as a value that is not an object, naming the checkpoint", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const lock = await store.lock("k");
     await store.save("k", { components: {} } as CanvasDsl, { lock });
     const record = { seq: 1, value: ["ops", 1], get delta() { return "[]"; }, events: [] };

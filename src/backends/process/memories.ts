@@ -1,9 +1,9 @@
 /** Memories in this process's memory: for a run whose session is not stored anywhere, and for tests. */
-import { checkMaxBytes, checkMemoryRef, completeMessage, forgetCount, newMessageId } from "../backends/shared/memories.js";
-import { MemoryStoreError } from "../backends/errors.js";
-import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, forgetCount, newMessageId } from "../shared/memories.js";
+import { MemoryStoreError } from "../errors.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../contracts.js";
 
-export class ProcessMemoryStore implements MemoryStore {
+export class InProcessMemoryStore implements MemoryStore {
   readonly scope = "tenant" as const;
   readonly location = "this process's memory";
   /** Tenant, then memory id: two maps, so no way of joining them into one key can mix two tenants up. */
@@ -42,3 +42,8 @@ export class ProcessMemoryStore implements MemoryStore {
     if (this.closed) throw new MemoryStoreError("the in-process memory store is closed");
   }
 }
+
+/** @deprecated Renamed InProcessMemoryStore (the conversation memories kept in this process). */
+export const ProcessMemoryStore = InProcessMemoryStore;
+/** @deprecated Renamed InProcessMemoryStore. */
+export type ProcessMemoryStore = InProcessMemoryStore;

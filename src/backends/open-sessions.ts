@@ -11,16 +11,16 @@
  * `openCancelSignals` reads the same kinds of places for cancel requests: a Redis URL, a
  * PostgreSQL URL (with its `schema`), or a folder.
  */
-import { FileCancelSignals } from "./file-cancel.js";
-import { FileSnapshotStore, type FileSnapshotStoreOptions } from "./file-store.js";
-import { PostgresCancelSignals } from "./postgres-cancel.js";
-import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "./postgres-store.js";
-import { RedisCancelSignals, type RedisCancelSignalsOptions } from "./redis-cancel.js";
-import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "./redis-store.js";
-import { checkKey } from "../backends/shared/sessions.js";
-import { checkRedisPath, locationKind, parseUrl, postgresServer, postgresTarget, shownUrl, splitSessionUrl } from "../backends/location.js";
-import { CancelSignalError, SnapshotKeyError } from "../backends/errors.js";
-import type { CancelSignals, CheckpointStore } from "../backends/contracts.js";
+import { FileCancelSignals } from "../stores/file-cancel.js";
+import { FileSnapshotStore, type FileSnapshotStoreOptions } from "../stores/file-store.js";
+import { PostgresCancelSignals } from "../stores/postgres-cancel.js";
+import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "../stores/postgres-store.js";
+import { RedisCancelSignals, type RedisCancelSignalsOptions } from "../stores/redis-cancel.js";
+import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "../stores/redis-store.js";
+import { checkKey } from "./shared/sessions.js";
+import { checkRedisPath, locationKind, parseUrl, postgresServer, postgresTarget, shownUrl, splitSessionUrl } from "./location.js";
+import { CancelSignalError, SnapshotKeyError } from "./errors.js";
+import type { CancelSignals, CheckpointStore } from "./contracts.js";
 
 export type SessionBackend = "file" | "redis" | "postgres";
 

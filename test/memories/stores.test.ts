@@ -12,12 +12,12 @@ import {
   memoriesForServer,
   openMemoryStore,
   PostgresMemoryStore,
-  ProcessMemoryStore,
+  InProcessMemoryStore,
   RedisMemoryStore,
   TenantMemories,
   type MemoryMessage,
   type MemoryStore,
-} from "../../src/memory/index.js";
+} from "../../src/memories/index.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -46,7 +46,7 @@ const lines = (messages: readonly MemoryMessage[]) => messages.map((m) => `${JSO
 /** The file name releases before tenant scopes gave a memory (as they computed it). */
 const oldFileName = (id: string) => `${encodeURIComponent(id).replace(/^\.+$/, (dots) => dots.replace(/\./g, "%2E"))}.jsonl`;
 
-describeMemoryStore({ name: "process", legacy: false, shared: false, place: async () => ({ open: async (o) => new ProcessMemoryStore(o) }) });
+describeMemoryStore({ name: "process", legacy: false, shared: false, place: async () => ({ open: async (o) => new InProcessMemoryStore(o) }) });
 
 describeMemoryStore({
   name: "folder",
@@ -193,7 +193,7 @@ describe("where memories live", () => {
     const beside = memoriesForRun(undefined, path.join(dir, "session.json"));
     expect(beside.location).toBe(path.join(dir, "canvasflow-memories"));
     expect(memoriesForRun({ location: path.join(dir, "elsewhere") }, path.join(dir, "session.json")).location).toBe(path.join(dir, "elsewhere"));
-    expect(memoriesForRun(undefined, undefined)).toBeInstanceOf(ProcessMemoryStore);
+    expect(memoriesForRun(undefined, undefined)).toBeInstanceOf(InProcessMemoryStore);
     const onRedis = memoriesForRun(undefined, `${TEST_REDIS_URL}#my-session`);
     opened.push(onRedis);
     expect(onRedis.location).toBe("Redis at 127.0.0.1:6379/0 (canvasflow:tenant-memory:*)");
@@ -220,7 +220,7 @@ describe("where memories live", () => {
   });
 
   it("one tenant's memories name their tenant, and reach only its memories", async () => {
-    const store = new ProcessMemoryStore();
+    const store = new InProcessMemoryStore();
     const acme = new TenantMemories(store, "acme");
     await acme.add("notes", message(1));
     expect(acme.location).toBe(`this process's memory, tenant "acme"`);

@@ -3,11 +3,11 @@ export type { MemoryMessage, MemoryStore, MemoryRef, NewMemoryMessage } from "..
 export { MemoryStoreError } from "../backends/errors.js";
 export { DEFAULT_MEMORY_BYTES, DEFAULT_MEMORY_TENANT, MAX_MEMORY_ID_LENGTH, MAX_MESSAGE_CHARS, MAX_TENANT_LENGTH } from "../backends/shared/memories.js";
 export { TenantMemories, runMemories, takeMemoryStore, withTenantMemories } from "./scope.js";
-export { ProcessMemoryStore } from "./process-memories.js";
-export { FileMemoryStore, type FileMemoryStoreOptions } from "./file-memories.js";
-export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "./redis-memories.js";
-export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "./postgres-memories.js";
-export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "./open.js";
+export { InProcessMemoryStore, ProcessMemoryStore } from "../backends/process/memories.js";
+export { FileMemoryStore, type FileMemoryStoreOptions } from "../memory/file-memories.js";
+export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "../memory/redis-memories.js";
+export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "../memory/postgres-memories.js";
+export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "../backends/open-memories.js";
 export { searchMemories, formatMemories, type MemoryHit, type MemoryQuery } from "./search.js";
 export {
   migrateLegacyMemories,

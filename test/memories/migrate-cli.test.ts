@@ -9,7 +9,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileMemoryStore } from "../../src/memory/file-memories.js";
-import { openServerStore } from "../../src/server/store/open.js";
+import { openServerStore } from "../../src/backends/open-server.js";
 import { PostgresMemoryStore } from "../../src/memory/postgres-memories.js";
 import { RedisMemoryStore } from "../../src/memory/redis-memories.js";
 import type { MemoryMessage, MemoryStore, ServerStore } from "../../src/backends/contracts.js";

@@ -5,8 +5,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/api.js";
-import { FileMemoryStore, MemoryStoreError, ProcessMemoryStore, searchMemories, TenantMemories, type MemoryStore } from "../../src/memory/index.js";
-import { memoryUserId } from "../../src/memory/save.js";
+import { FileMemoryStore, MemoryStoreError, InProcessMemoryStore, searchMemories, TenantMemories, type MemoryStore } from "../../src/memories/index.js";
+import { memoryUserId } from "../../src/memories/save.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import { canvasDsl, finished, messageText, node } from "../helpers/dsl.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
@@ -45,7 +45,7 @@ const TEAL = `User Input: My favourite colour is teal\nAgent Response: ${ECHO}My
 describe("writing and searching memories in canvases", () => {
   it("a Message saves each exchange (query, message shown, user, session); a Retrieval finds the matching one for that user only", async () => {
     const mock = await startMockLlm();
-    const memories = new ProcessMemoryStore();
+    const memories = new InProcessMemoryStore();
     const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories } });
     await chat.runToEnd({ query: "My favourite colour is teal", userId: "ada" });
     await chat.runToEnd({ query: "I live in Lisbon", userId: "ada" });
@@ -92,7 +92,7 @@ describe("writing and searching memories in canvases", () => {
   });
 
   it("a Retrieval tool of an Agent searches memories with the model's query", async () => {
-    const memories = new ProcessMemoryStore();
+    const memories = new InProcessMemoryStore();
     await memories.add({ tenant: "default", id: "notes" }, { user_id: "", agent_id: "", session_id: "s", content: TEAL, source_key: "" });
     const script: MockLlmScript = {
       rules: [
@@ -128,7 +128,7 @@ describe("writing and searching memories in canvases", () => {
   });
 
   it("an empty memory_ids is an error at run time (a bad memory id is refused when the canvas loads, see below)", async () => {
-    const memories = new ProcessMemoryStore();
+    const memories = new InProcessMemoryStore();
     const empty = await loadCanvas(reader({ memory_ids: [] }), { services: { memories } });
     expect(nodeError(await empty.runToEnd({ query: "x" }), "Retrieval:R")).toBe("no memory is selected: memory_ids is empty");
     await expect(loadCanvas(reader({ memory_ids: ["a\u0007b"] }), { services: { memories } })).rejects.toThrow('memory_ids[0] "a\\u0007b" contains a control character');
@@ -170,8 +170,8 @@ describe("a memory store written for the interface before tenants", () => {
     const chat = await loadCanvas(writer(), { services: { llm: mock.provider, memories: old as unknown as MemoryStore } });
     expect(nodeError(await chat.runToEnd({ query: "hello" }), "Message:M")).toMatch(/^services\.memories has add and messages but does not say scope: "tenant"/);
     expect(ids).toEqual([]);
-    const { createServer, MemoryServerStore } = await import("../../src/server/index.js");
-    expect(() => createServer({ store: new MemoryServerStore(), canvas: { services: { memories: old } } })).toThrow('canvas.services.memories has add and messages but does not say scope: "tenant"');
+    const { createServer, InProcessServerStore } = await import("../../src/server/index.js");
+    expect(() => createServer({ store: new InProcessServerStore(), canvas: { services: { memories: old } } })).toThrow('canvas.services.memories has add and messages but does not say scope: "tenant"');
   });
 });
 

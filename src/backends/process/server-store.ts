@@ -2,13 +2,13 @@
  * A ServerStore in this process's memory: for tests and single-process trials. Records are kept
  * as JSON text, so what a caller gets is always a copy.
  */
-import { MemoryCancelSignals } from "../../backends/shared/cancel.js";
-import { MemorySnapshotStore } from "../../stores/memory-store.js";
-import { listPage } from "./paging.js";
-import { checkNewRecord, isKeyHash, isRecordId, patchedAgent, patchedSession } from "./records.js";
-import { DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
-import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
+import { InProcessCancelSignals } from "./cancel.js";
+import { InProcessSnapshotStore } from "./session-store.js";
+import { listPage } from "../../server/store/paging.js";
+import { checkNewRecord, isKeyHash, isRecordId, patchedAgent, patchedSession } from "../../server/store/records.js";
+import { DuplicateTitleError, ServerStoreError } from "../errors.js";
+import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
 
 const STORE = "memory store";
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -166,13 +166,13 @@ class MemoryUploads implements UploadStore {
   }
 }
 
-export class MemoryServerStore implements ServerStore {
+export class InProcessServerStore implements ServerStore {
   readonly sessions = new MemorySessions();
   readonly agents = new MemoryAgents(this.sessions);
   readonly keys = new MemoryKeys();
   readonly uploads = new MemoryUploads();
-  readonly runs = new MemorySnapshotStore();
-  readonly cancel = new MemoryCancelSignals();
+  readonly runs = new InProcessSnapshotStore();
+  readonly cancel = new InProcessCancelSignals();
   readonly location = "memory";
 
   async ping(): Promise<void> {}
@@ -182,3 +182,8 @@ export class MemoryServerStore implements ServerStore {
     await this.cancel.close();
   }
 }
+
+/** @deprecated Renamed InProcessServerStore ("memory" names conversation memories only). */
+export const MemoryServerStore = InProcessServerStore;
+/** @deprecated Renamed InProcessServerStore ("memory" names conversation memories only). */
+export type MemoryServerStore = InProcessServerStore;

@@ -5,13 +5,13 @@
  * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`);
  * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts).
  */
-import { DataFolderServerStore } from "./data-folder.js";
-import { isRedisDatabasePath, maskPassword, postgresServer } from "../../backends/location.js";
-import { PostgresServerStore } from "./postgres.js";
-import { PostgresWithRedisServerStore } from "./postgres-with-redis.js";
-import { RedisServerStore } from "./redis.js";
-import { ServerStoreError } from "../../backends/errors.js";
-import type { ServerStore } from "../../backends/contracts.js";
+import { DataFolderServerStore } from "../server/store/data-folder.js";
+import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
+import { PostgresServerStore } from "../server/store/postgres.js";
+import { PostgresWithRedisServerStore } from "../server/store/postgres-with-redis.js";
+import { RedisServerStore } from "../server/store/redis.js";
+import { ServerStoreError } from "./errors.js";
+import type { ServerStore } from "./contracts.js";
 
 export const DEFAULT_DATA_FOLDER = ".canvasflow";
 

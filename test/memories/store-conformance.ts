@@ -1,5 +1,5 @@
 /**
- * The contract every MemoryStore keeps, run against each backend by test/memory/stores.test.ts:
+ * The contract every MemoryStore keeps, run against each backend by test/memories/stores.test.ts:
  * order, duplicates, forgetting past the size limit, concurrent writers, bad names; tenants kept
  * apart (the same memory id is two memories for two tenants, whatever characters either holds);
  * and, for a backend that persists, moving the memories of releases before tenant scopes (seeded
@@ -7,7 +7,7 @@
  * were, a second run changes nothing, and a move that fails midway leaves everything whole.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hasLegacyLayout, legacyReportLines, MemoryStoreError, migrateLegacyMemories, type MemoryMessage, type MemoryOwners, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "../../src/memory/index.js";
+import { hasLegacyLayout, legacyReportLines, MemoryStoreError, migrateLegacyMemories, type MemoryMessage, type MemoryOwners, type MemoryRef, type MemoryStore, type NewMemoryMessage } from "../../src/memories/index.js";
 
 export interface MemoryStoreHarness {
   name: string;

@@ -9,12 +9,12 @@
  * - Ids are kept as numbers, run × 2^26 + n, in one list of doubles (no string per id), when the
  *   id is written the usual way (no leading zeros) and fits; any other id is kept as its text.
  */
-import type { LoggedEvent } from "../backends/contracts.js";
+import type { LoggedEvent } from "../contracts.js";
 
 const N_RANGE = 2 ** 26;
 const RUN_RANGE = 2 ** 27;
 
-export class MemoryEventLog {
+export class InProcessEventLog {
   /** Each id as a number (see idNumber), or NaN where its text is in `texts`. */
   private readonly numbers: number[] = [];
   /** Ids kept as text, by position counted from the log's first event ever. */

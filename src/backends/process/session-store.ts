@@ -6,12 +6,12 @@
  * what its text would have. Events are kept as given (read-only), their JSON made only if they
  * are read (memory-event-log.ts).
  */
-import { checkEventQuery, checkEventsFollow, checkKey, checkLoggedEvents, checkRecord, compareEventIds, DEFAULT_MAX_EVENTS, parseDelta, seqConflict, checkSaveOptions, closedError, parseSnapshot, serializeSnapshot, IssuedLocks } from "../backends/shared/sessions.js";
-import { SessionLockedError, SessionLockLostError, SnapshotConflictError } from "../backends/errors.js";
-import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, StoredEvent, SaveOptions, SessionLock, SnapshotStore, StoredSnapshot } from "../backends/contracts.js";
-import type { CanvasDsl } from "../dsl/types.js";
+import { checkEventQuery, checkEventsFollow, checkKey, checkLoggedEvents, checkRecord, compareEventIds, DEFAULT_MAX_EVENTS, parseDelta, seqConflict, checkSaveOptions, closedError, parseSnapshot, serializeSnapshot, IssuedLocks } from "../shared/sessions.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError } from "../errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, StoredEvent, SaveOptions, SessionLock, SnapshotStore, StoredSnapshot } from "../contracts.js";
+import type { CanvasDsl } from "../../dsl/types.js";
 import { flattenRecord, unflattenRecord, type FlatRecord } from "./flat-record.js";
-import { MemoryEventLog } from "./memory-event-log.js";
+import { InProcessEventLog } from "./event-log.js";
 
 /** A delta kept as a value: flat (an array), or the object itself (never an array: checkRecord). */
 type KeptDelta = FlatRecord | object;
@@ -31,19 +31,19 @@ interface Entry {
 /** Where a memory store's locks are, for messages. */
 const MEMORY_LOCK = "this process's memory";
 
-export interface MemorySnapshotStoreOptions {
+export interface InProcessSnapshotStoreOptions {
   /** The clock used for expiry (default `Date.now`). */
   now?: () => number;
   /** Events kept per session, the most recent ones (default 10 000). */
   maxEvents?: number;
 }
 
-export class MemorySnapshotStore implements CheckpointStore {
+export class InProcessSnapshotStore implements CheckpointStore {
   /** `sync`: a checkpoint is a push in this process's memory; waiting for it costs nothing. */
   readonly defaultDurability = "sync" as const;
   private readonly entries = new Map<string, Entry>();
   /** Event logs, apart from the entries: a new base keeps them, a delete removes them. */
-  private readonly logs = new Map<string, MemoryEventLog>();
+  private readonly logs = new Map<string, InProcessEventLog>();
   private readonly maxEvents: number;
   private readonly now: () => number;
   /** One counter for the whole store, so a deleted and re-created session never repeats a version. */
@@ -53,7 +53,7 @@ export class MemorySnapshotStore implements CheckpointStore {
   private readonly issued = new IssuedLocks<true>();
   private closed = false;
 
-  constructor(options: MemorySnapshotStoreOptions = {}) {
+  constructor(options: InProcessSnapshotStoreOptions = {}) {
     this.now = options.now ?? Date.now;
     this.maxEvents = options.maxEvents ?? DEFAULT_MAX_EVENTS;
   }
@@ -119,7 +119,7 @@ export class MemorySnapshotStore implements CheckpointStore {
   private log(key: string, events: LoggedEvent[]): void {
     if (events.length === 0) return;
     let log = this.logs.get(key);
-    if (log === undefined) this.logs.set(key, (log = new MemoryEventLog()));
+    if (log === undefined) this.logs.set(key, (log = new InProcessEventLog()));
     log.append(events);
     // Trimmed in bulk, so an append stays O(1) however long the log is.
     if (log.length >= 2 * this.maxEvents) log.keepLast(this.maxEvents);
@@ -221,3 +221,10 @@ function noSession(key: string): SnapshotConflictError {
   error.message = `session "${key}" does not exist: events are logged for a saved session; nothing was written`;
   return error;
 }
+
+/** @deprecated Renamed InProcessSnapshotStore ("memory" names conversation memories only). */
+export const MemorySnapshotStore = InProcessSnapshotStore;
+/** @deprecated Renamed InProcessSnapshotStore ("memory" names conversation memories only). */
+export type MemorySnapshotStore = InProcessSnapshotStore;
+/** @deprecated Renamed InProcessSnapshotStoreOptions. */
+export type MemorySnapshotStoreOptions = InProcessSnapshotStoreOptions;
