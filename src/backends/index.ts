@@ -3,8 +3,8 @@ export { checkKey, compareEventIds, parseEventId, DEFAULT_MAX_EVENTS } from "./s
 export type { AppendOptions, CheckpointRecord, CheckpointStore, EventQuery, LoggedEvent, StoredEvent, DeleteOptions, SaveOptions, SessionLock, SnapshotStore, StoredSnapshot, CancelSignals, WatchOptions } from "./contracts.js";
 export { StoreError, type StoreErrorCode, SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, CancelSignalError } from "./errors.js";
 export { InProcessSnapshotStore, MemorySnapshotStore, type InProcessSnapshotStoreOptions, type MemorySnapshotStoreOptions } from "./process/session-store.js";
-export { FileSnapshotStore, type FileSnapshotStoreOptions } from "../stores/file-store.js";
-export { FileCancelSignals, DEFAULT_CANCEL_POLL_MS, type FileCancelSignalsOptions } from "../stores/file-cancel.js";
+export { FileSnapshotStore, type FileSnapshotStoreOptions } from "./files/session-store.js";
+export { FileCancelSignals, DEFAULT_CANCEL_POLL_MS, type FileCancelSignalsOptions } from "./files/cancel.js";
 export { openSnapshotStore, openCancelSignals, type OpenedSnapshotStore, type OpenSnapshotStoreOptions, type OpenCancelSignalsOptions, type SessionBackend } from "./open-sessions.js";
 export { postgresServer, type PostgresServer } from "./location.js";
 export { InProcessCancelSignals, MemoryCancelSignals } from "./process/cancel.js";

@@ -6,7 +6,7 @@
  */
 import path from "node:path";
 import { locationKind, parseUrl, postgresServer } from "./location.js";
-import { FileMemoryStore } from "../memory/file-memories.js";
+import { FileMemoryStore } from "./files/memories.js";
 import { InProcessMemoryStore } from "./process/memories.js";
 import { PostgresMemoryStore } from "../memory/postgres-memories.js";
 import { RedisMemoryStore } from "../memory/redis-memories.js";

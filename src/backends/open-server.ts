@@ -5,7 +5,7 @@
  * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`);
  * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts).
  */
-import { DataFolderServerStore } from "../server/store/data-folder.js";
+import { DataFolderServerStore } from "./files/server-store.js";
 import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
 import { PostgresServerStore } from "../server/store/postgres.js";
 import { PostgresWithRedisServerStore } from "../server/store/postgres-with-redis.js";

@@ -11,8 +11,8 @@
  * `openCancelSignals` reads the same kinds of places for cancel requests: a Redis URL, a
  * PostgreSQL URL (with its `schema`), or a folder.
  */
-import { FileCancelSignals } from "../stores/file-cancel.js";
-import { FileSnapshotStore, type FileSnapshotStoreOptions } from "../stores/file-store.js";
+import { FileCancelSignals } from "./files/cancel.js";
+import { FileSnapshotStore, type FileSnapshotStoreOptions } from "./files/session-store.js";
 import { PostgresCancelSignals } from "../stores/postgres-cancel.js";
 import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "../stores/postgres-store.js";
 import { RedisCancelSignals, type RedisCancelSignalsOptions } from "../stores/redis-cancel.js";

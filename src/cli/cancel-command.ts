@@ -12,7 +12,7 @@ import { serverCancelLayout } from "../server/store/redis.js";
 import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
 import { checkTaskId } from "../backends/shared/cancel.js";
 import type { CancelSignals } from "../backends/contracts.js";
-import { FileCancelSignals } from "../stores/file-cancel.js";
+import { FileCancelSignals } from "../backends/files/cancel.js";
 import { openCancelSignals } from "../backends/open-sessions.js";
 import { locationKind } from "../backends/location.js";
 import { cancelFolder } from "./cancel-folder.js";

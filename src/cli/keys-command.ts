@@ -5,7 +5,7 @@
  * kept. `list` never shows a key or its hash.
  */
 import { apiKeyNameProblem, createApiKey } from "../server/store/api-keys.js";
-import { DataFolderServerStore } from "../server/store/data-folder.js";
+import { DataFolderServerStore } from "../backends/files/server-store.js";
 import { openServerStore } from "../backends/open-server.js";
 import { isRecordId, tenantProblem } from "../server/store/records.js";
 import { ServerStoreError } from "../backends/errors.js";

@@ -11,7 +11,7 @@
 import type { Durability } from "../durable/writer.js";
 import { DURABILITIES } from "../durable/writer.js";
 import { InProcessSnapshotStore } from "../backends/process/session-store.js";
-import { FileCancelSignals } from "../stores/file-cancel.js";
+import { FileCancelSignals } from "../backends/files/cancel.js";
 import { openCancelSignals, openSnapshotStore, type SessionBackend } from "../backends/open-sessions.js";
 import { SnapshotStoreError } from "../backends/errors.js";
 import type { CheckpointStore, CancelSignals } from "../backends/contracts.js";

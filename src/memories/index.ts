@@ -4,7 +4,7 @@ export { MemoryStoreError } from "../backends/errors.js";
 export { DEFAULT_MEMORY_BYTES, DEFAULT_MEMORY_TENANT, MAX_MEMORY_ID_LENGTH, MAX_MESSAGE_CHARS, MAX_TENANT_LENGTH } from "../backends/shared/memories.js";
 export { TenantMemories, runMemories, takeMemoryStore, withTenantMemories } from "./scope.js";
 export { InProcessMemoryStore, ProcessMemoryStore } from "../backends/process/memories.js";
-export { FileMemoryStore, type FileMemoryStoreOptions } from "../memory/file-memories.js";
+export { FileMemoryStore, type FileMemoryStoreOptions } from "../backends/files/memories.js";
 export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "../memory/redis-memories.js";
 export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "../memory/postgres-memories.js";
 export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "../backends/open-memories.js";

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApiKey, hashApiKey } from "../../src/server/store/api-keys.js";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { PostgresServerStore } from "../../src/server/store/postgres.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { compareEventIds } from "../../src/backends/shared/sessions.js";
 import type { CheckpointStore, StoredEvent } from "../../src/backends/contracts.js";
 import { DurableSession } from "../../src/durable/session.js";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { followEvents } from "../../src/durable/follow.js";
 import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
 import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { openCancelSignals } from "../../src/backends/open-sessions.js";
 import type { CancelSignals, CheckpointStore } from "../../src/backends/contracts.js";
 import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";

@@ -8,7 +8,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileMemoryStore } from "../../src/memory/file-memories.js";
+import { FileMemoryStore } from "../../src/backends/files/memories.js";
 import { openServerStore } from "../../src/backends/open-server.js";
 import { PostgresMemoryStore } from "../../src/memory/postgres-memories.js";
 import { RedisMemoryStore } from "../../src/memory/redis-memories.js";

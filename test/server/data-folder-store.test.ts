@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { openServerStore } from "../../src/backends/open-server.js";
 import { DamagedRecordError, DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
 import type { AgentRecord, ApiKeyRecord, ServerStore } from "../../src/backends/contracts.js";

@@ -14,7 +14,7 @@ import { ChatClient, CompletionClient, DifyClient } from "dify-client";
 import { createParser } from "eventsource-parser";
 import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { difyApp, edge, waitingWorkflow } from "../helpers/dify.js";

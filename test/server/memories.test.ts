@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
-import { FileMemoryStore } from "../../src/memory/file-memories.js";
+import { FileMemoryStore } from "../../src/backends/files/memories.js";
 import { InProcessMemoryStore } from "../../src/backends/process/memories.js";
 import { RedisMemoryStore } from "../../src/memory/redis-memories.js";
 import { RedisServerStore } from "../../src/server/store/redis.js";

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import type { ServerStore } from "../../src/backends/contracts.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";

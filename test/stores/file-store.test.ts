@@ -7,7 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { CLI_BIN } from "../helpers/cli-process.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { openSnapshotStore } from "../../src/backends/open-sessions.js";
 import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
 import type { CheckpointRecord } from "../../src/backends/contracts.js";

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
 import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
 import type { CheckpointStore } from "../../src/backends/contracts.js";

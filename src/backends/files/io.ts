@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { link, open, rename, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import { makePrivateFolder, PRIVATE_FILE_MODE } from "../util/private-files.js";
+import { makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
 
 export interface WriteFileOptions {
   /** fsync the new content before the rename and the folder after it. */

@@ -13,9 +13,9 @@
 import { randomBytes } from "node:crypto";
 import { link, open, readFile, rename, stat, unlink, type FileHandle } from "node:fs/promises";
 import { hostname } from "node:os";
-import { PRIVATE_FILE_MODE } from "../util/private-files.js";
-import { SessionLockedError } from "../backends/errors.js";
-import { processRuns } from "../util/process-runs.js";
+import { PRIVATE_FILE_MODE } from "../../util/private-files.js";
+import { SessionLockedError } from "../errors.js";
+import { processRuns } from "../../util/process-runs.js";
 
 export const DEFAULT_LOCK_TIMEOUT_MS = 10_000;
 const RETRY_MS = 15;

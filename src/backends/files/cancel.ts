@@ -13,11 +13,11 @@
 import { watch as watchFolder, type FSWatcher } from "node:fs";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { CancelSignalError } from "../backends/errors.js";
-import { CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
-import type { CancelSignals, WatchOptions } from "../backends/contracts.js";
-import { makePrivateFolder } from "../util/private-files.js";
-import { writeFileAtomic } from "./file-io.js";
+import { CancelSignalError } from "../errors.js";
+import { CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
+import type { CancelSignals, WatchOptions } from "../contracts.js";
+import { makePrivateFolder } from "../../util/private-files.js";
+import { writeFileAtomic } from "./io.js";
 
 export interface FileCancelSignalsOptions {
   /** The folder of the flag files (created when missing); every process that runs or cancels the task uses the same one. */

@@ -17,10 +17,10 @@
  * is a corrupt log.
  */
 import { randomBytes } from "node:crypto";
-import { isPlainObject } from "../util/values.js";
-import { parseEventId } from "../backends/shared/sessions.js";
-import { SnapshotCorruptError, SnapshotStoreError } from "../backends/errors.js";
-import type { CheckpointRecord, LoggedEvent, StoredEvent } from "../backends/contracts.js";
+import { isPlainObject } from "../../util/values.js";
+import { parseEventId } from "../shared/sessions.js";
+import { SnapshotCorruptError, SnapshotStoreError } from "../errors.js";
+import type { CheckpointRecord, LoggedEvent, StoredEvent } from "../contracts.js";
 
 /** Where a log is, for messages. */
 export interface LogPlace {

@@ -11,13 +11,13 @@
  */
 import { appendFile, mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
-import { withFileLock } from "../stores/file-lock.js";
-import { writeFileAtomic } from "../stores/file-io.js";
-import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "../memories/legacy.js";
-import { fileNameOf, legacyFileNameOf, legacyIdOf } from "../backends/shared/memory-names.js";
-import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, forgetCount, newMessageId, parseMessage } from "../backends/shared/memories.js";
-import { MemoryStoreError } from "../backends/errors.js";
-import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
+import { withFileLock } from "./lock.js";
+import { writeFileAtomic } from "./io.js";
+import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "../../memories/legacy.js";
+import { fileNameOf, legacyFileNameOf, legacyIdOf } from "../shared/memory-names.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, forgetCount, newMessageId, parseMessage } from "../shared/memories.js";
+import { MemoryStoreError } from "../errors.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../contracts.js";
 
 export interface FileMemoryStoreOptions {
   directory: string;

@@ -24,17 +24,17 @@
 import { createHash, randomBytes } from "node:crypto";
 import { readdir, readFile, rename, stat, unlink, access, constants, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { FileCancelSignals } from "../../stores/file-cancel.js";
-import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "../../stores/file-io.js";
+import { FileCancelSignals } from "./cancel.js";
+import { noHardLinks, writeFileAtomic, writeNewFileAtomic } from "./io.js";
 import { makeFolderPrivate, makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
-import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock } from "../../stores/file-lock.js";
-import { FileSnapshotStore } from "../../stores/file-store.js";
-import { SnapshotStoreError, DamagedRecordError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
+import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock } from "./lock.js";
+import { FileSnapshotStore } from "./session-store.js";
+import { SnapshotStoreError, DamagedRecordError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
 import { KeyedTurns } from "../../util/turns.js";
-import { listPage } from "./paging.js";
-import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey, type RecordKind } from "./records.js";
-import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, DamagedRecord, DamageListener, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
+import { listPage } from "../../server/store/paging.js";
+import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey, type RecordKind } from "../../server/store/records.js";
+import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, DamagedRecord, DamageListener, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
 
 export interface DataFolderServerStoreOptions {
   /** The data folder (created when first written). */

@@ -49,14 +49,14 @@
 import { createHash } from "node:crypto";
 import { open, readFile, stat, truncate, unlink, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
-import type { CanvasDsl } from "../dsl/types.js";
-import { baseLine, checkpointLine, compactedLog, eventLines, newGeneration, scanLog, type LogPlace } from "./file-checkpoint-log.js";
-import { makePrivateFolder, PRIVATE_FILE_MODE } from "../util/private-files.js";
-import { inFolder, syncDirectory, syncFile, writeFileAtomic } from "./file-io.js";
-import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./file-lock.js";
-import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkRecord, checkSaveOptions, closedError, compareEventIds, DEFAULT_MAX_EVENTS, IssuedLocks, parseSnapshot, seqConflict, serializeSnapshot } from "../backends/shared/sessions.js";
-import { SessionLockLostError, SnapshotConflictError, SnapshotKeyError, SnapshotStoreError } from "../backends/errors.js";
-import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../backends/contracts.js";
+import type { CanvasDsl } from "../../dsl/types.js";
+import { baseLine, checkpointLine, compactedLog, eventLines, newGeneration, scanLog, type LogPlace } from "./checkpoint-log.js";
+import { makePrivateFolder, PRIVATE_FILE_MODE } from "../../util/private-files.js";
+import { inFolder, syncDirectory, syncFile, writeFileAtomic } from "./io.js";
+import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type AcquireFileLockOptions, type FileLock } from "./lock.js";
+import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkRecord, checkSaveOptions, closedError, compareEventIds, DEFAULT_MAX_EVENTS, IssuedLocks, parseSnapshot, seqConflict, serializeSnapshot } from "../shared/sessions.js";
+import { SessionLockLostError, SnapshotConflictError, SnapshotKeyError, SnapshotStoreError } from "../errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../contracts.js";
 
 export interface FileSnapshotStoreOptions {
   /** Keep each session in `<directory>/<key><extension>` (created when missing). Without it, keys are file paths. */
