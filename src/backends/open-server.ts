@@ -9,7 +9,7 @@ import { DataFolderServerStore } from "./files/server-store.js";
 import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
 import { PostgresServerStore } from "../server/store/postgres.js";
 import { PostgresWithRedisServerStore } from "../server/store/postgres-with-redis.js";
-import { RedisServerStore } from "../server/store/redis.js";
+import { RedisServerStore } from "./redis/server-store.js";
 import { ServerStoreError } from "./errors.js";
 import type { ServerStore } from "./contracts.js";
 

@@ -8,7 +8,7 @@
  * flags and channel are under P (serverCancelLayout).
  */
 import { cancelRun } from "../durable/cancel.js";
-import { serverCancelLayout } from "../server/store/redis.js";
+import { serverCancelLayout } from "../backends/redis/server-store.js";
 import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
 import { checkTaskId } from "../backends/shared/cancel.js";
 import type { CancelSignals } from "../backends/contracts.js";

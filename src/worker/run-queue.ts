@@ -11,9 +11,9 @@
  */
 import { Queue, type ConnectionOptions } from "bullmq";
 import type { Redis } from "ioredis";
-import { RedisServerStore } from "../server/store/redis.js";
+import { RedisServerStore } from "../backends/redis/server-store.js";
 import type { CancelSignals, CheckpointStore } from "../backends/contracts.js";
-import { DEFAULT_REDIS_URL, RedisConnection } from "../stores/redis-connection.js";
+import { DEFAULT_REDIS_URL, RedisConnection } from "../backends/redis/connection.js";
 import { RUN_JOB_NAME, type RunJobData } from "./job.js";
 
 export const DEFAULT_QUEUE_NAME = "runs";

@@ -10,7 +10,7 @@ import { createApiKey, hashApiKey } from "../../src/server/store/api-keys.js";
 import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { PostgresServerStore } from "../../src/server/store/postgres.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import type { ServerStore } from "../../src/backends/contracts.js";
 import { cli } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { FileMemoryStore } from "../../src/backends/files/memories.js";
 import { openServerStore } from "../../src/backends/open-server.js";
 import { PostgresMemoryStore } from "../../src/memory/postgres-memories.js";
-import { RedisMemoryStore } from "../../src/memory/redis-memories.js";
+import { RedisMemoryStore } from "../../src/backends/redis/memories.js";
 import type { MemoryMessage, MemoryStore, ServerStore } from "../../src/backends/contracts.js";
 import { cli, liveIO } from "../helpers/cli.js";
 import { canvasDsl, messageText, node } from "../helpers/dsl.js";

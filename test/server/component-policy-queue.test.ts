@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import { ComponentPolicy } from "../../src/policy/policy.js";
 import { defaultRegistry } from "../../src/api.js";

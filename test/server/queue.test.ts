@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { ComponentRegistry } from "../../src/components/registry.js";
 import { canvasDsl, node } from "../helpers/dsl.js";

@@ -7,7 +7,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { hashApiKey } from "../../src/server/store/api-keys.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";

@@ -4,7 +4,7 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openServerStore } from "../../src/backends/open-server.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
 import type { AgentRecord, DamagedRecord, ServerStore } from "../../src/backends/contracts.js";
 import { spawnDistChild } from "../helpers/dist-child.js";

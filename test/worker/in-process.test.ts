@@ -11,7 +11,7 @@ import { enqueueRun } from "../../src/worker/enqueue.js";
 import { followEvents } from "../../src/durable/follow.js";
 import { queueMetrics } from "../../src/worker/metrics.js";
 import { readRunJob } from "../../src/worker/job.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
 import type { StoredEvent } from "../../src/backends/contracts.js";

@@ -19,7 +19,7 @@ import { cancelQueuedRun } from "../../src/worker/cancel.js";
 import { enqueueRun } from "../../src/worker/enqueue.js";
 import { followEvents } from "../../src/durable/follow.js";
 import { queueMetrics } from "../../src/worker/metrics.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import type { ComponentRegistry } from "../../src/components/registry.js";

@@ -6,12 +6,12 @@
  * that Redis.) `ping` checks both.
  */
 import type { Redis, RedisOptions } from "ioredis";
-import { RedisCancelSignals } from "../../stores/redis-cancel.js";
-import { RedisConnection } from "../../stores/redis-connection.js";
+import { RedisCancelSignals } from "../../backends/redis/cancel.js";
+import { RedisConnection } from "../../backends/redis/connection.js";
 import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
 import { serverTables } from "./postgres-schema.js";
 import { PostgresServerStore, type PostgresServerStoreOptions } from "./postgres.js";
-import { DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout } from "./redis.js";
+import { DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout } from "../../backends/redis/server-store.js";
 import { ServerStoreError } from "../../backends/errors.js";
 
 export interface PostgresWithRedisServerStoreOptions extends Omit<PostgresServerStoreOptions, "cancel" | "locationSuffix"> {

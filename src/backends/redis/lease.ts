@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { processRuns } from "../util/process-runs.js";
+import { processRuns } from "../../util/process-runs.js";
 
 export interface LeaseHolder {
   pid: number;

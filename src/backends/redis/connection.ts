@@ -7,7 +7,7 @@
  * is back: a run would hang instead of stopping with an error it can act on.
  */
 import type { Redis, RedisOptions } from "ioredis";
-import { redisDriver } from "../backends/drivers.js";
+import { redisDriver } from "../drivers.js";
 
 export const DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/0";
 

@@ -21,9 +21,9 @@
  * The keys of one session live in different hash slots: Redis Cluster is not supported.
  */
 import type { Redis, RedisOptions } from "ioredis";
-import type { CanvasDsl } from "../dsl/types.js";
-import { DEFAULT_REDIS_URL, RedisConnection } from "./redis-connection.js";
-import { describeLeaseHolder, forgetLease, leaseHolderIsGone, newLeaseValue } from "./redis-lease.js";
+import type { CanvasDsl } from "../../dsl/types.js";
+import { DEFAULT_REDIS_URL, RedisConnection } from "./connection.js";
+import { describeLeaseHolder, forgetLease, leaseHolderIsGone, newLeaseValue } from "./lease.js";
 import {
   ACQUIRE_SCRIPT,
   APPEND_SCRIPT,
@@ -36,10 +36,10 @@ import {
   RENEW_SCRIPT,
   SAVE_SCRIPT,
   TAKEOVER_SCRIPT,
-} from "./redis-scripts.js";
-import { checkEventQuery, checkKey, checkLoggedEvents, checkRecord, checkSaveOptions, checkTtl, closedError, DEFAULT_MAX_EVENTS, IssuedLocks, parseDelta, parseSnapshot, seqConflict, serializeSnapshot, eventsOrderConflict } from "../backends/shared/sessions.js";
-import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotStoreError } from "../backends/errors.js";
-import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../backends/contracts.js";
+} from "./session-scripts.js";
+import { checkEventQuery, checkKey, checkLoggedEvents, checkRecord, checkSaveOptions, checkTtl, closedError, DEFAULT_MAX_EVENTS, IssuedLocks, parseDelta, parseSnapshot, seqConflict, serializeSnapshot, eventsOrderConflict } from "../shared/sessions.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotStoreError } from "../errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../contracts.js";
 
 export { DEFAULT_REDIS_URL };
 export const DEFAULT_KEY_PREFIX = "canvasflow:session:";

@@ -11,12 +11,12 @@
  * memories are as they were read and that every key it will write is of the right type before it
  * writes anything (a script that fails midway is not undone), then writes them all.
  */
-import { RedisConnection, type RedisConnectionOptions } from "../stores/redis-connection.js";
-import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "../memories/legacy.js";
-import { keyPartOf } from "../backends/shared/memory-names.js";
-import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../backends/shared/memories.js";
-import { MemoryStoreError } from "../backends/errors.js";
-import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
+import { RedisConnection, type RedisConnectionOptions } from "./connection.js";
+import { mergeMoved, splitByTenant, type LegacyMemoryLayout, type LegacyMove, type LegacyRoute } from "../../memories/legacy.js";
+import { keyPartOf } from "../shared/memory-names.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../shared/memories.js";
+import { MemoryStoreError } from "../errors.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../contracts.js";
 
 /** Where tenants' memories are (default). */
 export const DEFAULT_MEMORY_KEY_PREFIX = "canvasflow:tenant-memory:";

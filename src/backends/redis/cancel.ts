@@ -9,10 +9,10 @@
  * flags of all watched tasks are checked again (a message published meanwhile is lost).
  */
 import type { Redis } from "ioredis";
-import { cancelKey, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
-import { CancelSignalError } from "../backends/errors.js";
-import type { CancelSignals, WatchOptions } from "../backends/contracts.js";
-import { RedisConnection, type RedisConnectionOptions } from "./redis-connection.js";
+import { cancelKey, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
+import { CancelSignalError } from "../errors.js";
+import type { CancelSignals, WatchOptions } from "../contracts.js";
+import { RedisConnection, type RedisConnectionOptions } from "./connection.js";
 
 export const DEFAULT_CANCEL_CHANNEL = "canvasflow:cancel";
 

@@ -24,14 +24,14 @@
  */
 import { createHash } from "node:crypto";
 import type { Redis, RedisOptions } from "ioredis";
-import { DEFAULT_CANCEL_CHANNEL, RedisCancelSignals } from "../../stores/redis-cancel.js";
-import { RedisConnection } from "../../stores/redis-connection.js";
-import { RedisSnapshotStore } from "../../stores/redis-store.js";
-import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey } from "./records.js";
-import { StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
-import { AGENT_CREATE, AGENT_DELETE, AGENT_UPDATE, KEY_CREATE, LIST_PAGE, SESSION_CREATE, SESSION_DELETE, SESSION_UPDATE, STRING_SWAP } from "./redis-scripts.js";
-import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
+import { DEFAULT_CANCEL_CHANNEL, RedisCancelSignals } from "./cancel.js";
+import { RedisConnection } from "./connection.js";
+import { RedisSnapshotStore } from "./session-store.js";
+import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey } from "../../server/store/records.js";
+import { StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
+import { AGENT_CREATE, AGENT_DELETE, AGENT_UPDATE, KEY_CREATE, LIST_PAGE, SESSION_CREATE, SESSION_DELETE, SESSION_UPDATE, STRING_SWAP } from "./server-scripts.js";
+import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
 
 export const DEFAULT_REDIS_SERVER_PREFIX = "canvasflow:";
 
