@@ -8,7 +8,7 @@ import path from "node:path";
 import { locationKind, parseUrl, postgresServer } from "./location.js";
 import { FileMemoryStore } from "./files/memories.js";
 import { InProcessMemoryStore } from "./process/memories.js";
-import { PostgresMemoryStore } from "../memory/postgres-memories.js";
+import { PostgresMemoryStore } from "./postgres/memories.js";
 import { RedisMemoryStore } from "./redis/memories.js";
 import { MemoryStoreError } from "./errors.js";
 import type { MemoryStore } from "./contracts.js";

@@ -7,8 +7,8 @@
  */
 import { DataFolderServerStore } from "./files/server-store.js";
 import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
-import { PostgresServerStore } from "../server/store/postgres.js";
-import { PostgresWithRedisServerStore } from "../server/store/postgres-with-redis.js";
+import { PostgresServerStore } from "./postgres/server-store.js";
+import { PostgresWithRedisServerStore } from "./postgres/server-store-with-redis.js";
 import { RedisServerStore } from "./redis/server-store.js";
 import { ServerStoreError } from "./errors.js";
 import type { ServerStore } from "./contracts.js";

@@ -13,8 +13,8 @@
  */
 import { FileCancelSignals } from "./files/cancel.js";
 import { FileSnapshotStore, type FileSnapshotStoreOptions } from "./files/session-store.js";
-import { PostgresCancelSignals } from "../stores/postgres-cancel.js";
-import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "../stores/postgres-store.js";
+import { PostgresCancelSignals } from "./postgres/cancel.js";
+import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "./postgres/session-store.js";
 import { RedisCancelSignals, type RedisCancelSignalsOptions } from "./redis/cancel.js";
 import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "./redis/session-store.js";
 import { checkKey } from "./shared/sessions.js";

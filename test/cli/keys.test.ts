@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createApiKey, hashApiKey } from "../../src/server/store/api-keys.js";
 import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
-import { PostgresServerStore } from "../../src/server/store/postgres.js";
+import { PostgresServerStore } from "../../src/backends/postgres/server-store.js";
 import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import type { ServerStore } from "../../src/backends/contracts.js";
 import { cli } from "../helpers/cli.js";

@@ -12,7 +12,7 @@ import { DurableSession } from "../../src/durable/session.js";
 import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { followEvents } from "../../src/durable/follow.js";
 import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
-import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
+import { PostgresSnapshotStore } from "../../src/backends/postgres/session-store.js";
 import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import type { CanvasEvent } from "../../src/engine/events.js";

@@ -10,7 +10,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileMemoryStore } from "../../src/backends/files/memories.js";
 import { openServerStore } from "../../src/backends/open-server.js";
-import { PostgresMemoryStore } from "../../src/memory/postgres-memories.js";
+import { PostgresMemoryStore } from "../../src/backends/postgres/memories.js";
 import { RedisMemoryStore } from "../../src/backends/redis/memories.js";
 import type { MemoryMessage, MemoryStore, ServerStore } from "../../src/backends/contracts.js";
 import { cli, liveIO } from "../helpers/cli.js";

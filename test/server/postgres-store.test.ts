@@ -5,9 +5,9 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openServerStore } from "../../src/backends/open-server.js";
-import { PostgresServerStore } from "../../src/server/store/postgres.js";
-import { PostgresWithRedisServerStore } from "../../src/server/store/postgres-with-redis.js";
-import { migratePostgresServer } from "../../src/server/store/postgres-schema.js";
+import { PostgresServerStore } from "../../src/backends/postgres/server-store.js";
+import { PostgresWithRedisServerStore } from "../../src/backends/postgres/server-store-with-redis.js";
+import { migratePostgresServer } from "../../src/backends/postgres/server-schema.js";
 import { StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
 import type { AgentRecord, DamagedRecord, ServerStore } from "../../src/backends/contracts.js";
 import { closedPort } from "../helpers/http.js";

@@ -11,7 +11,7 @@ import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
-import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
+import { PostgresSnapshotStore } from "../../src/backends/postgres/session-store.js";
 import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
 import type { CheckpointStore } from "../../src/backends/contracts.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
@@ -22,7 +22,7 @@ const folder = scratchDir("cf-lease-zombie-");
 const schema = uniqueTestSchema();
 const prefix = uniqueTestPrefix();
 const DIST = pathToFileURL(resolve("dist/src/index.js")).href;
-const DIST_BACKENDS = ["redis/index.js", "postgres.js"].map((entry) => pathToFileURL(resolve("dist/src/backends", entry)).href);
+const DIST_BACKENDS = ["redis/index.js", "postgres/index.js"].map((entry) => pathToFileURL(resolve("dist/src/backends", entry)).href);
 const shells: ChildProcess[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

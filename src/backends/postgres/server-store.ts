@@ -9,15 +9,15 @@
  * runs stay here and cancel requests go through Redis (see open.ts).
  */
 import type pg from "pg";
-import type { CancelSignals, AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../../backends/contracts.js";
-import { connectClient, DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, postgresFailure, type PostgresConnectionOptions } from "../../stores/postgres-connection.js";
-import { PostgresCancelSignals } from "../../stores/postgres-cancel.js";
-import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
-import { PostgresSnapshotStore } from "../../stores/postgres-store.js";
-import { SnapshotStoreError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../backends/errors.js";
-import { ensureServerSchema, serverTables, type ServerTables } from "./postgres-schema.js";
-import { checkNewRecord, checkStoredRecord, DamageListeners, damagedRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "./records.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "./uploads.js";
+import type { CancelSignals, AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
+import { connectClient, DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, postgresFailure, type PostgresConnectionOptions } from "./connection.js";
+import { PostgresCancelSignals } from "./cancel.js";
+import { DEFAULT_POSTGRES_SCHEMA } from "./session-schema.js";
+import { PostgresSnapshotStore } from "./session-store.js";
+import { SnapshotStoreError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
+import { ensureServerSchema, serverTables, type ServerTables } from "./server-schema.js";
+import { checkNewRecord, checkStoredRecord, DamageListeners, damagedRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "../../server/store/records.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
 
 export interface PostgresServerStoreOptions extends PostgresConnectionOptions {
   /** Where PostgreSQL is (default `postgres://postgres@127.0.0.1:5432/postgres`); the store owns this pool. */

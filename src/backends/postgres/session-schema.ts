@@ -13,9 +13,9 @@
  * damaged row can be reported as it is. Cast to `jsonb` to query them.
  */
 import type pg from "pg";
-import { pgDriver } from "../backends/drivers.js";
-import { SnapshotStoreError } from "../backends/errors.js";
-import { describeTarget, isSqlError, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./postgres-connection.js";
+import { pgDriver } from "../drivers.js";
+import { SnapshotStoreError } from "../errors.js";
+import { describeTarget, isSqlError, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./connection.js";
 
 export const DEFAULT_POSTGRES_SCHEMA = "canvasflow";
 

@@ -7,12 +7,12 @@
  * missed. When that connection is lost, it is made again and the watched flags are checked anew.
  */
 import type pg from "pg";
-import { pgDriver } from "../backends/drivers.js";
-import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
-import { CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../backends/shared/cancel.js";
-import type { CancelSignals, WatchOptions } from "../backends/contracts.js";
-import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
+import { pgDriver } from "../drivers.js";
+import { CancelSignalError, SnapshotStoreError } from "../errors.js";
+import { CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
+import type { CancelSignals, WatchOptions } from "../contracts.js";
+import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./connection.js";
+import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./session-schema.js";
 
 export interface PostgresCancelSignalsOptions extends PostgresConnectionOptions {
   /** Where PostgreSQL is (default `postgres://postgres@127.0.0.1:5432/postgres`); the signals own this pool. */

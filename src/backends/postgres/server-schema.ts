@@ -10,10 +10,10 @@
  * `jsonb` would reorder a DSL's keys.
  */
 import type pg from "pg";
-import { pgDriver } from "../../backends/drivers.js";
-import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "../../stores/postgres-connection.js";
-import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, latestVersion, postgresTables, type MigrationResult, type MigrationSet } from "../../stores/postgres-schema.js";
-import { SnapshotStoreError } from "../../backends/errors.js";
+import { pgDriver } from "../drivers.js";
+import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./connection.js";
+import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, latestVersion, postgresTables, type MigrationResult, type MigrationSet } from "./session-schema.js";
+import { SnapshotStoreError } from "../errors.js";
 
 export interface ServerTables {
   schema: string;

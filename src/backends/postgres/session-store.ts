@@ -11,14 +11,14 @@
  * Versions come from a sequence: they change with every save and append and never repeat.
  */
 import type pg from "pg";
-import type { CanvasDsl } from "../dsl/types.js";
-import { isPlainObject } from "../util/values.js";
-import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkRecord, checkSaveOptions, checkTtl, closedError, DEFAULT_MAX_EVENTS, IssuedLocks, parseDelta, parseSnapshot, seqConflict, serializeSnapshot } from "../backends/shared/sessions.js";
-import { SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../backends/errors.js";
-import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../backends/contracts.js";
-import { DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, withClient, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./postgres-schema.js";
-import { sessionStatements, type SessionStatements } from "./postgres-statements.js";
+import type { CanvasDsl } from "../../dsl/types.js";
+import { isPlainObject } from "../../util/values.js";
+import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkRecord, checkSaveOptions, checkTtl, closedError, DEFAULT_MAX_EVENTS, IssuedLocks, parseDelta, parseSnapshot, seqConflict, serializeSnapshot } from "../shared/sessions.js";
+import { SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../errors.js";
+import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../contracts.js";
+import { DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, withClient, type PostgresConnectionOptions } from "./connection.js";
+import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./session-schema.js";
+import { sessionStatements, type SessionStatements } from "./session-statements.js";
 import {
   describeHolder,
   holderFromRow,
@@ -31,7 +31,7 @@ import {
   takeLease,
   type LeaseHolder,
   type LeaseStatements,
-} from "./postgres-lease.js";
+} from "./lease.js";
 
 export const DEFAULT_POSTGRES_LOCK_LEASE_MS = 15_000;
 

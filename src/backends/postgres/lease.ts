@@ -8,9 +8,9 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import type pg from "pg";
-import { SessionLockedError, SnapshotStoreError } from "../backends/errors.js";
-import type { PostgresTables } from "./postgres-schema.js";
-import { processRuns } from "../util/process-runs.js";
+import { SessionLockedError, SnapshotStoreError } from "../errors.js";
+import type { PostgresTables } from "./session-schema.js";
+import { processRuns } from "../../util/process-runs.js";
 
 /** Who holds a lease, as the row says. */
 export interface LeaseHolder {

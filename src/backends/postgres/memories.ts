@@ -9,13 +9,13 @@
  * tenants in one transaction (the rows keep their seq, so their order).
  */
 import type pg from "pg";
-import { pgDriver } from "../backends/drivers.js";
-import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions } from "../stores/postgres-connection.js";
-import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, type MigrationResult, type MigrationSet } from "../stores/postgres-schema.js";
-import { SnapshotStoreError, MemoryStoreError } from "../backends/errors.js";
-import type { LegacyMemoryLayout, LegacyMove, LegacyRoute } from "../memories/legacy.js";
-import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../backends/shared/memories.js";
-import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../backends/contracts.js";
+import { pgDriver } from "../drivers.js";
+import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions } from "./connection.js";
+import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, type MigrationResult, type MigrationSet } from "./session-schema.js";
+import { SnapshotStoreError, MemoryStoreError } from "../errors.js";
+import type { LegacyMemoryLayout, LegacyMove, LegacyRoute } from "../../memories/legacy.js";
+import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../shared/memories.js";
+import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../contracts.js";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,55}$/;
 

@@ -6,13 +6,13 @@
  * that Redis.) `ping` checks both.
  */
 import type { Redis, RedisOptions } from "ioredis";
-import { RedisCancelSignals } from "../../backends/redis/cancel.js";
-import { RedisConnection } from "../../backends/redis/connection.js";
-import { DEFAULT_POSTGRES_SCHEMA } from "../../stores/postgres-schema.js";
-import { serverTables } from "./postgres-schema.js";
-import { PostgresServerStore, type PostgresServerStoreOptions } from "./postgres.js";
-import { DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout } from "../../backends/redis/server-store.js";
-import { ServerStoreError } from "../../backends/errors.js";
+import { RedisCancelSignals } from "../redis/cancel.js";
+import { RedisConnection } from "../redis/connection.js";
+import { DEFAULT_POSTGRES_SCHEMA } from "./session-schema.js";
+import { serverTables } from "./server-schema.js";
+import { PostgresServerStore, type PostgresServerStoreOptions } from "./server-store.js";
+import { DEFAULT_REDIS_SERVER_PREFIX, serverCancelLayout } from "../redis/server-store.js";
+import { ServerStoreError } from "../errors.js";
 
 export interface PostgresWithRedisServerStoreOptions extends Omit<PostgresServerStoreOptions, "cancel" | "locationSuffix"> {
   /** Where Redis is (the store owns this connection). */

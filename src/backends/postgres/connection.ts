@@ -4,8 +4,8 @@
  * pooled connection per operation.
  */
 import type pg from "pg";
-import { pgDriver } from "../backends/drivers.js";
-import { SnapshotStoreError } from "../backends/errors.js";
+import { pgDriver } from "../drivers.js";
+import { SnapshotStoreError } from "../errors.js";
 
 export const DEFAULT_POSTGRES_URL = "postgres://postgres@127.0.0.1:5432/postgres";
 

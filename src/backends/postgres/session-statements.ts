@@ -3,7 +3,7 @@
  * primary key (a session's rows are a range of it), so no operation's cost grows with the number
  * of sessions, and an append's does not grow with the number of checkpoints.
  */
-import type { PostgresTables } from "./postgres-schema.js";
+import type { PostgresTables } from "./session-schema.js";
 
 export interface SessionStatements {
   /**
