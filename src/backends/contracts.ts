@@ -231,7 +231,7 @@ export interface WatchOptions {
  * CheckpointStore on the same backend, and cancel requests go through its CancelSignals: a
  * ServerStore hands both out, so one `--redis`, `--postgres` or `--data` moves everything.
  *
- * Backends: memory (tests), a data folder (the default), Redis, PostgreSQL; one conformance
+ * Backends: in process (tests), a data folder (the default), Redis, PostgreSQL; one conformance
  * suite (test/server/store-conformance.ts) runs against each.
  */
 

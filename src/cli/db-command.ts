@@ -7,7 +7,7 @@
  *   do the same on first use otherwise.
  * - With any store (`--postgres`, `--redis URL [--redis-prefix P]` or `--data DIR`): move the
  *   memories written before memories had tenants to the tenant of the session that wrote each
- *   message (memory/legacy.ts), as `canvasflow serve` does when it starts. `--memories LOCATION`
+ *   message (memories/legacy.ts), as `canvasflow serve` does when it starts. `--memories LOCATION`
  *   names where they are when the config's `memories.location` put them elsewhere;
  *   `--unowned-to TENANT` gives the messages whose session is not known to that tenant.
  */

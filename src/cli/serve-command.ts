@@ -177,7 +177,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
 
 /**
  * Move the memories written before memories had tenants to the tenant of the session that wrote
- * each message (memory/legacy.ts), saying what moved and what has no known owner; false, having
+ * each message (memories/legacy.ts), saying what moved and what has no known owner; false, having
  * said why, when it failed (nothing is lost: each memory moves whole or not at all).
  */
 async function moveLegacyMemories(memories: MemoryStore, store: ServerStore, io: CliIO): Promise<boolean> {

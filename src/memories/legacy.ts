@@ -5,7 +5,7 @@
  * session id), and the server's session records say each session's tenant (MemoryOwners).
  *
  * - Each legacy memory moves atomically: after a crash it is either as it was or moved (a folder
- *   gets there by a retry that finds the copies already made; see file-memories.ts).
+ *   gets there by a retry that finds the copies already made; see backends/files/memories.ts).
  * - Running it again changes nothing: what moved is no longer legacy.
  * - No message is lost: a message whose owner is not known (its session was deleted, or written
  *   by a CLI run, which has no session record) stays where it was, in the legacy layout, which no

@@ -1,5 +1,5 @@
 /**
- * A ServerStore in PostgreSQL: records in the tables of `postgres-schema.ts` (agents,
+ * A ServerStore in PostgreSQL: records in the tables of `server-schema.ts` (agents,
  * session_records, api_keys), the run state in the same schema through PostgresSnapshotStore, and
  * cancel signals through PostgresCancelSignals, all on one pool. Each operation is one statement
  * (a create, a list page with its total, an agent's delete with its session records) or one

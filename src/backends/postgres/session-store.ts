@@ -2,7 +2,7 @@
  * Sessions in PostgreSQL (through `pg`): for deployments that trust a database to keep data on
  * disk, and where any worker may resume any session.
  *
- * The tables (see `postgres-schema.ts`) live in one schema, default `canvasflow`, and are
+ * The tables (see `session-schema.ts`) live in one schema, default `canvasflow`, and are
  * created on first use. A session is a row of `sessions` (the base snapshot, its version, the
  * last checkpoint's seq), its checkpoints rows of `checkpoints` (key, seq), its event log rows of
  * `events` (key, run, n), its lease a row of `locks`. Each operation takes one pooled connection;

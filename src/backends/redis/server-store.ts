@@ -15,7 +15,7 @@
  *     <p>upload:<id>, <p>upload:<id>:data             strings: the upload's record, its bytes (expiring)
  *     <p>uploads:<sha256 of the tenant, 32 hex>       sorted set: upload id, score create_time
  *
- * Every write is one Lua script (`redis-scripts.ts`); updates compare and set. A list is one
+ * Every write is one Lua script (`server-scripts.ts`); updates compare and set. A list is one
  * script too, so a page is read at one moment and a listed id without its record is damage, not
  * a race. The run state is a RedisSnapshotStore under `<p>session:` on the same connection;
  * cancel flags are RedisCancelSignals (RAGFlow's `{task_id}-cancel` keys and the

@@ -13,7 +13,7 @@
  * - `canvasflow:session-lock:<key>`: the lock, a string `pid hostname token since-ms` with a lease
  *   (`lockLeaseMs`, default 15 s) that its holder renews every third of it.
  *
- * Every write is one Lua script (`redis-scripts.ts`): one round trip that checks the lock, the
+ * Every write is one Lua script (`session-scripts.ts`): one round trip that checks the lock, the
  * version or seq and the key types, then writes. Inspect a session with
  * `redis-cli HGET canvasflow:session:<key> snapshot`, `LRANGE canvasflow:session-checkpoints:<key> 0 -1`
  * and `XRANGE canvasflow:session-events:<key> - +`.
@@ -97,7 +97,7 @@ const SCRIPTS: Array<[name: string, keys: number, lua: string]> = [
   [LAST_EVENT, 1, LAST_EVENT_SCRIPT],
 ];
 
-/** A script's reply: a status word, then details (see redis-scripts.ts). */
+/** A script's reply: a status word, then details (see session-scripts.ts). */
 type Reply = [status: string, ...detail: string[]];
 type Scripts = {
   [SAVE](key: string, lockKey: string, checkpoints: string, json: string, mode: string, expected: string, ttlMs: string, lock: string): Promise<Reply>;
