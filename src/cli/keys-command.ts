@@ -7,7 +7,7 @@
 import { apiKeyNameProblem, createApiKey } from "../server/store/api-keys.js";
 import { DataFolderServerStore } from "../backends/files/server-store.js";
 import { openServerStore } from "../backends/open-server.js";
-import { isRecordId, tenantProblem } from "../server/store/records.js";
+import { isRecordId, tenantProblem } from "../backends/shared/records.js";
 import { ServerStoreError } from "../backends/errors.js";
 import type { ApiKeyRecord, ServerStore } from "../backends/contracts.js";
 import { UsageError, type CliIO } from "./io.js";

@@ -31,10 +31,10 @@ import { acquireFileLock, DEFAULT_LOCK_TIMEOUT_MS, withFileLock, type FileLock }
 import { FileSnapshotStore } from "./session-store.js";
 import { SnapshotStoreError, DamagedRecordError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
 import { KeyedTurns } from "../../util/turns.js";
-import { listPage } from "../../server/store/paging.js";
-import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey, type RecordKind } from "../../server/store/records.js";
+import { listPage } from "../shared/paging.js";
+import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey, type RecordKind } from "../shared/records.js";
 import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, DamagedRecord, DamageListener, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../shared/uploads.js";
 
 export interface DataFolderServerStoreOptions {
   /** The data folder (created when first written). */

@@ -16,8 +16,8 @@ import { DEFAULT_POSTGRES_SCHEMA } from "./session-schema.js";
 import { PostgresSnapshotStore } from "./session-store.js";
 import { SnapshotStoreError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
 import { ensureServerSchema, serverTables, type ServerTables } from "./server-schema.js";
-import { checkNewRecord, checkStoredRecord, DamageListeners, damagedRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "../../server/store/records.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
+import { checkNewRecord, checkStoredRecord, DamageListeners, damagedRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "../shared/records.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../shared/uploads.js";
 
 export interface PostgresServerStoreOptions extends PostgresConnectionOptions {
   /** Where PostgreSQL is (default `postgres://postgres@127.0.0.1:5432/postgres`); the store owns this pool. */

@@ -4,11 +4,11 @@
  */
 import { InProcessCancelSignals } from "./cancel.js";
 import { InProcessSnapshotStore } from "./session-store.js";
-import { listPage } from "../../server/store/paging.js";
-import { checkNewRecord, isKeyHash, isRecordId, patchedAgent, patchedSession } from "../../server/store/records.js";
+import { listPage } from "../shared/paging.js";
+import { checkNewRecord, isKeyHash, isRecordId, patchedAgent, patchedSession } from "../shared/records.js";
 import { DuplicateTitleError, ServerStoreError } from "../errors.js";
 import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../shared/uploads.js";
 
 const STORE = "memory store";
 const copy = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

@@ -27,11 +27,11 @@ import type { Redis, RedisOptions } from "ioredis";
 import { DEFAULT_CANCEL_CHANNEL, RedisCancelSignals } from "./cancel.js";
 import { RedisConnection } from "./connection.js";
 import { RedisSnapshotStore } from "./session-store.js";
-import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey } from "../../server/store/records.js";
+import { checkNewRecord, DamageListeners, damagedOwner, damagedRecord, isKeyHash, isRecordId, parseStoredRecord, patchedAgent, patchedSession, titleKey } from "../shared/records.js";
 import { StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
 import { AGENT_CREATE, AGENT_DELETE, AGENT_UPDATE, KEY_CREATE, LIST_PAGE, SESSION_CREATE, SESSION_DELETE, SESSION_UPDATE, STRING_SWAP } from "./server-scripts.js";
 import type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
-import { checkUpload, isUploadId, uploadsToDrop } from "../../server/store/uploads.js";
+import { checkUpload, isUploadId, uploadsToDrop } from "../shared/uploads.js";
 
 export const DEFAULT_REDIS_SERVER_PREFIX = "canvasflow:";
 

@@ -10,7 +10,7 @@ import type { MemoryMessage, MemoryRef, NewMemoryMessage } from "../contracts.js
 export const DEFAULT_MEMORY_BYTES = 5 * 1024 * 1024;
 /** A memory id: what the DSL's memory_ids hold. */
 export const MAX_MEMORY_ID_LENGTH = 128;
-/** A tenant, as the server allows them (server/store/records.ts). */
+/** A tenant, as the server allows them (backends/shared/records.ts). */
 export const MAX_TENANT_LENGTH = 256;
 /**
  * The tenant of runs that have none (the CLI, the library, a worker's job that names none): the

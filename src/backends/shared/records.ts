@@ -11,8 +11,8 @@
  */
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
-import { DamagedRecordError, ServerStoreError, StoredRecordError } from "../../backends/errors.js";
-import type { AgentPatch, AgentRecord, ApiKeyRecord, DamagedRecord, DamageListener, SessionPatch, SessionRecord } from "../../backends/contracts.js";
+import { DamagedRecordError, ServerStoreError, StoredRecordError } from "../errors.js";
+import type { AgentPatch, AgentRecord, ApiKeyRecord, DamagedRecord, DamageListener, SessionPatch, SessionRecord } from "../contracts.js";
 
 export type RecordKind = "agent" | "session record" | "API key";
 

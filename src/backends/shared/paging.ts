@@ -2,7 +2,7 @@
  * RAGFlow's list semantics over records in memory (the memory and data-folder backends): filter by
  * id, keywords and title, order by a time, then cut a page. Databases do the same in their queries.
  */
-import type { ListQuery, Page } from "../../backends/contracts.js";
+import type { ListQuery, Page } from "../contracts.js";
 
 export function listPage<T extends { id: string; create_time: number; update_time: number }>(
   records: readonly T[],

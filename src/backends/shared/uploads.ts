@@ -2,8 +2,8 @@
  * What every backend's UploadStore shares: the id check (ids are used in file names and keys),
  * the record check, and which of a tenant's files go when it keeps too many or too much.
  */
-import { ServerStoreError } from "../../backends/errors.js";
-import type { UploadLimits, UploadRecord } from "../../backends/contracts.js";
+import { ServerStoreError } from "../errors.js";
+import type { UploadLimits, UploadRecord } from "../contracts.js";
 
 const UPLOAD_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
