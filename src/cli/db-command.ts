@@ -13,14 +13,15 @@
  */
 import { migrateLegacyMemories, legacyReportLines } from "../memories/legacy.js";
 import { memoriesForServer } from "../backends/open-memories.js";
-import { migratePostgresMemories } from "../backends/postgres/memories.js";
+import { migratePostgresMemories } from "../backends/postgres/memories-schema.js";
 import { checkTenant } from "../backends/shared/memories.js";
 import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import { sessionOwners } from "../server/memory-owners.js";
 import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { migratePostgresServer } from "../backends/postgres/server-schema.js";
-import { migratePostgres, postgresTables, type MigrationResult } from "../backends/postgres/session-schema.js";
+import { migratePostgres, postgresTables } from "../backends/postgres/session-schema.js";
+import type { MigrationResult } from "../backends/postgres/migrations.js";
 import { postgresServer, type PostgresServer } from "../backends/location.js";
 import { UsageError, type CliIO } from "./io.js";
 import { withStore } from "./keys-command.js";

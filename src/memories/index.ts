@@ -6,7 +6,8 @@ export { TenantMemories, runMemories, takeMemoryStore, withTenantMemories } from
 export { InProcessMemoryStore, ProcessMemoryStore } from "../backends/process/memories.js";
 export { FileMemoryStore, type FileMemoryStoreOptions } from "../backends/files/memories.js";
 export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "../backends/redis/memories.js";
-export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "../backends/postgres/memories.js";
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "../backends/postgres/memories.js";
+export { migratePostgresMemories } from "../backends/postgres/memories-schema.js";
 export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "../backends/open-memories.js";
 export { searchMemories, formatMemories, type MemoryHit, type MemoryQuery } from "./search.js";
 export {

@@ -5,10 +5,12 @@
  * first store is made.
  */
 export { PostgresSnapshotStore, DEFAULT_POSTGRES_LOCK_LEASE_MS, type PostgresSnapshotStoreOptions } from "./session-store.js";
-export { migratePostgres, DEFAULT_POSTGRES_SCHEMA, POSTGRES_SCHEMA_VERSION, type MigratePostgresOptions, type MigrationResult } from "./session-schema.js";
+export { migratePostgres, DEFAULT_POSTGRES_SCHEMA, POSTGRES_SCHEMA_VERSION, type MigratePostgresOptions } from "./session-schema.js";
+export type { MigrationResult } from "./migrations.js";
 export { DEFAULT_POSTGRES_URL, type PostgresConnectionOptions, type PostgresTarget } from "./connection.js";
 export { PostgresCancelSignals, type PostgresCancelSignalsOptions } from "./cancel.js";
 export { PostgresServerStore, type PostgresServerStoreOptions } from "./server-store.js";
 export { PostgresWithRedisServerStore, type PostgresWithRedisServerStoreOptions } from "./server-store-with-redis.js";
 export { migratePostgresServer, POSTGRES_SERVER_SCHEMA_VERSION, type MigratePostgresServerOptions } from "./server-schema.js";
-export { PostgresMemoryStore, migratePostgresMemories, type PostgresMemoryStoreOptions } from "./memories.js";
+export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "./memories.js";
+export { migratePostgresMemories } from "./memories-schema.js";

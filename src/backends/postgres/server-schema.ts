@@ -12,7 +12,8 @@
 import type pg from "pg";
 import { pgDriver } from "../drivers.js";
 import { describeTarget, openPool, postgresFailure, withClient, type PostgresConnectionOptions, type PostgresTarget } from "./connection.js";
-import { applyMigrations, DEFAULT_POSTGRES_SCHEMA, ensureMigrations, latestVersion, postgresTables, type MigrationResult, type MigrationSet } from "./session-schema.js";
+import { applyMigrations, ensureMigrations, latestVersion, type MigrationResult, type MigrationSet } from "./migrations.js";
+import { DEFAULT_POSTGRES_SCHEMA, postgresTables } from "./session-schema.js";
 import { SnapshotStoreError } from "../errors.js";
 
 export interface ServerTables {
