@@ -8,8 +8,8 @@ import { DslReadError, parseDslText, readDslFile, unwrapDsl, type DslSource } fr
 import type { CanvasDsl } from "./dsl/types.js";
 import { validateSource, type ValidationReport } from "./dsl/validate.js";
 import { Canvas, compileCanvasGraph, type CanvasRuntimeOptions, type CompiledCanvas } from "./engine/canvas.js";
+import { isYamlPath } from "./dify/document.js";
 import { registerDify } from "./dify/front-end.js";
-import { isYamlPath, readDifyYamlFile } from "./dify/yaml.js";
 
 /**
  * The registry used when none is passed: every built-in, Dify's node components and front end,
@@ -47,7 +47,8 @@ export class CanvasValidationError extends Error {
 export async function readSource(dslOrPath: string | object): Promise<DslSource> {
   if (typeof dslOrPath === "string") {
     if (dslOrPath.trimStart().startsWith("{")) return parseDslText(dslOrPath);
-    if (isYamlPath(dslOrPath)) return unwrapDsl(await readDifyYamlFile(dslOrPath), dslOrPath);
+    // The YAML reader (the yaml package and PyYAML's rules) is loaded when a YAML file is read.
+    if (isYamlPath(dslOrPath)) return unwrapDsl(await (await import("./dify/yaml.js")).readDifyYamlFile(dslOrPath), dslOrPath);
     return readDslFile(dslOrPath);
   }
   return unwrapDsl(dslOrPath);

@@ -87,7 +87,9 @@ export {
   type UnsupportedPart,
 } from "./migrate/index.js";
 export { Unsupported, UNSUPPORTED_COMPONENT } from "./components/unsupported.js";
-export { registerDify, DIFY_FRONT_END, isDifyDocument, type DifyGraph } from "./dify/index.js";
+export { registerDify, DIFY_FRONT_END } from "./dify/front-end.js";
+export { isDifyDocument } from "./dify/document.js";
+export type { DifyGraph } from "./dify/graph.js";
 export type { DslFrontEnd } from "./dsl/front-end.js";
 export { UnavailableError, isUnavailable } from "./components/unavailable.js";
 export type * from "./llm/types.js";

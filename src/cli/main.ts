@@ -11,6 +11,7 @@ import { processIO, UsageError, type CliIO } from "./io.js";
 import { attachDashValues, type OptionSpecs } from "./numeric-flags.js";
 import { CANCEL_DIR_ENV } from "./cancel-folder.js";
 import { EXIT } from "./exit-codes.js";
+import { MissingPackageError } from "../util/optional-package.js";
 
 const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow format)
 
@@ -410,6 +411,11 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
       io.err(`canvasflow: ${(error as Error).message}\n\n${USAGE}`);
       return EXIT.usage;
+    }
+    // An optional package the command needs is not installed: what to install, not a bug.
+    if (error instanceof MissingPackageError) {
+      io.err(`canvasflow: ${error.message}\n`);
+      return EXIT.failed;
     }
     io.err(internalError(error));
     return EXIT.failed;

@@ -10,8 +10,7 @@ import type { CanvasEvent } from "../engine/events.js";
 import { defaultRegistry } from "../api.js";
 import { isDifyDocument } from "../dify/document.js";
 import { readDifyGraph } from "../dify/graph.js";
-import { canvasGraphModel, difyGraphModel, type GraphModel } from "../render/index.js";
-import { renderTrace } from "../render/trace-html.js";
+import type { GraphModel } from "../render/index.js";
 import { UsageError, type CliIO } from "./io.js";
 import { describeWriteError } from "./write-errors.js";
 
@@ -25,7 +24,8 @@ export function checkTracePath(file: string | undefined): void {
 }
 
 /** The diagram of a canvas: a Dify app's through its own adapter (labelled handles, unsupported nodes marked). */
-function diagramOf(canvas: Canvas): GraphModel {
+async function diagramOf(canvas: Canvas): Promise<GraphModel> {
+  const { canvasGraphModel, difyGraphModel } = await import("../render/index.js");
   const document = canvas.toJSON() as unknown as Record<string, unknown>;
   return isDifyDocument(document) ? difyGraphModel(readDifyGraph(document), defaultRegistry) : canvasGraphModel(canvas);
 }
@@ -33,7 +33,9 @@ function diagramOf(canvas: Canvas): GraphModel {
 /** Writes the trace; a failure is reported on stderr and leaves the run's exit code alone. */
 export async function writeTrace(file: string, events: readonly CanvasEvent[], canvas: Canvas, dslFile: string, io: CliIO): Promise<void> {
   try {
-    const html = await renderTrace(events, { graph: diagramOf(canvas), title: basename(dslFile), pausedAt: canvas.pending?.components ?? [] });
+    // The renderer is loaded only when a trace is asked for.
+    const { renderTrace } = await import("../render/trace-html.js");
+    const html = await renderTrace(events, { graph: await diagramOf(canvas), title: basename(dslFile), pausedAt: canvas.pending?.components ?? [] });
     await writeFile(file, html, "utf8");
     io.err(`canvasflow: trace written to ${file}\n`);
   } catch (error) {

@@ -8,10 +8,18 @@
  * but substitute the plain references through unique markers, so a value that happens to
  * contain an identifier is never rewritten (research/ragflow.md §8, quirk 19).
  */
-import nunjucks from "nunjucks";
+import type nunjucks from "nunjucks";
 import type { CompiledTemplate } from "../refs/template.js";
+import { lazyPackage } from "../util/optional-package.js";
 
-const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
+const loadNunjucks = lazyPackage<typeof nunjucks>("nunjucks", "Jinja templates");
+let environment: nunjucks.Environment | undefined;
+
+/** The one nunjucks environment (Jinja2's defaults: no autoescape, an undefined name renders ""), made on first render. */
+export function jinjaEnvironment(): nunjucks.Environment {
+  environment ??= new (loadNunjucks().Environment)(null, { autoescape: false, throwOnUndefined: false });
+  return environment;
+}
 
 /** RAGFlow's `_is_jinjia2`: a `{% … %}` block, `{{` or `}}`. */
 export function looksLikeJinja(text: string): boolean {
@@ -59,7 +67,7 @@ export function renderJinja({ template, values }: JinjaRenderInput): string {
       source += token;
     }
   }
-  let rendered = environment.renderString(source, context);
+  let rendered = jinjaEnvironment().renderString(source, context);
   for (const [expr, token] of markers) rendered = rendered.split(token).join(values.get(expr) ?? "");
   return rendered;
 }

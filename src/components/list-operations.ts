@@ -2,8 +2,8 @@
  * ListOperations: take items from a list (nth, head, tail), filter, sort or de-duplicate it
  * (research/ragflow.md §4.1). Outputs `result`, and its `first` and `last` item (null when empty).
  */
-import lodash from "lodash";
 import { componentSchema } from "../dsl/schemas.js";
+import { lodash } from "../util/lodash.js";
 import { parseSelector } from "../refs/grammar.js";
 import { isPlainObject } from "../util/values.js";
 import { comparableText, matchesText, textOperator, TEXT_OPERATORS } from "./text-match.js";
@@ -185,7 +185,7 @@ export function sortItems<T>(items: readonly T[], direction: "asc" | "desc", sor
 
 /** The first of each group of equal items (objects equal whatever their key order). */
 export function dropDuplicates<T>(items: readonly T[]): T[] {
-  return lodash.uniqBy(items, identityKey);
+  return lodash().uniqBy(items, identityKey);
 }
 
 // ---- the component ----

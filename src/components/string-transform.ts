@@ -4,8 +4,8 @@
  *
  * Without `method` it splits, as RAGFlow's backend does; the editor writes `merge` for new nodes.
  */
-import lodash from "lodash";
 import { componentSchema } from "../dsl/schemas.js";
+import { lodash } from "../util/lodash.js";
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import { stringifyValue } from "../refs/template.js";
 import { listParam } from "../util/values.js";
@@ -34,7 +34,7 @@ export function splitByDelimiters(text: string, delimiters: readonly string[]): 
   if (delimiters.length === 0) throw new Error("delimiters is empty: give at least one delimiter");
   const empty = delimiters.findIndex((d) => d.length === 0);
   if (empty >= 0) throw new Error(`delimiters[${empty}] is empty: a split delimiter must hold at least one character`);
-  return text.split(new RegExp(delimiters.map((d) => lodash.escapeRegExp(d)).join("|")));
+  return text.split(new RegExp(delimiters.map((d) => lodash().escapeRegExp(d)).join("|")));
 }
 
 /**

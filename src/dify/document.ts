@@ -88,3 +88,8 @@ export function appMode(document: Record<string, unknown>, nodes: readonly Recor
   const types = new Set(nodes.map((n) => (isPlainObject(n.data) ? n.data.type : undefined)));
   return types.has("answer") && !types.has("end") ? "advanced-chat" : "workflow";
 }
+
+/** A path that names a YAML file (`.yml`, `.yaml`): Dify's export format. */
+export function isYamlPath(path: string): boolean {
+  return /\.ya?ml$/i.test(path);
+}

@@ -16,9 +16,7 @@ import { PYYAML_SAFE_TAGS } from "./pyyaml/schema.js";
 /** Dify refuses DSL files above 10 MB (DSL_MAX_SIZE); so do we. */
 export const MAX_DIFY_YAML_BYTES = 10 * 1024 * 1024;
 
-export function isYamlPath(path: string): boolean {
-  return /\.ya?ml$/i.test(path);
-}
+export { isYamlPath } from "./document.js";
 
 /** Parse YAML text as PyYAML's safe_load does; what it refuses is an error naming the line and column. */
 export function parseDifyYaml(text: string, file?: string): unknown {

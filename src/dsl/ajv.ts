@@ -2,18 +2,20 @@
  * The ajv instance the DSL checks share (the canvas schema, the run-state schema it refers to,
  * and the params schemas of component types), and how its errors are thinned out.
  */
-import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject } from "ajv";
+import { newAjv2020, type Ajv2020 } from "../util/ajv.js";
 import { loadSchema } from "./schemas.js";
 
-// ajv is CommonJS: under NodeNext its default import is the module object holding the class.
-const Ajv2020 = Ajv2020Module.default;
-export type AjvInstance = InstanceType<typeof Ajv2020>;
+export type AjvInstance = Ajv2020;
+
+/** The options of the DSL checks' ajv, shared with the compiler of schemas/compiled/ (compile-schemas.ts). */
+export const DSL_AJV_OPTIONS = { allErrors: true, strict: false, allowUnionTypes: true, verbose: true } as const;
+
 let ajvInstance: AjvInstance | undefined;
 
 export function dslAjv(): AjvInstance {
   if (!ajvInstance) {
-    ajvInstance = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
+    ajvInstance = newAjv2020(DSL_AJV_OPTIONS);
     ajvInstance.addSchema(loadSchema("run-state.schema.json"));
   }
   return ajvInstance;

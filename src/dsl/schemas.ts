@@ -23,6 +23,7 @@ export function packageRoot(): string {
 }
 
 const cache = new Map<string, JsonSchema>();
+const files = new WeakMap<JsonSchema, string>();
 
 /** Load `schemas/<relative>` (cached). */
 export function loadSchema(relative: string): JsonSchema {
@@ -30,7 +31,18 @@ export function loadSchema(relative: string): JsonSchema {
   if (hit) return hit;
   const schema = JSON.parse(readFileSync(join(packageRoot(), "schemas", relative), "utf8")) as JsonSchema;
   cache.set(relative, schema);
+  files.set(schema, relative);
   return schema;
+}
+
+/** The file under `schemas/` a schema object was loaded from (undefined for a custom component's own). */
+export function schemaFileOf(schema: JsonSchema): string | undefined {
+  return files.get(schema);
+}
+
+/** Where the validation code of `schemas/<relative>` is kept (dsl/compile-schemas.ts writes it). */
+export function compiledSchemaPath(relative: string): string {
+  return join(packageRoot(), "schemas", "compiled", relative.replace(/\.schema\.json$/, ".cjs"));
 }
 
 /** The params schema of a built-in component: `schemas/components/<Name>.schema.json`. */

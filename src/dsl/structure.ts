@@ -9,6 +9,7 @@ import { displayNames } from "../components/params.js";
 import { describeJson, isPlainObject, jsonPointer, showValue } from "../util/values.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { dslAjv, significantErrors } from "./ajv.js";
+import { compiledValidator } from "./compiled-validators.js";
 import { loadSchema } from "./schemas.js";
 import type { DslSource } from "./source.js";
 import type { ValidationIssue } from "./validate.js";
@@ -39,7 +40,7 @@ export function structuralIssues(source: DslSource): ValidationIssue[] {
       },
     ];
   }
-  const validate = (canvasValidator ??= dslAjv().compile(loadSchema("canvas.schema.json")));
+  const validate = (canvasValidator ??= compiledValidator("canvas.schema.json") ?? dslAjv().compile(loadSchema("canvas.schema.json")));
   if (validate(dsl)) return [];
   return significantErrors(validate.errors ?? []).map((error) => {
     const path = pointerSegments(error.instancePath);

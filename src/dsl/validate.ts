@@ -13,7 +13,8 @@ import { locateStrings } from "./locate.js";
 import { referenceCycles } from "./reference-cycles.js";
 import { detectKind, PIPELINE_MESSAGE, type DslKind } from "./kind.js";
 import { dslAjv as ajv, significantErrors } from "./ajv.js";
-import { loadSchema } from "./schemas.js";
+import { compiledValidator } from "./compiled-validators.js";
+import { loadSchema, schemaFileOf } from "./schemas.js";
 import type { DslSource } from "./source.js";
 import { structuralIssues } from "./structure.js";
 import type { CanvasDsl, ComponentEntry } from "./types.js";
@@ -60,8 +61,9 @@ const paramValidators = new WeakMap<JsonSchema, ValidateFunction | string>();
 function paramValidator(schema: JsonSchema): ValidateFunction | string {
   let validate = paramValidators.get(schema);
   if (validate === undefined) {
+    const file = schemaFileOf(schema);
     try {
-      validate = ajv().compile(schema);
+      validate = (file !== undefined ? compiledValidator(file) : undefined) ?? ajv().compile(schema);
     } catch (error) {
       validate = (error as Error).message;
     }
@@ -319,7 +321,7 @@ class ComponentChecker {
   }
 
   private checkSchema(id: string, params: Record<string, unknown>, def: ComponentDefinition): void {
-    const common = (commonValidator ??= ajv().compile(loadSchema("components/common.schema.json")));
+    const common = (commonValidator ??= compiledValidator("components/common.schema.json") ?? ajv().compile(loadSchema("components/common.schema.json")));
     const own = def.paramsSchema ? paramValidator(def.paramsSchema) : undefined;
     if (typeof own === "string") this.issue("error", "param", this.at(id, "obj", "params"), id, `the params schema of ${def.name} cannot be used: ${own}`);
     const validators = own && typeof own !== "string" ? [common, own] : [common];

@@ -9,9 +9,14 @@
  *   a text layer has no text and is reported as such;
  * - `.csv`: csv-parse, one chunk per row ("column: value" lines), the header row naming columns.
  */
-import { parse as parseCsv } from "csv-parse/sync";
-import { convert, type HtmlToTextOptions } from "html-to-text";
+import type * as CsvParse from "csv-parse/sync";
+import type * as HtmlToText from "html-to-text";
+import type { HtmlToTextOptions } from "html-to-text";
+import { importPackage, lazyPackage } from "../util/optional-package.js";
 import { chunkJson, chunkMarkdown, chunkText, splitToCap, MAX_CHUNK_CHARS, type TextChunk } from "./chunking.js";
+
+const csvParse = lazyPackage<typeof CsvParse>("csv-parse/sync", "reading .csv files");
+const htmlToText = lazyPackage<typeof HtmlToText>("html-to-text", "reading .html files");
 
 export type DocumentFormat = "markdown" | "text" | "json" | "html" | "docx" | "pdf" | "csv";
 
@@ -56,7 +61,7 @@ const HTML_OPTIONS: HtmlToTextOptions = {
 
 /** HTML as Markdown-like text: headings as "# …", the rest as readable text. */
 export function htmlText(html: string): string {
-  return convert(html, HTML_OPTIONS);
+  return htmlToText().convert(html, HTML_OPTIONS);
 }
 
 function decodeUtf8(bytes: Uint8Array): string {
@@ -77,7 +82,7 @@ function sniffDelimiter(text: string): string {
 export function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
   let rows: string[][];
   try {
-    rows = parseCsv(text, { delimiter: sniffDelimiter(text), relax_column_count: true, skip_empty_lines: true, bom: true, trim: true }) as string[][];
+    rows = csvParse().parse(text, { delimiter: sniffDelimiter(text), relax_column_count: true, skip_empty_lines: true, bom: true, trim: true }) as string[][];
   } catch (error) {
     throw new DocumentError(`it is not valid CSV: ${(error as Error).message}`);
   }
@@ -91,7 +96,7 @@ export function chunkCsv(text: string, max = MAX_CHUNK_CHARS): TextChunk[] {
 }
 
 async function pdfPages(bytes: Uint8Array): Promise<string[]> {
-  const { extractText, getDocumentProxy } = await import("unpdf");
+  const { extractText, getDocumentProxy } = await importPackage<typeof import("unpdf")>("unpdf", "Knowledge bases' .pdf files");
   let pdf;
   try {
     // PDF.js takes ownership of the buffer it is given: hand it a copy.
@@ -117,7 +122,7 @@ export async function chunkPdf(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promis
 
 /** Word: mammoth turns the document into HTML (Word's heading styles become headings). */
 export async function chunkDocx(bytes: Uint8Array, max = MAX_CHUNK_CHARS): Promise<TextChunk[]> {
-  const mammoth = (await import("mammoth")).default;
+  const mammoth = (await importPackage<{ default: typeof import("mammoth") }>("mammoth", "Knowledge bases' .docx files")).default;
   let html: string;
   try {
     html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;

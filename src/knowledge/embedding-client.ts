@@ -4,7 +4,7 @@
  * batches at a time, retried on 429 and 5xx, and the tokens the server reports are summed.
  * Vectors are asked for as base64 (compact on the wire) and kept as Float32Array.
  */
-import OpenAI from "openai";
+import { LazyOpenAIClient, loadOpenAISdk } from "../llm/openai-sdk.js";
 import { AttemptFailure, DEFAULT_RETRY, withRetries, type RetryPolicy } from "./retrying.js";
 import type { EmbeddingModel, EmbeddingResult, EmbedOptions } from "./model-types.js";
 
@@ -44,7 +44,7 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
   readonly key: string;
   readonly label: string;
   readonly dimensions: number | undefined;
-  private readonly client: OpenAI;
+  private readonly client: LazyOpenAIClient;
   private readonly batchSize: number;
   private readonly retry: RetryPolicy;
 
@@ -55,7 +55,7 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
     const baseURL = endpoint.baseURL.replace(/\/+$/, "");
     this.key = JSON.stringify([endpoint.provider, endpoint.model, endpoint.dimensions ?? null]);
     this.label = `embedding model "${endpoint.model}" at ${baseURL}`;
-    this.client = new OpenAI({
+    this.client = new LazyOpenAIClient({
       baseURL,
       apiKey: endpoint.apiKey ?? NO_API_KEY,
       organization: null,
@@ -89,9 +89,10 @@ export class OpenAIEmbeddingModel implements EmbeddingModel {
 
   private embedBatch(batch: readonly string[], signal: AbortSignal | undefined): Promise<EmbeddingResult> {
     return withRetries(this.label, this.retry, signal, async (attemptSignal) => {
+      const [client, { default: OpenAI }] = await Promise.all([this.client.get(), loadOpenAISdk()]);
       let response;
       try {
-        response = await this.client.embeddings.create(
+        response = await client.embeddings.create(
           {
             model: this.endpoint.model,
             // Empty strings are refused by some servers; RAGFlow embeds "None" for an empty chunk.

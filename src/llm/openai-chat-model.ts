@@ -7,10 +7,11 @@
  * RAGFlow's LLMBundle does, so every model looks like one that thinks inline. The streamed text
  * joined is always exactly the result's `content`.
  */
-import OpenAI from "openai";
+import type OpenAI from "openai";
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { LlmRequestError, type LlmFailureKind } from "./errors.js";
 import { AttemptScope, backoffDelay, isRetryableStatus, waitUnlessAborted } from "./retry.js";
+import { LazyOpenAIClient, loadOpenAISdk, type OpenAISdk } from "./openai-sdk.js";
 import { ToolCallAssembler } from "./tool-call-assembler.js";
 import type { ChatDelta, ChatMessage, ChatModel, ChatRequest, ChatResult, ChatToolCall, ChatUsage } from "./types.js";
 
@@ -19,8 +20,8 @@ export interface OpenAIChatModelOptions {
   llmId: string;
   /** The model name sent to the server. */
   model: string;
-  /** A client made with `maxRetries: 0` (see provider.ts). */
-  client: OpenAI;
+  /** A client made with `maxRetries: 0` (see provider.ts), or one made on first use. */
+  client: OpenAI | LazyOpenAIClient;
   /** The context window from the model's config route, if it gives one. */
   maxContextTokens?: number;
 }
@@ -35,7 +36,7 @@ export class OpenAIChatModel implements ChatModel {
   readonly llmId: string;
   readonly model: string;
   readonly maxContextTokens: number | undefined;
-  private readonly client: OpenAI;
+  private readonly client: OpenAI | LazyOpenAIClient;
 
   constructor(options: OpenAIChatModelOptions) {
     this.llmId = options.llmId;
@@ -50,10 +51,11 @@ export class OpenAIChatModel implements ChatModel {
 
   async complete(request: ChatRequest): Promise<ChatResult> {
     const body = this.wireRequest(request);
+    const [client, sdk] = await this.connection();
     for (let attempt = 1; ; attempt++) {
       const scope = new AttemptScope(request.signal, request.timeoutMs);
       try {
-        const response = await this.client.chat.completions.create(
+        const response = await client.chat.completions.create(
           { ...body, stream: false },
           { signal: scope.signal, maxRetries: 0, ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}) },
         );
@@ -68,7 +70,7 @@ export class OpenAIChatModel implements ChatModel {
         }
         return { content, toolCalls, ...usageOf(response.usage), finishReason: choice?.finish_reason ?? null };
       } catch (error) {
-        const failure = this.failure(error, scope, attempt);
+        const failure = this.failure(sdk, error, scope, attempt);
         if (await this.shouldRetry(failure, request, attempt)) continue;
         throw failure;
       } finally {
@@ -79,12 +81,13 @@ export class OpenAIChatModel implements ChatModel {
 
   async *stream(request: ChatRequest): AsyncGenerator<ChatDelta, void, undefined> {
     const body = this.wireRequest(request);
+    const [client, sdk] = await this.connection();
     for (let attempt = 1; ; attempt++) {
       const scope = new AttemptScope(request.signal, request.timeoutMs);
       // Once text has been handed out, a retry would repeat it: only failures before that retry.
       let started = false;
       try {
-        const stream = await this.client.chat.completions.create(
+        const stream = await client.chat.completions.create(
           { ...body, stream: true, stream_options: { include_usage: true } },
           { signal: scope.signal, maxRetries: 0, ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}) },
         );
@@ -129,13 +132,19 @@ export class OpenAIChatModel implements ChatModel {
         yield { type: "done", result: { content, toolCalls: calls.result(), ...counted, finishReason } };
         return;
       } catch (error) {
-        const failure = this.failure(error, scope, attempt);
+        const failure = this.failure(sdk, error, scope, attempt);
         if (!started && (await this.shouldRetry(failure, request, attempt))) continue;
         throw failure;
       } finally {
         scope.dispose();
       }
     }
+  }
+
+  /** The client, and the package whose error classes it throws. */
+  private async connection(): Promise<[OpenAI, OpenAISdk]> {
+    const client = this.client instanceof LazyOpenAIClient ? await this.client.get() : this.client;
+    return [client, await loadOpenAISdk()];
   }
 
   /** Waits out the backoff and says whether to try again. */
@@ -163,14 +172,14 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   /** What went wrong, in words that name the model, the status and what the server said. */
-  private failure(error: unknown, scope: AttemptScope, attempts: number): LlmRequestError {
+  private failure({ default: OpenAI }: OpenAISdk, error: unknown, scope: AttemptScope, attempts: number): LlmRequestError {
     if (error instanceof LlmRequestError) return error;
     const details = { llmId: this.llmId, model: this.model, baseURL: this.client.baseURL, attempts, cause: error };
     const make = (kind: LlmFailureKind, message: string, extra: { status?: number; serverMessage?: string } = {}) =>
       new LlmRequestError({ ...details, ...extra, kind }, message);
     const tries = attempts > 1 ? ` (after ${attempts} attempts)` : "";
     if (scope.timedOut || error instanceof OpenAI.APIConnectionTimeoutError) {
-      return make("timeout", `${this.label()} did not answer within ${timeoutText(scope, error)}`);
+      return make("timeout", `${this.label()} did not answer within ${timeoutText(scope, error instanceof OpenAI.APIConnectionTimeoutError)}`);
     }
     if (scope.callerAborted) return make("aborted", `the request to ${this.label()} was aborted`);
     if (error instanceof OpenAI.APIError && typeof error.status === "number") {
@@ -187,9 +196,9 @@ export class OpenAIChatModel implements ChatModel {
   }
 }
 
-function timeoutText(scope: AttemptScope, error: unknown): string {
+function timeoutText(scope: AttemptScope, clientTimedOut: boolean): string {
   if (scope.timedOut && scope.timeoutMs !== undefined) return `${scope.timeoutMs} ms`;
-  return error instanceof OpenAI.APIConnectionTimeoutError ? "the client's timeout" : "its timeout";
+  return clientTimedOut ? "the client's timeout" : "its timeout";
 }
 
 /** The server's own words: the `error.message` of an OpenAI-style body, else the body or status text. */

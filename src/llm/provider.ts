@@ -13,10 +13,10 @@
  * An empty llm_id (RAGFlow's templates ship that way, meaning "the tenant's default model") uses
  * `models[""]` when present, then 3 and 4 (the environment then needs CANVASFLOW_MODEL).
  */
-import OpenAI from "openai";
 import type { CanvasflowConfig, ModelRoute, ProviderConfig } from "../config/types.js";
 import { describeRequester, ModelResolutionError } from "./errors.js";
 import { OpenAIChatModel } from "./openai-chat-model.js";
+import { LazyOpenAIClient } from "./openai-sdk.js";
 import type { ChatModel, LlmProvider, ModelRequester } from "./types.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -129,7 +129,7 @@ export function resolveModel(config: CanvasflowConfig, llmId: string, requester:
 
 /** Resolves llm_ids through a config, with one openai client per endpoint and key. */
 class ConfiguredLlmProvider implements LlmProvider {
-  private readonly clients = new Map<string, OpenAI>();
+  private readonly clients = new Map<string, LazyOpenAIClient>();
   private readonly models = new Map<string, ChatModel>();
 
   constructor(
@@ -145,7 +145,7 @@ class ConfiguredLlmProvider implements LlmProvider {
     if (cached) return cached;
     let client = this.clients.get(clientKey);
     if (!client) {
-      client = new OpenAI({
+      client = new LazyOpenAIClient({
         baseURL: resolved.baseURL,
         apiKey: resolved.apiKey ?? NO_API_KEY,
         // Explicit, so the client never reads these from the environment on its own.

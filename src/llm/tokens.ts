@@ -8,6 +8,7 @@
  * could be over its budget at all (see mayExceed).
  */
 import type { ChatMessage, FunctionTool } from "./types.js";
+import { importPackage } from "../util/optional-package.js";
 
 export type EncodingName = "o200k_base" | "cl100k_base";
 
@@ -36,7 +37,7 @@ const loaded = new Map<EncodingName, Promise<Tokenizer>>();
 export function loadTokenizer(encoding: EncodingName): Promise<Tokenizer> {
   let tokenizer = loaded.get(encoding);
   if (!tokenizer) {
-    const module = encoding === "o200k_base" ? import("gpt-tokenizer/encoding/o200k_base") : import("gpt-tokenizer/encoding/cl100k_base");
+    const module = importPackage<typeof import("gpt-tokenizer/encoding/cl100k_base")>(`gpt-tokenizer/encoding/${encoding}`, "Counting tokens to fit a model's context window");
     tokenizer = module.then((m) => ({ encoding, encode: (text: string) => encodeInSlices(text, m.encode), decode: (tokens: readonly number[]) => m.decode(tokens as number[]) }));
     loaded.set(encoding, tokenizer);
   }

@@ -7,6 +7,7 @@ import type { ElkExtendedEdge, ElkLabel, ElkNode } from "elkjs/lib/elk-api.js";
 import { nodesByContainer, type DiagramEdge, type GraphModel, type DiagramNode } from "./graph-model.js";
 import { layeredLayout, type LayeredSizes } from "./layered-layout.js";
 import { clip, textWidth } from "./text-size.js";
+import { importPackage } from "../util/optional-package.js";
 
 export const NODE_HEIGHT = 48;
 export const NAME_FONT = 13;
@@ -72,7 +73,8 @@ function edgeLabel(edge: DiagramEdge): ElkLabel[] {
 /** elkjs, loaded by the first layout: it is a large bundle that running a canvas never needs. */
 async function elk() {
   // A CommonJS module: its exports are the constructor, which also sits on `.default`.
-  const bundle = await import("elkjs/lib/elk.bundled.js");
+  type Elk = (typeof import("elkjs/lib/elk.bundled.js"))["default"];
+  const bundle = await importPackage<{ default: Elk & { default?: Elk } }>("elkjs/lib/elk.bundled.js", "Graph layout (canvasflow graph, canvasflow/render's SVG and HTML)");
   return bundle.default.default ?? bundle.default;
 }
 

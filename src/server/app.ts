@@ -10,9 +10,7 @@
  * key (auth.ts), then the rate limits (rate-limits.ts). CORS headers are set before either, so a
  * browser can read refusals too.
  */
-import cors from "@fastify/cors";
-import websocket from "@fastify/websocket";
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyListenOptions, type FastifyServerOptions } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyListenOptions, FastifyServerOptions } from "fastify";
 import type { Redis } from "ioredis";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -36,6 +34,7 @@ import { httpTimeoutOptions } from "./http-timeouts.js";
 import { requestId, safeLoggerOptions } from "./logging.js";
 import { metricsRoute, ServerMetrics } from "./metrics.js";
 import { installOpenApi } from "./openapi.js";
+import { serverPackages } from "./packages.js";
 import { installRateLimits } from "./rate-limits.js";
 import { agentRoutes } from "./routes/agents.js";
 import { COMPLETION_ROUTES, completionRoutes, speaksOpenAi } from "./routes/completions.js";
@@ -178,6 +177,8 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     },
     { registry, mcpServers: isMcpHub(mcp) ? mcp.serverIds() : [] },
   );
+  // Fastify's plugins and prom-client load now (optional packages: one error names those missing).
+  const { fastify: Fastify, cors, websocket } = serverPackages();
   // Requests that arrive while closing are refused with the API's envelope (shutdown.ts), not Fastify's.
   const app = Fastify({
     logger: safeLoggerOptions(options.logger),

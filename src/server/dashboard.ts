@@ -11,6 +11,7 @@ import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import { ApiError, RET } from "./envelope.js";
 import type { RunQueue } from "../worker/run-queue.js";
+import { importPackage } from "../util/optional-package.js";
 
 export const DEFAULT_DASHBOARD_PATH = "/admin/queues";
 /** Shortest admin key accepted: it guards every tenant's queued queries. */
@@ -52,12 +53,14 @@ function presentedKey(header: string | undefined): string | undefined {
   return undefined;
 }
 
+const DASHBOARD_FEATURE = "The queue dashboard (serve --dashboard)";
+
 export async function installDashboard(app: FastifyInstance, queue: RunQueue, options: Required<DashboardOptions>): Promise<void> {
   const expected = digest(options.key);
   const [{ createBullBoard }, { BullMQAdapter }, { FastifyAdapter }] = await Promise.all([
-    import("@bull-board/api"),
-    import("@bull-board/api/bullMQAdapter"),
-    import("@bull-board/fastify"),
+    importPackage<typeof import("@bull-board/api")>("@bull-board/api", DASHBOARD_FEATURE),
+    importPackage<typeof import("@bull-board/api/bullMQAdapter")>("@bull-board/api/bullMQAdapter", DASHBOARD_FEATURE),
+    importPackage<typeof import("@bull-board/fastify")>("@bull-board/fastify", DASHBOARD_FEATURE),
   ]);
   const serverAdapter = new FastifyAdapter();
   serverAdapter.setBasePath(options.path);

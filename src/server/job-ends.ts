@@ -4,7 +4,8 @@
  * then costs the queue a few Redis round trips, not a poll interval. Polling still does the work
  * when an event is missed (a reconnect): this only ends waits early.
  */
-import { QueueEvents } from "bullmq";
+import type { QueueEvents } from "bullmq";
+import { bullmq } from "../worker/bullmq.js";
 import { bullConnection, bullPrefix, type RunQueue } from "../worker/run-queue.js";
 
 /** Jobs whose end was heard while nobody waited, kept for the follower's next wait (at most this many). */
@@ -17,7 +18,7 @@ export class JobEnds {
   private readonly unheard = new Set<string>();
 
   constructor(queue: RunQueue) {
-    this.events = new QueueEvents(queue.name, { connection: bullConnection(queue.names), prefix: bullPrefix(queue.names) });
+    this.events = new (bullmq().QueueEvents)(queue.name, { connection: bullConnection(queue.names), prefix: bullPrefix(queue.names) });
     // A lost connection is reported as an event and retried; the followers poll meanwhile.
     this.events.on("error", () => undefined);
     const ended = ({ jobId }: { jobId: string }) => {

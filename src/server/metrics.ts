@@ -12,7 +12,8 @@
  */
 import type { ServerResponse } from "node:http";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { serverPackages } from "./packages.js";
 import { ApiError, RET } from "./envelope.js";
 import type { MetricsSettings } from "./settings.js";
 import type { QueueMetrics } from "../worker/metrics.js";
@@ -27,7 +28,7 @@ export type RateLimitKind = "completions" | "requests" | "key_runs" | "server_ru
 const STEP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 
 export class ServerMetrics {
-  readonly registry = new Registry();
+  readonly registry: Registry;
   private readonly runsStarted: Counter;
   private readonly runsFinished: Counter<"outcome">;
   private readonly runsFailed: Counter<"reason">;
@@ -38,6 +39,8 @@ export class ServerMetrics {
 
   /** `processMetrics`: also the process's own figures (prom-client's defaults; they watch GC and the event loop). */
   constructor(options: { processMetrics?: boolean } = {}) {
+    const { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } = serverPackages().prom;
+    this.registry = new Registry();
     const registers = [this.registry];
     this.runsStarted = new Counter({ name: "canvasflow_runs_started_total", help: "Runs (turns of a session) started.", registers });
     this.runsFinished = new Counter({ name: "canvasflow_runs_finished_total", help: "Runs that ended without an error, by outcome (completed, paused for input).", labelNames: ["outcome"], registers });
@@ -76,6 +79,7 @@ export class ServerMetrics {
 
   /** Turns waiting for a place to set up (server.limits.setupsAtOnce), read at each scrape. */
   watchSetups(waiting: () => number): void {
+    const { Gauge } = serverPackages().prom;
     new Gauge({
       name: "canvasflow_setups_waiting",
       help: "Turns waiting for a place to set up in this process (server.limits.setupsAtOnce).",
@@ -92,6 +96,7 @@ export class ServerMetrics {
    * jobs found stalled.
    */
   watchQueue(read: () => Promise<QueueMetrics>): void {
+    const { Counter, Gauge } = serverPackages().prom;
     const registers = [this.registry];
     let reading: Promise<QueueMetrics> | undefined;
     // One read per scrape for both metrics.

@@ -9,13 +9,12 @@
  * reference is made absolute against its schema's `$id` before the generator sees it. Each schema
  * becomes a component named after its file (`completion`, `openai-completion`, …).
  */
-import swagger from "@fastify/swagger";
-import swaggerUi from "@fastify/swagger-ui";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance, FastifySchema } from "fastify";
 import { packageRoot } from "../dsl/schemas.js";
 import { serverSchema } from "./validation.js";
+import { serverPackages } from "./packages.js";
 
 export const OPENAPI_PATH = "/openapi.json";
 export const DOCS_PATH = "/docs";
@@ -82,6 +81,7 @@ export interface OpenApiOptions {
  * that hold the routes (the generator sees the routes registered after it loaded).
  */
 export function installOpenApi(app: FastifyInstance, options: OpenApiOptions): void {
+  const { swagger, swaggerUi } = serverPackages();
   app.register(swagger, {
     openapi: {
       openapi: "3.1.0",

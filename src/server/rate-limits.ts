@@ -8,12 +8,12 @@
  * SHA-256), never by the key itself. The limit is checked after the key: a request with a bad key
  * is refused (401) before it counts.
  */
-import rateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { Redis } from "ioredis";
 import { TooManyRequestsError } from "./envelope.js";
 import type { ServerMetrics } from "./metrics.js";
 import type { RateLimits } from "./settings.js";
+import { serverPackages } from "./packages.js";
 
 const MINUTE_MS = 60_000;
 
@@ -33,7 +33,7 @@ export async function installRateLimits(api: FastifyInstance, options: RateLimit
   const { limits, completionRoutes } = options;
   const kindOf = (request: FastifyRequest): MinuteKind => (completionRoutes.has(request.routeOptions.url ?? "") ? "completions" : "requests");
   const maxOf = (kind: MinuteKind) => (kind === "completions" ? limits.completionsPerMinute : limits.requestsPerMinute);
-  await api.register(rateLimit, {
+  await api.register(serverPackages().rateLimit, {
     global: true,
     timeWindow: MINUTE_MS,
     max: (request) => maxOf(kindOf(request)),

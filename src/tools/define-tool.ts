@@ -57,6 +57,19 @@ export interface ToolSpec {
   readonly run?: ToolRun;
 }
 
+/**
+ * A tool's `run` whose module is imported on the first call: a tool's implementation (its HTTP
+ * client, parser or document library) is loaded when a canvas runs it, not when canvasflow is
+ * imported.
+ */
+export function lazyRun<M>(load: () => Promise<M>, pick: (module: M) => ToolRun): ToolRun {
+  let run: Promise<ToolRun> | undefined;
+  return async (args, ctx) => {
+    run ??= load().then(pick);
+    return (await run)(args, ctx);
+  };
+}
+
 /** References in one stored value: a whole bare reference, or the template references in its text. */
 function valueReferences(value: unknown, textOnly: boolean): Reference[] {
   if (typeof value === "string") {

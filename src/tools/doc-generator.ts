@@ -5,8 +5,7 @@
  */
 import { positiveNumber } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
-import { defineTool } from "./define-tool.js";
-import { runDocGenerator } from "./docs/generate.js";
+import { defineTool, lazyRun } from "./define-tool.js";
 
 function checkDocument(params: Params): ParamProblem[] {
   const problems: ParamProblem[] = [];
@@ -37,5 +36,5 @@ export const DocGenerator = defineTool({
   primaryOutput: "download",
   check: checkDocument,
   thoughts: () => "Generating the document...",
-  run: runDocGenerator,
+  run: lazyRun(() => import("./docs/generate.js"), (m) => m.runDocGenerator),
 });

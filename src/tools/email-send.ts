@@ -18,9 +18,10 @@ import type { SmtpConfig } from "../config/types.js";
 import { isPlainObject } from "../util/values.js";
 import { readFileValue } from "./files/store.js";
 import { ToolFailure, type ToolContext, type ToolOutput, type ToolRun } from "./types.js";
+import { importPackage } from "../util/optional-package.js";
 import { textArgument, toolTimeoutMs } from "./web/args.js";
+import { EMAIL_TIMEOUT_S } from "./timeouts.js";
 
-export const EMAIL_TIMEOUT_S = 60;
 
 interface SmtpSettings {
   host: string;
@@ -132,7 +133,7 @@ export const runEmail: ToolRun = async (args, ctx): Promise<ToolOutput> => {
   const [address] = await checkEgress({ host: settings.host, port: settings.port, role: settings.hostRole }, egressPolicyOf(ctx.services));
   const name = settings.host.replace(/^\[(.*)\]$/, "$1");
   // nodemailer loads on first use, as the other heavy libraries do.
-  const { default: nodemailer } = await import("nodemailer");
+  const { default: nodemailer } = await importPackage<typeof import("nodemailer")>("nodemailer", "Email (sending mail)");
   const transport = nodemailer.createTransport({
     host: address.address,
     port: settings.port,

@@ -4,8 +4,8 @@
  */
 import { positiveInteger } from "../components/param-checks.js";
 import { parseSelector } from "../refs/grammar.js";
-import { defineTool } from "./define-tool.js";
-import { EMAIL_TIMEOUT_S, runEmail } from "./email-send.js";
+import { defineTool, lazyRun } from "./define-tool.js";
+import { EMAIL_TIMEOUT_S } from "./timeouts.js";
 
 export const Email = defineTool({
   name: "Email",
@@ -26,5 +26,5 @@ export const Email = defineTool({
   check: (params) => positiveInteger(params, "smtp_port"),
   references: (params) => (Array.isArray(params.attachments) ? params.attachments : []).flatMap((ref) => (typeof ref === "string" && parseSelector(ref) ? [parseSelector(ref)!] : [])),
   thoughts: () => "Your email is on its way—sit tight!",
-  run: runEmail,
+  run: lazyRun(() => import("./email-send.js"), (m) => m.runEmail),
 });

@@ -6,8 +6,7 @@
 import { findReferences, parseSelector, type Reference } from "../refs/grammar.js";
 import type { ParamProblem, Params } from "../components/types.js";
 import { jsonPointer, listParam } from "../util/values.js";
-import { defineTool } from "./define-tool.js";
-import { runExcelProcessor } from "./excel/process.js";
+import { defineTool, lazyRun } from "./define-tool.js";
 
 /** A file or data reference: a bare selector, or text holding template references. */
 function referencesIn(value: unknown): Reference[] {
@@ -59,5 +58,5 @@ export const ExcelProcessor = defineTool({
   thoughts: (params) => THOUGHTS[String(params.operation)] ?? "Processing Excel...",
   references: (params) => [...listParam(params.input_files).flatMap(referencesIn), ...referencesIn(params.transform_data)],
   check: checkReferences,
-  run: runExcelProcessor,
+  run: lazyRun(() => import("./excel/process.js"), (m) => m.runExcelProcessor),
 });

@@ -14,6 +14,7 @@ import type { ConnectionSettings, SqlConnection } from "./sql/connection.js";
 import { runStatements } from "./sql/execute.js";
 import { splitStatements, type SqlDialect } from "./sql/split.js";
 import type { ToolContext, ToolOutput } from "./types.js";
+import { importNeeding, MissingPackageError } from "../util/optional-package.js";
 
 /** The database types this ExeSQL can reach, and the driver each uses. */
 const DIALECTS: Readonly<Record<string, SqlDialect>> = { mysql: "mysql", mariadb: "mysql", postgres: "postgres" };
@@ -42,8 +43,9 @@ async function connectionSettings(params: Params, ctx: ToolContext): Promise<Con
 async function connect(dialect: SqlDialect, dbType: string, settings: ConnectionSettings): Promise<SqlConnection> {
   try {
     // The drivers load on first use: every canvas loads this module, few of them query a database.
-    return dialect === "postgres" ? await (await import("./sql/postgres.js")).connectPostgres(settings) : await (await import("./sql/mysql.js")).connectMysql(settings);
+    return dialect === "postgres" ? await (await import("./sql/postgres.js")).connectPostgres(settings) : await (await importNeeding(["mysql2"], "ExeSQL (MySQL, MariaDB)", () => import("./sql/mysql.js"))).connectMysql(settings);
   } catch (error) {
+    if (error instanceof MissingPackageError) throw error;
     const reason = error instanceof Error ? error.message || (error as NodeJS.ErrnoException).code || error.name : String(error);
     throw new UnavailableError(`cannot connect to the ${dbType} database "${settings.database}" at ${settings.host}:${settings.port} as user "${settings.user}": ${reason}`);
   }

@@ -4,10 +4,8 @@
  */
 import { positiveInteger } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
-import { defineTool } from "./define-tool.js";
-import { runYahooFinance, YAHOO_FINANCE_TIMEOUT_S } from "./web/yahoo-finance.js";
-import { AKSHARE_TIMEOUT_S, runAkShare } from "./web/akshare.js";
-import { runWenCai, WENCAI_TIMEOUT_S } from "./web/wencai.js";
+import { defineTool, lazyRun } from "./define-tool.js";
+import { AKSHARE_TIMEOUT_S, WENCAI_TIMEOUT_S, YAHOO_FINANCE_TIMEOUT_S } from "./timeouts.js";
 
 /**
  * The earnings calendar (`financials`) needs a signed-in Yahoo session, which this tool does not
@@ -32,7 +30,7 @@ export const AkShare = defineTool({
   defaults: { top_n: 10 },
   timeoutSeconds: AKSHARE_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
-  run: runAkShare,
+  run: lazyRun(() => import("./web/akshare.js"), (m) => m.runAkShare),
 });
 
 export const WenCai = defineTool({
@@ -48,7 +46,7 @@ export const WenCai = defineTool({
   timeoutSeconds: WENCAI_TIMEOUT_S,
   primaryOutput: "report",
   check: (params) => positiveInteger(params, "top_n"),
-  run: runWenCai,
+  run: lazyRun(() => import("./web/wencai.js"), (m) => m.runWenCai),
 });
 
 export const YahooFinance = defineTool({
@@ -70,5 +68,5 @@ export const YahooFinance = defineTool({
   timeoutSeconds: YAHOO_FINANCE_TIMEOUT_S,
   primaryOutput: "report",
   check: checkYahooFlags,
-  run: runYahooFinance,
+  run: lazyRun(() => import("./web/yahoo-finance.js"), (m) => m.runYahooFinance),
 });

@@ -4,12 +4,8 @@
  */
 import { oneOfCodes, positiveInteger } from "../components/param-checks.js";
 import { WIKIPEDIA_LANGUAGES } from "./codes.js";
-import { defineTool } from "./define-tool.js";
-import { runWikipedia, WIKIPEDIA_TIMEOUT_S } from "./web/wikipedia.js";
-import { ARXIV_TIMEOUT_S, runArXiv } from "./web/arxiv.js";
-import { GITHUB_TIMEOUT_S, runGitHub } from "./web/github.js";
-import { runGoogleScholar, SCHOLAR_TIMEOUT_S } from "./web/google-scholar.js";
-import { PUBMED_TIMEOUT_S, runPubMed } from "./web/pubmed.js";
+import { defineTool, lazyRun } from "./define-tool.js";
+import { ARXIV_TIMEOUT_S, GITHUB_TIMEOUT_S, PUBMED_TIMEOUT_S, SCHOLAR_TIMEOUT_S, WIKIPEDIA_TIMEOUT_S } from "./timeouts.js";
 
 /** RAGFlow's query meta: "The search keywords to execute with <engine>…". */
 function query(engine: string, what = "keywords") {
@@ -37,7 +33,7 @@ export const Wikipedia = defineTool({
   defaults: { top_n: 10, language: "en" },
   timeoutSeconds: WIKIPEDIA_TIMEOUT_S,
   check: (params) => [...positiveInteger(params, "top_n"), ...oneOfCodes(params, "language", WIKIPEDIA_LANGUAGES, "Wikipedia language")],
-  run: runWikipedia,
+  run: lazyRun(() => import("./web/wikipedia.js"), (m) => m.runWikipedia),
 });
 
 export const PubMed = defineTool({
@@ -59,7 +55,7 @@ export const PubMed = defineTool({
   timeoutSeconds: PUBMED_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
   thoughts: () => "Looking for scholarly papers, prioritising reputable sources.",
-  run: runPubMed,
+  run: lazyRun(() => import("./web/pubmed.js"), (m) => m.runPubMed),
 });
 
 export const ArXiv = defineTool({
@@ -71,7 +67,7 @@ export const ArXiv = defineTool({
   defaults: { top_n: 12, sort_by: "submittedDate" },
   timeoutSeconds: ARXIV_TIMEOUT_S,
   check: (params) => [...positiveInteger(params, "top_n"), ...oneOfCodes(params, "sort_by", ["submittedDate", "lastUpdatedDate", "relevance"], "arXiv sort order")],
-  run: runArXiv,
+  run: lazyRun(() => import("./web/arxiv.js"), (m) => m.runArXiv),
 });
 
 export const GoogleScholar = defineTool({
@@ -83,7 +79,7 @@ export const GoogleScholar = defineTool({
   defaults: { top_n: 12, sort_by: "relevance", year_low: null, year_high: null, patents: true, api_key: "" },
   timeoutSeconds: SCHOLAR_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
-  run: runGoogleScholar,
+  run: lazyRun(() => import("./web/google-scholar.js"), (m) => m.runGoogleScholar),
 });
 
 export const GitHub = defineTool({
@@ -95,5 +91,5 @@ export const GitHub = defineTool({
   defaults: { top_n: 10 },
   timeoutSeconds: GITHUB_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
-  run: runGitHub,
+  run: lazyRun(() => import("./web/github.js"), (m) => m.runGitHub),
 });

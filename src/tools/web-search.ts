@@ -6,14 +6,8 @@ import { credential, oneOfCodes, nonNegativeInteger, positiveInteger } from "../
 import type { ParamProblem, Params } from "../components/types.js";
 import { finiteNumber, isNothing, jsonPointer } from "../util/values.js";
 import { GOOGLE_COUNTRIES, GOOGLE_LANGUAGES } from "./codes.js";
-import { defineTool } from "./define-tool.js";
-import { DUCKDUCKGO_TIMEOUT_S, runDuckDuckGo } from "./web/duckduckgo.js";
-import { GOOGLE_TIMEOUT_S, runGoogle } from "./web/google.js";
-import { runTavilyExtract, runTavilySearch, TAVILY_EXTRACT_TIMEOUT_S, TAVILY_SEARCH_TIMEOUT_S } from "./web/tavily.js";
-import { runSearXNG, SEARXNG_TIMEOUT_S } from "./web/searxng.js";
-import { KEENABLE_TIMEOUT_S, runKeenable } from "./web/keenable.js";
-import { QUERIT_CONTENTS_TIMEOUT_S, QUERIT_SEARCH_TIMEOUT_S, runQueritContents, runQueritSearch } from "./web/querit.js";
-import { BGPT_TIMEOUT_S, runBGPT } from "./web/bgpt.js";
+import { defineTool, lazyRun } from "./define-tool.js";
+import { BGPT_TIMEOUT_S, DUCKDUCKGO_TIMEOUT_S, GOOGLE_TIMEOUT_S, KEENABLE_TIMEOUT_S, QUERIT_CONTENTS_TIMEOUT_S, QUERIT_SEARCH_TIMEOUT_S, SEARXNG_TIMEOUT_S, TAVILY_EXTRACT_TIMEOUT_S, TAVILY_SEARCH_TIMEOUT_S } from "./timeouts.js";
 
 /** A search tool's query as RAGFlow's meta describes it to the model. */
 function searchQuery(engine: string) {
@@ -62,7 +56,7 @@ export const TavilySearch = defineTool({
   },
   timeoutSeconds: TAVILY_SEARCH_TIMEOUT_S,
   check: (params) => [...credential(params, "api_key", "the Tavily API key"), ...positiveInteger(params, "max_results"), ...positiveInteger(params, "days")],
-  run: runTavilySearch,
+  run: lazyRun(() => import("./web/tavily.js"), (m) => m.runTavilySearch),
 });
 
 export const TavilyExtract = defineTool({
@@ -95,7 +89,7 @@ export const TavilyExtract = defineTool({
   defaults: { api_key: "", include_images: false },
   timeoutSeconds: TAVILY_EXTRACT_TIMEOUT_S,
   check: (params) => credential(params, "api_key", "the Tavily API key"),
-  run: runTavilyExtract,
+  run: lazyRun(() => import("./web/tavily.js"), (m) => m.runTavilyExtract),
 });
 
 export const Google = defineTool({
@@ -127,7 +121,7 @@ export const Google = defineTool({
     ...nonNegativeInteger(params, "start"),
     ...positiveInteger(params, "num"),
   ],
-  run: runGoogle,
+  run: lazyRun(() => import("./web/google.js"), (m) => m.runGoogle),
 });
 
 export const DuckDuckGo = defineTool({
@@ -149,7 +143,7 @@ export const DuckDuckGo = defineTool({
   defaults: { top_n: 10 },
   timeoutSeconds: DUCKDUCKGO_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
-  run: runDuckDuckGo,
+  run: lazyRun(() => import("./web/duckduckgo.js"), (m) => m.runDuckDuckGo),
 });
 
 export const SearXNG = defineTool({
@@ -169,7 +163,7 @@ export const SearXNG = defineTool({
   defaults: { top_n: 10 },
   timeoutSeconds: SEARXNG_TIMEOUT_S,
   check: (params) => positiveInteger(params, "top_n"),
-  run: runSearXNG,
+  run: lazyRun(() => import("./web/searxng.js"), (m) => m.runSearXNG),
 });
 
 export const KeenableSearch = defineTool({
@@ -193,7 +187,7 @@ export const KeenableSearch = defineTool({
     ...positiveInteger(params, "top_n"),
     ...(params.mode === "realtime" ? credential(params, "api_key", "a Keenable API key (the realtime mode needs one)") : []),
   ],
-  run: runKeenable,
+  run: lazyRun(() => import("./web/keenable.js"), (m) => m.runKeenable),
 });
 
 /** Querit time ranges: dN, wN, mN, yN or YYYY-MM-DDtoYYYY-MM-DD. */
@@ -233,7 +227,7 @@ export const QueritSearch = defineTool({
   defaults: { api_key: "" },
   timeoutSeconds: QUERIT_SEARCH_TIMEOUT_S,
   check: checkQueritSearch,
-  run: runQueritSearch,
+  run: lazyRun(() => import("./web/querit.js"), (m) => m.runQueritSearch),
 });
 
 function checkCrawlTimeout(params: Params): ParamProblem[] {
@@ -259,7 +253,7 @@ export const QueritContents = defineTool({
   defaults: { api_key: "" },
   timeoutSeconds: QUERIT_CONTENTS_TIMEOUT_S,
   check: checkCrawlTimeout,
-  run: runQueritContents,
+  run: lazyRun(() => import("./web/querit.js"), (m) => m.runQueritContents),
 });
 
 function checkDaysBack(params: Params): ParamProblem[] {
@@ -278,5 +272,5 @@ export const BGPT = defineTool({
   defaults: { top_n: 10, api_key: "", days_back: null },
   timeoutSeconds: BGPT_TIMEOUT_S,
   check: (params) => [...positiveInteger(params, "top_n"), ...checkDaysBack(params)],
-  run: runBGPT,
+  run: lazyRun(() => import("./web/bgpt.js"), (m) => m.runBGPT),
 });

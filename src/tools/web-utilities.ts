@@ -3,10 +3,8 @@
  */
 import { credential, oneOfCodes } from "../components/param-checks.js";
 import { DEEPL_SOURCE_LANGUAGES, DEEPL_TARGET_LANGUAGES, QWEATHER_LANGUAGES } from "./codes.js";
-import { defineTool } from "./define-tool.js";
-import { CRAWLER_TIMEOUT_S, runCrawler } from "./web/crawler.js";
-import { DEEPL_TIMEOUT_S, runDeepL } from "./web/deepl.js";
-import { QWEATHER_TIMEOUT_S, runQWeather } from "./web/qweather.js";
+import { defineTool, lazyRun } from "./define-tool.js";
+import { CRAWLER_TIMEOUT_S, DEEPL_TIMEOUT_S, QWEATHER_TIMEOUT_S } from "./timeouts.js";
 
 export const Crawler = defineTool({
   name: "Crawler",
@@ -23,7 +21,7 @@ export const Crawler = defineTool({
   defaults: { proxy: null, extract_type: "markdown" },
   timeoutSeconds: CRAWLER_TIMEOUT_S,
   check: (params) => oneOfCodes(params, "extract_type", ["markdown", "html", "content"], "extract type"),
-  run: runCrawler,
+  run: lazyRun(() => import("./web/crawler.js"), (m) => m.runCrawler),
 });
 
 export const DeepL = defineTool({
@@ -33,7 +31,7 @@ export const DeepL = defineTool({
   meta: { query: { default: "{sys.query}", type: "string", description: "The text to translate.", required: true } },
   defaults: { auth_key: "", source_lang: "ZH", target_lang: "EN-GB" },
   timeoutSeconds: DEEPL_TIMEOUT_S,
-  run: runDeepL,
+  run: lazyRun(() => import("./web/deepl.js"), (m) => m.runDeepL),
   check: (params) => [
     ...credential(params, "auth_key", "the DeepL authentication key"),
     ...oneOfCodes(params, "source_lang", DEEPL_SOURCE_LANGUAGES, "DeepL source language"),
@@ -50,6 +48,6 @@ export const QWeather = defineTool({
   },
   defaults: { web_apikey: "", lang: "zh", type: "weather", user_type: "free", time_period: "now", error_code: {} },
   timeoutSeconds: QWEATHER_TIMEOUT_S,
-  run: runQWeather,
+  run: lazyRun(() => import("./web/qweather.js"), (m) => m.runQWeather),
   check: (params) => [...credential(params, "web_apikey", "the QWeather API key"), ...oneOfCodes(params, "lang", QWEATHER_LANGUAGES, "QWeather language")],
 });

@@ -2,13 +2,11 @@
  * Checking a JSON document against one of the schemas in `schemas/` and turning ajv's findings
  * into `{pointer, message}` pairs a person can act on (configuration files, mock scripts).
  */
-import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { loadSchema } from "../dsl/schemas.js";
+import { newAjv2020, type Ajv2020 } from "./ajv.js";
 
-// ajv is CommonJS: under NodeNext its default import is the module object holding the class.
-const Ajv2020 = Ajv2020Module.default;
-let ajv: InstanceType<typeof Ajv2020> | undefined;
+let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
 
 export interface SchemaIssue {
@@ -20,7 +18,7 @@ export interface SchemaIssue {
 function validator(relative: string): ValidateFunction {
   let validate = validators.get(relative);
   if (!validate) {
-    ajv ??= new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+    ajv ??= newAjv2020({ allErrors: true, strict: false, allowUnionTypes: true });
     validate = ajv.compile(loadSchema(relative));
     validators.set(relative, validate);
   }

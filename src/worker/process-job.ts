@@ -13,7 +13,8 @@
  * - a session whose DSL uses what the component policy denies the job's tenant ends the run at
  *   once, failed, with the server's refusal message (the session may predate the policy).
  */
-import { DelayedError, UnrecoverableError, WaitingError, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { bullmq } from "./bullmq.js";
 import { CanvasValidationError } from "../api.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { endsRun } from "../durable/follow.js";
@@ -71,11 +72,11 @@ export async function processRunJob(job: Job, token: string | undefined, ctx: Jo
   // BullMQ counts neither as a failed attempt.
   if (outcome === "hand back") {
     await job.moveToWait(token);
-    throw new WaitingError();
+    throw new (bullmq().WaitingError)();
   }
   if (outcome === "wait for its job") {
     await job.moveToDelayed(Date.now() + ctx.deferMs, token);
-    throw new DelayedError();
+    throw new (bullmq().DelayedError)();
   }
   return outcome;
 }
@@ -118,7 +119,7 @@ function checkedData(job: Job): RunJobData {
   try {
     return readRunJob(job.data);
   } catch (error) {
-    if (error instanceof RunJobError) throw new UnrecoverableError(`job ${job.id}: ${error.message}`);
+    if (error instanceof RunJobError) throw new (bullmq().UnrecoverableError)(`job ${job.id}: ${error.message}`);
     throw error;
   }
 }
@@ -134,8 +135,8 @@ async function open(ctx: JobRunnerContext, data: RunJobData): Promise<DurableSes
     );
   } catch (error) {
     // No later attempt can do better: the job names a session that is not there, or a canvas this worker cannot run.
-    if (error instanceof SessionNotFoundError) throw new UnrecoverableError(error.message);
-    if (error instanceof CanvasValidationError) throw new UnrecoverableError(`session "${key}": its canvas cannot run on this worker: ${error.message}`);
+    if (error instanceof SessionNotFoundError) throw new (bullmq().UnrecoverableError)(error.message);
+    if (error instanceof CanvasValidationError) throw new (bullmq().UnrecoverableError)(`session "${key}": its canvas cannot run on this worker: ${error.message}`);
     throw error;
   }
 }

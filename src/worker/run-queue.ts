@@ -9,7 +9,8 @@
  *
  * and the sessions and cancel flags where the server keeps them (`<p>session:…`).
  */
-import { Queue, type ConnectionOptions } from "bullmq";
+import type { ConnectionOptions, Queue } from "bullmq";
+import { bullmq } from "./bullmq.js";
 import type { Redis } from "ioredis";
 import { RedisServerStore } from "../backends/redis/server-store.js";
 import type { CancelSignals, CheckpointStore } from "../backends/contracts.js";
@@ -111,7 +112,7 @@ export class RunQueue {
     // a database the server refuses (redis://…/99) would be reported and the write made in
     // database 0; on one made here, the refusal closes it first (RedisConnection.watch).
     this.queueClient = this.connection.another({ maxRetriesPerRequest: null, commandTimeout: undefined });
-    this.queue = new Queue(this.names.name, { connection: this.queueClient, prefix: bullPrefix(this.names) });
+    this.queue = new (bullmq().Queue)(this.names.name, { connection: this.queueClient, prefix: bullPrefix(this.names) });
     // The queue reports a lost connection as an event; its commands fail on their own.
     this.queue.on("error", () => undefined);
   }

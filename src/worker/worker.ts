@@ -13,7 +13,8 @@
  *   suspended between two steps (their last checkpoint is where another worker goes on, with
  *   nothing to redo) and their jobs handed back; the sessions' leases are let go.
  */
-import { Worker, type Job } from "bullmq";
+import type { Job } from "bullmq";
+import { bullmq } from "./bullmq.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { Durability } from "../durable/session.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
@@ -140,7 +141,7 @@ export async function createWorker(options: CreateWorkerOptions): Promise<RunWor
     },
   };
   let active = 0;
-  const worker = new Worker<RunJobData, RunJobResult, typeof RUN_JOB_NAME>(
+  const worker = new (bullmq().Worker)<RunJobData, RunJobResult, typeof RUN_JOB_NAME>(
     queue.name,
     async (job, token) => {
       active++;

@@ -3,7 +3,11 @@
  * htmlparser2 (tolerant of real-world markup) and already drops script/style content, which a
  * regex stripper gets wrong.
  */
-import { convert, type HtmlToTextOptions } from "html-to-text";
+import type * as HtmlToText from "html-to-text";
+import type { HtmlToTextOptions } from "html-to-text";
+import { lazyPackage } from "../../util/optional-package.js";
+
+const loadHtmlToText = lazyPackage<typeof HtmlToText>("html-to-text", "HTML to text");
 
 const OPTIONS: HtmlToTextOptions = {
   wordwrap: false,
@@ -16,5 +20,5 @@ const OPTIONS: HtmlToTextOptions = {
 };
 
 export function htmlToText(html: string): string {
-  return convert(html, OPTIONS).trim();
+  return loadHtmlToText().convert(html, OPTIONS).trim();
 }

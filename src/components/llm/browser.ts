@@ -12,7 +12,6 @@ import { chatModelFor, llmProvider, requestBase } from "./model-call.js";
 import { finish, toolLoop } from "./agent-loop.js";
 import { preparePrompt, withSystem } from "./prompt.js";
 import { joinPrompts } from "./llm-answer.js";
-import { BROWSER_SYSTEM_PROMPT, runBrowserTask } from "../../tools/browser/run-browser.js";
 import { finiteNumber } from "../../util/values.js";
 import { positiveInteger } from "../param-checks.js";
 import type { ComponentDefinition } from "../types.js";
@@ -45,6 +44,8 @@ export const Browser: ComponentDefinition = {
     const model = chatModelFor(ctx, params);
     const prompt = preparePrompt(ctx, params);
     const steps = finiteNumber(params.max_steps);
+    // The browser driver (playwright-core) and its proxy are loaded when a Browser first runs.
+    const { BROWSER_SYSTEM_PROMPT, runBrowserTask } = await import("../../tools/browser/run-browser.js");
     const result = await runBrowserTask({
       services: ctx.services,
       signal: ctx.signal,

@@ -4,15 +4,14 @@
  * ajv against the schema. A bad answer is sent back with what is wrong, up to max_retries + 1
  * attempts in all (RAGFlow parses with json_repair and never checks the schema).
  */
-import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { ChatMessage } from "../../llm/types.js";
+import { newAjv2020, type Ajv2020 } from "../../util/ajv.js";
 import { finiteNumber, isPlainObject } from "../../util/values.js";
 import type { JsonSchema, ParamProblem, Params } from "../types.js";
 import { withoutThinking } from "./think-tags.js";
 
-const Ajv2020 = Ajv2020Module.default;
-let ajv: InstanceType<typeof Ajv2020> | undefined;
+let ajv: Ajv2020 | undefined;
 const validators = new Map<string, ValidateFunction>();
 
 function hasProperties(value: unknown): value is JsonSchema {
@@ -39,7 +38,7 @@ export function schemaValidator(schema: JsonSchema): ValidateFunction {
   const key = JSON.stringify(body);
   let validate = validators.get(key);
   if (!validate) {
-    ajv ??= new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true });
+    ajv ??= newAjv2020({ allErrors: true, strict: false, allowUnionTypes: true });
     try {
       validate = ajv.compile(body);
     } catch (error) {

@@ -7,7 +7,6 @@
  */
 import type { ComponentDefinition, ParamProblem } from "../../components/types.js";
 import { codeSandboxSettings } from "../../sandbox/code/options.js";
-import { runCode } from "../../sandbox/code/run-code.js";
 import { isPlainObject } from "../../util/values.js";
 import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { checkVariableRows, list, record, referencesIn, rowValues } from "./common.js";
@@ -80,6 +79,8 @@ export const DifyCode: ComponentDefinition = {
     const lang = language(ctx.params.code_language);
     const code = String(ctx.params.code ?? "");
     const args = JSON.parse(JSON.stringify(rowValues(ctx, ctx.params.variables))) as Record<string, unknown>;
+    // The sandbox is loaded when a code node first runs.
+    const { runCode } = await import("../../sandbox/code/run-code.js");
     const result = await runCode(lang, code, args, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
     if (!isPlainObject(result)) throw new Error(`main must return a dict of the declared outputs, got ${JSON.stringify(result)?.slice(0, 80)}`);
     for (const [name, spec] of Object.entries(record(ctx.params.outputs))) {

@@ -2,7 +2,7 @@
  * Dify's template-transform: a Jinja2 template over named variables bound from selectors,
  * rendered with nunjucks (canvasflow's Jinja engine). An undefined name renders as "".
  */
-import nunjucks from "nunjucks";
+import { jinjaEnvironment } from "../../components/jinja.js";
 import type { ComponentDefinition, ParamProblem } from "../../components/types.js";
 import { isPlainObject } from "../../util/values.js";
 import { checkVariableRows, list, referencesIn, rowValues } from "./common.js";
@@ -10,12 +10,10 @@ import { checkVariableRows, list, referencesIn, rowValues } from "./common.js";
 /** Dify's TEMPLATE_TRANSFORM_MAX_LENGTH (graphon's default). */
 export const TEMPLATE_MAX_LENGTH = 400_000;
 
-const environment = new nunjucks.Environment(null, { autoescape: false, throwOnUndefined: false });
-
 /** Render Jinja2 with named values (also used by LLM messages in jinja2 mode). */
 export function renderJinja2(template: string, values: Record<string, unknown>): string {
   try {
-    return environment.renderString(template, values);
+    return jinjaEnvironment().renderString(template, values);
   } catch (error) {
     throw new Error(`the template cannot be rendered: ${(error as Error).message.replace(/\s+/g, " ").trim()}`);
   }

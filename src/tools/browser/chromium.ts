@@ -9,6 +9,7 @@ import type { Browser } from "playwright-core";
 import { UnavailableError } from "../../components/unavailable.js";
 import { isPlainObject } from "../../util/values.js";
 import type { RuntimeServices } from "../../components/types.js";
+import { importPackage } from "../../util/optional-package.js";
 
 const CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
 
@@ -36,7 +37,7 @@ export function proxyFlags(proxyUrl: string): string[] {
 
 export async function launchChromium(path: string, options: { headless: boolean; sandbox: boolean; proxyUrl: string }): Promise<Browser> {
   // Loaded on first use: playwright-core takes seconds to import, and most runs never browse.
-  const { chromium } = await import("playwright-core");
+  const { chromium } = await importPackage<typeof import("playwright-core")>("playwright-core", "Browser (a Chromium driven by playwright-core)");
   try {
     return await chromium.launch({
       executablePath: path,

@@ -13,6 +13,7 @@ import type { ToolContext, ToolOutput, ToolRun } from "../types.js";
 import { choice, flag, textArgument } from "../web/args.js";
 import { blocksHtml } from "./html.js";
 import { markdownBlocks } from "./markdown-blocks.js";
+import { importNeeding } from "../../util/optional-package.js";
 import type { PageDecor } from "./pdf.js";
 
 const FORMATS = ["pdf", "docx", "txt", "markdown", "html"] as const;
@@ -67,8 +68,8 @@ export const runDocGenerator: ToolRun = async (args, ctx): Promise<ToolOutput> =
   const withStamp = stamp ? `${stamp}\n\n${content}` : content;
   let bytes: Buffer;
   // The renderers load on first use: pdfkit and docx take a while to import.
-  if (format === "pdf") bytes = await (await import("./pdf.js")).renderPdf(blocks, decor);
-  else if (format === "docx") bytes = await (await import("./docx.js")).renderDocx(blocks, decor);
+  if (format === "pdf") bytes = await (await importNeeding(["pdfkit"], "DocGenerator (PDF)", () => import("./pdf.js"))).renderPdf(blocks, decor);
+  else if (format === "docx") bytes = await (await importNeeding(["docx"], "DocGenerator (DOCX)", () => import("./docx.js"))).renderDocx(blocks, decor);
   else if (format === "html") bytes = Buffer.from(blocksHtml(markdownBlocks(withStamp), filename), "utf8");
   else if (format === "txt") bytes = Buffer.from(htmlToText(blocksHtml(markdownBlocks(withStamp), filename)), "utf8");
   else bytes = Buffer.from(withStamp, "utf8");

@@ -14,9 +14,10 @@ import { readFileValue, saveFile, safeFilename } from "../files/store.js";
 import type { ToolContext, ToolOutput, ToolRun } from "../types.js";
 import { choice } from "../web/args.js";
 import type { Row } from "./workbook.js";
+import { importNeeding } from "../../util/optional-package.js";
 
 /** exceljs loads on first use: it takes seconds to import. */
-const workbook = () => import("./workbook.js");
+const workbook = () => importNeeding(["exceljs"], "ExcelProcessor", () => import("./workbook.js"));
 
 /** Column names of rows, in first-seen order. */
 function columnsOf(rows: readonly Row[]): string[] {

@@ -10,6 +10,7 @@ import type { RunScope } from "../../components/run-scope.js";
 import type { EgressPolicy } from "../../sandbox/egress/guard.js";
 import { isStdioServer, resolveServerConfig, type McpServerConfig } from "./config.js";
 import type { McpSession } from "./session.js";
+import { importNeeding } from "../../util/optional-package.js";
 
 export const MCP_SERVICE = "mcp";
 
@@ -136,7 +137,7 @@ export class McpHub {
       throw new UnavailableError((error as Error).message);
     }
     // The SDK loads on first use: most runs open no MCP server.
-    const { McpSession } = await import("./session.js");
+    const { McpSession } = await importNeeding(["@modelcontextprotocol/sdk"], "MCP servers (the MCP tool, Agent's MCP tools)", () => import("./session.js"));
     const session = await McpSession.open(serverId, resolved, { headers, ...(signal ? { signal } : {}), ...(egress ? { egress } : {}) });
     this.open.add(session);
     liveHubs.add(this);

@@ -10,9 +10,9 @@ import type { ToolOutput, ToolRun } from "../types.js";
 import { stringField, textArgument, toolTimeoutMs, wholeNumber } from "./args.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { AKSHARE_TIMEOUT_S } from "../timeouts.js";
 
 export const EASTMONEY_SEARCH_BASE = "https://search-api-web.eastmoney.com";
-export const AKSHARE_TIMEOUT_S = 12;
 const CALLBACK = "jQuery3510875346244069884_1668256937995";
 
 /** East Money marks the search term with <em>; the text is plain otherwise. */

@@ -9,9 +9,9 @@ import { recordWebHits } from "./chunks.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { parseXml, xmlAll, xmlPath, xmlText, type XmlElement } from "./xml.js";
+import { ARXIV_TIMEOUT_S } from "../timeouts.js";
 
 export const ARXIV_BASE = "https://export.arxiv.org";
-export const ARXIV_TIMEOUT_S = 12;
 
 /** The PDF link of an entry (rel=related, title=pdf), else its abs page turned into /pdf/. */
 function pdfUrl(entry: XmlElement): string {

@@ -10,9 +10,9 @@ import { recordWebHits } from "./chunks.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { pythonStr } from "../../components/python-text.js";
+import { BGPT_TIMEOUT_S } from "../timeouts.js";
 
 export const BGPT_BASE = "https://bgpt.pro";
-export const BGPT_TIMEOUT_S = 30;
 
 const FIELDS: ReadonlyArray<[label: string, ...names: string[]]> = [
   ["Title", "title"],

@@ -10,8 +10,9 @@ import { htmlToText } from "../../components/http/html-to-text.js";
 import type { ToolOutput, ToolRun } from "../types.js";
 import { choice, textArgument, toolTimeoutMs } from "./args.js";
 import { guardedGet, httpUrl } from "./guarded-fetch.js";
+import { CRAWLER_TIMEOUT_S } from "../timeouts.js";
+import { importPackage } from "../../util/optional-package.js";
 
-export const CRAWLER_TIMEOUT_S = 600;
 /** Pages larger than this are refused: a model cannot read them anyway. */
 const MAX_PAGE_CHARS = 5_000_000;
 
@@ -20,7 +21,7 @@ let markdown: NodeHtmlMarkdown | undefined;
 /** The converter, made on first use (the library loads then). */
 async function converter(): Promise<NodeHtmlMarkdown> {
   if (!markdown) {
-    const { NodeHtmlMarkdown } = await import("node-html-markdown");
+    const { NodeHtmlMarkdown } = await importPackage<typeof import("node-html-markdown")>("node-html-markdown", "Crawler (pages as Markdown)");
     markdown = new NodeHtmlMarkdown({ ignore: ["script", "style", "noscript", "template", "svg", "iframe"], maxConsecutiveNewlines: 2 });
   }
   return markdown;

@@ -10,8 +10,8 @@ import type { ToolContext, ToolOutput, ToolRun } from "../types.js";
 import { stringField, textArgument, toolTimeoutMs } from "./args.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { DEEPL_TIMEOUT_S } from "../timeouts.js";
 
-export const DEEPL_TIMEOUT_S = 12;
 
 function authKey(ctx: ToolContext): string {
   const own = ctx.params.auth_key;

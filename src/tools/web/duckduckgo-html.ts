@@ -4,9 +4,13 @@
  * `a.result__a` title link and a `.result__snippet`, and a "Next" form holding the fields that
  * ask for the following page.
  */
-import { DomUtils, parseDocument } from "htmlparser2";
+import type * as Htmlparser2 from "htmlparser2";
+import { lazyPackage } from "../../util/optional-package.js";
 
-type Element = ReturnType<typeof DomUtils.findAll>[number];
+const htmlparser2 = lazyPackage<typeof Htmlparser2>("htmlparser2", "reading DuckDuckGo's results page");
+const domUtils = (): typeof Htmlparser2.DomUtils => htmlparser2().DomUtils;
+
+type Element = ReturnType<typeof Htmlparser2.DomUtils.findAll>[number];
 
 /** One hit, in the duckduckgo_search shape RAGFlow passes on as `json`. */
 export interface DuckDuckGoTextHit {
@@ -24,7 +28,7 @@ export interface DuckDuckGoHtmlPage {
 }
 
 function classes(element: Element): string[] {
-  return (DomUtils.getAttributeValue(element, "class") ?? "").split(/\s+/).filter((c) => c !== "");
+  return (domUtils().getAttributeValue(element, "class") ?? "").split(/\s+/).filter((c) => c !== "");
 }
 
 function hasClass(element: Element, name: string): boolean {
@@ -32,7 +36,7 @@ function hasClass(element: Element, name: string): boolean {
 }
 
 function cleanText(element: Element | undefined | null): string {
-  return element ? DomUtils.textContent(element).replace(/\s+/g, " ").trim() : "";
+  return element ? domUtils().textContent(element).replace(/\s+/g, " ").trim() : "";
 }
 
 /**
@@ -56,15 +60,15 @@ function isAd(result: Element, href: string): boolean {
   return hasClass(result, "result--ad") || resultUrl(href).startsWith("https://duckduckgo.com/y.js");
 }
 
-function nextPageFields(document: ReturnType<typeof parseDocument>): Record<string, string> | undefined {
-  for (const form of DomUtils.findAll((el) => el.name === "form", document.children)) {
-    const inputs = DomUtils.findAll((el) => el.name === "input", form.children);
-    const isNext = inputs.some((input) => DomUtils.getAttributeValue(input, "type") === "submit" && /next/i.test(DomUtils.getAttributeValue(input, "value") ?? ""));
+function nextPageFields(document: ReturnType<typeof Htmlparser2.parseDocument>): Record<string, string> | undefined {
+  for (const form of domUtils().findAll((el) => el.name === "form", document.children)) {
+    const inputs = domUtils().findAll((el) => el.name === "input", form.children);
+    const isNext = inputs.some((input) => domUtils().getAttributeValue(input, "type") === "submit" && /next/i.test(domUtils().getAttributeValue(input, "value") ?? ""));
     if (!isNext) continue;
     const fields: Record<string, string> = {};
     for (const input of inputs) {
-      const name = DomUtils.getAttributeValue(input, "name");
-      if (name && DomUtils.getAttributeValue(input, "type") === "hidden") fields[name] = DomUtils.getAttributeValue(input, "value") ?? "";
+      const name = domUtils().getAttributeValue(input, "name");
+      if (name && domUtils().getAttributeValue(input, "type") === "hidden") fields[name] = domUtils().getAttributeValue(input, "value") ?? "";
     }
     return fields;
   }
@@ -72,15 +76,15 @@ function nextPageFields(document: ReturnType<typeof parseDocument>): Record<stri
 }
 
 export function parseDuckDuckGoHtml(html: string): DuckDuckGoHtmlPage {
-  const document = parseDocument(html);
-  const blocked = DomUtils.findOne((el) => hasClass(el, "anomaly-modal__title") || hasClass(el, "anomaly-modal__modal"), document.children) !== null;
+  const document = htmlparser2().parseDocument(html);
+  const blocked = domUtils().findOne((el) => hasClass(el, "anomaly-modal__title") || hasClass(el, "anomaly-modal__modal"), document.children) !== null;
   const hits: DuckDuckGoTextHit[] = [];
-  for (const result of DomUtils.findAll((el) => el.name === "div" && hasClass(el, "result"), document.children)) {
-    const link = DomUtils.findOne((el) => el.name === "a" && hasClass(el, "result__a"), result.children);
+  for (const result of domUtils().findAll((el) => el.name === "div" && hasClass(el, "result"), document.children)) {
+    const link = domUtils().findOne((el) => el.name === "a" && hasClass(el, "result__a"), result.children);
     if (!link) continue;
-    const href = DomUtils.getAttributeValue(link, "href") ?? "";
+    const href = domUtils().getAttributeValue(link, "href") ?? "";
     if (href === "" || isAd(result, href)) continue;
-    const snippet = DomUtils.findOne((el) => hasClass(el, "result__snippet"), result.children);
+    const snippet = domUtils().findOne((el) => hasClass(el, "result__snippet"), result.children);
     hits.push({ title: cleanText(link), href: resultUrl(href), body: cleanText(snippet) });
   }
   const next = nextPageFields(document);
@@ -89,7 +93,7 @@ export function parseDuckDuckGoHtml(html: string): DuckDuckGoHtmlPage {
 
 /** Text of an HTML fragment (news excerpts carry <b> tags and entities). */
 export function htmlFragmentText(fragment: string): string {
-  return DomUtils.textContent(parseDocument(fragment)).replace(/\s+/g, " ").trim();
+  return domUtils().textContent(htmlparser2().parseDocument(fragment)).replace(/\s+/g, " ").trim();
 }
 
 /**

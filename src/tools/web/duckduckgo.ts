@@ -13,10 +13,10 @@ import { recordWebHits } from "./chunks.js";
 import { extractVqd, htmlFragmentText, parseDuckDuckGoHtml, type DuckDuckGoTextHit } from "./duckduckgo-html.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { DUCKDUCKGO_TIMEOUT_S } from "../timeouts.js";
 
 export const DUCKDUCKGO_HTML_BASE = "https://html.duckduckgo.com";
 export const DUCKDUCKGO_BASE = "https://duckduckgo.com";
-export const DUCKDUCKGO_TIMEOUT_S = 12;
 /** Pages read at most for one search (a page holds about ten web hits or thirty news items). */
 const MAX_PAGES = 5;
 /** The world-wide region, as duckduckgo_search defaults to. */

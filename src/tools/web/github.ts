@@ -11,9 +11,9 @@ import { stringField, textArgument, toolTimeoutMs, wholeNumber } from "./args.js
 import { recordWebHits } from "./chunks.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { GITHUB_TIMEOUT_S } from "../timeouts.js";
 
 export const GITHUB_BASE = "https://api.github.com";
-export const GITHUB_TIMEOUT_S = 12;
 
 export const runGitHub: ToolRun = async (args, ctx): Promise<ToolOutput> => {
   const query = await textArgument(args.query);

@@ -11,8 +11,8 @@ import { recordWebHits } from "./chunks.js";
 import { apiUrl, requireApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { SERPAPI_BASE } from "./google.js";
+import { SCHOLAR_TIMEOUT_S } from "../timeouts.js";
 
-export const SCHOLAR_TIMEOUT_S = 12;
 
 function year(value: unknown, name: string): number | undefined {
   if (value === null || value === undefined || value === "") return undefined;

@@ -9,9 +9,9 @@ import { stringField, textArgument, toolTimeoutMs, wholeNumber } from "./args.js
 import { recordWebHits } from "./chunks.js";
 import { apiUrl, requireApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { GOOGLE_TIMEOUT_S } from "../timeouts.js";
 
 export const SERPAPI_BASE = "https://serpapi.com";
-export const GOOGLE_TIMEOUT_S = 12;
 
 /** SerpApi answers a search without hits with this error (HTTP 200), which is no failure. */
 const NO_RESULTS = /hasn't returned any results/i;

@@ -9,9 +9,9 @@ import { choice, stringField, textArgument, toolTimeoutMs, wholeNumber } from ".
 import { recordWebHits } from "./chunks.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { KEENABLE_TIMEOUT_S } from "../timeouts.js";
 
 export const KEENABLE_BASE = "https://api.keenable.ai";
-export const KEENABLE_TIMEOUT_S = 12;
 
 /** Keenable's `snippet` carries the page text; `description` is often empty. Newlines flattened. */
 function content(result: Record<string, unknown>): string {

@@ -11,9 +11,9 @@ import { recordWebHits } from "./chunks.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { parseXml, xmlAll, xmlPath, xmlText, type XmlElement } from "./xml.js";
+import { PUBMED_TIMEOUT_S } from "../timeouts.js";
 
 export const EUTILS_BASE = "https://eutils.ncbi.nlm.nih.gov/entrez/eutils";
-export const PUBMED_TIMEOUT_S = 12;
 
 /** RAGFlow strips <b> and <i> from the XML before reading it; textContent does the same. */
 export function pubmedArticleText(article: XmlElement): { title: string; url: string; content: string } {

@@ -15,10 +15,9 @@ import { chunksPrompt, recordWebHits, webChunks } from "./chunks.js";
 import { apiUrl, optionalApiKey, toolBaseUrl } from "./endpoint.js";
 import { httpUrl } from "./guarded-fetch.js";
 import { ApiClient } from "./http-json.js";
+import { QUERIT_CONTENTS_TIMEOUT_S, QUERIT_SEARCH_TIMEOUT_S } from "../timeouts.js";
 
 export const QUERIT_BASE = "https://api.querit.ai";
-export const QUERIT_SEARCH_TIMEOUT_S = 12;
-export const QUERIT_CONTENTS_TIMEOUT_S = 70;
 
 function client(ctx: ToolContext, tool: string, timeoutSeconds: number): { api: ApiClient; base: string } {
   const key = optionalApiKey(ctx, tool) ?? (toolEnv(ctx).QUERIT_API_KEY?.trim() || undefined);

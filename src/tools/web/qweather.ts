@@ -12,8 +12,8 @@ import { choice, stringField, textArgument, toolTimeoutMs } from "./args.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
 import { UnavailableError } from "../../components/unavailable.js";
+import { QWEATHER_TIMEOUT_S } from "../timeouts.js";
 
-export const QWEATHER_TIMEOUT_S = 12;
 export const QWEATHER_GEO_BASE = "https://geoapi.qweather.com";
 export const QWEATHER_FREE_BASE = "https://devapi.qweather.com";
 export const QWEATHER_PAID_BASE = "https://api.qweather.com";

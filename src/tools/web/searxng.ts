@@ -13,8 +13,8 @@ import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { guardedGet, httpUrl } from "./guarded-fetch.js";
 import { ApiClient, apiErrorMessage } from "./http-json.js";
 import { UnavailableError } from "../../components/unavailable.js";
+import { SEARXNG_TIMEOUT_S } from "../timeouts.js";
 
-export const SEARXNG_TIMEOUT_S = 12;
 
 const SEARCH_PARAMS = { format: "json", categories: "general", language: "auto", safesearch: 1, pageno: 1 } as const;
 

@@ -9,10 +9,9 @@ import { choice, flag, listArgument, stringField, textArgument, toolTimeoutMs, w
 import { chunksPrompt, recordWebHits, webChunks, type WebHit } from "./chunks.js";
 import { apiUrl, requireApiKey, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { TAVILY_EXTRACT_TIMEOUT_S, TAVILY_SEARCH_TIMEOUT_S } from "../timeouts.js";
 
 export const TAVILY_BASE = "https://api.tavily.com";
-export const TAVILY_SEARCH_TIMEOUT_S = 12;
-export const TAVILY_EXTRACT_TIMEOUT_S = 600;
 
 function client(ctx: ToolContext, tool: string, timeoutSeconds: number): { api: ApiClient; base: string } {
   const key = requireApiKey(ctx, tool);

@@ -17,9 +17,9 @@ import type { ToolOutput, ToolRun } from "../types.js";
 import { choice, stringField, textArgument, toolTimeoutMs, wholeNumber } from "./args.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient } from "./http-json.js";
+import { WENCAI_TIMEOUT_S } from "../timeouts.js";
 
 export const IWENCAI_BASE = "https://www.iwencai.com";
-export const WENCAI_TIMEOUT_S = 12;
 const QUERY_TYPES = ["stock", "zhishu", "fund", "hkstock", "usstock", "threeboard", "conbond", "insurance", "futures", "lccp", "foreign_exchange"] as const;
 
 /** The parts of an answer: [title, text] pairs. */

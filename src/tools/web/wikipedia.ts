@@ -10,10 +10,10 @@ import { stringField, textArgument, toolTimeoutMs, wholeNumber } from "./args.js
 import { recordWebHits } from "./chunks.js";
 import { apiUrl, toolBaseUrl } from "./endpoint.js";
 import { ApiClient, type ApiRequest } from "./http-json.js";
+import { WIKIPEDIA_TIMEOUT_S } from "../timeouts.js";
 
 /** `{language}` is replaced by the language param; a configured baseURL may use it too. */
 export const WIKIPEDIA_BASE = "https://{language}.wikipedia.org";
-export const WIKIPEDIA_TIMEOUT_S = 60;
 /** MediaWiki returns at most 20 introductions per request. */
 const EXTRACTS_PER_REQUEST = 20;
 /** Wikimedia asks API clients to say who they are. */

@@ -1,15 +1,19 @@
 /** Reading XML answers (PubMed's E-utilities, arXiv's Atom feed) with htmlparser2 in XML mode. */
-import { DomUtils, parseDocument } from "htmlparser2";
+import type * as Htmlparser2 from "htmlparser2";
+import { lazyPackage } from "../../util/optional-package.js";
 
-export type XmlElement = ReturnType<typeof DomUtils.findAll>[number];
+const htmlparser2 = lazyPackage<typeof Htmlparser2>("htmlparser2", "reading XML answers (PubMed, arXiv)");
+const domUtils = (): typeof Htmlparser2.DomUtils => htmlparser2().DomUtils;
+
+export type XmlElement = ReturnType<typeof Htmlparser2.DomUtils.findAll>[number];
 
 export function parseXml(text: string): XmlElement[] {
-  return parseDocument(text, { xmlMode: true }).children.filter((node): node is XmlElement => node.type === "tag");
+  return htmlparser2().parseDocument(text, { xmlMode: true }).children.filter((node): node is XmlElement => node.type === "tag");
 }
 
 /** Every element named `name` below `roots` (any depth). */
 export function xmlAll(roots: readonly XmlElement[] | XmlElement, name: string): XmlElement[] {
-  return DomUtils.findAll((el) => el.name === name, Array.isArray(roots) ? roots : [roots as XmlElement]);
+  return domUtils().findAll((el) => el.name === name, Array.isArray(roots) ? roots : [roots as XmlElement]);
 }
 
 /** The first element at a path of child names ("MedlineCitation/Article/ArticleTitle"). */
@@ -24,5 +28,5 @@ export function xmlPath(root: XmlElement | undefined, path: string): XmlElement 
 
 /** An element's text (its descendants' text joined), trimmed; "" for none. */
 export function xmlText(element: XmlElement | undefined): string {
-  return element ? DomUtils.textContent(element).trim() : "";
+  return element ? domUtils().textContent(element).trim() : "";
 }

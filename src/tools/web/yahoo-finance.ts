@@ -29,9 +29,9 @@ import {
   type NewsItem,
   type StatementValue,
 } from "./yahoo-report.js";
+import { YAHOO_FINANCE_TIMEOUT_S } from "../timeouts.js";
 
 export const YAHOO_FINANCE_BASE = "https://query2.finance.yahoo.com";
-export const YAHOO_FINANCE_TIMEOUT_S = 60;
 const NEWS_COUNT = 10;
 /** The fundamentals timeseries start yfinance uses (2016-12-31). */
 const FUNDAMENTALS_FROM = 1483142400;

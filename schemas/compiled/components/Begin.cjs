@@ -1,0 +1,245 @@
+// Generated from schemas/components/Begin.schema.json by `npm run schemas:compile`; do not edit.
+"use strict";
+module.exports = validate20;
+module.exports.default = validate20;
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/components/Begin.schema.json","title":"Begin params","description":"The start of the canvas: its mode, prologue and input form.","type":"object","properties":{"mode":{"enum":["conversational","task","Webhook"],"description":"conversational: a chat; task: one run with form inputs; Webhook: started by an HTTP call."},"prologue":{"type":"string","description":"Shown before the first turn."},"enablePrologue":{"type":"boolean"},"inputs":{"description":"The input form: {field key: field spec}. RAGFlow writes [] for an empty form.","anyOf":[{"type":"object","additionalProperties":{"type":"object","properties":{"name":{"type":"string"},"type":{"type":"string","description":"line | paragraph | options | file | integer | boolean | object"},"optional":{"type":"boolean"},"options":{"type":"array"},"value":true}}},{"type":"array","maxItems":0}]},"enable_tips":{"type":"boolean"},"tips":{"type":"string"},"layout_recognize":{"type":["string","null"]}}};
+
+function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+/*# sourceURL="https://canvasflow.dev/schemas/components/Begin.schema.json" */;
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate20.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+if(data.mode !== undefined){
+let data0 = data.mode;
+if(!(((data0 === "conversational") || (data0 === "task")) || (data0 === "Webhook"))){
+const err0 = {instancePath:instancePath+"/mode",schemaPath:"#/properties/mode/enum",keyword:"enum",params:{allowedValues: schema31.properties.mode.enum},message:"must be equal to one of the allowed values",schema:schema31.properties.mode.enum,parentSchema:schema31.properties.mode,data:data0};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.prologue !== undefined){
+let data1 = data.prologue;
+if(typeof data1 !== "string"){
+const err1 = {instancePath:instancePath+"/prologue",schemaPath:"#/properties/prologue/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.prologue.type,parentSchema:schema31.properties.prologue,data:data1};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+if(data.enablePrologue !== undefined){
+let data2 = data.enablePrologue;
+if(typeof data2 !== "boolean"){
+const err2 = {instancePath:instancePath+"/enablePrologue",schemaPath:"#/properties/enablePrologue/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.enablePrologue.type,parentSchema:schema31.properties.enablePrologue,data:data2};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.inputs !== undefined){
+let data3 = data.inputs;
+const _errs7 = errors;
+let valid1 = false;
+const _errs8 = errors;
+if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
+for(const key0 in data3){
+let data4 = data3[key0];
+if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
+if(data4.name !== undefined){
+let data5 = data4.name;
+if(typeof data5 !== "string"){
+const err3 = {instancePath:instancePath+"/inputs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/properties/inputs/anyOf/0/additionalProperties/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.name.type,parentSchema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.name,data:data5};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+}
+if(data4.type !== undefined){
+let data6 = data4.type;
+if(typeof data6 !== "string"){
+const err4 = {instancePath:instancePath+"/inputs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/properties/inputs/anyOf/0/additionalProperties/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.type.type,parentSchema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.type,data:data6};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+}
+if(data4.optional !== undefined){
+let data7 = data4.optional;
+if(typeof data7 !== "boolean"){
+const err5 = {instancePath:instancePath+"/inputs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/optional",schemaPath:"#/properties/inputs/anyOf/0/additionalProperties/properties/optional/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.optional.type,parentSchema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.optional,data:data7};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+if(data4.options !== undefined){
+let data8 = data4.options;
+if(!(Array.isArray(data8))){
+const err6 = {instancePath:instancePath+"/inputs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1")+"/options",schemaPath:"#/properties/inputs/anyOf/0/additionalProperties/properties/options/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.options.type,parentSchema:schema31.properties.inputs.anyOf[0].additionalProperties.properties.options,data:data8};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/inputs/" + key0.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/inputs/anyOf/0/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.inputs.anyOf[0].additionalProperties.type,parentSchema:schema31.properties.inputs.anyOf[0].additionalProperties,data:data4};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/anyOf/0/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.inputs.anyOf[0].type,parentSchema:schema31.properties.inputs.anyOf[0],data:data3};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+var _valid0 = _errs8 === errors;
+valid1 = valid1 || _valid0;
+const _errs21 = errors;
+if(Array.isArray(data3)){
+if(data3.length > 0){
+const err9 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/anyOf/1/maxItems",keyword:"maxItems",params:{limit: 0},message:"must NOT have more than 0 items",schema:0,parentSchema:schema31.properties.inputs.anyOf[1],data:data3};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.inputs.anyOf[1].type,parentSchema:schema31.properties.inputs.anyOf[1],data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+var _valid0 = _errs21 === errors;
+valid1 = valid1 || _valid0;
+if(!valid1){
+const err11 = {instancePath:instancePath+"/inputs",schemaPath:"#/properties/inputs/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema31.properties.inputs.anyOf,parentSchema:schema31.properties.inputs,data:data3};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+else {
+errors = _errs7;
+if(vErrors !== null){
+if(_errs7){
+vErrors.length = _errs7;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.enable_tips !== undefined){
+let data9 = data.enable_tips;
+if(typeof data9 !== "boolean"){
+const err12 = {instancePath:instancePath+"/enable_tips",schemaPath:"#/properties/enable_tips/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.enable_tips.type,parentSchema:schema31.properties.enable_tips,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data.tips !== undefined){
+let data10 = data.tips;
+if(typeof data10 !== "string"){
+const err13 = {instancePath:instancePath+"/tips",schemaPath:"#/properties/tips/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.tips.type,parentSchema:schema31.properties.tips,data:data10};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.layout_recognize !== undefined){
+let data11 = data.layout_recognize;
+if((typeof data11 !== "string") && (data11 !== null)){
+const err14 = {instancePath:instancePath+"/layout_recognize",schemaPath:"#/properties/layout_recognize/type",keyword:"type",params:{type: schema31.properties.layout_recognize.type},message:"must be string,null",schema:schema31.properties.layout_recognize.type,parentSchema:schema31.properties.layout_recognize,data:data11};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+}
+}
+else {
+const err15 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+validate20.errors = vErrors;
+return errors === 0;
+}
+validate20.evaluated = {"props":{"mode":true,"prologue":true,"enablePrologue":true,"inputs":true,"enable_tips":true,"tips":true,"layout_recognize":true},"dynamicProps":false,"dynamicItems":false};
+
