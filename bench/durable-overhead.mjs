@@ -1,6 +1,6 @@
 /**
  * What a checkpoint per step costs in memory, apart from the full bench: the 1000-step chain as a
- * durable session on MemorySnapshotStore (sync) and as a plain run, alternating, CPU time, after a
+ * durable session on InProcessSnapshotStore (sync) and as a plain run, alternating, CPU time, after a
  * warm-up. Prints the medians and their ratio (durable-memory's `overhead`, which must be ≤ 2).
  *
  *     node bench/durable-overhead.mjs [pairs]

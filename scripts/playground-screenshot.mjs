@@ -12,7 +12,7 @@ import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
-import { createApiKey, createServer, MemoryServerStore } from "../dist/src/index.js";
+import { createApiKey, createServer, InProcessServerStore } from "../dist/src/index.js";
 import { createLlmProvider, startMockLlmServer } from "../dist/src/llm/index.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -53,7 +53,7 @@ const dsl = {
 };
 
 const mock = await startMockLlmServer({ script: { rules: [{ match: "Lisbon", reply: "Day 1: Alfama and the castle at sunset.\nDay 2: Belém, pastéis de nata, the river.\nDay 3: a train to Sintra's palaces.", chunk_delay_ms: 15 }] } });
-const store = new MemoryServerStore();
+const store = new InProcessServerStore();
 const { key } = await createApiKey(store, { tenant: "demo", name: "screenshot" });
 const llm = createLlmProvider({ providers: { mock: { baseURL: mock.url } }, defaultModel: { provider: "mock", model: "mock" } }, {});
 const app = createServer({ store, canvas: { services: { llm } } });

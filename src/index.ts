@@ -13,7 +13,7 @@ export {
   CanvasValidationError,
   type LoadOptions,
 } from "./api.js";
-export { Canvas, type CanvasRuntimeOptions, type CompiledCanvas } from "./engine/canvas.js";
+export { Canvas, type CanvasRuntimeOptions, type CompiledCanvas, CheckpointReplayError } from "./engine/canvas.js";
 export { DEFAULT_MAX_STEPS, type RunRequest } from "./engine/run.js";
 export { DEFAULT_CONCURRENCY, DEFAULT_COMPONENT_TIMEOUT_MS } from "./engine/runner.js";
 export {
@@ -72,7 +72,7 @@ export {
   setByPath,
   type VariableDeclaration,
 } from "./pool/index.js";
-export * from "./stores/index.js";
+export * from "./backends/index.js";
 export {
   migrateDsl,
   needsMigration,
@@ -101,6 +101,7 @@ export type { EmbeddingModel, RerankModel, KnowledgeModels } from "./knowledge/m
 export type * from "./config/types.js";
 export { McpHub } from "./tools/mcp/hub.js";
 export {
+  InProcessMemoryStore,
   ProcessMemoryStore,
   FileMemoryStore,
   openMemoryStore,
@@ -113,10 +114,9 @@ export {
   type MemoryMessage,
   type MemoryHit,
   type MemoryQuery,
-} from "./memory/index.js";
+} from "./memories/index.js";
 export { DurableSession, SessionNotFoundError, type DurableSessionOptions, type LoggedRunEvent, type OpenedAs, type Durability, type DurableRunRequest, type RunEndRecord } from "./durable/session.js";
 export { DURABILITIES } from "./durable/writer.js";
-export { CheckpointReplayError } from "./engine/canvas.js";
 export type { RunDelta, CheckpointOp, CheckpointSink } from "./engine/checkpoint.js";
 export { cancelRun, type CancelRunOptions } from "./durable/cancel.js";
 export { followEvents, endsRun, type FollowOptions } from "./durable/follow.js";

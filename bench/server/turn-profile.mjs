@@ -75,7 +75,7 @@ let sample;
 for (const name of values.stores.split(",")) {
   let store;
   let cleanup = async () => undefined;
-  if (name === "memory") store = new api.MemoryServerStore();
+  if (name === "memory") store = new api.InProcessServerStore();
   else if (name === "data") {
     const dir = mkdtempSync(join(tmpdir(), "canvasflow-turn-profile-"));
     store = new api.DataFolderServerStore({ directory: dir });

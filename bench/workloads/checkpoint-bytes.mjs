@@ -43,7 +43,7 @@ function loopDsl(rounds) {
 export async function canvasflowSide() {
   const api = await canvasflow();
   /** A memory store that counts what each checkpoint writes. */
-  class CountingStore extends api.MemorySnapshotStore {
+  class CountingStore extends api.InProcessSnapshotStore {
     sizes = [];
     appendNow(key, record, options) {
       this.sizes.push(record.delta.length + record.events.reduce((sum, e) => sum + e.json.length, 0));

@@ -1,6 +1,6 @@
 /**
  * durable-memory: the 1000-step chain with a checkpoint after every step, in memory on both
- * sides: canvasflow's DurableSession on MemorySnapshotStore (sync), LangGraph with MemorySaver.
+ * sides: canvasflow's DurableSession on InProcessSnapshotStore (sync), LangGraph with MemorySaver.
  * Also times the same chain without checkpoints: durability should cost at most 2× (the
  * `overhead` figure). LangGraph writes the whole state every step; canvasflow writes the delta.
  */
@@ -17,12 +17,12 @@ export async function runDurable(session) {
   if (last?.event !== "workflow_finished" || last.data.error) throw new Error(`run did not finish cleanly: ${JSON.stringify(last?.data)}`);
 }
 
-/** The chain as a durable session on MemorySnapshotStore (sync) and as a plain canvas, in this process. */
+/** The chain as a durable session on InProcessSnapshotStore (sync) and as a plain canvas, in this process. */
 export async function durableAndPlainChain() {
   const api = await canvasflow();
   registerBenchComponents(api);
   const dsl = chainDsl(N);
-  const store = new api.MemorySnapshotStore();
+  const store = new api.InProcessSnapshotStore();
   const session = await api.DurableSession.open({ store, key: "bench", dsl, canvas: { maxSteps: N + 10 }, durability: "sync" });
   const plain = await api.loadCanvas(dsl, { maxSteps: N + 10 });
   return { session, plain };

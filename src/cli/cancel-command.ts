@@ -8,11 +8,13 @@
  * flags and channel are under P (serverCancelLayout).
  */
 import { cancelRun } from "../durable/cancel.js";
-import { serverCancelLayout } from "../server/store/redis.js";
-import { CancelSignalError, checkTaskId, type CancelSignals } from "../stores/cancel-signals.js";
-import { FileCancelSignals } from "../stores/file-cancel.js";
-import { openCancelSignals } from "../stores/open-store.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { serverCancelLayout } from "../backends/redis/server-store.js";
+import { CancelSignalError, SnapshotStoreError } from "../backends/errors.js";
+import { checkTaskId } from "../backends/shared/cancel.js";
+import type { CancelSignals } from "../backends/contracts.js";
+import { FileCancelSignals } from "../backends/files/cancel.js";
+import { openCancelSignals } from "../backends/open-sessions.js";
+import { locationKind } from "../backends/location.js";
 import { cancelFolder } from "./cancel-folder.js";
 import { UsageError, type CliIO } from "./io.js";
 import { EXIT } from "./run-command.js";
@@ -36,8 +38,8 @@ export async function cancelCommand(args: CancelArgs, io: CliIO): Promise<number
   }
   if (args.redisPrefix !== undefined && args.redis === undefined) throw new UsageError("--redis-prefix is a Redis key prefix: give it with --redis");
   const where = args.redis ?? args.postgres ?? args.dir ?? cancelFolder().directory;
-  if (args.redis !== undefined && !/^rediss?:\/\//i.test(args.redis)) throw new UsageError(`--redis expects a redis:// URL, got ${JSON.stringify(args.redis)}`);
-  if (args.postgres !== undefined && !/^postgres(ql)?:\/\//i.test(args.postgres)) throw new UsageError(`--postgres expects a postgres:// URL, got ${JSON.stringify(args.postgres)}`);
+  if (args.redis !== undefined && locationKind(args.redis) !== "redis") throw new UsageError(`--redis expects a redis:// URL, got ${JSON.stringify(args.redis)}`);
+  if (args.postgres !== undefined && locationKind(args.postgres) !== "postgres") throw new UsageError(`--postgres expects a postgres:// URL, got ${JSON.stringify(args.postgres)}`);
   let signals: CancelSignals;
   try {
     signals = args.redis ?? args.postgres ? openCancelSignals(where, args.redisPrefix !== undefined ? { redis: serverCancelLayout(args.redisPrefix) } : {}) : new FileCancelSignals({ directory: where });

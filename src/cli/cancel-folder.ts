@@ -10,7 +10,7 @@
 import { lstatSync, mkdirSync } from "node:fs";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
-import { CancelSignalError } from "../stores/cancel-signals.js";
+import { CancelSignalError } from "../backends/errors.js";
 
 export const CANCEL_DIR_ENV = "CANVASFLOW_CANCEL_DIR";
 

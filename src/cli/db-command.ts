@@ -7,20 +7,22 @@
  *   do the same on first use otherwise.
  * - With any store (`--postgres`, `--redis URL [--redis-prefix P]` or `--data DIR`): move the
  *   memories written before memories had tenants to the tenant of the session that wrote each
- *   message (memory/legacy.ts), as `canvasflow serve` does when it starts. `--memories LOCATION`
+ *   message (memories/legacy.ts), as `canvasflow serve` does when it starts. `--memories LOCATION`
  *   names where they are when the config's `memories.location` put them elsewhere;
  *   `--unowned-to TENANT` gives the messages whose session is not known to that tenant.
  */
-import { migrateLegacyMemories, legacyReportLines } from "../memory/legacy.js";
-import { memoriesForServer } from "../memory/open.js";
-import { migratePostgresMemories } from "../memory/postgres-memories.js";
-import { checkTenant, MemoryStoreError, type MemoryStore } from "../memory/types.js";
+import { migrateLegacyMemories, legacyReportLines } from "../memories/legacy.js";
+import { memoriesForServer } from "../backends/open-memories.js";
+import { migratePostgresMemories } from "../backends/postgres/memories-schema.js";
+import { checkTenant } from "../backends/shared/memories.js";
+import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import type { MemoryStore } from "../backends/contracts.js";
 import { sessionOwners } from "../server/memory-owners.js";
-import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
-import { migratePostgresServer } from "../server/store/postgres-schema.js";
-import { migratePostgres, postgresTables, type MigrationResult } from "../stores/postgres-schema.js";
-import { postgresServer, type PostgresServer } from "../stores/open-store.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
+import { migratePostgresServer } from "../backends/postgres/server-schema.js";
+import { migratePostgres, postgresTables } from "../backends/postgres/session-schema.js";
+import type { MigrationResult } from "../backends/postgres/migrations.js";
+import { postgresServer, type PostgresServer } from "../backends/location.js";
 import { UsageError, type CliIO } from "./io.js";
 import { withStore } from "./keys-command.js";
 import { EXIT } from "./run-command.js";

@@ -5,10 +5,11 @@
  * kept. `list` never shows a key or its hash.
  */
 import { apiKeyNameProblem, createApiKey } from "../server/store/api-keys.js";
-import { DataFolderServerStore } from "../server/store/data-folder.js";
-import { openServerStore } from "../server/store/open.js";
-import { isRecordId, tenantProblem } from "../server/store/records.js";
-import { ServerStoreError, type ApiKeyRecord, type ServerStore } from "../server/store/types.js";
+import { DataFolderServerStore } from "../backends/files/server-store.js";
+import { openServerStore } from "../backends/open-server.js";
+import { isRecordId, tenantProblem } from "../backends/shared/records.js";
+import { ServerStoreError } from "../backends/errors.js";
+import type { ApiKeyRecord, ServerStore } from "../backends/contracts.js";
 import { UsageError, type CliIO } from "./io.js";
 import { EXIT } from "./run-command.js";
 

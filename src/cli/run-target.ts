@@ -10,11 +10,11 @@
  */
 import type { Durability } from "../durable/writer.js";
 import { DURABILITIES } from "../durable/writer.js";
-import { MemorySnapshotStore } from "../stores/memory-store.js";
-import { FileCancelSignals } from "../stores/file-cancel.js";
-import { openCancelSignals, openSnapshotStore, type SessionBackend } from "../stores/open-store.js";
-import { SnapshotStoreError, type CheckpointStore } from "../stores/snapshot-store.js";
-import type { CancelSignals } from "../stores/cancel-signals.js";
+import { InProcessSnapshotStore } from "../backends/process/session-store.js";
+import { FileCancelSignals } from "../backends/files/cancel.js";
+import { openCancelSignals, openSnapshotStore, type SessionBackend } from "../backends/open-sessions.js";
+import { SnapshotStoreError } from "../backends/errors.js";
+import type { CheckpointStore, CancelSignals } from "../backends/contracts.js";
 import { prepareCancelFolder } from "./cancel-folder.js";
 import { UsageError } from "./io.js";
 
@@ -42,7 +42,7 @@ export function openRunTarget(session: string | undefined, durability: Durabilit
   if (session === undefined) {
     if (durability !== undefined) throw new UsageError("--durability needs --session: a run without a session keeps nothing after it ends");
     return {
-      store: new MemorySnapshotStore(),
+      store: new InProcessSnapshotStore(),
       key: "run",
       location: undefined,
       backend: "memory",

@@ -26,24 +26,22 @@ import { AgentFolderError } from "../server/agent-folder.js";
 import { withServerEgress } from "../server/egress.js";
 import { createServer, InsecureListenError } from "../server/app.js";
 import { ServerOptionsError } from "../server/settings.js";
-import { CONFIG_FILE_NAME } from "../config/load.js";
+import { CONFIG_FILE_NAME, ConfigError } from "../config/load.js";
 import { formatSchemaIssues } from "../util/json-schema.js";
 import type { ServerConfig } from "../config/types.js";
-import type { ServerStore } from "../server/store/types.js";
+import type { ServerStore, MemoryStore } from "../backends/contracts.js";
 import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { withStore, type KeysStoreArgs } from "./keys-command.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
 import { isSetupError, openRunServices, type RunServices } from "./services.js";
-import { legacyReportLines, migrateLegacyMemories } from "../memory/legacy.js";
-import { memoriesForServer } from "../memory/open.js";
+import { legacyReportLines, migrateLegacyMemories } from "../memories/legacy.js";
+import { memoriesForServer } from "../backends/open-memories.js";
 import { sessionOwners } from "../server/memory-owners.js";
-import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
-import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
+import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { registryWithModules } from "./register-modules.js";
 import { serverPolicy } from "./server-policy.js";
-import { ConfigError } from "../config/load.js";
 import type { ComponentPolicy } from "../policy/policy.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { RunQueue, RunQueueError } from "../worker/run-queue.js";
@@ -179,7 +177,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
 
 /**
  * Move the memories written before memories had tenants to the tenant of the session that wrote
- * each message (memory/legacy.ts), saying what moved and what has no known owner; false, having
+ * each message (memories/legacy.ts), saying what moved and what has no known owner; false, having
  * said why, when it failed (nothing is lost: each memory moves whole or not at all).
  */
 async function moveLegacyMemories(memories: MemoryStore, store: ServerStore, io: CliIO): Promise<boolean> {

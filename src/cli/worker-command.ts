@@ -22,11 +22,12 @@ import { isSetupError, openRunServices } from "./services.js";
 import { serverPolicy } from "./server-policy.js";
 import { ConfigError } from "../config/load.js";
 import type { ComponentPolicy } from "../policy/policy.js";
-import { memoriesForServer } from "../memory/open.js";
-import { MemoryStoreError, type MemoryStore } from "../memory/types.js";
-import { DEFAULT_DATA_FOLDER } from "../server/store/open.js";
+import { memoriesForServer } from "../backends/open-memories.js";
+import { locationKind } from "../backends/location.js";
+import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import type { MemoryStore } from "../backends/contracts.js";
+import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
-import { SnapshotStoreError } from "../stores/snapshot-store.js";
 
 export interface WorkerArgs {
   redis?: string;
@@ -85,7 +86,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
   try {
     // The memories canvasflow serve --redis keeps on the same Redis (or the configured place). A
     // --redis that is not a Redis URL is left to the queue, whose message names the flag.
-    if (services.config.memories?.location || /^rediss?:\/\//i.test(args.redis)) {
+    if (services.config.memories?.location || locationKind(args.redis) === "redis") {
       memories = memoriesForServer(services.config.memories, { redis: args.redis, redisPrefix: args.prefix }, DEFAULT_DATA_FOLDER);
     }
   } catch (error) {

@@ -6,7 +6,7 @@
 import { componentSchema } from "../dsl/schemas.js";
 import { stringifyValue, type CompiledTemplate } from "../refs/template.js";
 import { isPlainObject } from "../util/values.js";
-import { checkMemoryIdsParam, saveToMemories } from "../memory/save.js";
+import { checkMemoryIdsParam, saveToMemories } from "../memories/save.js";
 import { renderJinja, looksLikeJinja } from "./jinja.js";
 import { isTextStream, TextStream } from "./text-stream.js";
 import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";

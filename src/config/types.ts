@@ -9,9 +9,9 @@ import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { EmbeddingConfig, LocalKnowledgeBaseConfig } from "../knowledge/config-types.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
-import type { MemoryStore } from "../memory/types.js";
+import type { MemoryStore } from "../backends/contracts.js";
 import type { CodeExecOptions } from "../sandbox/code/options.js";
-import type { TenantMemories } from "../memory/scope.js";
+import type { TenantMemories } from "../memories/scope.js";
 
 export type { EmbeddingConfig, LocalKnowledgeBaseConfig, McpServerConfig };
 
@@ -91,7 +91,7 @@ export interface EgressConfig {
 }
 
 export interface MemoriesConfig {
-  /** A folder, redis://… or postgres://… (see memory/open.ts). */
+  /** A folder, redis://… or postgres://… (see backends/open-memories.ts). */
   location?: string;
   /** Message text one memory keeps; the oldest messages are forgotten first. */
   maxBytes?: number;
@@ -212,7 +212,7 @@ export interface ToolServices {
  * - `egress`: the egress guard's policy for every outbound connection (sandbox/egress/service.ts);
  * - `http`: its older spelling, still read;
  * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
- * - `memories`: where conversation memories are written and searched (memory/types.ts);
+ * - `memories`: where conversation memories are written and searched (MemoryStore in backends/contracts.ts);
  * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts).
  */
 export interface CanvasflowServices {

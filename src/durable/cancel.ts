@@ -2,7 +2,7 @@
  * Cancel a task's run from any process: every process running that task hears it through its
  * CancelSignals and ends the run with workflow_finished error "cancelled", checkpointed.
  */
-import type { CancelSignals } from "../stores/cancel-signals.js";
+import type { CancelSignals } from "../backends/contracts.js";
 
 export interface CancelRunOptions {
   /** Where the request goes (Redis, PostgreSQL, a folder, or this process's memory). */

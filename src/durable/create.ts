@@ -6,7 +6,8 @@
 import { canvasFromSource, defaultRegistry, readSource } from "../api.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import type { Canvas, CanvasRuntimeOptions } from "../engine/canvas.js";
-import { SessionLockedError, SnapshotConflictError, type CheckpointStore } from "../stores/snapshot-store.js";
+import { SessionLockedError, SnapshotConflictError } from "../backends/errors.js";
+import type { CheckpointStore } from "../backends/contracts.js";
 
 export interface CreateSessionOptions {
   registry?: ComponentRegistry;

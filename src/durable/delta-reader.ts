@@ -3,7 +3,7 @@
  * so garbage in a store is reported with its position, never half-applied.
  */
 import type { RunDelta } from "../engine/checkpoint.js";
-import { SnapshotCorruptError } from "../stores/snapshot-store.js";
+import { SnapshotCorruptError } from "../backends/errors.js";
 import { isPlainObject } from "../util/values.js";
 
 const STATUSES = new Set(["idle", "paused", "running", "failed", "cancelled"]);

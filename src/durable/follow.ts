@@ -7,7 +7,7 @@
  * reader next to the run sees; events appear in the log with the checkpoint of their batch, or as
  * they happen when the run logs them live (`liveEvents`).
  */
-import type { CheckpointStore, StoredEvent } from "../stores/snapshot-store.js";
+import type { CheckpointStore, StoredEvent } from "../backends/contracts.js";
 
 export interface FollowOptions {
   /** Only events after this id (`Last-Event-ID`); left out, from the oldest kept. */

@@ -33,8 +33,8 @@ import type { CanvasEvent } from "../engine/events.js";
 import type { RunRequest } from "../engine/run.js";
 import { readRunDelta } from "./delta-reader.js";
 import { CheckpointWriter, type Durability, type RunEndRecord } from "./writer.js";
-import type { CancelSignals } from "../stores/cancel-signals.js";
-import { SnapshotCorruptError, SnapshotStoreError, type CheckpointStore, type SessionLock } from "../stores/snapshot-store.js";
+import type { CancelSignals, CheckpointStore, SessionLock } from "../backends/contracts.js";
+import { SnapshotCorruptError, SnapshotStoreError } from "../backends/errors.js";
 
 export type { Durability, RunEndRecord } from "./writer.js";
 
@@ -98,7 +98,7 @@ const DEFAULT_COMPACT_AFTER_OPS = 10_000;
 /** A session opened without a DSL to create it from does not exist (or expired). */
 export class SessionNotFoundError extends SnapshotStoreError {
   constructor(key: string) {
-    super(`session "${key}" does not exist (it was never created, was deleted, or expired)`, key);
+    super(`session "${key}" does not exist (it was never created, was deleted, or expired)`, key, "session_not_found");
     this.name = "SessionNotFoundError";
   }
 }

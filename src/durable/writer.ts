@@ -22,7 +22,7 @@ import type { Canvas } from "../engine/canvas.js";
 import { isSelfContained, mergeDeltaParts, type RunDelta } from "../engine/checkpoint.js";
 import type { CanvasEvent } from "../engine/events.js";
 import { endsRun } from "./follow.js";
-import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, SessionLock } from "../stores/snapshot-store.js";
+import type { CheckpointRecord, CheckpointStore, Durability, LoggedEvent, SessionLock } from "../backends/contracts.js";
 
 export type { Durability };
 

@@ -6,7 +6,7 @@
  */
 import type { ServerContext } from "./context.js";
 import { operatingError } from "./envelope.js";
-import type { AgentRecord } from "./store/types.js";
+import type { AgentRecord } from "../backends/contracts.js";
 
 /** Every route on an agent (its update, sessions, completions) but its reading and its deletion. */
 const NO_AGENT_ACCESS = "Make sure you have permission to access the agent.";

@@ -3,8 +3,8 @@
  * then the tenant's own agents in the store. A folder agent shadows a stored agent with the same
  * id; lists show the folder's agents first.
  */
-import { listPage } from "./store/paging.js";
-import type { AgentRecord, AgentStore, ListQuery, Page } from "./store/types.js";
+import { listPage } from "../backends/shared/paging.js";
+import type { AgentRecord, AgentStore, ListQuery, Page } from "../backends/contracts.js";
 import type { FolderAgent } from "./agent-folder.js";
 
 export class AgentCatalog {

@@ -5,7 +5,7 @@
  * (`removeOrphanRunState`). Left behind, the run state made the owner's own session id answer
  * 103 "Only authorized users…" (a run state without a record reads as another tenant's session).
  */
-import { SessionLockedError } from "../stores/snapshot-store.js";
+import { SessionLockedError } from "../backends/errors.js";
 import type { ServerContext } from "./context.js";
 
 const AGENT_DELETED = "cancelled: the agent was deleted";

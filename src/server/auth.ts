@@ -10,7 +10,7 @@
  */
 import { timingSafeEqual } from "node:crypto";
 import { hashApiKey } from "./store/api-keys.js";
-import type { ApiKeyStore } from "./store/types.js";
+import type { ApiKeyStore } from "../backends/contracts.js";
 
 /** The tenant of the single configured key and of requests to an open server. */
 export const DEFAULT_TENANT = "default";

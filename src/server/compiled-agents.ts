@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { compileCanvas, readSource } from "../api.js";
 import type { CompiledCanvas } from "../engine/canvas.js";
 import type { ComponentRegistry } from "../components/registry.js";
-import type { AgentRecord } from "./store/types.js";
+import type { AgentRecord } from "../backends/contracts.js";
 
 interface CompiledAgentsLimits {
   /** Versions kept (default 256). */

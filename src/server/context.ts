@@ -13,10 +13,9 @@ import type { RunAdmission } from "./run-slots.js";
 import type { ServerLimits } from "./settings.js";
 import type { SetupGate } from "./setup-gate.js";
 import type { Shutdown } from "./shutdown.js";
-import type { ServerStore } from "./store/types.js";
+import type { ServerStore, MemoryStore } from "../backends/contracts.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import type { JobEnds } from "./job-ends.js";
-import type { MemoryStore } from "../memory/types.js";
 import type { ComponentPolicy } from "../policy/policy.js";
 
 export interface ServerContext {

@@ -4,7 +4,7 @@
  * reads `code`); real HTTP statuses are kept for 401, 403, 404, 413 and 429, and on the OpenAI
  * routes for every error (`httpStatus`).
  */
-import type { DamagedRecord } from "./store/types.js";
+import type { DamagedRecord } from "../backends/contracts.js";
 
 /** RAGFlow's `RetCode` values that the agent API uses. */
 export const RET = {

@@ -9,31 +9,12 @@ export { sessionOwners } from "./memory-owners.js";
 export { AGENT_BODY_LIMIT } from "./routes/agents.js";
 export { ServerOptionsError } from "./settings.js";
 export { PolicyRefusal, type DenialView } from "./component-policy.js";
-export {
-  DuplicateTitleError,
-  ServerStoreError,
-  type AgentPatch,
-  type AgentRecord,
-  type AgentStore,
-  type ApiKeyRecord,
-  type ApiKeyStore,
-  type ListQuery,
-  type Page,
-  type ServerStore,
-  type MessageFeedback,
-  type RunSummary,
-  type SessionMessage,
-  type SessionPatch,
-  type SessionRecord,
-  type SessionRecordStore,
-  type UploadLimits,
-  type UploadRecord,
-  type UploadStore,
-} from "./store/types.js";
-export { isUploadId } from "./store/uploads.js";
-export { StoredRecordError, isRecordId, isKeyHash } from "./store/records.js";
-export { MemoryServerStore } from "./store/memory.js";
-export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "./store/data-folder.js";
+export { DuplicateTitleError, ServerStoreError, StoredRecordError } from "../backends/errors.js";
+export type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, ListQuery, Page, ServerStore, MessageFeedback, RunSummary, SessionMessage, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../backends/contracts.js";
+export { isUploadId } from "../backends/shared/uploads.js";
+export { isRecordId, isKeyHash } from "../backends/shared/records.js";
+export { InProcessServerStore, MemoryServerStore } from "../backends/process/server-store.js";
+export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "../backends/files/server-store.js";
 export { createApiKey, hashApiKey, API_KEY_PREFIX, type CreateApiKeyOptions, type CreatedApiKey } from "./store/api-keys.js";
-export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "./store/open.js";
-export { migrateLegacyMemories, type MemoryOwners, type LegacyMigrationReport } from "../memory/legacy.js";
+export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "../backends/open-server.js";
+export { migrateLegacyMemories, type MemoryOwners, type LegacyMigrationReport } from "../memories/legacy.js";

@@ -2,7 +2,7 @@
  * The paging and filters of RAGFlow's list endpoints, from a query string already checked against
  * `schemas/server/list-query.schema.json`.
  */
-import type { ListQuery } from "./store/types.js";
+import type { ListQuery } from "../backends/contracts.js";
 
 export interface RawListQuery {
   page?: number;

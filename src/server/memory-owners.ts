@@ -3,8 +3,8 @@
  * message's session_id is the task id of the run that wrote it, which on this server is the
  * session id (sessions.ts), and the session records say each session's tenant.
  */
-import type { MemoryOwners } from "../memory/legacy.js";
-import type { SessionRecordStore } from "./store/types.js";
+import type { MemoryOwners } from "../memories/legacy.js";
+import type { SessionRecordStore } from "../backends/contracts.js";
 
 export function sessionOwners(sessions: Pick<SessionRecordStore, "tenantOf">): MemoryOwners {
   return {

@@ -21,7 +21,7 @@ import { newId, type ServerContext } from "./context.js";
 import { JobWatch } from "./job-watch.js";
 import { createQueuedSession, findSession, refuseFullSession, runInProgress } from "./sessions.js";
 import { tenantCanvas } from "./tenant-canvas.js";
-import type { AgentRecord, SessionRecord } from "./store/types.js";
+import type { AgentRecord, SessionRecord } from "../backends/contracts.js";
 import { TurnTranscript } from "./transcript.js";
 import { addMessages, clientEvent, giveBack, outcomeOf, runTimeLimitMessage, TurnEndHold, turnAgent, type Turn, type TurnInput } from "./turn.js";
 import type { RunQueue } from "../worker/run-queue.js";

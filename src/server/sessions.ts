@@ -6,12 +6,12 @@
 import { Canvas } from "../engine/canvas.js";
 import { CanvasValidationError } from "../api.js";
 import { DurableSession } from "../durable/session.js";
-import { SessionLockedError } from "../stores/snapshot-store.js";
+import { SessionLockedError } from "../backends/errors.js";
 import { storeNewSession } from "../durable/create.js";
 import { dataError, operatingError } from "./envelope.js";
 import { newId, type ServerContext } from "./context.js";
 import { tenantCanvas } from "./tenant-canvas.js";
-import type { AgentRecord, SessionRecord } from "./store/types.js";
+import type { AgentRecord, SessionRecord } from "../backends/contracts.js";
 
 /** Ids the server gives sessions; anything else cannot be one of its sessions. */
 const SESSION_ID = /^[0-9a-f]{32}$/;

@@ -14,7 +14,7 @@
 import type { DurableSession } from "../durable/session.js";
 import type { RunEndRecord } from "../durable/writer.js";
 import type { ServerContext } from "./context.js";
-import type { SessionMessage, SessionRecord } from "./store/types.js";
+import type { SessionMessage, SessionRecord } from "../backends/contracts.js";
 import type { TurnTranscript } from "./transcript.js";
 
 /** workflow_finished's error of a run ended because its process died mid-run. */

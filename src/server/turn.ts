@@ -31,7 +31,7 @@ import { newId, type ServerContext } from "./context.js";
 import type { RunOutcome } from "./metrics.js";
 import { FOREIGN_SESSION, findSession, openNewSession, openSession, refuseFullSession, runInProgress } from "./sessions.js";
 import { shuttingDown } from "./shutdown.js";
-import type { AgentRecord, SessionRecord } from "./store/types.js";
+import type { AgentRecord, SessionRecord } from "../backends/contracts.js";
 import { TurnTranscript, type SessionEvent } from "./transcript.js";
 import { keepTurn, settlePreviousTurn, turnMessages } from "./turn-record.js";
 import { removeOrphanRunState } from "./agent-removal.js";

@@ -9,7 +9,7 @@
 import { parseSelector, type Reference } from "../refs/grammar.js";
 import { positiveNumber, unitInterval } from "../components/param-checks.js";
 import type { ParamProblem, Params } from "../components/types.js";
-import { checkMemoryIdsParam } from "../memory/save.js";
+import { checkMemoryIdsParam } from "../memories/save.js";
 import { defineTool, lazyRun } from "./define-tool.js";
 
 /** The dataset lists: dataset_ids (current), kb_ids (older name of the same list), kb_vars (older variable list). */

@@ -10,8 +10,7 @@
  */
 import type { ComponentRegistry } from "../components/registry.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
-import type { CancelSignals } from "../stores/cancel-signals.js";
-import type { CheckpointStore } from "../stores/snapshot-store.js";
+import type { CancelSignals, CheckpointStore } from "../backends/contracts.js";
 import { endJobRun } from "./end-job-run.js";
 import { readRunJob } from "./job.js";
 import { jobCancelId, type RunQueue } from "./run-queue.js";

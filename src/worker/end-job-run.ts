@@ -8,7 +8,7 @@
 import type { ComponentRegistry } from "../components/registry.js";
 import { SessionNotFoundError } from "../durable/session.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
-import type { CheckpointStore } from "../stores/snapshot-store.js";
+import type { CheckpointStore } from "../backends/contracts.js";
 import type { RunJobData } from "./job.js";
 import { openWhenFree } from "./open-session.js";
 import { loggedRunEnd } from "./run-end.js";

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { ComponentRegistry } from "../components/registry.js";
 import { createSessionIfAbsent } from "../durable/create.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
-import type { CheckpointStore } from "../stores/snapshot-store.js";
+import type { CheckpointStore } from "../backends/contracts.js";
 import { readRunJob, RUN_JOB_FORMAT, RUN_JOB_NAME, type RunJobData } from "./job.js";
 import { RunQueueError, type RunQueue } from "./run-queue.js";
 

@@ -12,7 +12,8 @@
  * gets the memories of `tenant` (of the tenant "default" when the job names none).
  */
 import { MAX_DSL_DEPTH } from "../dsl/structure.js";
-import { checkKey, parseEventId, SnapshotKeyError } from "../stores/snapshot-store.js";
+import { checkKey, parseEventId } from "../backends/shared/sessions.js";
+import { SnapshotKeyError } from "../backends/errors.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { isPlainObject } from "../util/values.js";
 

@@ -4,7 +4,7 @@
  * its lease runs out (at once when it died on this host).
  */
 import { DurableSession, type DurableSessionOptions } from "../durable/session.js";
-import { SessionLockedError } from "../stores/snapshot-store.js";
+import { SessionLockedError } from "../backends/errors.js";
 
 export async function openWhenFree(options: DurableSessionOptions, waitMs: number): Promise<DurableSession> {
   const deadline = Date.now() + waitMs;

@@ -3,7 +3,7 @@
  * died after the run's end was stored, before the job was marked done) must not run its turn twice.
  */
 import { endsRun } from "../durable/follow.js";
-import type { CheckpointStore, StoredEvent } from "../stores/snapshot-store.js";
+import type { CheckpointStore, StoredEvent } from "../backends/contracts.js";
 
 /** What a run job returns (BullMQ keeps it as the job's return value). */
 export interface RunJobResult {

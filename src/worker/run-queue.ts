@@ -12,10 +12,9 @@
 import type { ConnectionOptions, Queue } from "bullmq";
 import { bullmq } from "./bullmq.js";
 import type { Redis } from "ioredis";
-import { RedisServerStore } from "../server/store/redis.js";
-import type { CancelSignals } from "../stores/cancel-signals.js";
-import { DEFAULT_REDIS_URL, RedisConnection } from "../stores/redis-connection.js";
-import type { CheckpointStore } from "../stores/snapshot-store.js";
+import { RedisServerStore } from "../backends/redis/server-store.js";
+import type { CancelSignals, CheckpointStore } from "../backends/contracts.js";
+import { DEFAULT_REDIS_URL, RedisConnection } from "../backends/redis/connection.js";
 import { RUN_JOB_NAME, type RunJobData } from "./job.js";
 
 export const DEFAULT_QUEUE_NAME = "runs";

@@ -13,7 +13,7 @@
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CanvasEvent } from "../../src/engine/events.js";
-import type { CheckpointStore } from "../../src/stores/snapshot-store.js";
+import type { CheckpointStore } from "../../src/backends/contracts.js";
 import { cli, events } from "../helpers/cli.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { testBackends, testEnv, type BackendName, type TestBackend } from "../helpers/durable-backends.js";

@@ -7,11 +7,11 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApiKey, hashApiKey } from "../../src/server/store/api-keys.js";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import { PostgresServerStore } from "../../src/server/store/postgres.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
+import { PostgresServerStore } from "../../src/backends/postgres/server-store.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { cli } from "../helpers/cli.js";
 import { spawnCli } from "../helpers/cli-process.js";
 import { closedPort } from "../helpers/http.js";
@@ -182,7 +182,7 @@ describe("canvasflow keys: the default folder, the stored form, usage and failur
 
 describe("createApiKey (the library function)", () => {
   it("makes a cf- key of 32 random bytes and stores only its hash and last four characters", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const { key, record } = await createApiKey(store, { tenant: "acme", name: "ci", now: 1234 });
     expect(key).toMatch(KEY);
     expect(Buffer.from(key.slice(3), "base64url")).toHaveLength(32);

@@ -5,8 +5,8 @@
  */
 import type { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { RedisServerStore } from "../../src/server/store/redis.js";
-import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
+import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
 import { createWorker } from "../../src/worker/worker.js";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { cli } from "../helpers/cli.js";

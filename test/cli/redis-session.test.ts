@@ -4,8 +4,8 @@
 import { randomBytes } from "node:crypto";
 import type { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
-import { SessionLockedError } from "../../src/stores/snapshot-store.js";
+import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
+import { SessionLockedError } from "../../src/backends/errors.js";
 import { cli, events } from "../helpers/cli.js";
 import { canvasDsl, messageText, node } from "../helpers/dsl.js";
 import { standIn } from "../helpers/http.js";

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createServer } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { ServerOptionsError } from "../../src/server/settings.js";
 import { createWorker } from "../../src/worker/worker.js";
 import { RunQueueError } from "../../src/worker/run-queue.js";
@@ -68,7 +68,7 @@ describe("servers refuse to trust code", () => {
   });
 
   it("createServer and createWorker refuse a codeExec service that trusts code", async () => {
-    const make = () => createServer({ store: new MemoryServerStore(), canvas: { services: { codeExec: { trustCode: true } } } });
+    const make = () => createServer({ store: new InProcessServerStore(), canvas: { services: { codeExec: { trustCode: true } } } });
     expect(make).toThrow(ServerOptionsError);
     expect(make).toThrow("/canvas/services/codeExec/trustCode: is true, but a server and its workers run every tenant's canvases as untrusted code");
     await expect(createWorker({ redis: "redis://127.0.0.1:6379", registry: defaultRegistry, canvas: { services: { codeExec: { trustCode: true } } } })).rejects.toThrow(RunQueueError);

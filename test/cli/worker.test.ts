@@ -8,7 +8,7 @@ import { main } from "../../src/cli/main.js";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { enqueueRun } from "../../src/worker/enqueue.js";
 import { followEvents } from "../../src/durable/follow.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { ComponentRegistry } from "../../src/components/registry.js";
 import { cli, liveIO } from "../helpers/cli.js";

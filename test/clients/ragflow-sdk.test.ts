@@ -14,7 +14,7 @@ import { afterAll, describe, it } from "vitest";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createLlmProvider } from "../../src/llm/provider.js";
 import { createServer } from "../../src/server/app.js";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { startMockLlmServer } from "../../src/llm/mock-server.js";
 import { collectPytestCases, expectPytestCasePassed, runPytest, type PytestRun, type RunningPytest } from "../helpers/pytest.js";
 import { sharedCandidates, sharedFolder } from "../helpers/shared.js";

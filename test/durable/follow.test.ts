@@ -6,10 +6,10 @@
 import { describe, expect, it } from "vitest";
 import { DurableSession } from "../../src/durable/session.js";
 import { followEvents } from "../../src/durable/follow.js";
-import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
 import type { CanvasEvent } from "../../src/engine/events.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
-import type { StoredEvent } from "../../src/stores/snapshot-store.js";
+import type { StoredEvent } from "../../src/backends/contracts.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { registryWith } from "../helpers/registry.js";
 
@@ -36,7 +36,7 @@ async function collect<T>(items: AsyncIterable<T>): Promise<T[]> {
 
 describe("followEvents", () => {
   it("replays what was logged after an id, then follows the live run to its last event", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const session = await DurableSession.open({ store, key: "s", dsl: chain(12), registry: registryWith(Slow) });
     const live: string[] = [];
     let attachedAfter: string | undefined;
@@ -55,7 +55,7 @@ describe("followEvents", () => {
   });
 
   it("on a finished run, replays and stops; with latestRun, starts at the latest run", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const session = await DurableSession.open({ store, key: "s", dsl: chain(2), registry: registryWith(Slow) });
     await collect(session.run({ query: "one" }));
     await collect(session.run({ query: "two" }));
@@ -70,7 +70,7 @@ describe("followEvents", () => {
   });
 
   it("with `running`, a reader of a session where nothing runs gets what was logged and stops, told the log's last event", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const session = await DurableSession.open({ store, key: "s", dsl: chain(2), registry: registryWith(Slow) });
     const ids = (await collect(session.stream({ query: "one" }))).map((e) => e.id);
     await session.close();
@@ -87,7 +87,7 @@ describe("followEvents", () => {
     expect((await collect(followEvents(store, "s", { after: ids[1], running, pollMs: 5 }))).map((e) => e.id)).toEqual(ids.slice(2));
     expect(asked).toEqual([]);
     // A run that never logged its last event (its process died): what there is, then the end.
-    const cut = new MemorySnapshotStore();
+    const cut = new InProcessSnapshotStore();
     const crashed = await DurableSession.open({ store: cut, key: "c", dsl: chain(3), registry: registryWith(Slow) });
     const seen: string[] = [];
     for await (const { id } of crashed.stream({ query: "go" })) {
@@ -107,7 +107,7 @@ describe("followEvents", () => {
   });
 
   it("stops when its signal aborts, even while nothing new is logged", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 30);
     const got = await collect(followEvents(store, "never-ran", { signal: controller.signal, pollMs: 5 }));

@@ -6,13 +6,14 @@
  */
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { compareEventIds, type CheckpointStore, type StoredEvent } from "../../src/stores/snapshot-store.js";
+import { compareEventIds } from "../../src/backends/shared/sessions.js";
+import type { CheckpointStore, StoredEvent } from "../../src/backends/contracts.js";
 import { DurableSession } from "../../src/durable/session.js";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { followEvents } from "../../src/durable/follow.js";
-import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
-import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
-import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
+import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
+import { PostgresSnapshotStore } from "../../src/backends/postgres/session-store.js";
+import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import type { CanvasEvent } from "../../src/engine/events.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
@@ -32,7 +33,7 @@ interface Backend {
   open(): CheckpointStore;
 }
 
-const memory = new MemorySnapshotStore();
+const memory = new InProcessSnapshotStore();
 const opened: CheckpointStore[] = [];
 const track = <T extends CheckpointStore>(store: T): T => {
   opened.push(store);
@@ -201,7 +202,7 @@ describe.each(BACKENDS)("live event log over $name", (backend) => {
   it("a run that dies mid-way: every step is logged once, except those in flight, which workflow_resumed names", async () => {
     const key = freshKey();
     const registry = probeRegistry(async () => undefined);
-    const clean = new MemorySnapshotStore();
+    const clean = new InProcessSnapshotStore();
     const reference = await DurableSession.open({ store: clean, key: "clean", dsl: probeChain(6), registry });
     const uninterrupted = await collect(reference.run({ query: "go" }));
     await reference.close();
@@ -319,13 +320,13 @@ describe.each(BACKENDS)("live event log over $name", (backend) => {
 
 describe("live event log: options", () => {
   it("opens only an existing session when no DSL is given", async () => {
-    await expect(DurableSession.open({ store: new MemorySnapshotStore(), key: "nobody" })).rejects.toThrow(
+    await expect(DurableSession.open({ store: new InProcessSnapshotStore(), key: "nobody" })).rejects.toThrow(
       'session "nobody" does not exist (it was never created, was deleted, or expired)',
     );
   });
 
   it("refuses liveEvents with durability exit, which writes nothing until the run ends", async () => {
-    await expect(DurableSession.open({ store: new MemorySnapshotStore(), key: "k", dsl: probeChain(1), liveEvents: true, durability: "exit" })).rejects.toThrow(
+    await expect(DurableSession.open({ store: new InProcessSnapshotStore(), key: "k", dsl: probeChain(1), liveEvents: true, durability: "exit" })).rejects.toThrow(
       "liveEvents needs checkpoints during a run: choose durability sync or async, not exit",
     );
   });

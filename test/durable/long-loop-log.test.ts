@@ -8,7 +8,7 @@ import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { DurableSession } from "../../src/durable/session.js";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
 import { scratchDir } from "../helpers/scratch.js";
 
 const ROUNDS = 3000;

@@ -6,10 +6,12 @@
 import { describe, expect, it } from "vitest";
 import { Canvas } from "../../src/engine/canvas.js";
 import { cancelRun } from "../../src/durable/cancel.js";
-import { compareEventIds, SnapshotConflictError, type AppendOptions, type CheckpointRecord, type Durability } from "../../src/stores/snapshot-store.js";
+import { compareEventIds } from "../../src/backends/shared/sessions.js";
+import { SnapshotConflictError } from "../../src/backends/errors.js";
+import type { AppendOptions, CheckpointRecord, Durability } from "../../src/backends/contracts.js";
 import { DurableSession } from "../../src/durable/session.js";
-import { MemoryCancelSignals } from "../../src/stores/cancel-signals.js";
-import { MemorySnapshotStore } from "../../src/stores/memory-store.js";
+import { InProcessCancelSignals } from "../../src/backends/process/cancel.js";
+import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import type { CanvasEvent } from "../../src/engine/events.js";
 import type { ComponentDefinition } from "../../src/components/types.js";
@@ -41,7 +43,7 @@ function countingLoop(rounds: number): CanvasDsl {
 }
 
 /** A memory store whose appends fail from the `failAfter`-th on, like a process that died there. */
-class DyingStore extends MemorySnapshotStore {
+class DyingStore extends InProcessSnapshotStore {
   appends = 0;
   constructor(private failAfter = Number.POSITIVE_INFINITY) {
     super();
@@ -63,7 +65,7 @@ async function collect(events: AsyncIterable<CanvasEvent>): Promise<CanvasEvent[
 }
 
 async function uninterrupted(dsl: CanvasDsl): Promise<CanvasEvent[]> {
-  const store = new MemorySnapshotStore();
+  const store = new InProcessSnapshotStore();
   const session = await DurableSession.open({ store, key: "clean", dsl });
   const events = await collect(session.run({ query: "go" }));
   await session.close();
@@ -84,7 +86,7 @@ describe("DurableSession", () => {
     };
     const registry = registryWith(Make, Grow);
     const dsl = canvasDsl({ begin: node("Begin", {}, ["Make:M"]), "Make:M": node("Make", {}, ["Grow:G"]), "Grow:G": node("Grow", {}, []) });
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const session = await DurableSession.open({ store, key: "kept", dsl, registry });
     await collect(session.run({ query: "go" }));
     await session.close();
@@ -155,8 +157,8 @@ describe("DurableSession", () => {
   });
 
   it("cancel from outside ends the run with workflow_finished cancelled; the next turn starts from before it", async () => {
-    const store = new MemorySnapshotStore();
-    const cancel = new MemoryCancelSignals();
+    const store = new InProcessSnapshotStore();
+    const cancel = new InProcessCancelSignals();
     const dsl = countingLoop(50);
     const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "task-1" } });
     expect(session.taskId).toBe("task-1");
@@ -180,8 +182,8 @@ describe("DurableSession", () => {
   });
 
   it("fresh: the first run of a new session neither clears nor looks up a cancel, and still hears one; later runs do both", async () => {
-    const store = new MemorySnapshotStore();
-    const signals = new MemoryCancelSignals();
+    const store = new InProcessSnapshotStore();
+    const signals = new InProcessCancelSignals();
     const calls: string[] = [];
     // The real signals, with each call written down.
     const cancel = {
@@ -218,7 +220,7 @@ describe("DurableSession", () => {
   });
 
   it("fresh on a key that is taken after all: SnapshotConflictError, the session as it was, its lock free", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const dsl = countingLoop(3);
     const first = await DurableSession.open({ store, key: "taken", dsl });
     await collect(first.run({ query: "one" }));
@@ -232,8 +234,8 @@ describe("DurableSession", () => {
   });
 
   it("a cancelled turn after finished ones goes back to the end of the last finished turn, not to the base", async () => {
-    const store = new MemorySnapshotStore();
-    const cancel = new MemoryCancelSignals();
+    const store = new InProcessSnapshotStore();
+    const cancel = new InProcessCancelSignals();
     const dsl = countingLoop(20);
     const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "t" } });
     expect(finished(await collect(session.run({ query: "one" }))).error).toBeUndefined();
@@ -254,8 +256,8 @@ describe("DurableSession", () => {
   });
 
   it("the turn after a rolled-back one is a new run in the log: its event ids come after the rolled-back turn's", async () => {
-    const store = new MemorySnapshotStore();
-    const cancel = new MemoryCancelSignals();
+    const store = new InProcessSnapshotStore();
+    const cancel = new InProcessCancelSignals();
     const dsl = countingLoop(20);
     const session = await DurableSession.open({ store, key: "s", dsl, cancel, canvas: { taskId: "t" } });
     const cancelled: CanvasEvent[] = [];
@@ -278,8 +280,8 @@ describe("DurableSession", () => {
   });
 
   it("a cancel sent while a session is paused does not cancel its resume; one sent while a crashed run waits does stop it", async () => {
-    const store = new MemorySnapshotStore();
-    const cancel = new MemoryCancelSignals();
+    const store = new InProcessSnapshotStore();
+    const cancel = new InProcessCancelSignals();
     const first = await DurableSession.open({ store, key: "p", dsl: "fixtures/user-fill-up.json", cancel, canvas: { taskId: "paused-task" } });
     expect((await collect(first.run({ query: "a badge" }))).at(-1)?.event).toBe("user_inputs");
     await cancelRun("paused-task", { signals: cancel });
@@ -300,7 +302,7 @@ describe("DurableSession", () => {
   });
 
   it("a pause is a stable point: another process resumes it with the inputs", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const first = await DurableSession.open({ store, key: "s", dsl: "fixtures/user-fill-up.json" });
     const asked = await collect(first.run({ query: "a badge" }));
     expect(asked.at(-1)?.event).toBe("user_inputs");
@@ -317,7 +319,7 @@ describe("DurableSession", () => {
   });
 
   it("a stored checkpoint that does not apply is reported with the session and its position, and nothing changes", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const first = await DurableSession.open({ store, key: "s", dsl: countingLoop(2) });
     const lock = await (async () => {
       await first.close();
@@ -334,7 +336,7 @@ describe("DurableSession", () => {
   });
 
   it("holds the session's lock while open: a second process is refused until it closes", async () => {
-    const store = new MemorySnapshotStore();
+    const store = new InProcessSnapshotStore();
     const first = await DurableSession.open({ store, key: "s", dsl: countingLoop(1) });
     await expect(DurableSession.open({ store, key: "s", dsl: countingLoop(1) })).rejects.toMatchObject({ name: "SessionLockedError" });
     await first.close();

@@ -7,12 +7,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
-import { openCancelSignals } from "../../src/stores/open-store.js";
-import type { CancelSignals } from "../../src/stores/cancel-signals.js";
-import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
-import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
-import type { CheckpointStore } from "../../src/stores/snapshot-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
+import { openCancelSignals } from "../../src/backends/open-sessions.js";
+import type { CancelSignals, CheckpointStore } from "../../src/backends/contracts.js";
+import { PostgresSnapshotStore } from "../../src/backends/postgres/session-store.js";
+import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "./postgres.js";
 import { connectTestRedis, TEST_REDIS_URL } from "./redis.js";
 import { scratchDir } from "./scratch.js";

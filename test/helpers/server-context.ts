@@ -14,8 +14,8 @@ import { SetupGate } from "../../src/server/setup-gate.js";
 import { MemoryKeySlots, RunAdmission } from "../../src/server/run-slots.js";
 import { DEFAULT_LIMITS, DEFAULT_RATE_LIMITS, type ServerLimits } from "../../src/server/settings.js";
 import { Shutdown } from "../../src/server/shutdown.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import type { SessionEvent } from "../../src/server/transcript.js";
 
 export interface TestContextOptions {
@@ -25,7 +25,7 @@ export interface TestContextOptions {
 }
 
 export function testServerContext(options: TestContextOptions = {}): ServerContext {
-  const store = options.store ?? new MemoryServerStore();
+  const store = options.store ?? new InProcessServerStore();
   const registry = options.registry ?? defaultRegistry;
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined, child: () => quiet } as unknown as FastifyBaseLogger;

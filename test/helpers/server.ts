@@ -1,5 +1,5 @@
 /**
- * `canvasflow serve` in a test: a server from `createServer` over a MemoryServerStore, API keys
+ * `canvasflow serve` in a test: a server from `createServer` over an InProcessServerStore, API keys
  * made for it, and a client that keeps the bytes. `startTestServer` listens on 127.0.0.1 (a free
  * port) and the client is a real HTTP client: for streams read while they run (SSE), WebSockets,
  * and clients or processes of their own. `injectTestServer` opens no socket: `call` and `send`
@@ -12,8 +12,8 @@ import type { FastifyInstance } from "fastify";
 import { afterEach } from "vitest";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 
 export interface TestServer {
   /** http://127.0.0.1:<port>; for an injectTestServer, INJECTED_BASE (no request reaches it). */
@@ -54,7 +54,7 @@ export function injectTestServer(options: TestServerOptions = {}): Promise<TestS
 }
 
 async function testServer(options: TestServerOptions, listen: boolean): Promise<TestServer> {
-  const store = options.store ?? new MemoryServerStore();
+  const store = options.store ?? new InProcessServerStore();
   const key = options.keys === false ? "" : await addKey(store, "t1");
   const app = createServer({ ...options, store });
   let base = INJECTED_BASE;

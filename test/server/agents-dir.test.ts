@@ -6,7 +6,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createServer } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { corpusRoot } from "../helpers/corpus.js";
 import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -56,7 +56,7 @@ describe("--agents DIR", () => {
     const broken = hello() as { components: { begin: { obj: { params: Record<string, unknown> } } } };
     broken.components.begin.obj.params.mode = "sideways";
     const file = folder.write("broken.json", broken);
-    const app = createServer({ store: new MemoryServerStore(), agentsDir: folder.dir });
+    const app = createServer({ store: new InProcessServerStore(), agentsDir: folder.dir });
     const error = await app.listen({ port: 0, host: "127.0.0.1" }).then(() => undefined, (e: Error) => e);
     await app.close();
     expect(error?.message).toContain(`${file} is not a valid agent canvas`);
@@ -64,7 +64,7 @@ describe("--agents DIR", () => {
   });
 
   it("a folder that does not exist stops the server from starting", async () => {
-    const app = createServer({ store: new MemoryServerStore(), agentsDir: "/nonexistent/agents" });
+    const app = createServer({ store: new InProcessServerStore(), agentsDir: "/nonexistent/agents" });
     const error = await app.ready().then(() => undefined, (e: Error) => e);
     await app.close();
     expect(error?.message).toBe("--agents /nonexistent/agents: no such folder");

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { createServer, InsecureListenError, isLoopbackHost } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
@@ -23,7 +23,7 @@ async function listenError(options: Parameters<typeof createServer>[0]): Promise
 
 describe("listening without keys", () => {
   it("is refused beyond loopback, saying why and what to do", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const error = await listenError({ store });
     expect(error).toBeInstanceOf(InsecureListenError);
     expect((error as Error).message).toMatch(/^refusing to listen on 192\.0\.2\.1: no API key is configured/);
@@ -32,9 +32,9 @@ describe("listening without keys", () => {
   });
 
   it("goes ahead with insecureNoAuth, a key in the store, or a single key", async () => {
-    const keyed = new MemoryServerStore();
+    const keyed = new InProcessServerStore();
     await addKey(keyed, "t1");
-    for (const options of [{ store: new MemoryServerStore(), insecureNoAuth: true }, { store: keyed }, { store: new MemoryServerStore(), apiKey: "ragflow-single" }]) {
+    for (const options of [{ store: new InProcessServerStore(), insecureNoAuth: true }, { store: keyed }, { store: new InProcessServerStore(), apiKey: "ragflow-single" }]) {
       const error = await listenError(options);
       // The address cannot be bound: the server's checks let it try.
       expect(error).not.toBeInstanceOf(InsecureListenError);

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { CanvasValidationError, defaultRegistry } from "../../src/api.js";
 import { CompiledAgents } from "../../src/server/compiled-agents.js";
-import type { AgentRecord } from "../../src/server/store/types.js";
+import type { AgentRecord } from "../../src/backends/contracts.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { call, createAgent, injectTestServer } from "../helpers/server.js";
 

@@ -6,8 +6,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import { ComponentPolicy } from "../../src/policy/policy.js";
 import { defaultRegistry } from "../../src/api.js";
@@ -73,7 +73,7 @@ describe("the component policy with a run queue", () => {
     expect(last.data.error).toBe('This server\'s component policy denies what the DSL uses: component CodeExec:Calc (component_name "CodeExec") is denied by server.policy.tenants.t1.components.deny');
     expect(turn.filter((e) => e.event === "node_started")).toEqual([]);
     // The message is the one a server with that policy answers with.
-    const refusing = await startTestServer({ store: new MemoryServerStore(), policy: { tenants: { t1: { components: { deny: ["CodeExec"] } } } } });
+    const refusing = await startTestServer({ store: new InProcessServerStore(), policy: { tenants: { t1: { components: { deny: ["CodeExec"] } } } } });
     const written = await call(refusing, "/api/v1/agents", { body: { title: "calc", dsl: codeCanvas() } });
     expect(written.json.message).toBe(last.data.error);
     // Another tenant's run of the same DSL goes on.

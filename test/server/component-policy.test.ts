@@ -13,10 +13,10 @@ import type { FastifyInstance } from "fastify";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
 import { McpHub } from "../../src/tools/mcp/hub.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { ServerOptionsError } from "../../src/server/settings.js";
 import type { ComponentPolicyConfig } from "../../src/config/types.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { difyApp, edge, jsCode, type NodeSpec } from "../helpers/dify.js";
 import { canvasDsl, canvasWithEnv, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -50,7 +50,7 @@ interface PolicyServer {
 
 /** A server with keys of the tenants t1 and t2 (another store than a new one: `store`). */
 async function policyServer(policy: ComponentPolicyConfig | undefined, options: Partial<CreateServerOptions> & { keys?: Record<string, string> } = {}): Promise<PolicyServer> {
-  const store = options.store ?? new MemoryServerStore();
+  const store = options.store ?? new InProcessServerStore();
   const keys = options.keys ?? { t1: await addKey(store, "t1"), t2: await addKey(store, "t2") };
   const app = createServer({ ...options, store, ...(policy ? { policy } : {}) });
   apps.push(app);
@@ -307,7 +307,7 @@ describe("per tenant", () => {
 
 describe("refused when a turn starts", () => {
   it("an agent stored before the policy: completions, new and old sessions, with the same envelope as a write", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const before = await policyServer(undefined, { store });
     const id = (await create(before, iterationCanvas())).data.id as string;
     const session = (await before.call("POST", `/api/v1/agents/${id}/sessions`, {})).data.id as string;
@@ -332,7 +332,7 @@ describe("refused when a turn starts", () => {
   });
 
   it("a session that runs an older DSL than its agent's is refused; a new session of the agent runs", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const before = await policyServer(undefined, { store });
     const id = (await create(before, codeCanvas())).data.id as string;
     const session = (await before.call("POST", `/api/v1/agents/${id}/sessions`, {})).data.id as string;
@@ -350,7 +350,7 @@ describe("refused when a turn starts", () => {
   });
 
   it("Dify's run route answers Dify's app_unavailable with the same message", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const before = await policyServer(undefined, { store });
     const id = (await create(before, difyCodeApp())).data.id as string;
     await before.app.close();
@@ -365,7 +365,7 @@ describe("refused when a turn starts", () => {
 describe("the agents folder", () => {
   it("a file using what the server-wide policy denies stops the server, naming the file, the component and the rule", async () => {
     const { dir, file } = agentsFolder("calc.json", codeCanvas());
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const app = createServer({ store, agentsDir: dir, policy: { components: { deny: ["CodeExec"] } } });
     apps.push(app);
     await expect(app.ready()).rejects.toThrow(`--agents: ${file} uses what the server's component policy denies:\n  component CodeExec:Calc (component_name "CodeExec") is denied by server.policy.components.deny`);
@@ -388,7 +388,7 @@ describe("the agents folder", () => {
 describe("config errors", () => {
   function problems(policy: ComponentPolicyConfig, options: Partial<CreateServerOptions> = {}): string[] {
     try {
-      createServer({ store: new MemoryServerStore(), policy, ...options });
+      createServer({ store: new InProcessServerStore(), policy, ...options });
     } catch (error) {
       expect(error).toBeInstanceOf(ServerOptionsError);
       return (error as ServerOptionsError).issues.map((issue) => `${issue.pointer}: ${issue.message}`);

@@ -10,7 +10,7 @@ import type { FastifyInstance } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer } from "../../src/server/app.js";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { scratchDir } from "../helpers/scratch.js";
 

@@ -14,8 +14,8 @@ import { ChatClient, CompletionClient, DifyClient } from "dify-client";
 import { createParser } from "eventsource-parser";
 import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { difyApp, edge, waitingWorkflow } from "../helpers/dify.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
@@ -202,7 +202,7 @@ describe("a run's id", () => {
   });
 
   it("another tenant's key does not find the run", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const server = await startTestServer({ agentsDir: agentsDir(), difyApp: "conditional_hello_branching_workflow", store });
     const answer = (await workflowClient(server).runWorkflow({ query: "hello" }, "ada")).data;
     const { addKey } = await import("../helpers/server.js");
@@ -257,7 +257,7 @@ describe("a run's id", () => {
  */
 async function twoProcessesOneStore() {
   const silent = await standIn(() => undefined);
-  const store = new MemoryServerStore();
+  const store = new InProcessServerStore();
   const dir = agentsDir({ waits: waitingWorkflow(silent) });
   const running = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store });
   const other = await startTestServer({ agentsDir: dir, difyApp: "waits", allowPrivateNetwork: true, store, keys: false });
@@ -315,7 +315,7 @@ describe("a run id the session never made", () => {
   });
 
   it("an ended run whose summary was not kept reads from the session's log; a made-up id of that session is still 404", async () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const server = await startTestServer({ agentsDir: agentsDir(), difyApp: "conditional_hello_branching_workflow", store });
     const answer = (await workflowClient(server).runWorkflow({ query: "hello world" }, "ada")).data;
     const runId = answer.workflow_run_id as string;

@@ -7,7 +7,7 @@
 import { defaultRegistry } from "../../src/api.js";
 import { describe, expect, it } from "vitest";
 import { createServer } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { resolveServerSettings, ServerOptionsError } from "../../src/server/settings.js";
 import { runTimeLimitMessage } from "../../src/server/turn.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
@@ -147,7 +147,7 @@ describe("setups at once", () => {
 
 describe("bad settings", () => {
   it("createServer refuses options that do not fit the schema, naming each", () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const make = (options: object) => () => createServer({ store, ...options });
     expect(make({ limits: { bodyBytes: 0 } })).toThrow(ServerOptionsError);
     expect(make({ limits: { bodyBytes: 0 } })).toThrow("createServer options: /limits/bodyBytes: must be >= 1");
@@ -162,7 +162,7 @@ describe("bad settings", () => {
   });
 
   it("refuses limits that contradict each other, naming both", () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     expect(() => createServer({ store, limits: { wsHighWaterBytes: 4 * 1024 * 1024, wsMaxQueuedBytes: 2 * 1024 * 1024 } })).toThrow(
       "createServer options: /limits/wsMaxQueuedBytes: is 2097152, less than limits.wsHighWaterBytes (4194304): a queue is closed only past the mark where it stops growing",
     );

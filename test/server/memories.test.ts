@@ -7,12 +7,12 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
-import { FileMemoryStore } from "../../src/memory/file-memories.js";
-import { ProcessMemoryStore } from "../../src/memory/process-memories.js";
-import { RedisMemoryStore } from "../../src/memory/redis-memories.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { FileMemoryStore } from "../../src/backends/files/memories.js";
+import { InProcessMemoryStore } from "../../src/backends/process/memories.js";
+import { RedisMemoryStore } from "../../src/backends/redis/memories.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
-import type { MemoryStore } from "../../src/memory/types.js";
+import type { MemoryStore } from "../../src/backends/contracts.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { connectTestRedis, deleteKeys, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -90,7 +90,7 @@ describe("memories on a multi-tenant server", () => {
   });
 
   it("in-process runs: a tenant neither reads nor writes another tenant's memory of the same id", async () => {
-    const memories = new ProcessMemoryStore();
+    const memories = new InProcessMemoryStore();
     const server = await startTestServer({ canvas: { services: { memories } } });
     await attack(server, memories);
   });
@@ -100,8 +100,8 @@ describe("memories on a multi-tenant server", () => {
     const server = await startTestServer({ canvas: { services: { memories } } });
     await attack(server, memories);
     const { TenantMemories } = await import("../../src/index.js");
-    const { createServer, MemoryServerStore } = await import("../../src/server/index.js");
-    expect(() => createServer({ store: new MemoryServerStore(), canvas: { services: { memories: new TenantMemories(memories, "t1") } } })).toThrow(
+    const { createServer, InProcessServerStore } = await import("../../src/server/index.js");
+    expect(() => createServer({ store: new InProcessServerStore(), canvas: { services: { memories: new TenantMemories(memories, "t1") } } })).toThrow(
       'canvas.services.memories is one tenant\'s memories (tenant "t1"); give the MemoryStore itself',
     );
   });

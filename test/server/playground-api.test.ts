@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { inlineScriptHashes, PLAYGROUND_PAGE, PLAYGROUND_SCRIPT, PLAYGROUND_STYLE } from "../../src/server/playground/index.js";
 import { createServer } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { addKey, call, createAgent, injectTestServer } from "../helpers/server.js";
 import { hello, userFillUp } from "./canvases.js";
 
@@ -37,7 +37,7 @@ describe("the playground's page", () => {
     expect((await call(server, "/playground/app.js", { key: null })).status).toBe(404);
     const agentId = await createAgent(server, hello(), "Hello");
     expect((await call(server, `/api/v1/agents/${agentId}/graph`)).json.code).toBe(0);
-    expect(() => createServer({ store: new MemoryServerStore(), playground: { enabled: "no" as unknown as boolean } })).toThrow(/\/playground\/enabled/);
+    expect(() => createServer({ store: new InProcessServerStore(), playground: { enabled: "no" as unknown as boolean } })).toThrow(/\/playground\/enabled/);
   });
 
   it("is one script that parses, and names no other host", () => {

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataFolderServerStore } from "../../src/server/store/data-folder.js";
+import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
 import { missing } from "../helpers/system-tools.js";
 import { startMockLlm } from "../helpers/mock-llm.js";

@@ -4,12 +4,12 @@
  * Redis, the tables, races for titles, and damaged rows.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openServerStore } from "../../src/server/store/open.js";
-import { PostgresServerStore } from "../../src/server/store/postgres.js";
-import { PostgresWithRedisServerStore } from "../../src/server/store/postgres-with-redis.js";
-import { migratePostgresServer } from "../../src/server/store/postgres-schema.js";
-import { StoredRecordError } from "../../src/server/store/records.js";
-import { DuplicateTitleError, ServerStoreError, type AgentRecord, type DamagedRecord, type ServerStore } from "../../src/server/store/types.js";
+import { openServerStore } from "../../src/backends/open-server.js";
+import { PostgresServerStore } from "../../src/backends/postgres/server-store.js";
+import { PostgresWithRedisServerStore } from "../../src/backends/postgres/server-store-with-redis.js";
+import { migratePostgresServer } from "../../src/backends/postgres/server-schema.js";
+import { StoredRecordError, DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
+import type { AgentRecord, DamagedRecord, ServerStore } from "../../src/backends/contracts.js";
 import { closedPort } from "../helpers/http.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";

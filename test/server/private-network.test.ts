@@ -9,9 +9,8 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createServer } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import { SERVER_PRIVATE_NETWORK_HINT } from "../../src/server/app.js";
+import { createServer, SERVER_PRIVATE_NETWORK_HINT } from "../../src/server/app.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { ServerOptionsError } from "../../src/server/settings.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
 import { standIn } from "../helpers/http.js";
@@ -89,7 +88,7 @@ describe("the private-network guard in the server", () => {
   });
 
   it("is the server's to decide: services.egress that disagrees with it, and a bad entry, are refused", () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     expect(() => createServer({ store, egress: { allow: ["127.0.0.1"] }, canvas: { services: { egress: { allow: ["10.0.0.0/8"] } } } })).toThrow(
       "/canvas/services/egress/allow: differs from the server's egress.allow: the server decides it",
     );
@@ -101,7 +100,7 @@ describe("the private-network guard in the server", () => {
   });
 
   it("is the server's to decide: services.http.allowPrivateNetwork that disagrees with it is refused", () => {
-    const store = new MemoryServerStore();
+    const store = new InProcessServerStore();
     const make = () => createServer({ store, canvas: { services: { http: { allowPrivateNetwork: true } } } });
     expect(make).toThrow(ServerOptionsError);
     expect(make).toThrow("/canvas/services/http/allowPrivateNetwork: is true, but the server's own allowPrivateNetwork is false");

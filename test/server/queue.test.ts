@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { builtinRegistry } from "../../src/components/builtins.js";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import type { ComponentRegistry } from "../../src/components/registry.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
@@ -210,9 +210,9 @@ describe("serve with a run queue", () => {
   }, 60_000);
 
   it("the dashboard needs a queue and a long enough key", async () => {
-    const { createServer, MemoryServerStore } = await import("../../src/server/index.js");
-    expect(() => createServer({ store: new MemoryServerStore(), dashboard: { key: "k".repeat(20) } })).toThrow("createServer: dashboard needs queue");
-    expect(() => createServer({ store: new MemoryServerStore(), queue: openQueue("x"), dashboard: { key: "short" } })).toThrow(/dashboard.key must be a string of at least 16 characters/);
-    expect(() => createServer({ store: new MemoryServerStore(), queue: openQueue("x"), dashboard: { key: "k".repeat(20), path: "/api/v1/q" } })).toThrow(/dashboard.path must be a path/);
+    const { createServer, InProcessServerStore } = await import("../../src/server/index.js");
+    expect(() => createServer({ store: new InProcessServerStore(), dashboard: { key: "k".repeat(20) } })).toThrow("createServer: dashboard needs queue");
+    expect(() => createServer({ store: new InProcessServerStore(), queue: openQueue("x"), dashboard: { key: "short" } })).toThrow(/dashboard.key must be a string of at least 16 characters/);
+    expect(() => createServer({ store: new InProcessServerStore(), queue: openQueue("x"), dashboard: { key: "k".repeat(20), path: "/api/v1/q" } })).toThrow(/dashboard.path must be a path/);
   });
 });

@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { createWorker, type RunWorker } from "../../src/worker/index.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { startQueuedTurn } from "../../src/server/queued-turn.js";
 import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { allEvents, testAgent, testServerContext, turnInput } from "../helpers/server-context.js";

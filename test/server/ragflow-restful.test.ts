@@ -7,8 +7,8 @@
 import type { FastifyInstance, LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import type { ServerStore } from "../../src/server/store/types.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
+import type { ServerStore } from "../../src/backends/contracts.js";
 import { addKey } from "../helpers/server.js";
 import { hello } from "./canvases.js";
 
@@ -38,7 +38,7 @@ interface RestServer {
 
 /** A server with keys of the tenants t1 and t2. */
 async function restServer(options: Partial<CreateServerOptions> = {}): Promise<RestServer> {
-  const store = new MemoryServerStore();
+  const store = new InProcessServerStore();
   const keys: Record<string, string> = { t1: await addKey(store, "t1"), t2: await addKey(store, "t2") };
   const app = createServer({ ...options, store });
   apps.push(app);

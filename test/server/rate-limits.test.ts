@@ -6,8 +6,8 @@
  */
 import OpenAI from "openai";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { hashApiKey } from "../../src/server/store/api-keys.js";
 import { startMockLlm, type MockLlm } from "../helpers/mock-llm.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
@@ -197,8 +197,8 @@ describe("on Redis: servers share the counts", () => {
     const p = prefix();
     const key = "cf-shared-single-key-for-the-redis-option-test";
     const options = { apiKey: key, keys: false, rateLimits: { requestsPerMinute: 2 }, redis: { client, prefix: p } };
-    const a = await startTestServer({ ...options, store: new MemoryServerStore() });
-    const b = await startTestServer({ ...options, store: new MemoryServerStore() });
+    const a = await startTestServer({ ...options, store: new InProcessServerStore() });
+    const b = await startTestServer({ ...options, store: new InProcessServerStore() });
     expect((await call(a, "/api/v1/agents", { key })).status).toBe(200);
     expect((await call(b, "/api/v1/agents", { key })).status).toBe(200);
     expect429(await call(a, "/api/v1/agents", { key }), "requestsPerMinute");

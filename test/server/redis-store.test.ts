@@ -3,9 +3,10 @@
  * the conformance suite, two stores and two processes racing for titles, and damaged keys.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { openServerStore } from "../../src/server/store/open.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
-import { DuplicateTitleError, ServerStoreError, type AgentRecord, type DamagedRecord, type ServerStore } from "../../src/server/store/types.js";
+import { openServerStore } from "../../src/backends/open-server.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
+import { DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
+import type { AgentRecord, DamagedRecord, ServerStore } from "../../src/backends/contracts.js";
 import { spawnDistChild } from "../helpers/dist-child.js";
 import { closedPort } from "../helpers/http.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";

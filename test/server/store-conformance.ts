@@ -5,7 +5,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import { DuplicateTitleError, ServerStoreError, type AgentRecord, type ApiKeyRecord, type ListQuery, type ServerStore, type SessionRecord, type UploadRecord } from "../../src/server/store/types.js";
+import { DuplicateTitleError, ServerStoreError } from "../../src/backends/errors.js";
+import type { AgentRecord, ApiKeyRecord, ListQuery, ServerStore, SessionRecord, UploadRecord } from "../../src/backends/contracts.js";
 
 export interface ServerStoreHarness {
   /** A new, empty store (closed by the suite). Two from `open()` share data when `shared`. */

@@ -8,7 +8,7 @@ import { EventEmitter } from "node:events";
 import type { FastifyReply } from "fastify";
 import { describe, expect, it } from "vitest";
 import { SseStream } from "../../src/server/sse.js";
-import { MemoryServerStore } from "../../src/server/store/memory.js";
+import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { call, createAgent, frames, send, startTestServer, type TestServer } from "../helpers/server.js";
 import { hello, llmCanvas } from "./canvases.js";
@@ -86,8 +86,8 @@ describe("CORS", () => {
 });
 
 /** A store whose cancel signals fail: a run cannot start listening for cancels. */
-function storeWithBrokenCancel(): MemoryServerStore {
-  const store = new MemoryServerStore();
+function storeWithBrokenCancel(): InProcessServerStore {
+  const store = new InProcessServerStore();
   const broken = async () => {
     throw new Error("the cancel backend is down");
   };

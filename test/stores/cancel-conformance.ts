@@ -2,7 +2,8 @@
  * The contract every CancelSignals backend keeps, run against each by its own test file.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CancelSignalError, type CancelSignals } from "../../src/stores/cancel-signals.js";
+import { CancelSignalError } from "../../src/backends/errors.js";
+import type { CancelSignals } from "../../src/backends/contracts.js";
 
 export interface CancelHarness {
   /** New signals (closed by the suite). Two from `open()` act as two processes when `shared`. */

@@ -3,7 +3,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/api.js";
-import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointStore, type SnapshotStore } from "../../src/stores/snapshot-store.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
+import type { CheckpointStore, SnapshotStore } from "../../src/backends/contracts.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import { lastEvent, messageText } from "../helpers/dsl.js";
 

@@ -4,8 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { CancelSignalError } from "../../src/stores/cancel-signals.js";
-import { FileCancelSignals } from "../../src/stores/file-cancel.js";
+import { CancelSignalError } from "../../src/backends/errors.js";
+import { FileCancelSignals } from "../../src/backends/files/cancel.js";
 import { describeCancelSignals } from "./cancel-conformance.js";
 
 const root = mkdtempSync(join(tmpdir(), "canvasflow-file-cancel-"));
@@ -18,7 +18,7 @@ describeCancelSignals("FileCancelSignals, polling only", {
   shared: true,
 });
 
-const DIST_MODULE = resolve("dist/src/stores/file-cancel.js");
+const DIST_MODULE = resolve("dist/src/backends/files/cancel.js");
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 const now = () => performance.timeOrigin + performance.now();
 

@@ -7,9 +7,10 @@ import { dirname, join, resolve } from "node:path";
 import { CLI_BIN } from "../helpers/cli-process.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileSnapshotStore } from "../../src/stores/file-store.js";
-import { openSnapshotStore } from "../../src/stores/open-store.js";
-import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointRecord } from "../../src/stores/snapshot-store.js";
+import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
+import { openSnapshotStore } from "../../src/backends/open-sessions.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
+import type { CheckpointRecord } from "../../src/backends/contracts.js";
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";
 
 const root = mkdtempSync(join(tmpdir(), "canvasflow-file-store-"));
@@ -584,7 +585,7 @@ describe("FileSnapshotStore: the checkpoint log", () => {
 describe("FileSnapshotStore: killed at random moments", () => {
   it("leaves a session that loads, holds every acknowledged checkpoint and each step's event exactly once", async () => {
     // The built module alone: a child that starts fast gets killed at more moments.
-    const distStore = resolve(dirname(CLI_BIN), "../stores/file-store.js");
+    const distStore = resolve(dirname(CLI_BIN), "../backends/files/session-store.js");
     if (!existsSync(distStore)) throw new Error(`${distStore} is missing: run "npm run build" first (npm test does)`);
     const directory = join(root, "killed");
     // A writer that counts: each checkpoint is the next step (with its event); every 7 steps it

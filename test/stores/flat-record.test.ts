@@ -1,7 +1,7 @@
 /** The memory store's flat form of a kept delta: what comes back is what its JSON would give. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { flattenRecord, unflattenRecord } from "../../src/stores/flat-record.js";
+import { flattenRecord, unflattenRecord } from "../../src/backends/process/flat-record.js";
 
 const primitive = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
 const { value: flatValue } = fc.letrec((tie) => ({

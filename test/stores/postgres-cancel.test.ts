@@ -7,8 +7,8 @@ import { once } from "node:events";
 import { resolve } from "node:path";
 import type pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { CancelSignalError } from "../../src/stores/cancel-signals.js";
-import { PostgresCancelSignals } from "../../src/stores/postgres-cancel.js";
+import { CancelSignalError } from "../../src/backends/errors.js";
+import { PostgresCancelSignals } from "../../src/backends/postgres/cancel.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { describeCancelSignals } from "./cancel-conformance.js";
 
@@ -82,7 +82,7 @@ describe("PostgresCancelSignals", () => {
     const tasks = Array.from({ length: 20 }, () => freshTask());
     const heardAt = new Map<string, number>();
     const stops = await Promise.all(tasks.map((task) => watching.watch(task, () => heardAt.set(task, performance.timeOrigin + performance.now()))));
-    const dist = resolve("dist/src/backends/postgres.js");
+    const dist = resolve("dist/src/backends/postgres/index.js");
     const script = `
       const { PostgresCancelSignals } = await import(${JSON.stringify(dist)});
       const signals = new PostgresCancelSignals({ url: ${JSON.stringify(TEST_POSTGRES_URL)}, schema: ${JSON.stringify(schema)} });

@@ -11,12 +11,12 @@ import { hostname } from "node:os";
 import { resolve } from "node:path";
 import pg from "pg";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { migratePostgres } from "../../src/stores/postgres-schema.js";
-import { openSnapshotStore } from "../../src/stores/open-store.js";
-import { PostgresSnapshotStore } from "../../src/stores/postgres-store.js";
-import { SessionLockedError, SessionLockLostError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type CheckpointRecord } from "../../src/stores/snapshot-store.js";
-import { postgresTables } from "../../src/stores/postgres-schema.js";
-import { sessionStatements } from "../../src/stores/postgres-statements.js";
+import { migratePostgres, postgresTables } from "../../src/backends/postgres/session-schema.js";
+import { openSnapshotStore } from "../../src/backends/open-sessions.js";
+import { PostgresSnapshotStore } from "../../src/backends/postgres/session-store.js";
+import { SessionLockedError, SessionLockLostError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
+import type { CheckpointRecord } from "../../src/backends/contracts.js";
+import { sessionStatements } from "../../src/backends/postgres/session-statements.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { describeSnapshotStore, tinySnapshot } from "./conformance.js";
 
@@ -331,7 +331,7 @@ describe("PostgresSnapshotStore", () => {
 
     it("another process holds the lease while it lives; killed, its lease is taken over at once", async () => {
       const key = freshKey();
-      const dist = resolve("dist/src/backends/postgres.js");
+      const dist = resolve("dist/src/backends/postgres/index.js");
       const script = `
         const { PostgresSnapshotStore } = await import(${JSON.stringify(dist)});
         const store = new PostgresSnapshotStore({ url: ${JSON.stringify(TEST_POSTGRES_URL)}, schema: ${JSON.stringify(schema)}, lockLeaseMs: 60000 });

@@ -5,8 +5,8 @@
  */
 import type { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
-import { CancelSignalError } from "../../src/stores/cancel-signals.js";
-import { RedisCancelSignals } from "../../src/stores/redis-cancel.js";
+import { CancelSignalError } from "../../src/backends/errors.js";
+import { RedisCancelSignals } from "../../src/backends/redis/cancel.js";
 import { spawnDistChild } from "../helpers/dist-child.js";
 import { closedPort } from "../helpers/http.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";

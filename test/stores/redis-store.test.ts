@@ -5,9 +5,10 @@
 import { hostname } from "node:os";
 import type { Redis } from "ioredis";
 import { afterAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { openSnapshotStore } from "../../src/stores/open-store.js";
-import { RedisSnapshotStore } from "../../src/stores/redis-store.js";
-import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, type SessionLock } from "../../src/stores/snapshot-store.js";
+import { openSnapshotStore } from "../../src/backends/open-sessions.js";
+import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
+import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../../src/backends/errors.js";
+import type { SessionLock } from "../../src/backends/contracts.js";
 import { spawnDistChild } from "../helpers/dist-child.js";
 import { connectTestRedis, deleteKeys, sharedTestRedis, startRedisProxy, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { describeSnapshotStore, pausedSnapshot, tinySnapshot } from "./conformance.js";

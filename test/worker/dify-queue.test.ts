@@ -15,7 +15,7 @@ import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createWorker, type RunWorker } from "../../src/worker/worker.js";
 import { enqueueRun } from "../../src/worker/enqueue.js";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { MEMORY_CHATFLOW, waitingWorkflow } from "../helpers/dify.js";

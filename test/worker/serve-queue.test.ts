@@ -17,7 +17,7 @@
  */
 import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RedisServerStore } from "../../src/server/store/redis.js";
+import { RedisServerStore } from "../../src/backends/redis/server-store.js";
 import { RunQueue } from "../../src/worker/run-queue.js";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";

@@ -10,7 +10,7 @@ import { isDifyDocument } from "../../dify/document.js";
 import { startVariables, type StartVariable } from "../../dify/components/start.js";
 import { isPlainObject } from "../../util/values.js";
 import type { ServerContext } from "../context.js";
-import type { AgentRecord } from "../store/types.js";
+import type { AgentRecord } from "../../backends/contracts.js";
 import { DifyApiError } from "./errors.js";
 
 export interface DifyApp {

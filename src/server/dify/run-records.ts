@@ -13,10 +13,9 @@
 import { randomBytes } from "node:crypto";
 import { endsRun } from "../../durable/follow.js";
 import type { CanvasEventOf } from "../../engine/events.js";
-import type { StoredEvent } from "../../stores/snapshot-store.js";
+import type { StoredEvent, RunSummary, SessionMessage, SessionRecord } from "../../backends/contracts.js";
 import type { ServerContext } from "../context.js";
 import { jobUnderWay } from "../queued-turn.js";
-import type { RunSummary, SessionMessage, SessionRecord } from "../store/types.js";
 import { runStatus } from "./events.js";
 
 const RUN_ID = /^([0-9a-f]{32})-[0-9a-f]{12}$/;

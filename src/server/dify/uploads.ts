@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
-import type { UploadRecord, UploadStore } from "../store/types.js";
+import type { UploadRecord, UploadStore } from "../../backends/contracts.js";
 import { invalidParam, notFound } from "./errors.js";
 
 const KEEP_MS = 60 * 60 * 1000;

@@ -12,7 +12,8 @@ import { argumentError, dataError, operatingError, success, withDamaged } from "
 import { listQuery, type RawListQuery } from "../list-query.js";
 import { allSessionIds } from "../sessions.js";
 import { DEFAULT_LIMITS } from "../settings.js";
-import { DuplicateTitleError, type AgentPatch, type AgentRecord } from "../store/types.js";
+import { DuplicateTitleError } from "../../backends/errors.js";
+import type { AgentPatch, AgentRecord } from "../../backends/contracts.js";
 import { serverSchema } from "../validation.js";
 import { removeRunStates } from "../agent-removal.js";
 

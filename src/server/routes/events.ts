@@ -11,7 +11,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import { endsRun, followEvents } from "../../durable/follow.js";
-import type { StoredEvent } from "../../stores/snapshot-store.js";
+import type { StoredEvent } from "../../backends/contracts.js";
 import type { ServerContext } from "../context.js";
 import { argumentError } from "../envelope.js";
 import { nativeStreamError } from "../formats/native.js";

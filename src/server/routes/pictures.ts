@@ -16,12 +16,11 @@ import type { FastifyInstance } from "fastify";
 import { canvasFromSource, CanvasValidationError, readSource } from "../../api.js";
 import type { CanvasEvent } from "../../engine/events.js";
 import { canvasGraphModel, renderGraphSvg, renderTrace, type GraphModel } from "../../render/index.js";
-import type { StoredEvent } from "../../stores/snapshot-store.js";
+import type { StoredEvent, AgentRecord } from "../../backends/contracts.js";
 import type { ServerContext } from "../context.js";
 import { argumentError, dataError, success } from "../envelope.js";
 import { findTenantSession } from "../sessions.js";
 import { pendingInput } from "../session-state.js";
-import type { AgentRecord } from "../store/types.js";
 import { AGENT_NOT_FOUND } from "../turn.js";
 
 /** What a message id looks like (the engine's nanoid-style ids); anything else is refused before the log is read. */

@@ -3,8 +3,9 @@
  * to tell keys apart in a list). A key is `cf-` and 43 base64url characters: 32 random bytes.
  */
 import { randomBytes } from "node:crypto";
-import { sha256Hex, tenantProblem } from "./records.js";
-import { ServerStoreError, type ApiKeyRecord, type ApiKeyStore } from "./types.js";
+import { sha256Hex, tenantProblem } from "../../backends/shared/records.js";
+import { ServerStoreError } from "../../backends/errors.js";
+import type { ApiKeyRecord, ApiKeyStore } from "../../backends/contracts.js";
 
 export const API_KEY_PREFIX = "cf-";
 

@@ -6,9 +6,9 @@
 import type { Params } from "../../components/types.js";
 import type { CanvasflowServices } from "../../config/types.js";
 import { finiteNumber } from "../../util/values.js";
-import { formatMemories, searchMemories } from "../../memory/search.js";
-import { memoryIds, memoryStoreOf, memoryUserId } from "../../memory/save.js";
-import { checkMemoryId } from "../../memory/types.js";
+import { formatMemories, searchMemories } from "../../memories/search.js";
+import { memoryIds, memoryStoreOf, memoryUserId } from "../../memories/save.js";
+import { checkMemoryId } from "../../backends/shared/memories.js";
 import { datasetIds, knowledgeBasesFor } from "./datasets.js";
 import { formatChunks } from "./kb-prompt.js";
 import { crossLanguageQuery } from "./cross-languages.js";

@@ -4,7 +4,7 @@
  * when exact, as RAGFlow turns Decimal into float.
  */
 import type pg from "pg";
-import { pgDriver } from "../../stores/drivers.js";
+import { pgDriver } from "../../backends/drivers.js";
 import { pinnedSocket } from "../../sandbox/egress/connect.js";
 import { rowValues, type ConnectionSettings, type SqlConnection, type StatementResult } from "./connection.js";
 

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../context.js";
 import { deleteSessions } from "../../sessions.js";
-import type { SessionMessage, SessionRecord } from "../../store/types.js";
+import type { SessionMessage, SessionRecord } from "../../../backends/contracts.js";
 import { difyAppOf, parametersOf } from "../app.js";
 import { DifyApiError, invalidParam } from "../errors.js";
 import { userConversation, userOf } from "../turns.js";

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../context.js";
-import type { MessageFeedback, SessionRecord } from "../../store/types.js";
+import type { MessageFeedback, SessionRecord } from "../../../backends/contracts.js";
 import { invalidParam, notFound } from "../errors.js";
 import { sessionOfRun } from "../run-records.js";
 import { userOf } from "../turns.js";

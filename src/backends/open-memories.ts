@@ -1,0 +1,99 @@
+/**
+ * Where memories live, named like a session's place: a folder, `redis://host:port[/db]` or
+ * `postgres://…/db[?schema=NAME]` (a `#fragment`, a session key, is ignored). A run's memories
+ * follow its session: a session file's memories are in the folder `canvasflow-memories` beside
+ * it, a Redis or PostgreSQL session's are on the same server.
+ */
+import path from "node:path";
+import { locationKind, parseUrl, postgresServer } from "./location.js";
+import { FileMemoryStore } from "./files/memories.js";
+import { InProcessMemoryStore } from "./process/memories.js";
+import { PostgresMemoryStore } from "./postgres/memories.js";
+import { RedisMemoryStore } from "./redis/memories.js";
+import { MemoryStoreError } from "./errors.js";
+import type { MemoryStore } from "./contracts.js";
+
+/** The folder of a file session's memories, beside the session file. */
+export const MEMORY_FOLDER = "canvasflow-memories";
+
+export interface OpenMemoryStoreOptions {
+  maxBytes?: number;
+  /** Redis: the key prefix of tenants' memories (default `canvasflow:tenant-memory:`). */
+  keyPrefix?: string;
+  /** Redis: the key prefix of legacy (unscoped) memories (default `canvasflow:memory:`). */
+  legacyKeyPrefix?: string;
+}
+
+export function openMemoryStore(location: string, options: OpenMemoryStoreOptions = {}): MemoryStore {
+  if (typeof location !== "string" || location.trim() === "") throw new MemoryStoreError("memories need a folder, a redis:// or a postgres:// URL, got an empty value");
+  const kind = locationKind(location);
+  if (kind === "redis") {
+    const url = parseUrl(location, "memories location", (message) => new MemoryStoreError(message));
+    url.hash = "";
+    return new RedisMemoryStore({ url: url.toString(), keyPrefix: options.keyPrefix, legacyKeyPrefix: options.legacyKeyPrefix, maxBytes: options.maxBytes });
+  }
+  if (kind === "postgres") {
+    const server = postgresServer(location);
+    return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });
+  }
+  if (kind === "url") throw new MemoryStoreError(`unsupported memories location "${location}": use a folder, redis://host:port[/db] or postgres://user@host:port/db`);
+  return new FileMemoryStore({ directory: location, maxBytes: options.maxBytes });
+}
+
+/** A Redis or PostgreSQL URL (a session's memories are on the same server). */
+function isServerLocation(location: string): boolean {
+  const kind = locationKind(location);
+  return kind === "redis" || kind === "postgres";
+}
+
+/** The memories of a session at `session` (a file path or a Redis/PostgreSQL URL with `#key`). */
+export function memoriesOfSession(session: string, options: OpenMemoryStoreOptions = {}): MemoryStore {
+  if (isServerLocation(session)) return openMemoryStore(session, options);
+  return openMemoryStore(path.join(path.dirname(path.resolve(session)), MEMORY_FOLDER), options);
+}
+
+/**
+ * A run's memories: the configured location, else with its session (`session`: a file path or a
+ * Redis/PostgreSQL URL), else in this process's memory (gone when the process ends).
+ */
+export function memoriesForRun(config: { location?: string; maxBytes?: number } | undefined, session: string | undefined): MemoryStore {
+  const options = { maxBytes: config?.maxBytes };
+  if (config?.location) return openMemoryStore(config.location, options);
+  if (session) return memoriesOfSession(session, options);
+  return new InProcessMemoryStore(options);
+}
+
+/**
+ * Whether a run's memories are the folder beside its session file: a CLI's own place, which no
+ * server shares, so every memory an earlier release kept there is the tenant "default"'s. (A Redis
+ * or PostgreSQL session's memories, or a configured location, may be a server's: `canvasflow db
+ * migrate` or `canvasflow serve` moves those, by the server's session records.)
+ */
+export function memoriesBesideSession(config: { location?: string } | undefined, session: string | undefined): boolean {
+  return !config?.location && session !== undefined && !isServerLocation(session);
+}
+
+/** Where `canvasflow serve` keeps memories: with its store (a data folder, Redis or PostgreSQL). */
+export interface ServerMemoryPlace {
+  data?: string;
+  redis?: string;
+  /** The server's Redis prefix (default `canvasflow:`): memories go under `<prefix>tenant-memory:` (legacy ones were under `<prefix>memory:`). */
+  redisPrefix?: string;
+  postgres?: string;
+  schema?: string;
+}
+
+/** The server's memories: the configured location, else beside its store (`<data>/memories`, the same Redis or PostgreSQL). */
+export function memoriesForServer(config: { location?: string; maxBytes?: number } | undefined, place: ServerMemoryPlace, defaultData: string): MemoryStore {
+  const options = { maxBytes: config?.maxBytes };
+  if (config?.location) return openMemoryStore(config.location, options);
+  if (place.redis !== undefined) {
+    const prefix = place.redisPrefix ?? "canvasflow:";
+    return openMemoryStore(place.redis, { ...options, keyPrefix: `${prefix}tenant-memory:`, legacyKeyPrefix: `${prefix}memory:` });
+  }
+  if (place.postgres !== undefined) {
+    const server = postgresServer(place.postgres, place.schema);
+    return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });
+  }
+  return openMemoryStore(path.join(place.data ?? defaultData, "memories"), options);
+}

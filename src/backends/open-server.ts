@@ -1,0 +1,70 @@
+/**
+ * The ServerStore that `canvasflow serve` and `canvasflow keys` use, from their flags:
+ * - nothing, or `data`: a data folder (default `./.canvasflow`);
+ * - `redis`: everything in Redis, under `redisPrefix` (default `canvasflow:`);
+ * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`);
+ * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts).
+ */
+import { DataFolderServerStore } from "./files/server-store.js";
+import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
+import { PostgresServerStore } from "./postgres/server-store.js";
+import { PostgresWithRedisServerStore } from "./postgres/server-store-with-redis.js";
+import { RedisServerStore } from "./redis/server-store.js";
+import { ServerStoreError } from "./errors.js";
+import type { ServerStore } from "./contracts.js";
+
+export const DEFAULT_DATA_FOLDER = ".canvasflow";
+
+export interface OpenServerStoreOptions {
+  /** The data folder (default `./.canvasflow` when neither `redis` nor `postgres` is given). */
+  data?: string;
+  /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
+  redis?: string;
+  /** `postgres://[user[:password]@]host[:port]/database[?schema=NAME]`. */
+  postgres?: string;
+  /** PostgreSQL: the schema of the tables (default `canvasflow`). */
+  schema?: string;
+  /** Redis: the prefix of every key (default `canvasflow:`). */
+  redisPrefix?: string;
+  /** Data folder: fsync every write (default false). */
+  sync?: boolean;
+}
+
+/**
+ * Open the store the options name. Nothing is connected to or created yet: the first operation
+ * (or `ping()`) does that, so an unreachable server is reported by the operation that needed it.
+ */
+export async function openServerStore(options: OpenServerStoreOptions = {}): Promise<ServerStore> {
+  const { data, redis, postgres } = options;
+  if (data !== undefined && (redis !== undefined || postgres !== undefined)) {
+    throw new ServerStoreError(`a data folder (${data}) and ${redis !== undefined ? "Redis" : "PostgreSQL"} were both given: the data folder is for when there is no Redis and no PostgreSQL; give one or the other`);
+  }
+  if (options.schema !== undefined && postgres === undefined) throw new ServerStoreError("schema names a PostgreSQL schema: give it with postgres");
+  if (options.redisPrefix !== undefined && redis === undefined) throw new ServerStoreError("redisPrefix is a Redis key prefix: give it with redis");
+  if (postgres !== undefined) {
+    const server = postgresUrl(postgres, options.schema);
+    if (redis !== undefined) return new PostgresWithRedisServerStore({ url: server.connection, schema: server.schema, redisUrl: redisUrl(redis), redisPrefix: options.redisPrefix });
+    return new PostgresServerStore({ url: server.connection, schema: server.schema });
+  }
+  if (redis !== undefined) return new RedisServerStore({ url: redisUrl(redis), prefix: options.redisPrefix });
+  return new DataFolderServerStore({ directory: data ?? DEFAULT_DATA_FOLDER, sync: options.sync });
+}
+
+/** `redis://host:port[/db]` checked before anything connects. */
+function redisUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new ServerStoreError(`redis: ${JSON.stringify(maskPassword(text))} is not a valid URL (expected redis://host:port[/db])`);
+  }
+  if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new ServerStoreError(`redis: expected a redis:// or rediss:// URL, got ${JSON.stringify(maskPassword(text))}`);
+  if (!isRedisDatabasePath(url)) throw new ServerStoreError(`redis: the path of ${JSON.stringify(maskPassword(text))} must be a database number such as /0, got "${url.pathname}"`);
+  return text;
+}
+
+/** `postgres://…[?schema=NAME]` and the schema option, checked before anything connects. */
+function postgresUrl(text: string, schema: string | undefined): { connection: string; schema: string | undefined } {
+  const server = postgresServer(text, schema, (message) => new ServerStoreError(`postgres: ${message}`));
+  return { connection: server.connection, schema: server.schema };
+}

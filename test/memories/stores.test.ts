@@ -1,0 +1,237 @@
+/**
+ * The memory stores, each against its real backend (a temp folder, Redis and PostgreSQL on
+ * loopback), through the conformance suite (store-conformance.ts); then where each keeps what.
+ */
+import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import {
+  FileMemoryStore,
+  memoriesForRun,
+  memoriesForServer,
+  openMemoryStore,
+  PostgresMemoryStore,
+  InProcessMemoryStore,
+  RedisMemoryStore,
+  TenantMemories,
+  type MemoryMessage,
+  type MemoryStore,
+} from "../../src/memories/index.js";
+import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
+import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
+import { scratchDir } from "../helpers/scratch.js";
+import { describeMemoryStore, message } from "./store-conformance.js";
+
+const redis = sharedTestRedis();
+const postgres = sharedTestPostgres();
+const prefix = uniqueTestPrefix();
+const schemas: string[] = [];
+const opened: MemoryStore[] = [];
+
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((s) => s.close()));
+});
+
+afterAll(async () => {
+  const r = await redis.get().catch(() => undefined);
+  if (r) await deleteKeys(r, prefix);
+  await redis.close();
+  const p = await postgres.get().catch(() => undefined);
+  if (p) for (const schema of schemas) await dropSchema(p, schema);
+  await postgres.close();
+});
+
+const lines = (messages: readonly MemoryMessage[]) => messages.map((m) => `${JSON.stringify(m)}\n`).join("");
+/** The file name releases before tenant scopes gave a memory (as they computed it). */
+const oldFileName = (id: string) => `${encodeURIComponent(id).replace(/^\.+$/, (dots) => dots.replace(/\./g, "%2E"))}.jsonl`;
+
+describeMemoryStore({ name: "process", legacy: false, shared: false, place: async () => ({ open: async (o) => new InProcessMemoryStore(o) }) });
+
+describeMemoryStore({
+  name: "folder",
+  legacy: true,
+  shared: true,
+  place: async () => {
+    const { dir } = scratchDir("cf-memories-");
+    return {
+      open: async (o) => new FileMemoryStore({ directory: dir, ...o }),
+      legacy: {
+        atomic: false,
+        seed: async (id, messages) => writeFileSync(path.join(dir, oldFileName(id)), lines(messages)),
+        read: async (id) => {
+          let text = "";
+          try {
+            text = readFileSync(path.join(dir, oldFileName(id)), "utf8");
+          } catch {
+            return [];
+          }
+          return text.split("\n").filter(Boolean).map((line) => JSON.parse(line) as MemoryMessage);
+        },
+        breakMemory: async (memory) => {
+          // A folder where the tenant's memory file should be: reading or replacing it fails.
+          const file = new FileMemoryStore({ directory: dir }).fileOf(memory);
+          mkdirSync(file, { recursive: true });
+          return async () => rmdirSync(file);
+        },
+      },
+      checkLayout: async () => {
+        // Everything is <dir>/tenants/<tenant>/<id>.jsonl: folders 0700, files 0600.
+        const tenants = path.join(dir, "tenants");
+        expect(statSync(tenants).mode & 0o777).toBe(0o700);
+        expect(readdirSync(dir)).toEqual(["tenants"]);
+        for (const tenant of readdirSync(tenants)) {
+          expect(tenant).toMatch(/^(_[a-z0-9._%A-F-]*|~[0-9a-f]{64})$/);
+          expect(statSync(path.join(tenants, tenant)).mode & 0o777).toBe(0o700);
+          for (const file of readdirSync(path.join(tenants, tenant))) {
+            expect(file).toMatch(/^(_[a-z0-9._%A-F-]*|~[0-9a-f]{64})\.jsonl$/);
+            expect(statSync(path.join(tenants, tenant, file)).mode & 0o777).toBe(0o600);
+          }
+        }
+      },
+    };
+  },
+});
+
+let places = 0;
+describeMemoryStore({
+  name: "Redis",
+  legacy: true,
+  shared: true,
+  place: async () => {
+    const client = await redis.get();
+    const at = { keyPrefix: `${prefix}${++places}:tenant-memory:`, legacyKeyPrefix: `${prefix}${places}:memory:` };
+    return {
+      open: async (o) => new RedisMemoryStore({ url: TEST_REDIS_URL, ...at, ...o }),
+      legacy: {
+        atomic: true,
+        seed: async (id, messages) => {
+          const key = at.legacyKeyPrefix + id;
+          await client.rpush(key, ...messages.map((m) => JSON.stringify(m)));
+          await client.incrby(`${key}:bytes`, messages.reduce((sum, m) => sum + Buffer.byteLength(m.content), 0));
+          const sources = messages.map((m) => m.source_key).filter(Boolean);
+          if (sources.length > 0) await client.sadd(`${key}:sources`, ...sources);
+        },
+        read: async (id) => (await client.lrange(at.legacyKeyPrefix + id, 0, -1)).map((text) => JSON.parse(text) as MemoryMessage),
+        breakMemory: async (memory) => {
+          const key = new RedisMemoryStore({ client, ...at }).keyOf(memory);
+          await client.set(key, "not a list");
+          return async () => void (await client.del(key));
+        },
+      },
+    };
+  },
+});
+
+describeMemoryStore({
+  name: "PostgreSQL",
+  legacy: true,
+  shared: true,
+  place: async () => {
+    const client = await postgres.get();
+    const schema = uniqueTestSchema();
+    schemas.push(schema);
+    const s = pg.escapeIdentifier(schema);
+    return {
+      open: async (o) => new PostgresMemoryStore({ url: TEST_POSTGRES_URL, schema, ...o }),
+      legacy: {
+        atomic: true,
+        seed: async (id, messages) => {
+          // The tables as releases before tenant scopes made them (version 1), unless there already.
+          await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+          await client.query(`CREATE TABLE IF NOT EXISTS ${s}.memory_schema_version (one boolean PRIMARY KEY DEFAULT true CHECK (one), version integer NOT NULL, migrated_at timestamptz NOT NULL DEFAULT now())`);
+          await client.query(`INSERT INTO ${s}.memory_schema_version (one, version) VALUES (true, 1) ON CONFLICT (one) DO NOTHING`);
+          await client.query(`CREATE TABLE IF NOT EXISTS ${s}.memory_messages (seq bigserial PRIMARY KEY, memory_id text NOT NULL, source_key text NOT NULL, bytes integer NOT NULL, message text NOT NULL)`);
+          await client.query(`CREATE INDEX IF NOT EXISTS memory_messages_memory ON ${s}.memory_messages (memory_id, seq)`);
+          await client.query(`CREATE UNIQUE INDEX IF NOT EXISTS memory_messages_source ON ${s}.memory_messages (memory_id, source_key) WHERE source_key <> ''`);
+          for (const m of messages) {
+            await client.query(`INSERT INTO ${s}.memory_messages (memory_id, source_key, bytes, message) VALUES ($1, $2, $3, $4)`, [id, m.source_key, Buffer.byteLength(m.content), JSON.stringify(m)]);
+          }
+        },
+        read: async (id) => (await client.query<{ message: string }>(`SELECT message FROM ${s}.memory_messages WHERE tenant IS NULL AND memory_id = $1 ORDER BY seq`, [id])).rows.map((row) => JSON.parse(row.message) as MemoryMessage),
+        breakMemory: async (memory) => {
+          // Moving a row to this tenant fails, as a crash in the middle of the move would.
+          await client.query(
+            `CREATE FUNCTION ${s}.refuse_move() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF NEW.tenant = ${pg.escapeLiteral(memory.tenant)} THEN RAISE EXCEPTION 'simulated crash'; END IF; RETURN NEW; END $$`,
+          );
+          await client.query(`CREATE TRIGGER refuse_move BEFORE UPDATE ON ${s}.memory_messages FOR EACH ROW EXECUTE FUNCTION ${s}.refuse_move()`);
+          return async () => {
+            await client.query(`DROP TRIGGER refuse_move ON ${s}.memory_messages`);
+            await client.query(`DROP FUNCTION ${s}.refuse_move()`);
+          };
+        },
+      },
+    };
+  },
+});
+
+describe("where memories live", () => {
+  it("a folder keeps one JSON-lines file per tenant's memory, names encoded", async () => {
+    const { dir } = scratchDir("cf-memories-");
+    const store = new FileMemoryStore({ directory: dir });
+    await store.add({ tenant: "Acme/../x", id: "team/a b" }, message(1));
+    await store.add({ tenant: "acme", id: ".." }, message(2));
+    const lines = readFileSync(path.join(dir, "tenants", "_%41cme%2F..%2Fx", "_team%2Fa%20b.jsonl"), "utf8").trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).content)).toEqual([message(1).content]);
+    expect(JSON.parse(readFileSync(path.join(dir, "tenants", "_acme", "_...jsonl"), "utf8")).content).toBe(message(2).content);
+    // A name too long for a file system is given by its digest.
+    const long = "ü".repeat(128);
+    expect(path.basename(store.fileOf({ tenant: "t", id: long }))).toMatch(/^~[0-9a-f]{64}\.jsonl$/);
+  });
+
+  it("Redis keys hold the tenant and the id percent-encoded; the legacy prefix may not overlap the tenants' one", async () => {
+    const store = new RedisMemoryStore({ url: TEST_REDIS_URL, keyPrefix: "p:tm:", legacyKeyPrefix: "p:m:" });
+    opened.push(store);
+    expect(store.keyOf({ tenant: "a:b", id: "c" })).toBe("p:tm:a%3Ab:c");
+    expect(store.keyOf({ tenant: "a", id: "b:c" })).toBe("p:tm:a:b%3Ac");
+    expect(store.keyOf({ tenant: "{x}*", id: "ü" })).toBe("p:tm:%7Bx%7D%2A:%C3%BC");
+    expect(() => new RedisMemoryStore({ url: TEST_REDIS_URL, keyPrefix: "p:memory:tenant:", legacyKeyPrefix: "p:memory:" })).toThrow('keyPrefix "p:memory:tenant:" and legacyKeyPrefix "p:memory:" overlap');
+  });
+
+  it("a run's memories: the configured location, else beside its session, else in the process", async () => {
+    const { dir } = scratchDir("cf-memories-");
+    const beside = memoriesForRun(undefined, path.join(dir, "session.json"));
+    expect(beside.location).toBe(path.join(dir, "canvasflow-memories"));
+    expect(memoriesForRun({ location: path.join(dir, "elsewhere") }, path.join(dir, "session.json")).location).toBe(path.join(dir, "elsewhere"));
+    expect(memoriesForRun(undefined, undefined)).toBeInstanceOf(InProcessMemoryStore);
+    const onRedis = memoriesForRun(undefined, `${TEST_REDIS_URL}#my-session`);
+    opened.push(onRedis);
+    expect(onRedis.location).toBe("Redis at 127.0.0.1:6379/0 (canvasflow:tenant-memory:*)");
+    const schema = uniqueTestSchema();
+    const onPostgres = memoriesForRun(undefined, `${TEST_POSTGRES_URL}?schema=${schema}#my-session`);
+    opened.push(onPostgres);
+    expect(onPostgres.location).toContain(`(${schema}.memory_messages)`);
+    expect(() => openMemoryStore("ftp://host/x")).toThrow('unsupported memories location "ftp://host/x"');
+    expect(() => openMemoryStore("")).toThrow("memories need a folder");
+  });
+
+  it("a server's and a worker's memories: beside the data folder, under the Redis prefix, in the PostgreSQL schema", () => {
+    const { dir } = scratchDir("cf-memories-");
+    expect(memoriesForServer(undefined, { data: dir }, ".canvasflow").location).toBe(path.join(dir, "memories"));
+    expect(memoriesForServer(undefined, {}, path.join(dir, "default")).location).toBe(path.join(dir, "default", "memories"));
+    const onRedis = memoriesForServer(undefined, { redis: TEST_REDIS_URL, redisPrefix: "team1:" }, ".canvasflow");
+    opened.push(onRedis);
+    expect(onRedis.location).toBe("Redis at 127.0.0.1:6379/0 (team1:tenant-memory:*)");
+    const schema = uniqueTestSchema();
+    const onPostgres = memoriesForServer({ maxBytes: 10 }, { postgres: TEST_POSTGRES_URL, schema }, ".canvasflow");
+    opened.push(onPostgres);
+    expect(onPostgres.location).toContain(`(${schema}.memory_messages)`);
+    expect(memoriesForServer({ location: path.join(dir, "x") }, { redis: TEST_REDIS_URL }, ".canvasflow").location).toBe(path.join(dir, "x"));
+  });
+
+  it("one tenant's memories name their tenant, and reach only its memories", async () => {
+    const store = new InProcessMemoryStore();
+    const acme = new TenantMemories(store, "acme");
+    await acme.add("notes", message(1));
+    expect(acme.location).toBe(`this process's memory, tenant "acme"`);
+    expect(await new TenantMemories(store, "globex").messages("notes")).toEqual([]);
+    expect((await store.messages({ tenant: "acme", id: "notes" })).length).toBe(1);
+    expect(() => new TenantMemories(store, "")).toThrow("memory tenant must be a non-empty string");
+  });
+
+  it("an unreachable Redis fails with a message naming it", async () => {
+    const store = new RedisMemoryStore({ url: "redis://127.0.0.1:1/0", keyPrefix: prefix });
+    opened.push(store);
+    await expect(store.messages({ tenant: "t", id: "m" })).rejects.toThrow(/memory "m" of tenant "t": cannot reach Redis at 127\.0\.0\.1:1\/0/);
+  });
+});
