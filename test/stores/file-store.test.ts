@@ -4,7 +4,6 @@ import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { hostname, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { CLI_BIN } from "../helpers/cli-process.js";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { FileSnapshotStore } from "../../src/backends/files/session-store.js";
@@ -585,7 +584,7 @@ describe("FileSnapshotStore: the checkpoint log", () => {
 describe("FileSnapshotStore: killed at random moments", () => {
   it("leaves a session that loads, holds every acknowledged checkpoint and each step's event exactly once", async () => {
     // The built module alone: a child that starts fast gets killed at more moments.
-    const distStore = resolve(dirname(CLI_BIN), "../backends/files/session-store.js");
+    const distStore = resolve("dist/src/backends/files/session-store.js");
     if (!existsSync(distStore)) throw new Error(`${distStore} is missing: run "npm run build" first (npm test does)`);
     const directory = join(root, "killed");
     // A writer that counts: each checkpoint is the next step (with its event); every 7 steps it
