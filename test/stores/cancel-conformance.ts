@@ -4,11 +4,17 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { CancelSignalError } from "../../src/backends/errors.js";
 import type { CancelSignals } from "../../src/backends/contracts.js";
+import type { ManualClock } from "../helpers/manual-clock.js";
 
 export interface CancelHarness {
   /** New signals (closed by the suite). Two from `open()` act as two processes when `shared`. */
   open(): CancelSignals | Promise<CancelSignals>;
   shared: boolean;
+  /**
+   * The clock the signals from `open()` measure times to live by, when they take one: the suite
+   * moves it instead of waiting. Without it (Redis, PostgreSQL: the server keeps time) it waits.
+   */
+  clock?: ManualClock;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -91,7 +97,13 @@ export function describeCancelSignals(name: string, harness: CancelHarness): voi
       const task = freshTask();
       await signals.request(task, { ttlSeconds: 1 });
       expect(await signals.isRequested(task)).toBe(true);
-      await sleep(1200);
+      if (harness.clock) {
+        harness.clock.advance(999);
+        expect(await signals.isRequested(task)).toBe(true);
+        harness.clock.advance(2);
+      } else {
+        await sleep(1200);
+      }
       expect(await signals.isRequested(task)).toBe(false);
     });
 

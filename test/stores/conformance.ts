@@ -7,6 +7,7 @@ import { SessionLockedError, SessionLockLostError, SnapshotConflictError, Snapsh
 import type { CheckpointStore, SnapshotStore } from "../../src/backends/contracts.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
 import { lastEvent, messageText } from "../helpers/dsl.js";
+import type { ManualClock } from "../helpers/manual-clock.js";
 
 export interface StoreHarness {
   /** A new store (closed by the suite). */
@@ -21,6 +22,11 @@ export interface StoreHarness {
   badKeys?: string[];
   /** The store is a CheckpointStore (every backend will be). */
   checkpoints?: boolean;
+  /**
+   * The clock the stores from `open()` expire sessions by, when they take one: the suite moves
+   * it instead of waiting. Without it (Redis, PostgreSQL: the server keeps time) it waits.
+   */
+  clock?: ManualClock;
 }
 
 const COMMON_BAD_KEYS: unknown[] = ["", "a\u0000b", "line\nbreak", "tab\there", 42, null, "x".repeat(1025)];
@@ -238,14 +244,15 @@ export function describeSnapshotStore(name: string, harness: StoreHarness): void
       it("expires a session ttlSeconds after its last save; a save without a TTL keeps it", async () => {
         const store = await open();
         const key = freshKey();
+        const wait = async (ms: number) => (harness.clock ? harness.clock.advance(ms) : await sleep(ms));
         await store.save(key, tinySnapshot("short-lived"), { ttlSeconds: 0.3 });
         expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("short-lived"));
-        await sleep(500);
+        await wait(500);
         expect(await store.load(key)).toBeUndefined();
         // Expired means gone: a create-only save succeeds.
         await store.save(key, tinySnapshot("again"), { expectedVersion: null, ttlSeconds: 0.3 });
         await store.save(key, tinySnapshot("kept"));
-        await sleep(500);
+        await wait(500);
         expect((await store.load(key))?.snapshot).toEqual(tinySnapshot("kept"));
       });
     } else {

@@ -6,12 +6,14 @@ import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { CancelSignalError } from "../../src/backends/errors.js";
 import { FileCancelSignals } from "../../src/backends/files/cancel.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 import { describeCancelSignals } from "./cancel-conformance.js";
 
 const root = mkdtempSync(join(tmpdir(), "canvasflow-file-cancel-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-describeCancelSignals("FileCancelSignals", { open: () => new FileCancelSignals({ directory: join(root, "flags") }), shared: true });
+const clock = new ManualClock();
+describeCancelSignals("FileCancelSignals", { open: () => new FileCancelSignals({ directory: join(root, "flags"), now: clock.now }), shared: true, clock });
 // Without change notifications (a filesystem that has none), polling alone still hears a request in time.
 describeCancelSignals("FileCancelSignals, polling only", {
   open: () => new FileCancelSignals({ directory: join(root, "polled"), notifications: false, pollMs: 20 }),

@@ -1,4 +1,6 @@
 import { InProcessCancelSignals } from "../../src/backends/process/cancel.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 import { describeCancelSignals } from "./cancel-conformance.js";
 
-describeCancelSignals("InProcessCancelSignals", { open: () => new InProcessCancelSignals(), shared: false });
+const clock = new ManualClock();
+describeCancelSignals("InProcessCancelSignals", { open: () => new InProcessCancelSignals(clock.now), shared: false, clock });

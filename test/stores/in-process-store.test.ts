@@ -2,9 +2,11 @@
 import { describe, expect, it } from "vitest";
 import { InProcessSnapshotStore } from "../../src/backends/process/session-store.js";
 import type { CanvasDsl } from "../../src/dsl/types.js";
+import { ManualClock } from "../helpers/manual-clock.js";
 import { describeSnapshotStore } from "./conformance.js";
 
-describeSnapshotStore("InProcessSnapshotStore", { open: () => new InProcessSnapshotStore(), shared: false, expires: true, checkpoints: true });
+const clock = new ManualClock();
+describeSnapshotStore("InProcessSnapshotStore", { open: () => new InProcessSnapshotStore({ now: clock.now }), shared: false, expires: true, checkpoints: true, clock });
 
 describe("InProcessSnapshotStore", () => {
   it("expires on its clock, exactly at ttlSeconds", async () => {

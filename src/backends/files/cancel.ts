@@ -26,6 +26,8 @@ export interface FileCancelSignalsOptions {
   pollMs?: number;
   /** Listen for change notifications on the folder (default true); without them a watcher relies on `pollMs`. */
   notifications?: boolean;
+  /** The clock a flag's time to live is measured by (default `Date.now`; tests pass their own). */
+  now?: () => number;
 }
 
 export const DEFAULT_CANCEL_POLL_MS = 50;
@@ -35,6 +37,7 @@ export class FileCancelSignals implements CancelSignals {
   readonly directory: string;
   private readonly pollMs: number;
   private readonly notifications: boolean;
+  private readonly now: () => number;
   /** Task id → the callbacks still waiting for its cancel. */
   private readonly watchers = new CancelWatchers(() => this.stopListening());
   private folderWatcher: FSWatcher | undefined;
@@ -48,6 +51,7 @@ export class FileCancelSignals implements CancelSignals {
     this.pollMs = options.pollMs ?? DEFAULT_CANCEL_POLL_MS;
     if (!Number.isFinite(this.pollMs) || this.pollMs <= 0) throw new CancelSignalError(`pollMs must be a positive number of milliseconds, got ${String(options.pollMs)}`);
     this.notifications = options.notifications ?? true;
+    this.now = options.now ?? Date.now;
   }
 
   /** The flag file of a task. */
@@ -63,7 +67,7 @@ export class FileCancelSignals implements CancelSignals {
     }
     try {
       await makePrivateFolder(this.directory);
-      await writeFileAtomic(flag, `${new Date(Date.now() + ttlSeconds * 1000).toISOString()}\n`);
+      await writeFileAtomic(flag, `${new Date(this.now() + ttlSeconds * 1000).toISOString()}\n`);
     } catch (error) {
       throw new CancelSignalError(`cannot write the cancel flag ${flag}: ${(error as Error).message}`);
     }
@@ -84,7 +88,7 @@ export class FileCancelSignals implements CancelSignals {
       if (modified === undefined) return false; // cleared meanwhile
       expiresAt = modified + DEFAULT_CANCEL_TTL_SECONDS * 1000;
     }
-    return expiresAt > Date.now();
+    return expiresAt > this.now();
   }
 
   async watch(taskId: string, onCancel: () => void, options: WatchOptions = {}): Promise<() => Promise<void>> {

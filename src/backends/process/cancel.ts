@@ -12,6 +12,7 @@ export class InProcessCancelSignals implements CancelSignals {
   private readonly watchers = new CancelWatchers();
   private closed = false;
 
+  /** `now`: the clock a flag's time to live is measured by (default `Date.now`; tests pass their own). */
   constructor(private readonly now: () => number = Date.now) {}
 
   async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
