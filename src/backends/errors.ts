@@ -21,7 +21,8 @@ export type StoreErrorCode =
   | "duplicate_title"
   | "record_invalid"
   | "record_damaged"
-  | "memory_store";
+  | "memory_store"
+  | "database_file";
 
 /** The base of every store error: `code` says which kind it is. */
 export class StoreError extends Error {
@@ -152,5 +153,20 @@ export class MemoryStoreError extends StoreError {
   constructor(message: string) {
     super(message, "memory_store");
     this.name = "MemoryStoreError";
+  }
+}
+
+/**
+ * A database file that cannot be used as it is: not a database, written by a newer canvasflow,
+ * locked by another process past the timeout, on a full disk. The message names the file and
+ * what to do; nothing is ever started afresh in its place.
+ */
+export class DatabaseFileError extends StoreError {
+  constructor(
+    message: string,
+    readonly file: string,
+  ) {
+    super(message, "database_file");
+    this.name = "DatabaseFileError";
   }
 }
