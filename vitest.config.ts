@@ -85,7 +85,7 @@ export const UNIT_TESTS = [
  * Integration files that assert latencies of 100 ms (cancels across processes): they run alone,
  * after the rest, so that other test files do not take the CPU they measure.
  */
-export const LATENCY_TESTS = ["test/cli/durable-cancel.test.ts", "test/server/cancel.test.ts", "test/stores/file-cancel.test.ts", "test/stores/postgres-cancel.test.ts", "test/stores/redis-cancel.test.ts"];
+export const LATENCY_TESTS = ["test/cli/durable-cancel.test.ts", "test/server/cancel.test.ts", "test/stores/file-cancel.test.ts", "test/stores/postgres-cancel.test.ts", "test/stores/redis-cancel.test.ts", "test/stores/sqlite-cancel.test.ts"];
 
 /**
  * The integration files that take longest (kill tests with real processes, the stores on real

@@ -1,6 +1,6 @@
 /**
  * Sessions in a SQLite database file (issue 26): the base snapshot, its checkpoints, the event
- * log and the session's lease, in the tables of session-schema.ts. Every write is one immediate
+ * log and the session's lease, in the tables of schema.ts. Every write is one immediate
  * transaction, so several processes on one machine can share the file: SQLite serialises their
  * writes (waiting up to the busy timeout), and WAL lets readers go on meanwhile. A lease is a
  * row naming its holder; the holder renews it while it runs, and a lease that ran out, or whose
@@ -31,8 +31,8 @@ import {
   seqConflict,
   serializeSnapshot,
 } from "../shared/sessions.js";
-import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, migrateSqlite, onFile, openSqliteDatabase, type OpenSqliteOptions, type SqliteDatabase } from "./database.js";
-import { SQLITE_SESSION_MIGRATIONS } from "./session-schema.js";
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase } from "./database.js";
+import { openStoreDatabase } from "./schema.js";
 
 export const DEFAULT_SQLITE_LOCK_LEASE_MS = 15_000;
 
@@ -94,13 +94,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     this.defaultTtlSeconds = options.ttlSeconds === undefined ? undefined : checkTtl("ttlSeconds", options.ttlSeconds);
     this.now = options.now ?? Date.now;
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
-    this.db = openSqliteDatabase(this.file, options);
-    try {
-      migrateSqlite(this.db, this.file, SQLITE_SESSION_MIGRATIONS, this.busyTimeoutMs);
-    } catch (error) {
-      this.db.close();
-      throw error;
-    }
+    this.db = openStoreDatabase(this.file, options);
   }
 
   async load(key: string): Promise<StoredSnapshot | undefined> {

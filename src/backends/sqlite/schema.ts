@@ -1,0 +1,44 @@
+/**
+ * The schema of a canvasflow SQLite database, one list of migrations for the whole file (its
+ * version is `user_version`, see database.ts), so every store that opens the file brings all of
+ * it up to date: sessions (a base snapshot and version, checkpoints, the event log, the lease, the
+ * counter versions are drawn from), then cancel flags.
+ */
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, migrateSqlite, openSqliteDatabase, type OpenSqliteOptions, type SqliteDatabase, type SqliteMigration } from "./database.js";
+
+export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
+  {
+    name: "sessions, checkpoints, events, locks",
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE sessions (
+          key TEXT PRIMARY KEY,
+          body TEXT NOT NULL,
+          version INTEGER NOT NULL,
+          last_seq INTEGER NOT NULL DEFAULT 0,
+          expires_at INTEGER
+        );
+        CREATE TABLE checkpoints (key TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (key, seq)) WITHOUT ROWID;
+        CREATE TABLE events (key TEXT NOT NULL, run INTEGER NOT NULL, n INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (key, run, n)) WITHOUT ROWID;
+        CREATE TABLE locks (key TEXT PRIMARY KEY, token TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL);
+        CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+        INSERT INTO counters (name, value) VALUES ('version', 0);
+      `),
+  },
+  {
+    name: "cancel flags",
+    up: (db) => db.exec("CREATE TABLE cancel_flags (task_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID"),
+  },
+];
+
+/** A canvasflow database file, opened and its schema brought up to date (what every SQLite store starts with). */
+export function openStoreDatabase(file: string, options: OpenSqliteOptions = {}): SqliteDatabase {
+  const db = openSqliteDatabase(file, options);
+  try {
+    migrateSqlite(db, file, SQLITE_MIGRATIONS, options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return db;
+}
