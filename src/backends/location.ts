@@ -3,6 +3,7 @@
  * - a file path or folder (the files backend);
  * - `redis://[user:password@]host:port[/db]` (or `rediss://` for TLS);
  * - `postgres://[user[:password]@]host[:port]/database[?schema=NAME]` (or `postgresql://`);
+ * - `sqlite:PATH` (or `sqlite://PATH`): a SQLite database file;
  * a session's location adds its key as the `#fragment` (never part of the connection, so the rest
  * of the URL stays what ioredis, redis-cli, pg and psql understand).
  *
@@ -13,15 +14,17 @@
 import { SnapshotKeyError } from "./errors.js";
 
 /** Which backend a location names: a Redis or PostgreSQL URL, another URL (unsupported), or a path. */
-export type LocationKind = "redis" | "postgres" | "url" | "path";
+export type LocationKind = "redis" | "postgres" | "sqlite" | "url" | "path";
 
 const REDIS_URL = /^rediss?:\/\//i;
 const POSTGRES_URL = /^postgres(ql)?:\/\//i;
+const SQLITE_LOCATION = /^sqlite:/i;
 const ANY_URL = /^[a-z][a-z0-9+.-]*:\/\//i;
 
 export function locationKind(location: string): LocationKind {
   if (REDIS_URL.test(location)) return "redis";
   if (POSTGRES_URL.test(location)) return "postgres";
+  if (SQLITE_LOCATION.test(location)) return "sqlite";
   if (ANY_URL.test(location)) return "url";
   return "path";
 }
@@ -118,4 +121,22 @@ export function postgresServer(location: string, schema?: string, fail: Fail = k
   bare.search = "";
   const target = postgresTarget(url, shownUrl(bare), schema, fail);
   return { ...target, shown: shownUrl(bare) };
+}
+
+/**
+ * A SQLite location: `sqlite:PATH[#KEY]` (or `sqlite://PATH[#KEY]`): the database file, and the
+ * session key when one is given (percent-decoded, as in a URL's fragment). The path is a file
+ * path as the shell gives it (relative to the working folder, or absolute).
+ */
+export function splitSqliteLocation(location: string, fail: Fail = keyError): { file: string; key: string | undefined } {
+  const rest = location.replace(SQLITE_LOCATION, "").replace(/^\/\//, "");
+  const hash = rest.indexOf("#");
+  const file = hash === -1 ? rest : rest.slice(0, hash);
+  if (file === "") throw fail(`${JSON.stringify(location)} names no database file: write sqlite:PATH, e.g. sqlite:./runs.db`);
+  if (hash === -1) return { file, key: undefined };
+  try {
+    return { file, key: decodeURIComponent(rest.slice(hash + 1)) };
+  } catch {
+    throw fail(`the session key in ${JSON.stringify(location)} is not valid percent-encoding`);
+  }
 }

@@ -8,8 +8,10 @@
  *   the session `key` in PostgreSQL, in the same way (the URL minus its fragment and `schema` is
  *   what `pg` and psql understand). `schema` names the schema of the tables (default `canvasflow`).
  *
+ * - `sqlite:PATH#key`: the session `key` in the SQLite database file PATH.
+ *
  * `openCancelSignals` reads the same kinds of places for cancel requests: a Redis URL, a
- * PostgreSQL URL (with its `schema`), or a folder.
+ * PostgreSQL URL (with its `schema`), a SQLite database (`sqlite:PATH`), or a folder.
  */
 import { FileCancelSignals } from "./files/cancel.js";
 import { FileSnapshotStore, type FileSnapshotStoreOptions } from "./files/session-store.js";
@@ -17,12 +19,14 @@ import { PostgresCancelSignals } from "./postgres/cancel.js";
 import { PostgresSnapshotStore, type PostgresSnapshotStoreOptions } from "./postgres/session-store.js";
 import { RedisCancelSignals, type RedisCancelSignalsOptions } from "./redis/cancel.js";
 import { RedisSnapshotStore, type RedisSnapshotStoreOptions } from "./redis/session-store.js";
+import { SqliteCancelSignals } from "./sqlite/cancel.js";
+import { SqliteSnapshotStore, type SqliteSnapshotStoreOptions } from "./sqlite/session-store.js";
 import { checkKey } from "./shared/sessions.js";
-import { checkRedisPath, locationKind, parseUrl, postgresServer, postgresTarget, shownUrl, splitSessionUrl } from "./location.js";
+import { checkRedisPath, locationKind, parseUrl, postgresServer, postgresTarget, shownUrl, splitSessionUrl, splitSqliteLocation } from "./location.js";
 import { CancelSignalError, SnapshotKeyError } from "./errors.js";
 import type { CancelSignals, CheckpointStore } from "./contracts.js";
 
-export type SessionBackend = "file" | "redis" | "postgres";
+export type SessionBackend = "file" | "redis" | "postgres" | "sqlite";
 
 export interface OpenedSnapshotStore {
   store: CheckpointStore;
@@ -53,6 +57,8 @@ export interface OpenSnapshotStoreOptions {
   redis?: Omit<RedisSnapshotStoreOptions, "url" | "client">;
   /** More options for a PostgreSQL store. */
   postgres?: Omit<PostgresSnapshotStoreOptions, "url" | "pool">;
+  /** More options for a SQLite store. */
+  sqlite?: Omit<SqliteSnapshotStoreOptions, "file">;
 }
 
 export function openSnapshotStore(location: string, options: OpenSnapshotStoreOptions = {}): OpenedSnapshotStore {
@@ -60,6 +66,7 @@ export function openSnapshotStore(location: string, options: OpenSnapshotStoreOp
   const kind = locationKind(location);
   if (kind === "redis") return openRedis(location, options);
   if (kind === "postgres") return openPostgres(location, options);
+  if (kind === "sqlite") return openSqlite(location, options);
   if (kind === "url") {
     throw new SnapshotKeyError(`unsupported session location "${location}": use a file path or redis://host:port[/db]#key or postgres://user@host:port/db#key`);
   }
@@ -86,7 +93,14 @@ function openPostgres(location: string, options: OpenSnapshotStoreOptions): Open
   return { store, key, location: shown, backend: "postgres", server: withSchema.toString(), shownServer: shownUrl(withSchema) };
 }
 
-/** Where cancel requests go and are heard: Redis, PostgreSQL or a folder of flag files. */
+function openSqlite(location: string, options: OpenSnapshotStoreOptions): OpenedSnapshotStore {
+  const { file, key } = splitSqliteLocation(location);
+  if (key === undefined || key === "") throw new SnapshotKeyError(`${location} names no session: add its key after "#", e.g. sqlite:${file}#chat-1`);
+  const store = new SqliteSnapshotStore({ ...options.sqlite, file, ttlSeconds: options.ttlSeconds ?? options.sqlite?.ttlSeconds });
+  return { store, key: checkKey(key), location, backend: "sqlite", server: `sqlite:${file}`, shownServer: file };
+}
+
+/** Where cancel requests go and are heard: Redis, PostgreSQL, SQLite or a folder of flag files. */
 export interface OpenCancelSignalsOptions {
   /** PostgreSQL: the schema of the flags table (default `canvasflow`, or the URL's `?schema=`). */
   schema?: string;
@@ -117,6 +131,7 @@ export function openCancelSignals(location: string, options: OpenCancelSignalsOp
     const target = postgresServer(location, options.schema, fail);
     return new PostgresCancelSignals({ url: target.connection, schema: target.schema });
   }
-  if (kind === "url") throw new CancelSignalError(`unsupported cancel signals location "${location}": use redis://host:port[/db], postgres://user@host:port/db or a folder`);
+  if (kind === "sqlite") return new SqliteCancelSignals({ file: splitSqliteLocation(location, fail).file });
+  if (kind === "url") throw new CancelSignalError(`unsupported cancel signals location "${location}": use redis://host:port[/db], postgres://user@host:port/db, sqlite:PATH or a folder`);
   return new FileCancelSignals({ directory: location });
 }

@@ -1,5 +1,5 @@
 /**
- * `canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --dir DIR]`: ask
+ * `canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --sqlite FILE | --dir DIR]`: ask
  * every process that runs the task to stop it. The run ends with workflow_finished error
  * "cancelled" (exit 130), its state checkpointed; the request stands (10 minutes) until the task's
  * next turn starts. Without a flag the request goes to the local cancel folder (cancel-folder.ts),
@@ -25,24 +25,27 @@ export interface CancelArgs {
   /** The prefix of the server's Redis keys (`serve --redis-prefix`): its cancel flags and channel are under it. */
   redisPrefix?: string;
   postgres?: string;
+  /** A SQLite database file (`--session sqlite:FILE#KEY` runs listen there). */
+  sqlite?: string;
   dir?: string;
 }
 
 export async function cancelCommand(args: CancelArgs, io: CliIO): Promise<number> {
-  const given = (["redis", "postgres", "dir"] as const).filter((flag) => args[flag] !== undefined);
-  if (given.length > 1) throw new UsageError(`cancel takes one of --redis, --postgres and --dir, got ${given.map((flag) => `--${flag}`).join(" and ")}`);
+  const given = (["redis", "postgres", "sqlite", "dir"] as const).filter((flag) => args[flag] !== undefined);
+  if (given.length > 1) throw new UsageError(`cancel takes one of --redis, --postgres, --sqlite and --dir, got ${given.map((flag) => `--${flag}`).join(" and ")}`);
   try {
     checkTaskId(args.taskId);
   } catch (error) {
     throw new UsageError(`cancel: ${(error as Error).message}`);
   }
   if (args.redisPrefix !== undefined && args.redis === undefined) throw new UsageError("--redis-prefix is a Redis key prefix: give it with --redis");
-  const where = args.redis ?? args.postgres ?? args.dir ?? cancelFolder().directory;
+  if (args.sqlite === "") throw new UsageError("--sqlite expects the path of a SQLite database file, got an empty one");
+  const where = args.redis ?? args.postgres ?? (args.sqlite !== undefined ? `sqlite:${args.sqlite.replace(/^sqlite:/i, "")}` : undefined) ?? args.dir ?? cancelFolder().directory;
   if (args.redis !== undefined && locationKind(args.redis) !== "redis") throw new UsageError(`--redis expects a redis:// URL, got ${JSON.stringify(args.redis)}`);
   if (args.postgres !== undefined && locationKind(args.postgres) !== "postgres") throw new UsageError(`--postgres expects a postgres:// URL, got ${JSON.stringify(args.postgres)}`);
   let signals: CancelSignals;
   try {
-    signals = args.redis ?? args.postgres ? openCancelSignals(where, args.redisPrefix !== undefined ? { redis: serverCancelLayout(args.redisPrefix) } : {}) : new FileCancelSignals({ directory: where });
+    signals = args.redis ?? args.postgres ?? args.sqlite ? openCancelSignals(where, args.redisPrefix !== undefined ? { redis: serverCancelLayout(args.redisPrefix) } : {}) : new FileCancelSignals({ directory: where });
   } catch (error) {
     if (error instanceof CancelSignalError) throw new UsageError(error.message);
     throw error;

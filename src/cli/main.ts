@@ -17,13 +17,13 @@ const USAGE = `canvasflow — run agent canvases stored as JSON DSL (RAGFlow for
 
 Usage:
   canvasflow run FILE [--query TEXT] [--input NAME=VALUE]... [--inputs JSON]
-                      [--session FILE|redis://HOST:PORT[/DB]#KEY|postgres://USER@HOST:PORT/DB[?schema=NAME]#KEY]
+                      [--session FILE|redis://HOST:PORT[/DB]#KEY|postgres://USER@HOST:PORT/DB[?schema=NAME]#KEY|sqlite:FILE#KEY]
                       [--durability sync|async|exit] [--task-id ID] [--events ndjson|pretty]
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
                       [--allow-private-network] [--trust-code]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html]
-  canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --dir DIR]
+  canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --sqlite FILE | --dir DIR]
   canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --data DIR)
                        [--memories LOCATION] [--unowned-to TENANT]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -114,7 +114,7 @@ const RUN_OPTIONS = {
   trace: { type: "string" },
 } as const satisfies OptionSpecs;
 
-const CANCEL_OPTIONS = { redis: { type: "string" }, "redis-prefix": { type: "string" }, postgres: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
+const CANCEL_OPTIONS = { redis: { type: "string" }, "redis-prefix": { type: "string" }, postgres: { type: "string" }, sqlite: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
 const DB_MIGRATE_OPTIONS = {
   postgres: { type: "string" },
   schema: { type: "string" },
@@ -273,7 +273,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     if (command === "cancel") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: CANCEL_OPTIONS });
       if (positionals.length !== 1) throw new UsageError(`cancel expects exactly one TASK_ID, got ${positionals.length}`);
-      return await (await import("./cancel-command.js")).cancelCommand({ taskId: positionals[0], redis: values.redis, redisPrefix: values["redis-prefix"], postgres: values.postgres, dir: values.dir }, io);
+      return await (await import("./cancel-command.js")).cancelCommand({ taskId: positionals[0], redis: values.redis, redisPrefix: values["redis-prefix"], postgres: values.postgres, sqlite: values.sqlite, dir: values.dir }, io);
     }
     if (command === "db") {
       const [sub, ...flags] = rest;

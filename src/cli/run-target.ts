@@ -13,7 +13,7 @@ import { DURABILITIES } from "../durable/writer.js";
 import { InProcessSnapshotStore } from "../backends/process/session-store.js";
 import { FileCancelSignals } from "../backends/files/cancel.js";
 import { openCancelSignals, openSnapshotStore, type SessionBackend } from "../backends/open-sessions.js";
-import { SnapshotStoreError } from "../backends/errors.js";
+import { StoreError } from "../backends/errors.js";
 import type { CheckpointStore, CancelSignals } from "../backends/contracts.js";
 import { prepareCancelFolder } from "./cancel-folder.js";
 import { UsageError } from "./io.js";
@@ -55,7 +55,8 @@ export function openRunTarget(session: string | undefined, durability: Durabilit
   try {
     opened = openSnapshotStore(session, { file: { sync: durability === "sync" } });
   } catch (error) {
-    if (error instanceof SnapshotStoreError) throw new UsageError(`--session: ${error.message}`);
+    // A bad key or location, or a database file that cannot be used as it is.
+    if (error instanceof StoreError) throw new UsageError(`--session: ${error.message}`);
     throw error;
   }
   const { store, key, location, backend, server, shownServer } = opened;

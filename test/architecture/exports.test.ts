@@ -23,7 +23,7 @@ function inChild(code: string): string {
 
 describe("the package's entries", () => {
   it("name a built module and its types each", () => {
-    expect(entries.map(([name]) => name)).toEqual([".", "./server", "./worker", "./redis", "./postgres", "./dify", "./render", "./knowledge", "./testing"]);
+    expect(entries.map(([name]) => name)).toEqual([".", "./server", "./worker", "./redis", "./postgres", "./sqlite", "./dify", "./render", "./knowledge", "./testing"]);
     for (const [, target] of entries) {
       expect(existsSync(target.import), target.import).toBe(true);
       expect(existsSync(target.types), target.types).toBe(true);
@@ -36,6 +36,7 @@ describe("the package's entries", () => {
       "./server": ["createServer", "openServerStore", "MemoryServerStore", "InProcessServerStore", "DataFolderServerStore", "createApiKey"],
       "./worker": ["createWorker", "RunQueue", "enqueueRun", "cancelQueuedRun", "queueMetrics"],
       "./redis": ["RedisSnapshotStore", "RedisCancelSignals", "RedisServerStore", "RedisMemoryStore"],
+      "./sqlite": ["SqliteSnapshotStore", "SqliteCancelSignals"],
       "./postgres": ["PostgresSnapshotStore", "PostgresCancelSignals", "PostgresServerStore", "PostgresWithRedisServerStore", "PostgresMemoryStore", "migratePostgres"],
       "./dify": ["parseDifyYaml", "readDifyGraph", "registerDify"],
       "./render": ["canvasGraphModel", "toMermaid", "renderGraphSvg", "renderGraphHtml", "renderTrace"],
@@ -52,7 +53,7 @@ describe("the package's entries", () => {
   });
 
   it("the core loads no server, queue, database driver, document library or browser", () => {
-    const heavy = ["fastify", "bullmq", "pg", "ioredis", "playwright-core", "exceljs", "pdfkit", "docx", "@modelcontextprotocol/sdk", "elkjs", "prom-client", "undici", "mysql2"];
+    const heavy = ["fastify", "bullmq", "pg", "ioredis", "playwright-core", "exceljs", "pdfkit", "docx", "@modelcontextprotocol/sdk", "elkjs", "prom-client", "undici", "mysql2", "better-sqlite3"];
     // Loaded when first used: a validation, a model call, a template, a YAML file, an HTML page.
     const onFirstUse = ["ajv", "openai", "lodash", "nunjucks", "yaml", "html-to-text", "htmlparser2", "csv-parse", "jsonpath-plus"];
     const out = inChild(

@@ -59,8 +59,8 @@ async function install(folder: string, tarball: string, extra: string[]): Promis
   mkdirSync(folder);
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   const started = Date.now();
-  // --ignore-scripts: no dependency's install script is needed (npm 11 runs none unapproved anyway).
-  await run("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error", ...extra], { cwd: folder, timeout: 240_000 });
+  // Install scripts run, as for a user: better-sqlite3 builds (or downloads) its native module in its own.
+  await run("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...extra], { cwd: folder, timeout: 240_000 });
   sizes[folder] = { bytes: Number(execFileSync("du", ["-sb", join(folder, "node_modules")], { encoding: "utf8" }).split("\t")[0]), packages: countPackages(join(folder, "node_modules")), seconds: (Date.now() - started) / 1000 };
 }
 
@@ -88,6 +88,7 @@ import { createServer, MemoryServerStore } from "canvasflow/server";
 import { RunQueue } from "canvasflow/worker";
 import { RedisSnapshotStore } from "canvasflow/redis";
 import { PostgresSnapshotStore } from "canvasflow/postgres";
+import { SqliteSnapshotStore } from "canvasflow/sqlite";
 import { parseDifyYaml } from "canvasflow/dify";
 import { canvasGraphModel, renderGraphSvg } from "canvasflow/render";
 import { buildIndex } from "canvasflow/knowledge";
@@ -102,9 +103,14 @@ const health = await app.inject({ method: "GET", url: "/api/v1/system/healthz" }
 await app.close();
 const dify: unknown = parseDifyYaml("app:\\n  name: x\\n");
 const script = parseMockLlmScript({ rules: [] });
+// SQLite runs here: its driver is a native module the install built or downloaded.
+const sqlite = new SqliteSnapshotStore({ file: "sessions/runs.db" });
+const version: string = await sqlite.save("k", { components: {} });
+const sqliteLoaded = (await sqlite.load("k"))?.version === version;
+await sqlite.close();
 // Typed, not made: they would connect to Redis or PostgreSQL.
 const backends: Array<(() => RunQueue) | (() => RedisSnapshotStore) | (() => PostgresSnapshotStore) | typeof buildIndex> = [() => new RunQueue(), () => new RedisSnapshotStore(), () => new PostgresSnapshotStore(), buildIndex];
-console.log(JSON.stringify({ said, svg: svg.startsWith("<svg"), health: health.statusCode, dify: typeof dify, script: typeof script, backends: backends.length }));
+console.log(JSON.stringify({ said, svg: svg.startsWith("<svg"), health: health.statusCode, dify: typeof dify, script: typeof script, backends: backends.length, sqliteLoaded }));
 `;
 
 const LEAN_MJS = `
@@ -132,12 +138,15 @@ const doc = await loadCanvas({
 });
 const docEvents = [];
 for await (const event of doc.run({ query: "x" })) docEvents.push(JSON.stringify(event));
-console.log(JSON.stringify({ found, said, serverError, layoutError, docError: docEvents.find((e) => e.includes("pdfkit")) }));
+const sqlite = await import("canvasflow/sqlite");
+let sqliteError;
+try { new sqlite.SqliteSnapshotStore({ file: "runs.db" }); } catch (error) { sqliteError = failure(error); }
+console.log(JSON.stringify({ found, said, serverError, layoutError, sqliteError, docError: docEvents.find((e) => e.includes("pdfkit")) }));
 `;
 
 describe("the packed package", () => {
   it("installed by default: a strict TypeScript file importing every entry type-checks and runs", async () => {
-    expect(specifiers).toHaveLength(9);
+    expect(specifiers).toHaveLength(10);
     writeFileSync(join(folders.full, "consumer.ts"), CONSUMER_TS);
     for (const specifier of specifiers) expect(CONSUMER_TS, specifier).toContain(`from "${specifier}"`);
     const tsc = join(root, "node_modules/typescript/bin/tsc");
@@ -147,7 +156,7 @@ describe("the packed package", () => {
       throw new Error(`tsc: ${error.stdout ?? String(error)}`);
     });
     const { stdout } = await run(process.execPath, ["out/consumer.js"], { cwd: folders.full, timeout: 60_000 });
-    expect(JSON.parse(stdout)).toEqual({ said: expect.stringContaining("Hello, Ada!"), svg: true, health: 200, dify: "object", script: "object", backends: 4 });
+    expect(JSON.parse(stdout)).toEqual({ said: expect.stringContaining("Hello, Ada!"), svg: true, health: 200, dify: "object", script: "object", backends: 4, sqliteLoaded: true });
   }, 240_000);
 
   it("installed with --omit=optional: the core runs, and a feature whose package is missing names it and its install command", async () => {
@@ -157,7 +166,7 @@ describe("the packed package", () => {
     expect(existsSync(join(folders.lean, "node_modules/@fastify/cors"))).toBe(false);
     writeFileSync(join(folders.lean, "lean.mjs"), LEAN_MJS);
     const { stdout } = await run(process.execPath, ["lean.mjs"], { cwd: folders.lean, timeout: 60_000 });
-    const out = JSON.parse(stdout) as { found: Record<string, number>; said: string; serverError: Record<string, unknown>; layoutError: Record<string, unknown>; docError?: string };
+    const out = JSON.parse(stdout) as { found: Record<string, number>; said: string; serverError: Record<string, unknown>; layoutError: Record<string, unknown>; sqliteError: Record<string, unknown>; docError?: string };
     // Every entry imports (none names a missing package statically).
     expect(Object.keys(out.found)).toEqual(specifiers);
     for (const count of Object.values(out.found)) expect(count).toBeGreaterThan(0);
@@ -169,6 +178,7 @@ describe("the packed package", () => {
       message: expect.stringMatching(/^The HTTP server \(createServer, canvasflow serve\) needs the packages .*install them with `npm install @fastify\/cors .*prom-client`$/),
     });
     expect(out.layoutError).toMatchObject({ name: "MissingPackageError", packageNames: ["elkjs"], message: expect.stringContaining("needs the package elkjs, which is not installed (it is optional): install it with `npm install elkjs`") });
+    expect(out.sqliteError).toMatchObject({ name: "MissingPackageError", message: "SQLite needs the package better-sqlite3, which is not installed (it is optional): install it with `npm install better-sqlite3`" });
     expect(out.docError).toContain("DocGenerator (PDF) needs the package pdfkit, which is not installed (it is optional): install it with `npm install pdfkit`");
   }, 120_000);
 

@@ -1,7 +1,7 @@
 /** The one location parser (issue 25): every opener classifies and splits places through it. */
 import { describe, expect, it } from "vitest";
 import { CancelSignalError, SnapshotKeyError } from "../../src/backends/errors.js";
-import { locationKind, maskCredentials, maskPassword, postgresServer, splitSessionUrl } from "../../src/backends/location.js";
+import { locationKind, maskCredentials, maskPassword, postgresServer, splitSessionUrl, splitSqliteLocation } from "../../src/backends/location.js";
 import { checkKey } from "../../src/backends/shared/sessions.js";
 
 describe("locations", () => {
@@ -16,6 +16,15 @@ describe("locations", () => {
       "path",
       "path",
     ]);
+  });
+
+  it("name a SQLite database with sqlite:PATH (or sqlite://PATH), a session in it with #KEY", () => {
+    expect(["sqlite:./runs.db", "SQLITE:/tmp/x.db", "sqlite:///tmp/x.db#k"].map(locationKind)).toEqual(["sqlite", "sqlite", "sqlite"]);
+    expect(splitSqliteLocation("sqlite:./runs.db#chat%201")).toEqual({ file: "./runs.db", key: "chat 1" });
+    expect(splitSqliteLocation("sqlite:///tmp/x.db")).toEqual({ file: "/tmp/x.db", key: undefined });
+    expect(splitSqliteLocation("sqlite://./x.db#a#b")).toEqual({ file: "./x.db", key: "a#b" });
+    expect(() => splitSqliteLocation("sqlite:#k")).toThrow('"sqlite:#k" names no database file: write sqlite:PATH, e.g. sqlite:./runs.db');
+    expect(() => splitSqliteLocation("sqlite:x.db#%E0%A4%A", (message) => new CancelSignalError(message))).toThrow(CancelSignalError);
   });
 
   it("mask credentials for messages", () => {

@@ -77,6 +77,26 @@ export function onFile<T>(file: string, doing: string, busyTimeoutMs: number, wo
   }
 }
 
+/** better-sqlite3, loaded on first use; installed without its native module (install scripts skipped), a clear error. */
+let driver: typeof BetterSqlite3 | undefined;
+
+function sqliteDriver(file: string): typeof BetterSqlite3 {
+  if (driver) return driver;
+  const Database = requirePackage<typeof BetterSqlite3>("better-sqlite3", "SQLite");
+  try {
+    // The native module loads with the first database; an in-memory one shows whether it can.
+    new Database(":memory:").close();
+  } catch (error) {
+    if (!/bindings file|better_sqlite3\.node|NODE_MODULE_VERSION/.test(String((error as Error).message))) throw error;
+    throw new DatabaseFileError(
+      `cannot open ${file}: the package better-sqlite3 is installed without a working native module (its install script did not run, or ran for another Node version): run \`npm rebuild better-sqlite3\``,
+      file,
+    );
+  }
+  driver = Database;
+  return Database;
+}
+
 /**
  * Open (creating it and its folder when missing) the database file, in WAL mode with a busy
  * timeout. A file that is not a database is refused here, before anything is written to it.
@@ -85,7 +105,7 @@ export function openSqliteDatabase(file: string, options: OpenSqliteOptions = {}
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) throw new DatabaseFileError(`busyTimeoutMs must be a whole number of milliseconds, got ${String(options.busyTimeoutMs)}`, file);
   const path = resolve(file);
-  const Database = requirePackage<typeof BetterSqlite3>("better-sqlite3", "SQLite");
+  const Database = sqliteDriver(file);
   try {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   } catch (error) {
