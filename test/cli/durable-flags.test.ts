@@ -131,7 +131,7 @@ describe("canvasflow cancel", () => {
   it("usage errors (exit 2): no task id, two places, a bad task id, a URL of the wrong kind, a prefix without Redis", async () => {
     const cases: Array<[string[], string]> = [
       [["cancel"], "cancel expects exactly one TASK_ID, got 0"],
-      [["cancel", "t", "--redis", TEST_REDIS_URL, "--dir", dir], "cancel takes one of --redis, --postgres and --dir, got --redis and --dir"],
+      [["cancel", "t", "--redis", TEST_REDIS_URL, "--dir", dir], "cancel takes one of --redis, --postgres, --sqlite and --dir, got --redis and --dir"],
       [["cancel", "a/b"], 'cancel: task id must be 1 to 256 printable characters without "/" or "\\", got "a/b"'],
       [["cancel", "t", "--redis", "http://127.0.0.1:6379"], '--redis expects a redis:// URL, got "http://127.0.0.1:6379"'],
       [["cancel", "t", "--postgres", "redis://127.0.0.1:6379"], '--postgres expects a postgres:// URL, got "redis://127.0.0.1:6379"'],
