@@ -5,16 +5,15 @@
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import Ajv2020Module from "ajv/dist/2020.js";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import type { FastifySchemaCompiler } from "fastify";
 import { loadSchema, packageRoot } from "../dsl/schemas.js";
 import { issuesOf } from "../util/json-schema.js";
 import { argumentError, type ApiError } from "./envelope.js";
+import { newAjv2020, type Ajv2020 } from "../util/ajv.js";
 
 // ajv is CommonJS: under NodeNext its default import is the module object holding the class.
-const Ajv2020 = Ajv2020Module.default;
-type Ajv = InstanceType<typeof Ajv2020>;
+type Ajv = Ajv2020;
 
 /** The server's schemas by file name (`agent-write.schema.json` …). */
 export function serverSchema(file: string): { $id: string } & Record<string, unknown> {
@@ -31,7 +30,7 @@ const ajvs = new Map<boolean, Ajv>();
 function serverAjv(coerce: boolean): Ajv {
   let ajv = ajvs.get(coerce);
   if (ajv) return ajv;
-  ajv = new Ajv2020({ allErrors: true, strict: false, allowUnionTypes: true, coerceTypes: coerce ? true : false });
+  ajv = newAjv2020({ allErrors: true, strict: false, allowUnionTypes: true, coerceTypes: coerce ? true : false });
   for (const file of readdirSync(join(packageRoot(), "schemas", "server")).filter((f) => f.endsWith(".json")).sort()) {
     ajv.addSchema(serverSchema(file));
   }

@@ -32,6 +32,20 @@ describeSnapshotStore("SqliteSnapshotStore", {
 });
 
 describe("SqliteSnapshotStore", () => {
+  it("keeps the most recent maxEvents events, across checkpoints and logged events", async () => {
+    const store = new SqliteSnapshotStore({ file: join(root, "capped.db"), maxEvents: 3 });
+    await store.save("s", tinySnapshot("base"));
+    const lock = await store.lock("s");
+    const events = (ids: string[]) => ids.map((id) => ({ id, json: JSON.stringify({ event: "node_finished", id }) }));
+    await store.append("s", { seq: 1, delta: "{}", events: events(["1-1", "1-2"]) }, { lock });
+    await store.logEvents("s", events(["1-3", "1-4"]), { lock });
+    await store.append("s", { seq: 2, delta: "{}", events: events(["1-5"]) }, { lock });
+    expect((await store.events("s")).map((e) => e.id)).toEqual(["1-3", "1-4", "1-5"]);
+    expect(await store.lastEventId("s")).toBe("1-5");
+    await lock.release();
+    await store.close();
+  });
+
   it("refuses a lock another process holds, and takes it over once that process is killed", async () => {
     const shared = join(root, "two-processes.db");
     const moduleUrl = new URL(`file://${resolve("dist/src/backends/sqlite/session-store.js")}`).href;

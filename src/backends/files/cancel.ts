@@ -14,7 +14,7 @@ import { watch as watchFolder, type FSWatcher } from "node:fs";
 import { readdir, readFile, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { CancelSignalError } from "../errors.js";
-import { CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
+import { CancelWatchers, cancelKey, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS, cancelTtlSeconds } from "../shared/cancel.js";
 import type { CancelSignals, WatchOptions } from "../contracts.js";
 import { makePrivateFolder } from "../../util/private-files.js";
 import { writeFileAtomic } from "./io.js";
@@ -61,10 +61,7 @@ export class FileCancelSignals implements CancelSignals {
 
   async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
     const flag = this.flag(taskId);
-    const ttlSeconds = options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS;
-    if (typeof ttlSeconds !== "number" || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
-      throw new CancelSignalError(`ttlSeconds must be a positive number of seconds, got ${String(options.ttlSeconds)}`);
-    }
+    const ttlSeconds = cancelTtlSeconds(options);
     try {
       await makePrivateFolder(this.directory);
       await writeFileAtomic(flag, `${new Date(this.now() + ttlSeconds * 1000).toISOString()}\n`);

@@ -9,7 +9,7 @@
 import type pg from "pg";
 import { pgDriver } from "../drivers.js";
 import { CancelSignalError, SnapshotStoreError } from "../errors.js";
-import { CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
+import { CancelWatchers, checkTaskId, cancelTtlSeconds } from "../shared/cancel.js";
 import type { CancelSignals, WatchOptions } from "../contracts.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, errorText, isSqlError, openPool, type PostgresConnectionOptions } from "./connection.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./session-schema.js";
@@ -70,10 +70,7 @@ export class PostgresCancelSignals implements CancelSignals {
 
   async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
     checkTaskId(taskId);
-    const ttlSeconds = options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS;
-    if (typeof ttlSeconds !== "number" || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
-      throw new CancelSignalError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}`);
-    }
+    const ttlSeconds = cancelTtlSeconds(options);
     await this.query(taskId, this.sql.request, [taskId, ttlSeconds * 1000, this.tables.cancelChannel]);
   }
 

@@ -17,10 +17,10 @@ import { checkEventQuery, checkKey, checkEventsFollow, checkLoggedEvents, checkR
 import { SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError } from "../errors.js";
 import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../contracts.js";
 import { DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, withClient, type PostgresConnectionOptions } from "./connection.js";
+import { leaseLostError } from "../shared/lease.js";
 import { DEFAULT_POSTGRES_SCHEMA, ensureSchema, postgresTables, type PostgresTables } from "./session-schema.js";
 import { sessionStatements, type SessionStatements } from "./session-statements.js";
 import {
-  describeHolder,
   holderFromRow,
   holderIsGone,
   leaseStatements,
@@ -387,13 +387,7 @@ export class PostgresSnapshotStore implements CheckpointStore {
   }
 
   private lostError(key: string, holder: LeaseHolder | undefined, token: string): SessionLockLostError {
-    const now =
-      holder === undefined
-        ? "it is gone (it was released or deleted)"
-        : holder.token === token
-          ? `its lease ran out ${Math.max(0, Math.round(-holder.leftMs / 1000))} s ago (this process stalled for longer than the lease)`
-          : `it is now held by ${describeHolder(holder)}`;
-    return new SessionLockLostError(`${this.describe(key)}: this run no longer holds its lock (${this.lockLocation(key)}): ${now}; nothing was written`, key);
+    return leaseLostError(this.describe(key), this.lockLocation(key), key, holder, token);
   }
 
   /** Extend a held lease; one found gone or taken stops renewing (the next write reports it). */

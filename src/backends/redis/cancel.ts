@@ -9,7 +9,7 @@
  * flags of all watched tasks are checked again (a message published meanwhile is lost).
  */
 import type { Redis } from "ioredis";
-import { cancelKey, CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
+import { cancelKey, CancelWatchers, checkTaskId, cancelTtlSeconds } from "../shared/cancel.js";
 import { CancelSignalError } from "../errors.js";
 import type { CancelSignals, WatchOptions } from "../contracts.js";
 import { RedisConnection, type RedisConnectionOptions } from "./connection.js";
@@ -48,10 +48,7 @@ export class RedisCancelSignals implements CancelSignals {
 
   async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
     const key = this.flagKey(taskId);
-    const ttlSeconds = options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS;
-    if (typeof ttlSeconds !== "number" || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
-      throw new CancelSignalError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}`);
-    }
+    const ttlSeconds = cancelTtlSeconds(options);
     // One round trip; the flag is set before the message goes out, so a watcher that hears it finds it set.
     const results = await this.command(taskId, () =>
       this.connection.client.pipeline().set(key, "x", "PX", Math.max(1, Math.round(ttlSeconds * 1000))).publish(this.channel, taskId).exec(),

@@ -7,6 +7,15 @@ import { CancelSignalError } from "../errors.js";
 
 export const DEFAULT_CANCEL_TTL_SECONDS = 600;
 
+/** A request's time to live in seconds (default 600), checked: every backend refuses the same values in the same words. */
+export function cancelTtlSeconds(options: { ttlSeconds?: number }): number {
+  const ttlSeconds = options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS;
+  if (typeof ttlSeconds !== "number" || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
+    throw new CancelSignalError(`ttlSeconds must be a positive number of seconds, got ${String(ttlSeconds)}`);
+  }
+  return ttlSeconds;
+}
+
 /** Task ids name keys, files and channels: non-empty, printable, bounded. */
 export function checkTaskId(taskId: unknown): string {
   if (typeof taskId !== "string" || taskId.length === 0 || taskId.length > 256 || /[\u0000-\u001f\u007f/\\]/.test(taskId)) {

@@ -5,6 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import { processRuns } from "../../util/process-runs.js";
+import { SessionLockLostError } from "../errors.js";
 
 /** Who holds a lease, as the row says. */
 export interface LeaseHolder {
@@ -44,4 +45,15 @@ export function describeHolder(holder: LeaseHolder): string {
 /** How long a lease has left, in words. */
 export function describeLeft(holder: LeaseHolder): string {
   return holder.leftMs > 0 ? `It expires in ${Math.max(1, Math.ceil(holder.leftMs / 1000))} s unless its holder renews it.` : "Its lease has run out.";
+}
+
+/** A write under a lease this run no longer holds: why (released, ran out, taken), in words. */
+export function leaseLostError(session: string, location: string, key: string, holder: LeaseHolder | undefined, token: string): SessionLockLostError {
+  const now =
+    holder === undefined
+      ? "it is gone (it was released or deleted)"
+      : holder.token === token
+        ? `its lease ran out ${Math.max(0, Math.round(-holder.leftMs / 1000))} s ago (this process stalled for longer than the lease)`
+        : `it is now held by ${describeHolder(holder)}`;
+  return new SessionLockLostError(`${session}: this run no longer holds its lock (${location}): ${now}; nothing was written`, key);
 }

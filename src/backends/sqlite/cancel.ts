@@ -7,8 +7,8 @@
  */
 import type { CancelSignals, WatchOptions } from "../contracts.js";
 import { CancelSignalError, DatabaseFileError } from "../errors.js";
-import { CancelWatchers, checkTaskId, DEFAULT_CANCEL_TTL_SECONDS } from "../shared/cancel.js";
-import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase } from "./database.js";
+import { CancelWatchers, checkTaskId, cancelTtlSeconds } from "../shared/cancel.js";
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, preparedStatements, type OpenSqliteOptions, type SqliteDatabase } from "./database.js";
 import { openStoreDatabase } from "./schema.js";
 
 /** How often a watcher looks for another process's commit (default 20 ms: a cancel is heard well within 100 ms). */
@@ -26,6 +26,7 @@ export interface SqliteCancelSignalsOptions extends OpenSqliteOptions {
 export class SqliteCancelSignals implements CancelSignals {
   readonly file: string;
   private readonly db: SqliteDatabase;
+  private readonly sql: ReturnType<typeof preparedStatements>;
   private readonly pollMs: number;
   private readonly busyTimeoutMs: number;
   private readonly now: () => number;
@@ -42,16 +43,14 @@ export class SqliteCancelSignals implements CancelSignals {
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
     this.db = openStoreDatabase(this.file, options);
+    this.sql = preparedStatements(this.db);
   }
 
   async request(taskId: string, options: { ttlSeconds?: number } = {}): Promise<void> {
     this.check(taskId);
-    const ttlSeconds = options.ttlSeconds ?? DEFAULT_CANCEL_TTL_SECONDS;
-    if (typeof ttlSeconds !== "number" || !Number.isFinite(ttlSeconds) || ttlSeconds <= 0) {
-      throw new CancelSignalError(`ttlSeconds must be a positive number of seconds, got ${String(options.ttlSeconds)}`);
-    }
+    const ttlSeconds = cancelTtlSeconds(options);
     this.onFile(`asking task "${taskId}" to stop`, () =>
-      this.db.prepare("INSERT INTO cancel_flags (task_id, expires_at) VALUES (?, ?) ON CONFLICT (task_id) DO UPDATE SET expires_at = excluded.expires_at").run(taskId, this.now() + ttlSeconds * 1000),
+      this.sql("INSERT INTO cancel_flags (task_id, expires_at) VALUES (?, ?) ON CONFLICT (task_id) DO UPDATE SET expires_at = excluded.expires_at").run(taskId, this.now() + ttlSeconds * 1000),
     );
     // A watcher in this process hears it now rather than at its next tick.
     if (this.watchers.has(taskId)) this.watchers.cancelled(taskId);
@@ -72,7 +71,7 @@ export class SqliteCancelSignals implements CancelSignals {
 
   async clear(taskId: string): Promise<void> {
     this.check(taskId);
-    this.onFile(`clearing the cancel of task "${taskId}"`, () => this.db.prepare("DELETE FROM cancel_flags WHERE task_id = ?").run(taskId));
+    this.onFile(`clearing the cancel of task "${taskId}"`, () => this.sql("DELETE FROM cancel_flags WHERE task_id = ?").run(taskId));
   }
 
   async close(): Promise<void> {
@@ -89,7 +88,7 @@ export class SqliteCancelSignals implements CancelSignals {
   }
 
   private requested(taskId: string): boolean {
-    const row = this.onFile(`reading the cancel of task "${taskId}"`, () => this.db.prepare<[string], { expires_at: number }>("SELECT expires_at FROM cancel_flags WHERE task_id = ?").get(taskId));
+    const row = this.onFile(`reading the cancel of task "${taskId}"`, () => this.sql<[string], { expires_at: number }>("SELECT expires_at FROM cancel_flags WHERE task_id = ?").get(taskId));
     return row !== undefined && row.expires_at > this.now();
   }
 

@@ -16,6 +16,7 @@ import { requirePackage } from "../../util/optional-package.js";
 import { DatabaseFileError } from "../errors.js";
 
 export type SqliteDatabase = BetterSqlite3.Database;
+export type SqliteStatement<P extends unknown[] = unknown[], R = unknown> = BetterSqlite3.Statement<P, R>;
 
 /** How long a write waits for another connection's write before it fails (default 5 s). */
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
@@ -162,4 +163,17 @@ export function sqliteIntegrityProblems(db: SqliteDatabase, file: string, busyTi
   const rows = onFile(file, "checking its integrity", busyTimeoutMs, () => db.pragma("integrity_check") as Array<{ integrity_check: string }>);
   const lines = rows.map((row) => row.integrity_check);
   return lines.length === 1 && lines[0] === "ok" ? [] : lines;
+}
+
+/** `sql(text)`: the prepared statement of `text` on `db`, compiled on its first use and kept. */
+export function preparedStatements(db: SqliteDatabase): <P extends unknown[] = unknown[], R = unknown>(text: string) => SqliteStatement<P, R> {
+  const statements = new Map<string, SqliteStatement>();
+  return <P extends unknown[] = unknown[], R = unknown>(text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement as unknown as SqliteStatement<P, R>;
+  };
 }

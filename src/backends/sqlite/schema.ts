@@ -16,7 +16,8 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
           body TEXT NOT NULL,
           version INTEGER NOT NULL,
           last_seq INTEGER NOT NULL DEFAULT 0,
-          expires_at INTEGER
+          expires_at INTEGER,
+          event_count INTEGER NOT NULL DEFAULT 0
         );
         CREATE TABLE checkpoints (key TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (key, seq)) WITHOUT ROWID;
         CREATE TABLE events (key TEXT NOT NULL, run INTEGER NOT NULL, n INTEGER NOT NULL, event TEXT NOT NULL, PRIMARY KEY (key, run, n)) WITHOUT ROWID;

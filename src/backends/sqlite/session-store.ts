@@ -14,7 +14,7 @@ import type { CanvasDsl } from "../../dsl/types.js";
 import { isPlainObject } from "../../util/values.js";
 import type { AppendOptions, CheckpointRecord, CheckpointStore, DeleteOptions, EventQuery, LoggedEvent, SaveOptions, SessionLock, StoredEvent, StoredSnapshot } from "../contracts.js";
 import { SessionLockedError, SessionLockLostError, SnapshotConflictError, SnapshotCorruptError, SnapshotStoreError } from "../errors.js";
-import { describeHolder, describeLeft, holderIsGone, newLeaseToken, noteLeaseHeld, type LeaseHolder } from "../shared/lease.js";
+import { describeHolder, describeLeft, holderIsGone, leaseLostError, newLeaseToken, noteLeaseHeld, type LeaseHolder } from "../shared/lease.js";
 import {
   checkEventQuery,
   checkEventsFollow,
@@ -31,7 +31,7 @@ import {
   seqConflict,
   serializeSnapshot,
 } from "../shared/sessions.js";
-import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase } from "./database.js";
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase, preparedStatements } from "./database.js";
 import { openStoreDatabase } from "./schema.js";
 
 export const DEFAULT_SQLITE_LOCK_LEASE_MS = 15_000;
@@ -80,6 +80,8 @@ export class SqliteSnapshotStore implements CheckpointStore {
   private readonly defaultTtlSeconds: number | undefined;
   private readonly now: () => number;
   private readonly issued = new IssuedLocks<HeldLease>();
+  /** Each statement is compiled once, on its first use. */
+  private readonly sql: ReturnType<typeof preparedStatements>;
   private closed = false;
 
   constructor(options: SqliteSnapshotStoreOptions) {
@@ -95,6 +97,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     this.now = options.now ?? Date.now;
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
     this.db = openStoreDatabase(this.file, options);
+    this.sql = preparedStatements(this.db);
   }
 
   async load(key: string): Promise<StoredSnapshot | undefined> {
@@ -102,9 +105,9 @@ export class SqliteSnapshotStore implements CheckpointStore {
     const read = this.onFile(`loading session "${key}"`, () =>
       this.db
         .transaction(() => {
-          const row = this.db.prepare<[string], SessionRow>("SELECT body, version, last_seq, expires_at FROM sessions WHERE key = ?").get(key);
+          const row = this.sql<[string], SessionRow>("SELECT body, version, last_seq, expires_at FROM sessions WHERE key = ?").get(key);
           if (!row || this.expired(row)) return { row };
-          const checkpoints = this.db.prepare<[string], { seq: number; body: string }>("SELECT seq, body FROM checkpoints WHERE key = ? ORDER BY seq").all(key);
+          const checkpoints = this.sql<[string], { seq: number; body: string }>("SELECT seq, body FROM checkpoints WHERE key = ? ORDER BY seq").all(key);
           return { row, checkpoints };
         })
         .deferred(),
@@ -133,15 +136,14 @@ export class SqliteSnapshotStore implements CheckpointStore {
     return this.write(`saving session "${key}"`, () => {
       this.checkWriter(key, token, " Nothing was written.");
       this.dropIfExpired(key);
-      const current = this.db.prepare<[string], { version: number }>("SELECT version FROM sessions WHERE key = ?").get(key)?.version;
+      const current = this.sql<[string], { version: number }>("SELECT version FROM sessions WHERE key = ?").get(key)?.version;
       const shown = current === undefined ? undefined : String(current);
       if (expectedVersion !== undefined && expectedVersion !== (shown ?? null)) throw new SnapshotConflictError(key, expectedVersion, shown);
       const version = this.nextVersion();
       const expiresAt = ttlSeconds === undefined ? null : this.now() + ttlSeconds * 1000;
-      this.db
-        .prepare("INSERT INTO sessions (key, body, version, last_seq, expires_at) VALUES (?, ?, ?, 0, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body, version = excluded.version, last_seq = 0, expires_at = excluded.expires_at")
+      this.sql("INSERT INTO sessions (key, body, version, last_seq, expires_at) VALUES (?, ?, ?, 0, ?) ON CONFLICT (key) DO UPDATE SET body = excluded.body, version = excluded.version, last_seq = 0, expires_at = excluded.expires_at")
         .run(key, text, version, expiresAt);
-      this.db.prepare("DELETE FROM checkpoints WHERE key = ?").run(key);
+      this.sql("DELETE FROM checkpoints WHERE key = ?").run(key);
       return String(version);
     });
   }
@@ -163,10 +165,10 @@ export class SqliteSnapshotStore implements CheckpointStore {
       }
       if (row.last_seq + 1 !== record.seq) throw seqConflict(key, row.last_seq + 1, record.seq);
       checkEventsFollow(key, this.lastEvent(key), record);
-      this.db.prepare("INSERT INTO checkpoints (key, seq, body) VALUES (?, ?, ?)").run(key, record.seq, record.delta);
+      this.sql("INSERT INTO checkpoints (key, seq, body) VALUES (?, ?, ?)").run(key, record.seq, record.delta);
       this.insertEvents(key, events, `checkpoint ${record.seq}`);
       const version = this.nextVersion();
-      this.db.prepare("UPDATE sessions SET last_seq = ?, version = ? WHERE key = ?").run(record.seq, version, key);
+      this.sql("UPDATE sessions SET last_seq = ?, version = ? WHERE key = ?").run(record.seq, version, key);
       return String(version);
     });
   }
@@ -200,8 +202,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     const { after, limit } = checkEventQuery(query);
     const [run, n] = after ?? [-1, -1];
     const rows = this.onFile(`reading the event log of session "${key}"`, () =>
-      this.db
-        .prepare<[string, number, number, number, number], { run: number; n: number; event: string }>("SELECT run, n, event FROM events WHERE key = ? AND (run > ? OR (run = ? AND n > ?)) ORDER BY run, n LIMIT ?")
+      this.sql<[string, number, number, number, number], { run: number; n: number; event: string }>("SELECT run, n, event FROM events WHERE key = ? AND (run > ? OR (run = ? AND n > ?)) ORDER BY run, n LIMIT ?")
         .all(key, run, run, n, Number.isFinite(limit) ? limit : -1),
     );
     return rows.map((row) => {
@@ -223,9 +224,9 @@ export class SqliteSnapshotStore implements CheckpointStore {
     return this.write(`deleting session "${key}"`, () => {
       this.checkWriter(key, token, " Nothing was deleted.");
       this.dropIfExpired(key);
-      const existed = this.db.prepare("DELETE FROM sessions WHERE key = ?").run(key).changes > 0;
-      this.db.prepare("DELETE FROM checkpoints WHERE key = ?").run(key);
-      this.db.prepare("DELETE FROM events WHERE key = ?").run(key);
+      const existed = this.sql("DELETE FROM sessions WHERE key = ?").run(key).changes > 0;
+      this.sql("DELETE FROM checkpoints WHERE key = ?").run(key);
+      this.sql("DELETE FROM events WHERE key = ?").run(key);
       return existed;
     });
   }
@@ -239,8 +240,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
         const holder = this.holder(key);
         if (holder && holder.leftMs > 0 && !holderIsGone(holder)) throw this.lockedError(key, holder);
         const now = this.now();
-        this.db
-          .prepare("INSERT INTO locks (key, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at")
+        this.sql("INSERT INTO locks (key, token, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (key) DO UPDATE SET token = excluded.token, pid = excluded.pid, host = excluded.host, acquired_at = excluded.acquired_at, expires_at = excluded.expires_at")
           .run(key, token, process.pid, hostname(), now, now + this.lockLeaseMs);
       });
     } catch (error) {
@@ -261,7 +261,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
         // Best effort: a lease that cannot be deleted now runs out by itself.
         if (!this.closed) {
           try {
-            this.db.prepare("DELETE FROM locks WHERE key = ? AND token = ?").run(key, token);
+            this.sql("DELETE FROM locks WHERE key = ? AND token = ?").run(key, token);
           } catch {
             // left to run out
           }
@@ -298,30 +298,30 @@ export class SqliteSnapshotStore implements CheckpointStore {
   }
 
   private liveSession(key: string): SessionRow | undefined {
-    const row = this.db.prepare<[string], SessionRow>("SELECT body, version, last_seq, expires_at FROM sessions WHERE key = ?").get(key);
+    const row = this.sql<[string], SessionRow>("SELECT body, version, last_seq, expires_at FROM sessions WHERE key = ?").get(key);
     return row && !this.expired(row) ? row : undefined;
   }
 
   /** Inside a write: an expired session goes, with its checkpoints and events. */
   private dropIfExpired(key: string): void {
-    const gone = this.db.prepare("DELETE FROM sessions WHERE key = ? AND expires_at IS NOT NULL AND expires_at <= ?").run(key, this.now()).changes > 0;
+    const gone = this.sql("DELETE FROM sessions WHERE key = ? AND expires_at IS NOT NULL AND expires_at <= ?").run(key, this.now()).changes > 0;
     if (!gone) return;
-    this.db.prepare("DELETE FROM checkpoints WHERE key = ?").run(key);
-    this.db.prepare("DELETE FROM events WHERE key = ?").run(key);
+    this.sql("DELETE FROM checkpoints WHERE key = ?").run(key);
+    this.sql("DELETE FROM events WHERE key = ?").run(key);
   }
 
   private nextVersion(): number {
-    return this.db.prepare<[], { value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'version' RETURNING value").get()!.value;
+    return this.sql<[], { value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'version' RETURNING value").get()!.value;
   }
 
   private lastEvent(key: string): string | undefined {
-    const row = this.db.prepare<[string], { run: number; n: number }>("SELECT run, n FROM events WHERE key = ? ORDER BY run DESC, n DESC LIMIT 1").get(key);
+    const row = this.sql<[string], { run: number; n: number }>("SELECT run, n FROM events WHERE key = ? ORDER BY run DESC, n DESC LIMIT 1").get(key);
     return row ? `${row.run}-${row.n}` : undefined;
   }
 
   private insertEvents(key: string, events: readonly LoggedEvent[], what: string): void {
     if (events.length === 0) return;
-    const insert = this.db.prepare("INSERT INTO events (key, run, n, event) VALUES (?, ?, ?, ?)");
+    const insert = this.sql("INSERT INTO events (key, run, n, event) VALUES (?, ?, ?, ?)");
     for (const event of events) {
       const dash = event.id.indexOf("-");
       try {
@@ -333,16 +333,16 @@ export class SqliteSnapshotStore implements CheckpointStore {
         throw conflict;
       }
     }
-    const count = this.db.prepare<[string], { n: number }>("SELECT count(*) AS n FROM events WHERE key = ?").get(key)!.n;
+    // The session row counts its events, so trimming the log costs nothing until it is full.
+    const count = this.sql<[number, string], { event_count: number }>("UPDATE sessions SET event_count = event_count + ? WHERE key = ? RETURNING event_count").get(events.length, key)!.event_count;
     if (count > this.maxEvents) {
-      this.db
-        .prepare("DELETE FROM events WHERE key = ? AND (run, n) IN (SELECT run, n FROM events WHERE key = ? ORDER BY run, n LIMIT ?)")
-        .run(key, key, count - this.maxEvents);
+      this.sql("DELETE FROM events WHERE key = ? AND (run, n) IN (SELECT run, n FROM events WHERE key = ? ORDER BY run, n LIMIT ?)").run(key, key, count - this.maxEvents);
+      this.sql("UPDATE sessions SET event_count = ? WHERE key = ?").run(this.maxEvents, key);
     }
   }
 
   private holder(key: string): LeaseHolder | undefined {
-    const row = this.db.prepare<[string], LockRow>("SELECT token, pid, host, acquired_at, expires_at FROM locks WHERE key = ?").get(key);
+    const row = this.sql<[string], LockRow>("SELECT token, pid, host, acquired_at, expires_at FROM locks WHERE key = ?").get(key);
     if (!row) return undefined;
     return { token: row.token, pid: row.pid, host: row.host, acquiredAt: new Date(row.acquired_at), leftMs: row.expires_at - this.now() };
   }
@@ -369,13 +369,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
   }
 
   private lostError(key: string, holder: LeaseHolder | undefined, token: string): SessionLockLostError {
-    const now =
-      holder === undefined
-        ? "it is gone (it was released or deleted)"
-        : holder.token === token
-          ? `its lease ran out ${Math.max(0, Math.round(-holder.leftMs / 1000))} s ago (this process stalled for longer than the lease)`
-          : `it is now held by ${describeHolder(holder)}`;
-    return new SessionLockLostError(`${this.describe(key)}: this run no longer holds its lock (${this.lockLocation(key)}): ${now}; nothing was written`, key);
+    return leaseLostError(this.describe(key), this.lockLocation(key), key, holder, token);
   }
 
   /** Extend a held lease; one found gone or taken stops renewing (the next write reports it). */
@@ -383,7 +377,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     if (this.closed || !this.issued.has(lock)) return;
     const held = this.issued.check(lock, lock.key, "");
     try {
-      const renewed = this.db.prepare("UPDATE locks SET expires_at = ? WHERE key = ? AND token = ? AND expires_at > ?").run(this.now() + this.lockLeaseMs, lock.key, held.token, this.now());
+      const renewed = this.sql("UPDATE locks SET expires_at = ? WHERE key = ? AND token = ? AND expires_at > ?").run(this.now() + this.lockLeaseMs, lock.key, held.token, this.now());
       if (renewed.changes === 0) clearInterval(held.renew);
     } catch {
       // Busy past the timeout: the next renewal tries again.

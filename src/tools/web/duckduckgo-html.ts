@@ -4,13 +4,7 @@
  * `a.result__a` title link and a `.result__snippet`, and a "Next" form holding the fields that
  * ask for the following page.
  */
-import type * as Htmlparser2 from "htmlparser2";
-import { lazyPackage } from "../../util/optional-package.js";
-
-const htmlparser2 = lazyPackage<typeof Htmlparser2>("htmlparser2", "reading DuckDuckGo's results page");
-const domUtils = (): typeof Htmlparser2.DomUtils => htmlparser2().DomUtils;
-
-type Element = ReturnType<typeof Htmlparser2.DomUtils.findAll>[number];
+import { domUtils, htmlparser2, type DomDocument, type DomElement as Element } from "./dom.js";
 
 /** One hit, in the duckduckgo_search shape RAGFlow passes on as `json`. */
 export interface DuckDuckGoTextHit {
@@ -60,7 +54,7 @@ function isAd(result: Element, href: string): boolean {
   return hasClass(result, "result--ad") || resultUrl(href).startsWith("https://duckduckgo.com/y.js");
 }
 
-function nextPageFields(document: ReturnType<typeof Htmlparser2.parseDocument>): Record<string, string> | undefined {
+function nextPageFields(document: DomDocument): Record<string, string> | undefined {
   for (const form of domUtils().findAll((el) => el.name === "form", document.children)) {
     const inputs = domUtils().findAll((el) => el.name === "input", form.children);
     const isNext = inputs.some((input) => domUtils().getAttributeValue(input, "type") === "submit" && /next/i.test(domUtils().getAttributeValue(input, "value") ?? ""));

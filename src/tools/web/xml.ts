@@ -1,11 +1,7 @@
 /** Reading XML answers (PubMed's E-utilities, arXiv's Atom feed) with htmlparser2 in XML mode. */
-import type * as Htmlparser2 from "htmlparser2";
-import { lazyPackage } from "../../util/optional-package.js";
+import { domUtils, htmlparser2, type DomElement } from "./dom.js";
 
-const htmlparser2 = lazyPackage<typeof Htmlparser2>("htmlparser2", "reading XML answers (PubMed, arXiv)");
-const domUtils = (): typeof Htmlparser2.DomUtils => htmlparser2().DomUtils;
-
-export type XmlElement = ReturnType<typeof Htmlparser2.DomUtils.findAll>[number];
+export type XmlElement = DomElement;
 
 export function parseXml(text: string): XmlElement[] {
   return htmlparser2().parseDocument(text, { xmlMode: true }).children.filter((node): node is XmlElement => node.type === "tag");
