@@ -1,13 +1,14 @@
 /**
- * A lock file beside a session file. It is created with O_EXCL and holds one line,
+ * A lock file beside a session file. It is created whole (written under a temporary name, then
+ * linked into place) and holds one line,
  * `pid hostname token purpose`:
  * - purpose `run`: a run holds the session from before it starts until its result is saved;
  * - purpose `save`: a save holds it for the moment it compares the stored version and renames
  *   the new file into place.
  *
  * A lock is stale, and is taken over, when its process is gone (same host), or when its content
- * cannot be read as a holder (empty: its writer died between creating and writing it; garbled;
- * unreadable) and it is older than `staleAfterMs`. A live run's lock is reported at once; a live
+ * cannot be read as a holder (empty: written by an older version that died between creating and
+ * writing it; garbled; unreadable) and it is older than `staleAfterMs`. A live run's lock is reported at once; a live
  * save's lock is waited for, up to `waitMs`.
  */
 import { randomBytes } from "node:crypto";
@@ -105,21 +106,24 @@ export async function acquireFileLock(lockPath: string, options: AcquireFileLock
   }
 }
 
-/** Create the lock file with `content`, left open; undefined when it exists. */
+/**
+ * Create the lock file with `content`, left open; undefined when it exists. The content is
+ * written to a private temporary name first and then linked into place (link fails when the
+ * lock exists), so no other process ever sees a lock file without its holder.
+ */
 async function create(lockPath: string, content: string): Promise<FileHandle | undefined> {
-  let handle: FileHandle;
+  const draft = `${lockPath}.${process.pid}.${randomBytes(4).toString("hex")}.new`;
+  const handle = await open(draft, "wx", PRIVATE_FILE_MODE);
   try {
-    handle = await open(lockPath, "wx", PRIVATE_FILE_MODE);
+    await handle.writeFile(content, "utf8");
+    await link(draft, lockPath);
   } catch (error) {
+    await handle.close();
+    await unlink(draft).catch(() => undefined);
     if ((error as NodeJS.ErrnoException).code === "EEXIST") return undefined;
     throw error;
   }
-  try {
-    await handle.writeFile(content, "utf8");
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
+  await unlink(draft).catch(() => undefined);
   return handle;
 }
 
