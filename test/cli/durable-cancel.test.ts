@@ -31,7 +31,7 @@ const backends = testBackends(cancelDir);
 const { write } = scratchDir("canvasflow-durable-cancel-canvas-");
 
 /** Cancels per backend: the issue's 50 through Redis; fewer through the others, to keep the suite short. */
-const SAMPLES: Record<BackendName, number> = { redis: 50, postgres: 10, file: 10 };
+const SAMPLES: Record<BackendName, number> = { redis: 50, postgres: 10, file: 10, sqlite: 10 };
 const LIMIT_MS = 100;
 
 /** A server that holds every request unanswered, unless told to answer; says when one arrives. */
@@ -120,7 +120,7 @@ function requester(backend: TestBackend): DistChild {
 }
 
 describe("cancel latency: cancels from a second process, to workflow_finished in the run's process", () => {
-  for (const name of ["redis", "postgres", "file"] as const) {
+  for (const name of ["redis", "postgres", "file", "sqlite"] as const) {
     const samples = SAMPLES[name];
     it(`${name} session: p50 and p95 of ${samples} cancels under ${LIMIT_MS} ms; every next turn runs normally`, async () => {
       const backend = backends[name];
@@ -164,7 +164,7 @@ describe("cancel latency: cancels from a second process, to workflow_finished in
 });
 
 describe("canvasflow cancel TASK_ID", () => {
-  for (const name of ["redis", "postgres", "file"] as const) {
+  for (const name of ["redis", "postgres", "file", "sqlite"] as const) {
     it(`${name} session: the command reaches the run (exit 130), and the next turn runs normally`, async () => {
       const backend = backends[name];
       const session = backend.session("command");

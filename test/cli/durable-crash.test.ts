@@ -1,6 +1,6 @@
 /**
  * Issue 9's acceptance tests for crashes, with real processes (the built CLI), a real Redis, a
- * real PostgreSQL and real files:
+ * real PostgreSQL, real files and a real SQLite database (issue 26):
  * - the crash test: fixtures/durable-counter.json (a Loop of 300 rounds, each POSTing to a counter
  *   server with an Idempotency-Key, then counting the round) killed with SIGKILL at random moments
  *   and rerun with the same command until it finishes;
@@ -34,7 +34,7 @@ const backends = testBackends(cancelDir);
  * checkpoints still queued, so more than the components in flight may run again. The test asserts
  * the bound that `sync` gives, so it asks for `sync` there.
  */
-const DURABILITY: Record<BackendName, string[]> = { redis: [], file: ["--durability", "sync"], postgres: ["--durability", "sync"] };
+const DURABILITY: Record<BackendName, string[]> = { redis: [], file: ["--durability", "sync"], postgres: ["--durability", "sync"], sqlite: [] };
 
 /** A request the counter server received: the step's Idempotency-Key and the round it said. */
 interface Counted {
@@ -213,7 +213,7 @@ async function crashTest(backend: TestBackend): Promise<Kill[]> {
 }
 
 describe("crash test: kill -9 at random moments, rerun until it finishes", () => {
-  for (const name of ["redis", "file", "postgres"] as const) {
+  for (const name of ["redis", "file", "postgres", "sqlite"] as const) {
     it(`${name} session: nothing finished runs again, every round counted once at least, the log is exact`, async () => {
       const kills = await crashTest(backends[name]);
       const figures = kills.map((k, i) => `kill ${i + 1}: after ${k.requestsInRun} requests (${k.moment}), in flight ${JSON.stringify(k.inFlight)}, repeated rounds ${k.repeated}`);
@@ -230,7 +230,7 @@ function killOnLine(proc: CliProcess, pred: (line: string) => boolean): void {
 }
 
 describe("a kill while paused at a UserFillUp", () => {
-  for (const name of ["redis", "file", "postgres"] as const) {
+  for (const name of ["redis", "file", "postgres", "sqlite"] as const) {
     it(`${name} session: the pause is durable before user_inputs is shown; the next run resumes it with --input`, async () => {
       const backend = backends[name];
       // The kill must land while the process is still up after showing user_inputs (it exits
@@ -259,7 +259,7 @@ describe("a kill while paused at a UserFillUp", () => {
 });
 
 describe("two processes race for one crashed session", () => {
-  for (const name of ["redis", "file", "postgres"] as const) {
+  for (const name of ["redis", "file", "postgres", "sqlite"] as const) {
     it(`${name} session: exactly one resumes it; the other gets the lease error (exit 4)`, async () => {
       const backend = backends[name];
       const counter = await counterServer();

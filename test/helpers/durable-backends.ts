@@ -1,7 +1,7 @@
 /**
- * The three session backends of `canvasflow run --session` as the durable-run acceptance tests use
+ * The four session backends of `canvasflow run --session` as the durable-run acceptance tests use
  * them: a file, a key in the test Redis, a key in the test PostgreSQL (a schema of its own, in
- * the URL's `?schema=`). Each gives the `--session` value of a named session, the flags a test
+ * the URL's `?schema=`), a key in a SQLite database file of the test's own. Each gives the `--session` value of a named session, the flags a test
  * adds, a store of the same backend to read what the session holds, and its cleanup. Local cancel
  * requests go to a cancel folder of the test's own (CANVASFLOW_CANCEL_DIR), never the user's.
  */
@@ -12,11 +12,12 @@ import { openCancelSignals } from "../../src/backends/open-sessions.js";
 import type { CancelSignals, CheckpointStore } from "../../src/backends/contracts.js";
 import { PostgresSnapshotStore } from "../../src/backends/postgres/session-store.js";
 import { RedisSnapshotStore } from "../../src/backends/redis/session-store.js";
+import { SqliteSnapshotStore } from "../../src/backends/sqlite/session-store.js";
 import { connectTestPostgres, dropSchema, TEST_POSTGRES_URL, uniqueTestSchema } from "./postgres.js";
 import { connectTestRedis, TEST_REDIS_URL } from "./redis.js";
 import { scratchDir } from "./scratch.js";
 
-export type BackendName = "file" | "redis" | "postgres";
+export type BackendName = "file" | "redis" | "postgres" | "sqlite";
 
 export interface TestBackend {
   name: BackendName;
@@ -47,6 +48,7 @@ export function testBackends(cancelDir: string): Record<BackendName, TestBackend
   const redisKeys: string[] = [];
   const schema = uniqueTestSchema();
   const pgUrl = `${TEST_POSTGRES_URL}?schema=${schema}`;
+  const database = join(files.dir, "sessions.db");
   return {
     file: {
       name: "file",
@@ -96,6 +98,16 @@ export function testBackends(cancelDir: string): Record<BackendName, TestBackend
           await admin.end();
         }
       },
+    },
+    sqlite: {
+      name: "sqlite",
+      session: (name) => `sqlite:${database}#${name}`,
+      key: (name) => name,
+      store: () => new SqliteSnapshotStore({ file: database }),
+      cancelFlags: ["--sqlite", database],
+      cancelLocation: `sqlite:${database}`,
+      signals: () => openCancelSignals(`sqlite:${database}`),
+      cleanup: async () => undefined,
     },
   };
 }
