@@ -3,6 +3,9 @@
  * given store, and LangGraph's chain with a checkpointer. Not a workload itself.
  */
 import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import pg from "pg";
 import { canvasflow, chainDsl, chainGraph, langgraph, registerBenchComponents } from "../lib.mjs";
 
@@ -96,6 +99,37 @@ export function postgresWorkload(durability) {
         async (saver) => {
           await saver.end();
           await dropSchema(schema);
+        },
+      );
+    },
+  };
+}
+
+/**
+ * The chain with a checkpoint per step in SQLite, in `durability` on both sides: canvasflow's
+ * SqliteSnapshotStore against LangGraph's SqliteSaver (@langchain/langgraph-checkpoint-sqlite, on
+ * the same better-sqlite3), each in a database file of its own in the temp folder, removed after.
+ */
+export function sqliteWorkload(durability) {
+  const file = (prefix) => join(tmpdir(), `${uniqueName(prefix)}.db`);
+  const remove = (path) => {
+    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+  };
+  return {
+    plan: { clock: "wall", warmup: 2, samples: 6, langgraph: { warmup: 1, samples: 3 } },
+    async canvasflowSide() {
+      const path = file("cf-bench");
+      return durableChainSide((api) => new api.SqliteSnapshotStore({ file: path }), durability, async () => remove(path));
+    },
+    async langgraphSide() {
+      const path = file("lg-bench");
+      const { SqliteSaver } = await import("@langchain/langgraph-checkpoint-sqlite");
+      return langgraphChainSide(
+        async () => SqliteSaver.fromConnString(path),
+        durability,
+        async (saver) => {
+          saver.db.close();
+          remove(path);
         },
       );
     },
