@@ -15,7 +15,9 @@ import { migrateLegacyMemories, legacyReportLines } from "../memories/legacy.js"
 import { memoriesForServer } from "../backends/open-memories.js";
 import { migratePostgresMemories } from "../backends/postgres/memories-schema.js";
 import { checkTenant } from "../backends/shared/memories.js";
-import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import { DatabaseFileError, MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import { migrateSqlite, openSqliteDatabase } from "../backends/sqlite/database.js";
+import { SQLITE_MIGRATIONS } from "../backends/sqlite/schema.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import { sessionOwners } from "../server/memory-owners.js";
 import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
@@ -29,6 +31,8 @@ import { EXIT } from "./run-command.js";
 
 export interface DbMigrateArgs {
   postgres?: string;
+  /** A SQLite database file: its schema is brought up to date (it has no memories from before tenants). */
+  sqlite?: string;
   schema?: string;
   redis?: string;
   redisPrefix?: string;
@@ -40,6 +44,7 @@ export interface DbMigrateArgs {
 }
 
 export async function dbMigrateCommand(args: DbMigrateArgs, io: CliIO): Promise<number> {
+  if (args.sqlite !== undefined) return migrateSqliteFile(args, io);
   if (args.postgres === undefined && args.redis === undefined && args.data === undefined) {
     throw new UsageError("db migrate needs --postgres URL (postgres://user@host:port/database), or --redis URL or --data DIR: the server's store, whose tables and memories it brings up to date");
   }
@@ -108,4 +113,26 @@ async function migrateTables(server: PostgresServer, io: CliIO, memoryTables: bo
 
 function outcome(result: MigrationResult): string {
   return result.from === result.to ? `already at version ${result.to}` : result.from === 0 ? `created (version ${result.to})` : `upgraded from version ${result.from} to ${result.to}`;
+}
+
+/** `--sqlite FILE`: every migration the file lacks, each in its own transaction (a new file is created). */
+async function migrateSqliteFile(args: DbMigrateArgs, io: CliIO): Promise<number> {
+  const other = (["postgres", "schema", "redis", "redisPrefix", "data", "memories", "unownedTo"] as const).find((flag) => args[flag] !== undefined);
+  if (other !== undefined) throw new UsageError(`db migrate --sqlite FILE brings one SQLite database up to date: --${other.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)} does not go with it`);
+  if (args.sqlite!.trim() === "") throw new UsageError("--sqlite needs the database file");
+  const file = args.sqlite!;
+  try {
+    const db = openSqliteDatabase(file);
+    try {
+      const result = migrateSqlite(db, file, SQLITE_MIGRATIONS);
+      io.stdout.write(`database ${file}: ${outcome({ ...result, schema: "" })}\n`);
+      return EXIT.finished;
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    if (!(error instanceof DatabaseFileError)) throw error;
+    io.err(`canvasflow: ${error.message}\n`);
+    return EXIT.failed;
+  }
 }

@@ -24,8 +24,9 @@ Usage:
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html]
   canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --sqlite FILE | --dir DIR]
-  canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --data DIR)
+  canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --sqlite FILE | --data DIR)
                        [--memories LOCATION] [--unowned-to TENANT]
+  canvasflow db check [--sqlite FILE]
   canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
@@ -123,6 +124,7 @@ const DB_MIGRATE_OPTIONS = {
   data: { type: "string" },
   memories: { type: "string" },
   "unowned-to": { type: "string" },
+  sqlite: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const KEYS_OPTIONS = {
@@ -210,7 +212,7 @@ export interface CliCommandSpec {
 export const CLI_COMMANDS: Readonly<Record<string, CliCommandSpec>> = {
   run: { options: RUN_OPTIONS },
   cancel: { options: CANCEL_OPTIONS },
-  db: { options: DB_MIGRATE_OPTIONS, subcommands: ["migrate"] },
+  db: { options: DB_MIGRATE_OPTIONS, subcommands: ["migrate", "check"] },
   keys: { options: KEYS_OPTIONS, subcommands: ["create", "list", "revoke"] },
   serve: { options: SERVE_OPTIONS },
   kb: { options: KB_OPTIONS, subcommands: ["index", "search"] },
@@ -277,11 +279,16 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
     if (command === "db") {
       const [sub, ...flags] = rest;
-      if (sub !== "migrate") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate" : `unknown db subcommand "${sub}": the only one is migrate`);
+      if (sub !== "migrate" && sub !== "check") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate or check" : `unknown db subcommand "${sub}": use migrate or check`);
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
-      if (positionals.length > 0) throw new UsageError(`db migrate takes no arguments, got "${positionals[0]}"`);
+      if (positionals.length > 0) throw new UsageError(`db ${sub} takes no arguments, got "${positionals[0]}"`);
+      if (sub === "check") {
+        const other = Object.keys(values).find((flag) => flag !== "sqlite");
+        if (other !== undefined) throw new UsageError(`db check checks a SQLite database: --${other} does not apply (give --sqlite FILE, or nothing for ./.canvasflow/canvasflow.db)`);
+        return await (await import("./db-check-command.js")).dbCheckCommand({ sqlite: values.sqlite }, io);
+      }
       return await (await import("./db-command.js")).dbMigrateCommand(
-        { postgres: values.postgres, schema: values.schema, redis: values.redis, redisPrefix: values["redis-prefix"], data: values.data, memories: values.memories, unownedTo: values["unowned-to"] },
+        { postgres: values.postgres, sqlite: values.sqlite, schema: values.schema, redis: values.redis, redisPrefix: values["redis-prefix"], data: values.data, memories: values.memories, unownedTo: values["unowned-to"] },
         io,
       );
     }

@@ -6,6 +6,9 @@
  */
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, migrateSqlite, openSqliteDatabase, type OpenSqliteOptions, type SqliteDatabase, type SqliteMigration } from "./database.js";
 
+/** Where `canvasflow serve` (and keys, db) keep their database when given no store. */
+export const DEFAULT_DATABASE_FILE = ".canvasflow/canvasflow.db";
+
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     name: "sessions, checkpoints, events, locks",
