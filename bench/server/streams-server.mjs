@@ -1,7 +1,7 @@
 /**
  * The server-streams benchmark's server process (see process.mjs for why it is one): canvasflow's
- * `createServer` twice, over a data-folder store (`canvasflow serve`'s default) and over Redis
- * (127.0.0.1:6379, a prefix of its own, deleted at the end), each with one key and an agent
+ * `createServer` twice, over a SQLite database in a temp folder (`canvasflow serve`'s default) and
+ * over Redis (127.0.0.1:6379, a prefix of its own, deleted at the end), each with one key and an agent
  * Begin → LLM → Message whose model is a timed one in this process: it streams TOKENS tokens, one
  * every INTERVAL_MS (5 s in all), each token being the time it was due
  * (`performance.timeOrigin + performance.now()`, comparable across processes) and a space.
@@ -92,7 +92,7 @@ async function canvasflowServer(store) {
 
 const dataDir = mkdtempSync(join(tmpdir(), "canvasflow-bench-streams-"));
 closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-const data = await canvasflowServer(new api.DataFolderServerStore({ directory: dataDir }));
+const sqlite = await canvasflowServer(new api.SqliteServerStore({ file: join(dataDir, "canvasflow.db") }));
 const redisPrefix = `canvasflow-bench-streams:${process.pid}:`;
 closers.push(() => deleteRedisKeys(REDIS_URL, redisPrefix));
 const redis = await canvasflowServer(new api.RedisServerStore({ url: REDIS_URL, prefix: redisPrefix }));
@@ -126,7 +126,7 @@ const loopDelay = monitorEventLoopDelay({ resolution: 10 });
 let cpuAtReset = process.cpuUsage();
 
 serveCommands(
-  { data, redis, bareUrl: `http://127.0.0.1:${bare.server.address().port}/bare`, tokens: TOKENS, intervalMs: INTERVAL_MS },
+  { sqlite, redis, bareUrl: `http://127.0.0.1:${bare.server.address().port}/bare`, tokens: TOKENS, intervalMs: INTERVAL_MS },
   {
     resetPeak: () => {
       peakRss = process.memoryUsage().rss;

@@ -6,7 +6,7 @@
  * with the other work on a busy machine. Not a bench workload (bench/run.mjs does not run it):
  * a tool for finding where a turn's time goes, e.g. under `node --cpu-prof`.
  *
- *   node bench/server/turn-profile.mjs [--turns 2000] [--stores memory,data,redis]
+ *   node bench/server/turn-profile.mjs [--turns 2000] [--stores memory,sqlite,redis]
  *
  * Prints, per store: CPU µs per turn (user + system), wall µs per turn, and the bare Fastify
  * route's CPU µs per request (the same request parsed, the same answer sent) for the ratio.
@@ -20,7 +20,7 @@ import { canvasflow } from "../lib.mjs";
 import { echoDsl, UNLIMITED } from "./echo-agent.mjs";
 import { deleteRedisKeys } from "./process.mjs";
 
-const { values } = parseArgs({ options: { turns: { type: "string", default: "2000" }, stores: { type: "string", default: "memory,data,redis" } } });
+const { values } = parseArgs({ options: { turns: { type: "string", default: "2000" }, stores: { type: "string", default: "memory,sqlite,redis" } } });
 const TURNS = Number(values.turns);
 const REDIS_URL = "redis://127.0.0.1:6379/0";
 
@@ -76,15 +76,15 @@ for (const name of values.stores.split(",")) {
   let store;
   let cleanup = async () => undefined;
   if (name === "memory") store = new api.InProcessServerStore();
-  else if (name === "data") {
+  else if (name === "sqlite") {
     const dir = mkdtempSync(join(tmpdir(), "canvasflow-turn-profile-"));
-    store = new api.DataFolderServerStore({ directory: dir });
+    store = new api.SqliteServerStore({ file: join(dir, "canvasflow.db") });
     cleanup = async () => rmSync(dir, { recursive: true, force: true });
   } else if (name === "redis") {
     const prefix = `canvasflow-turn-profile:${process.pid}:`;
     store = new api.RedisServerStore({ url: REDIS_URL, prefix });
     cleanup = () => deleteRedisKeys(REDIS_URL, prefix);
-  } else throw new Error(`--stores: unknown store ${JSON.stringify(name)} (memory, data or redis)`);
+  } else throw new Error(`--stores: unknown store ${JSON.stringify(name)} (memory, sqlite or redis)`);
   try {
     const cost = await turnCost(store);
     sample = cost.sample;

