@@ -6,8 +6,11 @@
  */
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, migrateSqlite, openSqliteDatabase, type OpenSqliteOptions, type SqliteDatabase, type SqliteMigration } from "./database.js";
 
+/** The database's name in a data folder (`serve --data DIR` keeps `DIR/canvasflow.db`). */
+export const DATABASE_FILE_NAME = "canvasflow.db";
+
 /** Where `canvasflow serve` (and keys, db) keep their database when given no store. */
-export const DEFAULT_DATABASE_FILE = ".canvasflow/canvasflow.db";
+export const DEFAULT_DATABASE_FILE = `.canvasflow/${DATABASE_FILE_NAME}`;
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
