@@ -15,7 +15,7 @@ import { migrateLegacyMemories, legacyReportLines } from "../memories/legacy.js"
 import { memoriesForServer } from "../backends/open-memories.js";
 import { migratePostgresMemories } from "../backends/postgres/memories-schema.js";
 import { checkTenant } from "../backends/shared/memories.js";
-import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import { DatabaseFileError, MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import { sessionOwners } from "../server/memory-owners.js";
 import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
@@ -71,7 +71,7 @@ export async function dbMigrateCommand(args: DbMigrateArgs, io: CliIO): Promise<
     try {
       memories = memoriesForServer(args.memories === undefined ? undefined : { location: args.memories }, args, DEFAULT_DATA_FOLDER);
     } catch (error) {
-      if (error instanceof MemoryStoreError || error instanceof SnapshotStoreError) throw new UsageError(`--memories: ${error.message}`);
+      if (error instanceof MemoryStoreError || error instanceof SnapshotStoreError || error instanceof DatabaseFileError) throw new UsageError(`--memories: ${error.message}`);
       throw error;
     }
     try {
