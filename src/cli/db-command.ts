@@ -76,7 +76,7 @@ export async function dbMigrateCommand(args: DbMigrateArgs, io: CliIO): Promise<
     try {
       memories = memoriesForServer(args.memories === undefined ? undefined : { location: args.memories }, args, DEFAULT_DATA_FOLDER);
     } catch (error) {
-      if (error instanceof MemoryStoreError || error instanceof SnapshotStoreError) throw new UsageError(`--memories: ${error.message}`);
+      if (error instanceof MemoryStoreError || error instanceof SnapshotStoreError || error instanceof DatabaseFileError) throw new UsageError(`--memories: ${error.message}`);
       throw error;
     }
     try {

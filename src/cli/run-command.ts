@@ -30,7 +30,7 @@ import type { CanvasEvent } from "../engine/events.js";
 import { RunStateError } from "../engine/state.js";
 import { defineOwn } from "../pool/path.js";
 import { FORBIDDEN_PATH_KEYS } from "../refs/grammar.js";
-import { CancelSignalError, SessionLockedError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, MemoryStoreError } from "../backends/errors.js";
+import { CancelSignalError, SessionLockedError, SnapshotCorruptError, SnapshotKeyError, SnapshotStoreError, MemoryStoreError, DatabaseFileError } from "../backends/errors.js";
 import { checkTaskId } from "../backends/shared/cancel.js";
 import type { CancelSignals, MemoryStore } from "../backends/contracts.js";
 import { pathDeeperThan } from "../util/nesting.js";
@@ -190,7 +190,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       memories = memoriesForRun(services.config.memories, args.session);
     } catch (error) {
       await services.close();
-      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError || error instanceof DatabaseFileError)) throw error;
       io.err(`canvasflow: memories: ${error.message}\n`);
       return EXIT.usage;
     }

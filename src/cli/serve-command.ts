@@ -38,7 +38,7 @@ import { isSetupError, openRunServices, type RunServices } from "./services.js";
 import { legacyReportLines, migrateLegacyMemories } from "../memories/legacy.js";
 import { memoriesForServer } from "../backends/open-memories.js";
 import { sessionOwners } from "../server/memory-owners.js";
-import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import { DatabaseFileError, MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { registryWithModules } from "./register-modules.js";
 import { serverPolicy } from "./server-policy.js";
@@ -160,7 +160,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
       memories = memoriesForServer(services.config.memories, storeArgs, DEFAULT_DATA_FOLDER);
     } catch (error) {
       await services.close();
-      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+      if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError || error instanceof DatabaseFileError)) throw error;
       io.err(`canvasflow: memories: ${error.message}\n`);
       return EXIT.usage;
     }

@@ -24,7 +24,7 @@ import { ConfigError } from "../config/load.js";
 import type { ComponentPolicy } from "../policy/policy.js";
 import { memoriesForServer } from "../backends/open-memories.js";
 import { locationKind } from "../backends/location.js";
-import { MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
+import { DatabaseFileError, MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
 import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
@@ -91,7 +91,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     }
   } catch (error) {
     await services.close();
-    if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError)) throw error;
+    if (!(error instanceof MemoryStoreError || error instanceof SnapshotStoreError || error instanceof DatabaseFileError)) throw error;
     io.err(`canvasflow: memories: ${error.message}\n`);
     return EXIT.usage;
   }

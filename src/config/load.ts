@@ -100,9 +100,26 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
     if (kb.type === "local" && kb.indexDir !== undefined && !isAbsolute(kb.indexDir)) kb.indexDir = resolve(baseDir, kb.indexDir);
   }
   if (config.files?.dir !== undefined && !isAbsolute(config.files.dir)) config.files.dir = resolve(baseDir, config.files.dir);
-  const memories = config.memories?.location;
-  if (memories !== undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(memories) && !isAbsolute(memories)) config.memories!.location = resolve(baseDir, memories);
+  if (config.memories?.location !== undefined) config.memories.location = memoriesLocation(config.memories.location, baseDir);
   return config;
+}
+
+/**
+ * A memories location with its path resolved against the config's folder: a folder, or the file
+ * of `sqlite:PATH` (which is no `scheme://` URL, so would otherwise be taken for a folder named
+ * "sqlite:…"); server URLs as they are.
+ */
+function memoriesLocation(location: string, baseDir: string): string {
+  const sqlite = /^sqlite:(?:\/\/)?/i.exec(location);
+  if (sqlite) {
+    const rest = location.slice(sqlite[0].length);
+    const hash = rest.indexOf("#");
+    const file = hash === -1 ? rest : rest.slice(0, hash);
+    // No file: left for the store's opener to refuse, naming the location.
+    return file === "" ? location : `sqlite:${resolve(baseDir, file)}${hash === -1 ? "" : rest.slice(hash)}`;
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(location) || isAbsolute(location)) return location;
+  return resolve(baseDir, location);
 }
 
 /** Read and check one config file. */

@@ -91,7 +91,7 @@ export interface EgressConfig {
 }
 
 export interface MemoriesConfig {
-  /** A folder, redis://… or postgres://… (see backends/open-memories.ts). */
+  /** A folder, redis://…, postgres://… or sqlite:FILE (see backends/open-memories.ts). */
   location?: string;
   /** Message text one memory keeps; the oldest messages are forgotten first. */
   maxBytes?: number;

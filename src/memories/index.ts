@@ -8,6 +8,7 @@ export { FileMemoryStore, type FileMemoryStoreOptions } from "../backends/files/
 export { RedisMemoryStore, DEFAULT_MEMORY_KEY_PREFIX, DEFAULT_LEGACY_MEMORY_KEY_PREFIX, type RedisMemoryStoreOptions } from "../backends/redis/memories.js";
 export { PostgresMemoryStore, type PostgresMemoryStoreOptions } from "../backends/postgres/memories.js";
 export { migratePostgresMemories } from "../backends/postgres/memories-schema.js";
+export { SqliteMemoryStore, type SqliteMemoryStoreOptions } from "../backends/sqlite/memories.js";
 export { openMemoryStore, memoriesOfSession, memoriesForRun, memoriesForServer, memoriesBesideSession, MEMORY_FOLDER, type OpenMemoryStoreOptions } from "../backends/open-memories.js";
 export { searchMemories, formatMemories, type MemoryHit, type MemoryQuery } from "./search.js";
 export {

@@ -38,6 +38,15 @@ describe("validateConfig", () => {
     expect(config.models?.["gpt-4o"]).toEqual({ provider: "openai" });
   });
 
+  it("resolves a relative memories folder or SQLite file against the config's folder; URLs stay as they are", () => {
+    const at = (location: string) => validateConfig({ memories: { location } }, join(dir, "canvasflow.config.json")).memories?.location;
+    expect(at("mem")).toBe(join(dir, "mem"));
+    expect(at("sqlite:./data/runs.db")).toBe(`sqlite:${join(dir, "data/runs.db")}`);
+    expect(at("sqlite:runs.db#chat")).toBe(`sqlite:${join(dir, "runs.db")}#chat`);
+    expect(at("sqlite:/srv/runs.db")).toBe("sqlite:/srv/runs.db");
+    expect(at("redis://127.0.0.1:6379/0")).toBe("redis://127.0.0.1:6379/0");
+  });
+
   it("reports schema errors with their JSON pointers", () => {
     expect(
       issuesOf({

@@ -1,11 +1,13 @@
 /**
  * Memories end to end: a Message with memory_ids writes each exchange, a Retrieval with
  * retrieval_from "memory" finds it again (as a canvas node and as an Agent's tool), under the
- * mock LLM; and through the CLI, memories kept beside a session file and in PostgreSQL.
+ * mock LLM; and through the CLI, memories kept beside a session file, in PostgreSQL and in a
+ * SQLite session's database file.
  */
+import { existsSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/api.js";
-import { FileMemoryStore, MemoryStoreError, InProcessMemoryStore, searchMemories, TenantMemories, type MemoryStore } from "../../src/memories/index.js";
+import { FileMemoryStore, MemoryStoreError, InProcessMemoryStore, searchMemories, SqliteMemoryStore, TenantMemories, type MemoryStore } from "../../src/memories/index.js";
 import { memoryUserId } from "../../src/memories/save.js";
 import type { MockLlmScript } from "../../src/llm/index.js";
 import { canvasDsl, finished, messageText, node } from "../helpers/dsl.js";
@@ -194,6 +196,34 @@ describe("memories of CLI runs live with the session", () => {
     expect(second.code).toBe(0);
     expect(messageText(second.events)).toBe(TEAL);
     expect((await new FileMemoryStore({ directory: `${scratch.dir}/canvasflow-memories` }).messages({ tenant: "default", id: "notes" })).length).toBe(1);
+  }, 120_000);
+
+  it("SQLite sessions: memories are in the session's database file, not in a folder beside it", async () => {
+    const scratch = scratchDir("cf-memories-cli-");
+    const write = scratch.write("writer.json", writer({ user_id: "" }));
+    const read = scratch.write("reader.json", reader({ user_id: "" }));
+    const file = `${scratch.dir}/runs.db`;
+    expect((await cli(["run", write, "--session", `sqlite:${file}#one`, "--mock-llm", "-q", "My favourite colour is teal", "--events", "ndjson"])).code).toBe(0);
+    const second = await cli(["run", read, "--session", `sqlite:${file}#two`, "--mock-llm", "-q", "favourite colour?", "--events", "ndjson"]);
+    expect(second.code).toBe(0);
+    expect(messageText(second.events)).toBe(TEAL);
+    const store = new SqliteMemoryStore({ file });
+    try {
+      expect((await store.messages({ tenant: "default", id: "notes" })).map((m) => m.content)).toEqual([TEAL]);
+    } finally {
+      await store.close();
+    }
+    expect(existsSync(`${scratch.dir}/canvasflow-memories`)).toBe(false);
+  }, 120_000);
+
+  it("a configured sqlite: memories location that is not a SQLite database stops the run (exit 2), naming the file", async () => {
+    const scratch = scratchDir("cf-memories-cli-");
+    const write = scratch.write("writer.json", writer({ user_id: "" }));
+    const notes = scratch.write("notes.txt", "not a database\n".repeat(50));
+    const config = scratch.write("canvasflow.config.json", { memories: { location: "sqlite:notes.txt" } });
+    const run = await cli(["run", write, "--config", config, "--mock-llm", "-q", "hello", "--events", "ndjson"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`canvasflow: memories: ${notes} is not a usable SQLite database`);
   }, 120_000);
 
   it("PostgreSQL sessions: memories are in the session's schema", async () => {

@@ -1,8 +1,9 @@
 /**
  * The memory stores, each against its real backend (a temp folder, Redis and PostgreSQL on
- * loopback), through the conformance suite (store-conformance.ts); then where each keeps what.
+ * loopback, a SQLite file), through the conformance suite (store-conformance.ts); then where each
+ * keeps what, and SQLite shared by several stores and processes.
  */
-import { mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
@@ -14,13 +15,19 @@ import {
   PostgresMemoryStore,
   InProcessMemoryStore,
   RedisMemoryStore,
+  SqliteMemoryStore,
   TenantMemories,
+  memoriesBesideSession,
   type MemoryMessage,
   type MemoryStore,
 } from "../../src/memories/index.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { spawnDistChild, type DistChild } from "../helpers/dist-child.js";
+import { caught } from "../helpers/caught.js";
+import { DatabaseFileError } from "../../src/backends/errors.js";
+import { openSqliteDatabase } from "../../src/backends/sqlite/database.js";
 import { describeMemoryStore, message } from "./store-conformance.js";
 
 const redis = sharedTestRedis();
@@ -165,6 +172,99 @@ describeMemoryStore({
   },
 });
 
+describeMemoryStore({
+  name: "SQLite",
+  legacy: false,
+  shared: true,
+  place: async () => {
+    const file = path.join(scratchDir("cf-memories-").dir, "canvasflow.db");
+    return {
+      open: async (o) => new SqliteMemoryStore({ file, ...o }),
+      checkLayout: async () => {
+        // One row per message, each with its tenant and id as given: no encoding to get wrong.
+        const db = openSqliteDatabase(file);
+        try {
+          const rows = db.prepare("SELECT tenant, memory_id, message FROM memory_messages").all() as Array<{ tenant: string; memory_id: string; message: string }>;
+          for (const row of rows) expect(JSON.parse(row.message).content).toBe(JSON.stringify([row.tenant, row.memory_id]));
+        } finally {
+          db.close();
+        }
+      },
+    };
+  },
+});
+
+describe("SQLite memories shared by stores and processes", () => {
+  const memory = { tenant: "acme", id: "notes" };
+  /** A child's exit code once its work is done (its open stdin would keep it running). */
+  const exitCode = async (child: DistChild) => {
+    child.child.stdin!.end();
+    return (await child.exited).code;
+  };
+
+  it("two stores and another process on one file see each other's messages, in the order written", async () => {
+    const file = path.join(scratchDir("cf-memories-").dir, "shared.db");
+    const [a, b] = [new SqliteMemoryStore({ file }), new SqliteMemoryStore({ file })];
+    opened.push(a, b);
+    await a.add(memory, message(1));
+    await b.add(memory, message(2));
+    const child = spawnDistChild(
+      `const store = new lib.SqliteMemoryStore({ file: ${JSON.stringify(file)} });` +
+        `const seen = (await store.messages(${JSON.stringify(memory)})).map((m) => m.content);` +
+        `await store.add(${JSON.stringify(memory)}, ${JSON.stringify(message(3))});` +
+        `console.log(JSON.stringify(seen)); await store.close();`,
+    );
+    expect(JSON.parse(await child.line())).toEqual([message(1).content, message(2).content]);
+    expect(await exitCode(child)).toBe(0);
+    for (const store of [a, b]) expect((await store.messages(memory)).map((m) => m.content)).toEqual([1, 2, 3].map((n) => message(n).content));
+  });
+
+  it("the same source key added from two stores and from three processes at once is kept once", async () => {
+    const file = path.join(scratchDir("cf-memories-").dir, "racing.db");
+    const [a, b] = [new SqliteMemoryStore({ file }), new SqliteMemoryStore({ file })];
+    opened.push(a, b);
+    expect((await Promise.all([a.add(memory, message(0)), b.add(memory, message(0))])).sort()).toEqual([false, true]);
+
+    // Each process adds the same 200 source keys once told to go, one from each end, so they
+    // meet in the middle: one add of each key wins.
+    const keys = Array.from({ length: 200 }, (_, n) => n + 1);
+    const children = Array.from({ length: 3 }, (_, i) =>
+      spawnDistChild(
+        `const store = new lib.SqliteMemoryStore({ file: ${JSON.stringify(file)} }); console.log("ready"); await lines.next();` +
+          `let added = 0; for (const m of ${JSON.stringify((i % 2 === 0 ? keys : [...keys].reverse()).map((n) => message(n)))}) if (await store.add(${JSON.stringify(memory)}, m)) added++;` +
+          `console.log(added); await store.close();`,
+      ),
+    );
+    for (const child of children) expect(await child.line()).toBe("ready");
+    for (const child of children) child.send("go");
+    const added = await Promise.all(children.map(async (child) => Number(await child.line())));
+    for (const child of children) expect(await exitCode(child)).toBe(0);
+    expect(added.reduce((sum, n) => sum + n, 0)).toBe(keys.length);
+    const sources = (await a.messages(memory)).map((m) => m.source_key);
+    expect(sources.sort()).toEqual([0, ...keys].map((n) => message(n).source_key).sort());
+  }, 60_000);
+
+  it("a file that is not a SQLite database is refused, naming the file, and left as it was", () => {
+    const file = path.join(scratchDir("cf-memories-").dir, "notes.txt");
+    writeFileSync(file, "my notes, not a database\n".repeat(50));
+    const error = caught(() => new SqliteMemoryStore({ file }));
+    expect(error).toBeInstanceOf(DatabaseFileError);
+    expect(error.message).toContain(`${file} is not a usable SQLite database`);
+    expect((error as DatabaseFileError).file).toBe(file);
+    expect(readFileSync(file, "utf8")).toBe("my notes, not a database\n".repeat(50));
+    expect(() => openMemoryStore(`sqlite:${file}`)).toThrow(DatabaseFileError);
+    expect(() => new SqliteMemoryStore({ file: "" })).toThrow("a SQLite memory store needs a file");
+    expect(() => openMemoryStore("sqlite:#chat")).toThrow('"sqlite:#chat" names no database file');
+  });
+
+  it("a closed store says so", async () => {
+    const store = new SqliteMemoryStore({ file: path.join(scratchDir("cf-memories-").dir, "closed.db") });
+    await store.close();
+    await store.close();
+    await expect(store.messages(memory)).rejects.toThrow(/the SQLite memory store on .*closed\.db is closed/);
+  });
+});
+
 describe("where memories live", () => {
   it("a folder keeps one JSON-lines file per tenant's memory, names encoded", async () => {
     const { dir } = scratchDir("cf-memories-");
@@ -201,6 +301,18 @@ describe("where memories live", () => {
     const onPostgres = memoriesForRun(undefined, `${TEST_POSTGRES_URL}?schema=${schema}#my-session`);
     opened.push(onPostgres);
     expect(onPostgres.location).toContain(`(${schema}.memory_messages)`);
+    // A SQLite session's memories are in its database file (the key ignored), not in a folder beside it.
+    const onSqlite = memoriesForRun(undefined, `sqlite:${path.join(dir, "runs.db")}#chat`);
+    opened.push(onSqlite);
+    expect(onSqlite).toBeInstanceOf(SqliteMemoryStore);
+    expect(onSqlite.location).toBe(`sqlite:${path.join(dir, "runs.db")}`);
+    expect(existsSync(path.join(dir, "canvasflow-memories"))).toBe(false);
+    expect(memoriesBesideSession(undefined, "sqlite:./runs.db#chat")).toBe(false);
+    expect(memoriesBesideSession(undefined, path.join(dir, "session.json"))).toBe(true);
+    // A relative path is the working folder's, shown absolute.
+    const relative = openMemoryStore(`sqlite:./${path.relative(process.cwd(), path.join(dir, "relative.db"))}#chat`);
+    opened.push(relative);
+    expect(relative.location).toBe(`sqlite:${path.join(dir, "relative.db")}`);
     expect(() => openMemoryStore("ftp://host/x")).toThrow('unsupported memories location "ftp://host/x"');
     expect(() => openMemoryStore("")).toThrow("memories need a folder");
   });
@@ -217,6 +329,11 @@ describe("where memories live", () => {
     opened.push(onPostgres);
     expect(onPostgres.location).toContain(`(${schema}.memory_messages)`);
     expect(memoriesForServer({ location: path.join(dir, "x") }, { redis: TEST_REDIS_URL }, ".canvasflow").location).toBe(path.join(dir, "x"));
+    for (const sqlite of [path.join(dir, "server.db"), `sqlite:${path.join(dir, "server.db")}`]) {
+      const onSqlite = memoriesForServer(undefined, { sqlite }, ".canvasflow");
+      opened.push(onSqlite);
+      expect(onSqlite.location).toBe(`sqlite:${path.join(dir, "server.db")}`);
+    }
   });
 
   it("one tenant's memories name their tenant, and reach only its memories", async () => {

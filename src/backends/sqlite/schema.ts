@@ -2,7 +2,7 @@
  * The schema of a canvasflow SQLite database, one list of migrations for the whole file (its
  * version is `user_version`, see database.ts), so every store that opens the file brings all of
  * it up to date: sessions (a base snapshot and version, checkpoints, the event log, the lease, the
- * counter versions are drawn from), then cancel flags.
+ * counter versions are drawn from), then cancel flags, then conversation memories.
  */
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, migrateSqlite, openSqliteDatabase, type OpenSqliteOptions, type SqliteDatabase, type SqliteMigration } from "./database.js";
 
@@ -11,6 +11,30 @@ export const DATABASE_FILE_NAME = "canvasflow.db";
 
 /** Where `canvasflow serve` (and keys, db) keep their database when given no store. */
 export const DEFAULT_DATABASE_FILE = `.canvasflow/${DATABASE_FILE_NAME}`;
+
+/**
+ * Conversation memories (memories.ts): one row per message, with its tenant. `seq` is the rowid,
+ * so a new row's is above every row's in the table and a memory's messages in seq order are in
+ * the order written. The partial unique index makes a source key count once per tenant's memory
+ * (an empty one is no key). Kept apart from the list so it can be placed after the server
+ * records' step when both land.
+ */
+export const SQLITE_MEMORY_MIGRATION: SqliteMigration = {
+  name: "memory messages",
+  up: (db) =>
+    db.exec(`
+      CREATE TABLE memory_messages (
+        seq INTEGER PRIMARY KEY,
+        tenant TEXT NOT NULL,
+        memory_id TEXT NOT NULL,
+        source_key TEXT NOT NULL,
+        bytes INTEGER NOT NULL,
+        message TEXT NOT NULL
+      );
+      CREATE INDEX memory_messages_memory ON memory_messages (tenant, memory_id, seq);
+      CREATE UNIQUE INDEX memory_messages_source ON memory_messages (tenant, memory_id, source_key) WHERE source_key <> '';
+    `),
+};
 
 export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
@@ -36,6 +60,7 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
     name: "cancel flags",
     up: (db) => db.exec("CREATE TABLE cancel_flags (task_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID"),
   },
+  SQLITE_MEMORY_MIGRATION,
 ];
 
 /** A canvasflow database file, opened and its schema brought up to date (what every SQLite store starts with). */
