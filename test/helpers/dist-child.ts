@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 
 const DIST_INDEX = resolve("dist/src/index.js");
 /** The package's entries a child may use, merged into one `lib`. */
-const DIST_ENTRIES = ["index.js", "backends/redis/index.js", "backends/postgres/index.js", "server/index.js", "worker/index.js"].map((entry) => pathToFileURL(resolve("dist/src", entry)).href);
+const DIST_ENTRIES = ["index.js", "backends/redis/index.js", "backends/postgres/index.js", "backends/sqlite/index.js", "server/index.js", "worker/index.js"].map((entry) => pathToFileURL(resolve("dist/src", entry)).href);
 
 export interface DistChild {
   child: ChildProcess;
