@@ -229,9 +229,9 @@ export interface WatchOptions {
  *
  * The sessions' run state (base snapshot, checkpoints, event log, lease) lives in a
  * CheckpointStore on the same backend, and cancel requests go through its CancelSignals: a
- * ServerStore hands both out, so one `--redis`, `--postgres` or `--data` moves everything.
+ * ServerStore hands both out, so one `--redis`, `--postgres`, `--sqlite` or `--data` moves everything.
  *
- * Backends: in process (tests), a data folder (the default), Redis, PostgreSQL; one conformance
+ * Backends: in process (tests), a data folder (the default), Redis, PostgreSQL, SQLite; one conformance
  * suite (test/server/store-conformance.ts) runs against each.
  */
 
@@ -464,6 +464,11 @@ export interface ServerStore {
   /** The Redis connection of a store that uses one, and the prefix of its keys: the server keeps its rate-limit counters there. */
   readonly redis?: { client: Redis; prefix: string };
   /**
+   * Rate-limit counters every server on the store shares, for a store without Redis that can
+   * keep them (SQLite). Left out (and no Redis), each server process counts its own.
+   */
+  readonly rateLimitCounters?: RateLimitCounters;
+  /**
    * Be told of every damaged record the store skips (a list, a title check, a key lookup);
    * returns the function that stops it. Stores that cannot hold a damaged record leave it out.
    */
@@ -471,6 +476,16 @@ export interface ServerStore {
   /** Throws when the backend cannot be reached (for readiness checks). */
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Fixed-window counters (the server's requests per minute per API key), shared by the processes
+ * on one store. A counter's window starts with its first hit and lasts `windowMs`; the first hit
+ * after it ran out starts a new one at 1.
+ */
+export interface RateLimitCounters {
+  /** Count one hit of `name` at `now` (epoch ms): the hits in its current window, this one included, and the ms left of that window. */
+  incr(name: string, windowMs: number, now: number): Promise<{ current: number; ttlMs: number }>;
 }
 
 // --- Conversation memories ---

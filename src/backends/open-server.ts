@@ -3,13 +3,15 @@
  * - nothing, or `data`: a data folder (default `./.canvasflow`);
  * - `redis`: everything in Redis, under `redisPrefix` (default `canvasflow:`);
  * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`);
- * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts).
+ * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts);
+ * - `sqlite`: everything in one SQLite database file, shared by the server processes of a machine.
  */
 import { DataFolderServerStore } from "./files/server-store.js";
 import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
 import { PostgresServerStore } from "./postgres/server-store.js";
 import { PostgresWithRedisServerStore } from "./postgres/server-store-with-redis.js";
 import { RedisServerStore } from "./redis/server-store.js";
+import { SqliteServerStore } from "./sqlite/server-store.js";
 import { ServerStoreError } from "./errors.js";
 import type { ServerStore } from "./contracts.js";
 
@@ -22,20 +24,28 @@ export interface OpenServerStoreOptions {
   redis?: string;
   /** `postgres://[user[:password]@]host[:port]/database[?schema=NAME]`. */
   postgres?: string;
+  /** A SQLite database file (`PATH` or `sqlite:PATH`), created with its folder when missing. */
+  sqlite?: string;
   /** PostgreSQL: the schema of the tables (default `canvasflow`). */
   schema?: string;
   /** Redis: the prefix of every key (default `canvasflow:`). */
   redisPrefix?: string;
-  /** Data folder: fsync every write (default false). */
+  /** Data folder: fsync every write; SQLite: wait for the disk at each commit (`synchronous = FULL`). Default false. */
   sync?: boolean;
 }
 
 /**
  * Open the store the options name. Nothing is connected to or created yet: the first operation
  * (or `ping()`) does that, so an unreachable server is reported by the operation that needed it.
+ * A SQLite file is the exception: it is local, so it is opened (and made) now, and a file that is
+ * not a canvasflow database is a DatabaseFileError here.
  */
 export async function openServerStore(options: OpenServerStoreOptions = {}): Promise<ServerStore> {
-  const { data, redis, postgres } = options;
+  const { data, redis, postgres, sqlite } = options;
+  if (sqlite !== undefined) {
+    const others = [data !== undefined && `a data folder (${data})`, redis !== undefined && "Redis", postgres !== undefined && "PostgreSQL"].filter((other): other is string => other !== false);
+    if (others.length > 0) throw new ServerStoreError(`a SQLite database (${sqlite}) and ${others.join(" and ")} were both given: the SQLite file keeps everything by itself; give one or the other`);
+  }
   if (data !== undefined && (redis !== undefined || postgres !== undefined)) {
     throw new ServerStoreError(`a data folder (${data}) and ${redis !== undefined ? "Redis" : "PostgreSQL"} were both given: the data folder is for when there is no Redis and no PostgreSQL; give one or the other`);
   }
@@ -47,7 +57,15 @@ export async function openServerStore(options: OpenServerStoreOptions = {}): Pro
     return new PostgresServerStore({ url: server.connection, schema: server.schema });
   }
   if (redis !== undefined) return new RedisServerStore({ url: redisUrl(redis), prefix: options.redisPrefix });
+  if (sqlite !== undefined) return new SqliteServerStore({ file: sqliteFile(sqlite), synchronous: options.sync ? "full" : "normal" });
   return new DataFolderServerStore({ directory: data ?? DEFAULT_DATA_FOLDER, sync: options.sync });
+}
+
+/** The file of `PATH` or `sqlite:PATH` (`sqlite://PATH`). */
+function sqliteFile(text: string): string {
+  const file = text.replace(/^sqlite:(\/\/)?/i, "");
+  if (file.trim() === "") throw new ServerStoreError(`sqlite: expected the path of a database file, got ${JSON.stringify(text)}`);
+  return file;
 }
 
 /** `redis://host:port[/db]` checked before anything connects. */

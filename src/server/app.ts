@@ -306,7 +306,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
       request.caller = caller.keyId !== undefined ? `key:${caller.keyId}` : `ip:${request.ip}`;
     });
     // After the key check (its hook is the context's, theirs the routes'): a bad key never counts.
-    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : {}), completionRoutes: options.difyApp !== undefined ? new Set([...COMPLETION_ROUTES, ...DIFY_RUN_ROUTES]) : COMPLETION_ROUTES, metrics });
+    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : options.store.rateLimitCounters ? { counters: options.store.rateLimitCounters } : {}), completionRoutes: options.difyApp !== undefined ? new Set([...COMPLETION_ROUTES, ...DIFY_RUN_ROUTES]) : COMPLETION_ROUTES, metrics });
     // A request without a body (curl -X POST) is an empty one, as RAGFlow reads it.
     api.addHook("preValidation", async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};

@@ -36,7 +36,7 @@ describe("the package's entries", () => {
       "./server": ["createServer", "openServerStore", "MemoryServerStore", "InProcessServerStore", "DataFolderServerStore", "createApiKey"],
       "./worker": ["createWorker", "RunQueue", "enqueueRun", "cancelQueuedRun", "queueMetrics"],
       "./redis": ["RedisSnapshotStore", "RedisCancelSignals", "RedisServerStore", "RedisMemoryStore"],
-      "./sqlite": ["SqliteSnapshotStore", "SqliteCancelSignals", "SqliteMemoryStore"],
+      "./sqlite": ["SqliteSnapshotStore", "SqliteCancelSignals", "SqliteServerStore", "SqliteMemoryStore"],
       "./postgres": ["PostgresSnapshotStore", "PostgresCancelSignals", "PostgresServerStore", "PostgresWithRedisServerStore", "PostgresMemoryStore", "migratePostgres"],
       "./dify": ["parseDifyYaml", "readDifyGraph", "registerDify"],
       "./render": ["canvasGraphModel", "toMermaid", "renderGraphSvg", "renderGraphHtml", "renderTrace"],

@@ -9,14 +9,14 @@
  * runs stay here and cancel requests go through Redis (see open.ts).
  */
 import type pg from "pg";
-import type { CancelSignals, AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamagedRecord, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
+import type { CancelSignals, AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, DamageListener, ListQuery, Page, ServerStore, SessionPatch, SessionRecord, SessionRecordStore, UploadLimits, UploadRecord, UploadStore } from "../contracts.js";
 import { connectClient, DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPool, postgresFailure, type PostgresConnectionOptions } from "./connection.js";
 import { PostgresCancelSignals } from "./cancel.js";
 import { DEFAULT_POSTGRES_SCHEMA } from "./session-schema.js";
 import { PostgresSnapshotStore } from "./session-store.js";
 import { SnapshotStoreError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
 import { ensureServerSchema, serverTables, type ServerTables } from "./server-schema.js";
-import { checkNewRecord, checkStoredRecord, DamageListeners, damagedRecord, isKeyHash, isRecordId, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "../shared/records.js";
+import { checkNewRecord, checkStoredRecord, DamageListeners, isKeyHash, isRecordId, pageOfRows, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "../shared/records.js";
 import { checkUpload, isUploadId, uploadsToDrop } from "../shared/uploads.js";
 
 export interface PostgresServerStoreOptions extends PostgresConnectionOptions {
@@ -92,25 +92,9 @@ export class PostgresServerStore implements ServerStore {
     return this.damage.add(listener);
   }
 
-  /**
-   * A page's rows as records: a row that cannot be read (edited by hand) costs its own place, not
-   * the page. It is reported to the listeners and, since a row's tenant column is the tenant the
-   * page was asked for, named to that tenant in `damaged`.
-   */
+  /** A page's rows as records; a damaged row is skipped and reported (see pageOfRows). */
   readPage<Row extends { id: string; tenant: string; agent_id?: string }, T>(kind: RecordKind, rows: Row[], total: number, read: (row: Row) => T): Page<T> {
-    const items: T[] = [];
-    const damaged: DamagedRecord[] = [];
-    for (const row of rows) {
-      try {
-        items.push(read(row));
-      } catch (error) {
-        if (!(error instanceof StoredRecordError)) throw error;
-        const found = damagedRecord(kind, error, { id: row.id, tenant: row.tenant, ...(row.agent_id !== undefined ? { agent_id: row.agent_id } : {}) });
-        this.damage.report(found);
-        damaged.push(found);
-      }
-    }
-    return { items, total: total - damaged.length, ...(damaged.length > 0 ? { damaged } : {}) };
+    return pageOfRows(kind, rows, total, read, this.damage);
   }
 
   constructor(options: PostgresServerStoreOptions = {}) {

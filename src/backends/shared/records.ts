@@ -12,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
 import { ServerStoreError, StoredRecordError } from "../errors.js";
-import type { AgentPatch, AgentRecord, ApiKeyRecord, DamagedRecord, DamageListener, SessionPatch, SessionRecord } from "../contracts.js";
+import type { AgentPatch, AgentRecord, ApiKeyRecord, DamagedRecord, DamageListener, Page, SessionPatch, SessionRecord } from "../contracts.js";
 
 export type RecordKind = "agent" | "session record" | "API key";
 
@@ -254,4 +254,25 @@ export class DamageListeners {
   report(damaged: DamagedRecord): void {
     for (const listener of this.listeners) listener(damaged);
   }
+}
+
+/**
+ * A database's rows as a page of records: a row that cannot be read (edited by hand) costs its own
+ * place, not the page. It is reported to `damage` and, since a row's tenant column is the tenant
+ * the page was asked for, named to that tenant in `damaged`.
+ */
+export function pageOfRows<Row extends { id: string; tenant: string; agent_id?: string }, T>(kind: RecordKind, rows: readonly Row[], total: number, read: (row: Row) => T, damage: DamageListeners): Page<T> {
+  const items: T[] = [];
+  const damaged: DamagedRecord[] = [];
+  for (const row of rows) {
+    try {
+      items.push(read(row));
+    } catch (error) {
+      if (!(error instanceof StoredRecordError)) throw error;
+      const found = damagedRecord(kind, error, { id: row.id, tenant: row.tenant, ...(row.agent_id !== undefined ? { agent_id: row.agent_id } : {}) });
+      damage.report(found);
+      damaged.push(found);
+    }
+  }
+  return { items, total: total - damaged.length, ...(damaged.length > 0 ? { damaged } : {}) };
 }

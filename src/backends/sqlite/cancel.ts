@@ -21,6 +21,11 @@ export interface SqliteCancelSignalsOptions extends OpenSqliteOptions {
   pollMs?: number;
   /** The clock a flag's time to live is measured by (default `Date.now`; tests pass their own). */
   now?: () => number;
+  /**
+   * The database of `file` already open (from openStoreDatabase), shared with other stores on it:
+   * used instead of opening one, and left open by `close()`, since its opener closes it.
+   */
+  database?: SqliteDatabase;
 }
 
 export class SqliteCancelSignals implements CancelSignals {
@@ -33,6 +38,7 @@ export class SqliteCancelSignals implements CancelSignals {
   private readonly watchers = new CancelWatchers(() => this.stopPolling());
   private pollTimer: NodeJS.Timeout | undefined;
   private dataVersion = -1;
+  private readonly ownsDatabase: boolean;
   private closed = false;
 
   constructor(options: SqliteCancelSignalsOptions) {
@@ -42,7 +48,8 @@ export class SqliteCancelSignals implements CancelSignals {
     if (!Number.isFinite(this.pollMs) || this.pollMs <= 0) throw new CancelSignalError(`pollMs must be a positive number of milliseconds, got ${String(options.pollMs)}`);
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
     this.now = options.now ?? Date.now;
-    this.db = openStoreDatabase(this.file, options);
+    this.ownsDatabase = options.database === undefined;
+    this.db = options.database ?? openStoreDatabase(this.file, options);
     this.sql = preparedStatements(this.db);
   }
 
@@ -79,7 +86,7 @@ export class SqliteCancelSignals implements CancelSignals {
     this.closed = true;
     this.watchers.clear();
     this.stopPolling();
-    this.db.close();
+    if (this.ownsDatabase) this.db.close();
   }
 
   private check(taskId: string): void {

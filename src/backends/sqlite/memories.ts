@@ -75,6 +75,26 @@ export class SqliteMemoryStore implements MemoryStore {
     );
   }
 
+  /**
+   * Keep `message` as it was written elsewhere, its id and time unchanged (`canvasflow db import`):
+   * false when the memory has it already (by id, or by its source key).
+   */
+  async keep(memory: MemoryRef, message: MemoryMessage): Promise<boolean> {
+    const { tenant, id } = this.check(memory);
+    if (message?.memory_id !== id || typeof message.message_id !== "string") throw new MemoryStoreError(`${describeMemory({ tenant, id })}: a message to keep must be one of its own, with its message_id`);
+    return this.onFile(`keeping a message in ${describeMemory({ tenant, id })}`, () =>
+      this.db
+        .transaction(() => {
+          const held = this.sql<[string, string], { message: string }>(MESSAGES).all(tenant, id);
+          if (held.some((row) => (JSON.parse(row.message) as MemoryMessage).message_id === message.message_id)) return false;
+          const inserted = this.sql(INSERT).run(tenant, id, message.source_key, messageBytes(message), JSON.stringify(message)).changes === 1;
+          if (inserted) this.sql(FORGET).run(tenant, id, this.maxBytes);
+          return inserted;
+        })
+        .immediate(),
+    );
+  }
+
   async messages(memory: MemoryRef): Promise<MemoryMessage[]> {
     const { tenant, id } = this.check(memory);
     const named = describeMemory({ tenant, id });

@@ -2,7 +2,12 @@
  * The schema of a canvasflow SQLite database, one list of migrations for the whole file (its
  * version is `user_version`, see database.ts), so every store that opens the file brings all of
  * it up to date: sessions (a base snapshot and version, checkpoints, the event log, the lease, the
- * counter versions are drawn from), then cancel flags, then conversation memories.
+ * counter versions are drawn from), then cancel flags, then the server's records (agents, session
+ * records, API keys, uploads) and its shared rate-limit counters, then conversation memories.
+ *
+ * As in PostgreSQL (postgres/server-schema.ts), a title is unique per tenant through `title_key`,
+ * the title lower-cased by canvasflow rather than by SQLite's `lower()` (ASCII only), and a
+ * record's JSON parts (a DSL, a message list) are kept as the text given.
  */
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, migrateSqlite, openSqliteDatabase, type OpenSqliteOptions, type SqliteDatabase, type SqliteMigration } from "./database.js";
 
@@ -16,8 +21,7 @@ export const DEFAULT_DATABASE_FILE = `.canvasflow/${DATABASE_FILE_NAME}`;
  * Conversation memories (memories.ts): one row per message, with its tenant. `seq` is the rowid,
  * so a new row's is above every row's in the table and a memory's messages in seq order are in
  * the order written. The partial unique index makes a source key count once per tenant's memory
- * (an empty one is no key). Kept apart from the list so it can be placed after the server
- * records' step when both land.
+ * (an empty one is no key). Step 4, after the server records.
  */
 export const SQLITE_MEMORY_MIGRATION: SqliteMigration = {
   name: "memory messages",
@@ -59,6 +63,65 @@ export const SQLITE_MIGRATIONS: readonly SqliteMigration[] = [
   {
     name: "cancel flags",
     up: (db) => db.exec("CREATE TABLE cancel_flags (task_id TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID"),
+  },
+  {
+    name: "server records: agents, session records, api keys, uploads, rate limits",
+    up: (db) =>
+      db.exec(`
+        CREATE TABLE agents (
+          id TEXT PRIMARY KEY,
+          tenant TEXT NOT NULL,
+          title TEXT NOT NULL,
+          title_key TEXT NOT NULL,
+          description TEXT NOT NULL,
+          dsl TEXT NOT NULL,
+          canvas_type TEXT NOT NULL,
+          avatar TEXT,
+          create_time INTEGER NOT NULL,
+          update_time INTEGER NOT NULL
+        );
+        CREATE UNIQUE INDEX agents_tenant_title ON agents (tenant, title_key);
+        CREATE INDEX agents_tenant_update ON agents (tenant, update_time, id);
+        CREATE INDEX agents_tenant_create ON agents (tenant, create_time, id);
+        -- Not "sessions": that is the run state's table. An agent's records go with it in the same transaction.
+        CREATE TABLE session_records (
+          id TEXT PRIMARY KEY,
+          tenant TEXT NOT NULL,
+          agent_id TEXT NOT NULL,
+          user_id TEXT NOT NULL,
+          name TEXT NOT NULL,
+          name_key TEXT NOT NULL,
+          message TEXT NOT NULL,
+          source TEXT NOT NULL,
+          create_time INTEGER NOT NULL,
+          update_time INTEGER NOT NULL
+        );
+        CREATE INDEX session_records_agent_update ON session_records (tenant, agent_id, update_time, id);
+        CREATE INDEX session_records_agent_create ON session_records (tenant, agent_id, create_time, id);
+        CREATE TABLE api_keys (
+          id TEXT PRIMARY KEY,
+          tenant TEXT NOT NULL,
+          name TEXT NOT NULL,
+          hash TEXT NOT NULL,
+          last4 TEXT NOT NULL,
+          create_time INTEGER NOT NULL,
+          revoked INTEGER NOT NULL DEFAULT 0
+        );
+        CREATE UNIQUE INDEX api_keys_hash ON api_keys (hash);
+        CREATE TABLE uploads (
+          id TEXT PRIMARY KEY,
+          tenant TEXT NOT NULL,
+          record TEXT NOT NULL,
+          data BLOB NOT NULL,
+          size INTEGER NOT NULL,
+          create_time INTEGER NOT NULL,
+          expire_time INTEGER NOT NULL
+        );
+        CREATE INDEX uploads_tenant_create ON uploads (tenant, create_time, id);
+        -- One fixed window per counter; rows whose window ran out are pruned by expires_at.
+        CREATE TABLE rate_limits (name TEXT PRIMARY KEY, window_start INTEGER NOT NULL, expires_at INTEGER NOT NULL, count INTEGER NOT NULL) WITHOUT ROWID;
+        CREATE INDEX rate_limits_expiry ON rate_limits (expires_at);
+      `),
   },
   SQLITE_MEMORY_MIGRATION,
 ];

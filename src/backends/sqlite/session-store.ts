@@ -47,6 +47,12 @@ export interface SqliteSnapshotStoreOptions extends OpenSqliteOptions {
   maxEvents?: number;
   /** The clock expiries and leases are measured by (default `Date.now`). */
   now?: () => number;
+  /**
+   * The database of `file` already open (from openStoreDatabase), shared with other stores on it
+   * (a SqliteServerStore's records and cancel signals): used instead of opening one, and left
+   * open by `close()`, since its opener closes it.
+   */
+  database?: SqliteDatabase;
 }
 
 interface SessionRow {
@@ -82,6 +88,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
   private readonly issued = new IssuedLocks<HeldLease>();
   /** Each statement is compiled once, on its first use. */
   private readonly sql: ReturnType<typeof preparedStatements>;
+  private readonly ownsDatabase: boolean;
   private closed = false;
 
   constructor(options: SqliteSnapshotStoreOptions) {
@@ -96,7 +103,8 @@ export class SqliteSnapshotStore implements CheckpointStore {
     this.defaultTtlSeconds = options.ttlSeconds === undefined ? undefined : checkTtl("ttlSeconds", options.ttlSeconds);
     this.now = options.now ?? Date.now;
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
-    this.db = openStoreDatabase(this.file, options);
+    this.ownsDatabase = options.database === undefined;
+    this.db = options.database ?? openStoreDatabase(this.file, options);
     this.sql = preparedStatements(this.db);
   }
 
@@ -276,7 +284,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     if (this.closed) return;
     for (const lock of this.issued.all()) await lock.release();
     this.closed = true;
-    this.db.close();
+    if (this.ownsDatabase) this.db.close();
   }
 
   private open(key: string): void {
