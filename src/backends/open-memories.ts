@@ -12,6 +12,7 @@ import { InProcessMemoryStore } from "./process/memories.js";
 import { PostgresMemoryStore } from "./postgres/memories.js";
 import { RedisMemoryStore } from "./redis/memories.js";
 import { SqliteMemoryStore } from "./sqlite/memories.js";
+import { DATABASE_FILE_NAME } from "./sqlite/schema.js";
 import { MemoryStoreError } from "./errors.js";
 import type { MemoryStore } from "./contracts.js";
 
@@ -91,7 +92,7 @@ export interface ServerMemoryPlace {
   sqlite?: string;
 }
 
-/** The server's memories: the configured location, else beside its store (`<data>/memories`, the same Redis, PostgreSQL or SQLite file). */
+/** The server's memories: the configured location, else with its store (the same Redis, PostgreSQL or SQLite file, `<data>/canvasflow.db` by default). */
 export function memoriesForServer(config: { location?: string; maxBytes?: number } | undefined, place: ServerMemoryPlace, defaultData: string): MemoryStore {
   const options = { maxBytes: config?.maxBytes };
   if (config?.location) return openMemoryStore(config.location, options);
@@ -103,9 +104,6 @@ export function memoriesForServer(config: { location?: string; maxBytes?: number
     const server = postgresServer(place.postgres, place.schema);
     return new PostgresMemoryStore({ url: server.connection, schema: server.schema, maxBytes: options.maxBytes });
   }
-  if (place.sqlite !== undefined) {
-    const file = locationKind(place.sqlite) === "sqlite" ? splitSqliteLocation(place.sqlite, memoryError).file : place.sqlite;
-    return new SqliteMemoryStore({ file, maxBytes: options.maxBytes });
-  }
-  return openMemoryStore(path.join(place.data ?? defaultData, "memories"), options);
+  const file = place.sqlite === undefined ? path.join(place.data ?? defaultData, DATABASE_FILE_NAME) : locationKind(place.sqlite) === "sqlite" ? splitSqliteLocation(place.sqlite, memoryError).file : place.sqlite;
+  return new SqliteMemoryStore({ file, maxBytes: options.maxBytes });
 }

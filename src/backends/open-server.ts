@@ -1,24 +1,30 @@
 /**
  * The ServerStore that `canvasflow serve` and `canvasflow keys` use, from their flags:
- * - nothing, or `data`: a data folder (default `./.canvasflow`);
+ * - nothing, or `data`: the SQLite database `canvasflow.db` in that folder (default
+ *   `./.canvasflow`), shared by the server processes of a machine; a folder that still holds a
+ *   data folder of an earlier release (JSON records) is refused until `canvasflow db import`
+ *   has copied it, never served as a fresh start;
+ * - `sqlite`: that SQLite database file;
  * - `redis`: everything in Redis, under `redisPrefix` (default `canvasflow:`);
  * - `postgres`: everything in PostgreSQL, in `schema` (default `canvasflow`, or the URL's `?schema=`);
- * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts);
- * - `sqlite`: everything in one SQLite database file, shared by the server processes of a machine.
+ * - both: records and runs in PostgreSQL, cancel signals through Redis (postgres-with-redis.ts).
  */
-import { DataFolderServerStore } from "./files/server-store.js";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { holdsDataFolder } from "./files/data-folder.js";
 import { isRedisDatabasePath, maskPassword, postgresServer } from "./location.js";
 import { PostgresServerStore } from "./postgres/server-store.js";
 import { PostgresWithRedisServerStore } from "./postgres/server-store-with-redis.js";
 import { RedisServerStore } from "./redis/server-store.js";
 import { SqliteServerStore } from "./sqlite/server-store.js";
-import { ServerStoreError } from "./errors.js";
+import { DATABASE_FILE_NAME } from "./sqlite/schema.js";
+import { DatabaseFileError, ServerStoreError } from "./errors.js";
 import type { ServerStore } from "./contracts.js";
 
 export const DEFAULT_DATA_FOLDER = ".canvasflow";
 
 export interface OpenServerStoreOptions {
-  /** The data folder (default `./.canvasflow` when neither `redis` nor `postgres` is given). */
+  /** The folder of the SQLite database `canvasflow.db` (default `./.canvasflow` when no other store is given). */
   data?: string;
   /** `redis://[user:password@]host:port[/db]` (or `rediss://`). */
   redis?: string;
@@ -30,7 +36,7 @@ export interface OpenServerStoreOptions {
   schema?: string;
   /** Redis: the prefix of every key (default `canvasflow:`). */
   redisPrefix?: string;
-  /** Data folder: fsync every write; SQLite: wait for the disk at each commit (`synchronous = FULL`). Default false. */
+  /** SQLite: wait for the disk at each commit (`synchronous = FULL`), so it survives a power loss. Default false. */
   sync?: boolean;
 }
 
@@ -57,8 +63,23 @@ export async function openServerStore(options: OpenServerStoreOptions = {}): Pro
     return new PostgresServerStore({ url: server.connection, schema: server.schema });
   }
   if (redis !== undefined) return new RedisServerStore({ url: redisUrl(redis), prefix: options.redisPrefix });
-  if (sqlite !== undefined) return new SqliteServerStore({ file: sqliteFile(sqlite), synchronous: options.sync ? "full" : "normal" });
-  return new DataFolderServerStore({ directory: data ?? DEFAULT_DATA_FOLDER, sync: options.sync });
+  const file = sqlite !== undefined ? sqliteFile(sqlite) : await databaseInFolder(data ?? DEFAULT_DATA_FOLDER);
+  return new SqliteServerStore({ file, synchronous: options.sync ? "full" : "normal" });
+}
+
+/**
+ * The database of a data folder, `DIR/canvasflow.db`. A folder with the JSON records of an earlier
+ * release and no database yet is refused: serving it would start empty beside them.
+ */
+export async function databaseInFolder(folder: string): Promise<string> {
+  const file = join(folder, DATABASE_FILE_NAME);
+  if (!existsSync(file) && (await holdsDataFolder(folder))) {
+    throw new DatabaseFileError(
+      `${folder} holds the data folder of an earlier canvasflow (JSON records: agents/, keys/…), and no database yet: copy it into ${file} with \`canvasflow db import --data-folder ${folder}\`, then start again`,
+      file,
+    );
+  }
+  return file;
 }
 
 /** The file of `PATH` or `sqlite:PATH` (`sqlite://PATH`). */

@@ -1,20 +1,23 @@
 /**
  * `canvasflow keys create|list|revoke`: the API keys of `canvasflow serve`, in the store the
- * server uses (the same `--data`, `--redis`, `--postgres` flags; default `./.canvasflow`).
+ * server uses (the same `--data`, `--sqlite`, `--redis`, `--postgres` flags; default the SQLite
+ * database `./.canvasflow/canvasflow.db`).
  * `create` prints the key once, on stdout alone; only its SHA-256 and last four characters are
  * kept. `list` never shows a key or its hash.
  */
 import { apiKeyNameProblem, createApiKey } from "../server/store/api-keys.js";
-import { DataFolderServerStore } from "../backends/files/server-store.js";
 import { openServerStore } from "../backends/open-server.js";
 import { isRecordId, tenantProblem } from "../backends/shared/records.js";
-import { ServerStoreError } from "../backends/errors.js";
+import { DatabaseFileError, ServerStoreError } from "../backends/errors.js";
 import type { ApiKeyRecord, ServerStore } from "../backends/contracts.js";
 import { UsageError, type CliIO } from "./io.js";
 import { EXIT } from "./run-command.js";
 
 export interface KeysStoreArgs {
+  /** The folder of the database `canvasflow.db` (default `./.canvasflow`). */
   data?: string;
+  /** The SQLite database file itself. */
+  sqlite?: string;
   redis?: string;
   /** The prefix of every Redis key (default `canvasflow:`): several deployments in one Redis. */
   redisPrefix?: string;
@@ -83,25 +86,26 @@ export async function keysCommand(args: KeysArgs, io: CliIO): Promise<number> {
 
 /** Open the store the flags name (a bad flag is a usage error), run `work`, close it; a store failure is one line, exit 1. */
 export async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: ServerStore) => Promise<number>): Promise<number> {
-  if (args.data !== undefined && (args.redis !== undefined || args.postgres !== undefined)) {
-    throw new UsageError(`--data is the store when there is no Redis and no PostgreSQL: give --data or --redis/--postgres, not both`);
+  const local = [args.data !== undefined && "--data", args.sqlite !== undefined && "--sqlite"].filter((flag): flag is string => flag !== false);
+  if (local.length === 2) throw new UsageError("--data names the folder of the database (DIR/canvasflow.db), --sqlite the database file: give one");
+  if (local.length > 0 && (args.redis !== undefined || args.postgres !== undefined)) {
+    throw new UsageError(`${local[0]} is the store when there is no Redis and no PostgreSQL: give ${local[0]} or --redis/--postgres, not both`);
   }
   let store: ServerStore;
   try {
-    store = await openServerStore({ data: args.data, redis: args.redis, redisPrefix: args.redisPrefix, postgres: args.postgres, schema: args.schema });
+    store = await openServerStore({ data: args.data, sqlite: args.sqlite, redis: args.redis, redisPrefix: args.redisPrefix, postgres: args.postgres, schema: args.schema });
   } catch (error) {
     if (error instanceof ServerStoreError) throw new UsageError(flagged(error.message));
+    if (error instanceof DatabaseFileError) {
+      io.err(`canvasflow: ${error.message}\n`);
+      return EXIT.failed;
+    }
     throw error;
   }
   try {
-    // A data folder made open to other users (by an older version, or by hand) is closed first.
-    if (store instanceof DataFolderServerStore) {
-      const protectedNow = await store.protect();
-      if (protectedNow) io.err(`canvasflow: ${protectedNow}\n`);
-    }
     return await work(store);
   } catch (error) {
-    if (!(error instanceof ServerStoreError)) throw error;
+    if (!(error instanceof ServerStoreError || error instanceof DatabaseFileError)) throw error;
     io.err(`canvasflow: ${error.message}\n`);
     return EXIT.failed;
   } finally {
@@ -112,7 +116,7 @@ export async function withStore(args: KeysStoreArgs, io: CliIO, work: (store: Se
 /** openServerStore's option names as the flags that set them. */
 function flagged(message: string): string {
   return message
-    .replace(/^(redis|postgres): /, "--$1: ")
+    .replace(/^(redis|postgres|sqlite): /, "--$1: ")
     .replace(/^schema names/, "--schema names")
     .replace(/^redisPrefix is a Redis key prefix: give it with redis$/, "--redis-prefix is a Redis key prefix: give it with --redis");
 }

@@ -27,10 +27,11 @@ Usage:
   canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --sqlite FILE | --data DIR)
                        [--memories LOCATION] [--unowned-to TENANT]
   canvasflow db check [--sqlite FILE]
-  canvasflow keys create --tenant T --name N [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
-  canvasflow keys list [--tenant T] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
-  canvasflow keys revoke ID [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
-  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow db import --data-folder DIR [--sqlite FILE]
+  canvasflow keys create --tenant T --name N [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow keys list [--tenant T] [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow keys revoke ID [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+  canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
                    [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
@@ -125,12 +126,14 @@ const DB_MIGRATE_OPTIONS = {
   memories: { type: "string" },
   "unowned-to": { type: "string" },
   sqlite: { type: "string" },
+  "data-folder": { type: "string" },
 } as const satisfies OptionSpecs;
 
 const KEYS_OPTIONS = {
   tenant: { type: "string" },
   name: { type: "string" },
   data: { type: "string" },
+  sqlite: { type: "string" },
   redis: { type: "string" },
   "redis-prefix": { type: "string" },
   postgres: { type: "string" },
@@ -141,6 +144,7 @@ const SERVE_OPTIONS = {
   host: { type: "string" },
   port: { type: "string", short: "p" },
   data: { type: "string" },
+  sqlite: { type: "string" },
   redis: { type: "string" },
   "redis-prefix": { type: "string" },
   postgres: { type: "string" },
@@ -212,7 +216,7 @@ export interface CliCommandSpec {
 export const CLI_COMMANDS: Readonly<Record<string, CliCommandSpec>> = {
   run: { options: RUN_OPTIONS },
   cancel: { options: CANCEL_OPTIONS },
-  db: { options: DB_MIGRATE_OPTIONS, subcommands: ["migrate", "check"] },
+  db: { options: DB_MIGRATE_OPTIONS, subcommands: ["migrate", "check", "import"] },
   keys: { options: KEYS_OPTIONS, subcommands: ["create", "list", "revoke"] },
   serve: { options: SERVE_OPTIONS },
   kb: { options: KB_OPTIONS, subcommands: ["index", "search"] },
@@ -279,11 +283,18 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
     }
     if (command === "db") {
       const [sub, ...flags] = rest;
-      if (sub !== "migrate" && sub !== "check") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate or check" : `unknown db subcommand "${sub}": use migrate or check`);
+      if (sub !== "migrate" && sub !== "check" && sub !== "import") throw new UsageError(sub === undefined ? "db expects a subcommand: migrate, check or import" : `unknown db subcommand "${sub}": use migrate, check or import`);
       const { values, positionals } = parseArgs({ args: flags, allowPositionals: true, strict: true, options: DB_MIGRATE_OPTIONS });
       if (positionals.length > 0) throw new UsageError(`db ${sub} takes no arguments, got "${positionals[0]}"`);
+      const foreign = (allowed: string[]) => Object.keys(values).find((flag) => !allowed.includes(flag));
+      if (sub === "import") {
+        const other = foreign(["data-folder", "sqlite"]);
+        if (other !== undefined) throw new UsageError(`db import copies a data folder into a SQLite database: --${other} does not apply (give --data-folder DIR [--sqlite FILE])`);
+        return await (await import("./db-import-command.js")).dbImportCommand({ dataFolder: values["data-folder"], sqlite: values.sqlite }, io);
+      }
+      if (values["data-folder"] !== undefined) throw new UsageError(`--data-folder is for db import`);
       if (sub === "check") {
-        const other = Object.keys(values).find((flag) => flag !== "sqlite");
+        const other = foreign(["sqlite"]);
         if (other !== undefined) throw new UsageError(`db check checks a SQLite database: --${other} does not apply (give --sqlite FILE, or nothing for ./.canvasflow/canvasflow.db)`);
         return await (await import("./db-check-command.js")).dbCheckCommand({ sqlite: values.sqlite }, io);
       }
@@ -306,6 +317,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           host: values.host,
           port: values.port,
           data: values.data,
+          sqlite: values.sqlite,
           redis: values.redis,
           redisPrefix: values["redis-prefix"],
           postgres: values.postgres,

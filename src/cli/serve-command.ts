@@ -1,5 +1,5 @@
 /**
- * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
+ * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
  *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
  *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
@@ -98,9 +98,8 @@ function queueSetup(args: ServeArgs): QueueSetup | undefined {
     return undefined;
   }
   if (!/^rediss?:\/\//.test(args.queue)) throw new UsageError(`--queue must be a Redis URL (redis:// or rediss://), got ${JSON.stringify(args.queue)}`);
-  if (args.data !== undefined || args.postgres !== undefined) {
-    throw new UsageError(`--queue keeps the sessions in its Redis, where the workers run them: ${args.data !== undefined ? "--data" : "--postgres"} cannot be used with it`);
-  }
+  const other = args.data !== undefined ? "--data" : args.sqlite !== undefined ? "--sqlite" : args.postgres !== undefined ? "--postgres" : undefined;
+  if (other !== undefined) throw new UsageError(`--queue keeps the sessions in its Redis, where the workers run them: ${other} cannot be used with it`);
   if (args.redis !== undefined && args.redis !== args.queue) throw new UsageError("--queue and --redis name different servers: the workers keep the sessions on the queue's Redis; give one URL (--queue alone is enough)");
   const workers = args.workers === undefined ? 0 : integerFlag("--workers", args.workers, { min: 0, max: 64 });
   const workerConcurrency = args.workerConcurrency === undefined ? undefined : integerFlag("--worker-concurrency", args.workerConcurrency, { min: 1, max: 1000 });
@@ -386,6 +385,7 @@ function storeFlags(args: KeysStoreArgs): string {
   const mask = (url: string) => url.replace(/\/\/([^:@/]*):[^@/]*@/, "//$1:***@");
   return [
     args.data !== undefined ? ` --data ${args.data}` : "",
+    args.sqlite !== undefined ? ` --sqlite ${args.sqlite}` : "",
     args.redis !== undefined ? ` --redis ${mask(args.redis)}` : "",
     args.redisPrefix !== undefined ? ` --redis-prefix ${args.redisPrefix}` : "",
     args.postgres !== undefined ? ` --postgres ${mask(args.postgres)}` : "",

@@ -14,7 +14,6 @@ export type { AgentPatch, AgentRecord, AgentStore, ApiKeyRecord, ApiKeyStore, Li
 export { isUploadId } from "../backends/shared/uploads.js";
 export { isRecordId, isKeyHash } from "../backends/shared/records.js";
 export { InProcessServerStore, MemoryServerStore } from "../backends/process/server-store.js";
-export { DataFolderServerStore, DATA_FOLDER_LAYOUT, type DataFolderServerStoreOptions } from "../backends/files/server-store.js";
 export { createApiKey, hashApiKey, API_KEY_PREFIX, type CreateApiKeyOptions, type CreatedApiKey } from "./store/api-keys.js";
 export { openServerStore, DEFAULT_DATA_FOLDER, type OpenServerStoreOptions } from "../backends/open-server.js";
 export { migrateLegacyMemories, type MemoryOwners, type LegacyMigrationReport } from "../memories/legacy.js";

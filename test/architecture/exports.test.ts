@@ -33,7 +33,7 @@ describe("the package's entries", () => {
   it("each loads by the package's name in a fresh process, with what the docs import from it", () => {
     const expected: Record<string, string[]> = {
       ".": ["loadCanvas", "DurableSession", "FileSnapshotStore", "InProcessSnapshotStore", "MemorySnapshotStore", "openSnapshotStore", "cancelRun", "followEvents", "registerComponent"],
-      "./server": ["createServer", "openServerStore", "MemoryServerStore", "InProcessServerStore", "DataFolderServerStore", "createApiKey"],
+      "./server": ["createServer", "openServerStore", "MemoryServerStore", "InProcessServerStore", "createApiKey"],
       "./worker": ["createWorker", "RunQueue", "enqueueRun", "cancelQueuedRun", "queueMetrics"],
       "./redis": ["RedisSnapshotStore", "RedisCancelSignals", "RedisServerStore", "RedisMemoryStore"],
       "./sqlite": ["SqliteSnapshotStore", "SqliteCancelSignals", "SqliteServerStore", "SqliteMemoryStore"],

@@ -3,11 +3,12 @@
  * authenticates through findByHash(sha256), list never shows it, revoke stops it.
  */
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createApiKey, hashApiKey } from "../../src/server/store/api-keys.js";
-import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { SqliteServerStore } from "../../src/backends/sqlite/server-store.js";
+import Database from "better-sqlite3";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { PostgresServerStore } from "../../src/backends/postgres/server-store.js";
 import { RedisServerStore } from "../../src/backends/redis/server-store.js";
@@ -49,7 +50,8 @@ interface Backend {
 
 const folder = scratchDir("cf-keys-cli-").dir;
 const backends: Backend[] = [
-  { name: "data folder", flags: async () => ["--data", folder], open: async () => new DataFolderServerStore({ directory: folder }) },
+  { name: "SQLite (--data)", flags: async () => ["--data", folder], open: async () => new SqliteServerStore({ file: join(folder, "canvasflow.db") }) },
+  { name: "SQLite (--sqlite)", flags: async () => ["--sqlite", join(folder, "keys.db")], open: async () => new SqliteServerStore({ file: join(folder, "keys.db") }) },
   {
     name: "Redis",
     flags: async () => {
@@ -127,19 +129,35 @@ for (const backend of backends) {
 }
 
 describe("canvasflow keys: the default folder, the stored form, usage and failures", () => {
-  it("without a store flag, keys go to ./.canvasflow; the data folder holds the hash, never the key (a real process)", async () => {
+  it("without a store flag, keys go to ./.canvasflow/canvasflow.db; the database holds the hash, never the key (a real process)", async () => {
     const { dir } = scratchDir("cf-keys-default-");
     const child = spawnCli(["keys", "create", "--tenant", "acme", "--name", "laptop"], { cwd: dir });
     const { code } = await child.exited;
     expect(code, child.stderr()).toBe(0);
     const key = child.stdout().trimEnd();
     expect(key).toMatch(KEY);
-    const file = join(dir, ".canvasflow", "keys", `${sha256(key)}.json`);
+    const file = join(dir, ".canvasflow", "canvasflow.db");
     expect(existsSync(file)).toBe(true);
-    const stored = readFileSync(file, "utf8");
-    expect(stored).not.toContain(key);
-    expect(JSON.parse(stored)).toMatchObject({ tenant: "acme", name: "laptop", hash: sha256(key), last4: key.slice(-4), revoked: false });
-    expect(readdirSync(join(dir, ".canvasflow", "keys"))).toEqual([`${sha256(key)}.json`]);
+    // Private: the key's hash and, later, what was said.
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    for (const name of readdirSync(join(dir, ".canvasflow"))) expect(readFileSync(join(dir, ".canvasflow", name)).includes(key), name).toBe(false);
+    const db = new Database(file, { readonly: true });
+    try {
+      expect(db.prepare("SELECT tenant, name, hash, last4, revoked FROM api_keys").all()).toEqual([{ tenant: "acme", name: "laptop", hash: sha256(key), last4: key.slice(-4), revoked: 0 }]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("a folder that holds an earlier release's data folder is refused until db import copies it (exit 1, nothing made)", async () => {
+    const { dir } = scratchDir("cf-keys-old-data-");
+    mkdirSync(join(dir, "keys"));
+    const run = await cli(["keys", "list", "--data", dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(
+      `canvasflow: ${dir} holds the data folder of an earlier canvasflow (JSON records: agents/, keys/…), and no database yet: copy it into ${join(dir, "canvasflow.db")} with \`canvasflow db import --data-folder ${dir}\`, then start again\n`,
+    );
+    expect(readdirSync(dir)).toEqual(["keys"]);
   });
 
   it("usage errors (exit 2) name the flag or argument", async () => {

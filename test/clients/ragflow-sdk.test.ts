@@ -14,7 +14,7 @@ import { afterAll, describe, it } from "vitest";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createLlmProvider } from "../../src/llm/provider.js";
 import { createServer } from "../../src/server/app.js";
-import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { SqliteServerStore } from "../../src/backends/sqlite/server-store.js";
 import { startMockLlmServer } from "../../src/llm/mock-server.js";
 import { collectPytestCases, expectPytestCasePassed, runPytest, type PytestRun, type RunningPytest } from "../helpers/pytest.js";
 import { sharedCandidates, sharedFolder } from "../helpers/shared.js";
@@ -53,7 +53,7 @@ async function startServerAndPytest(): Promise<PytestRun> {
   const mock = await startMockLlmServer({});
   cleanups.push(() => mock.close());
   const llm = createLlmProvider({ providers: { mock: { baseURL: mock.url } }, defaultModel: { provider: "mock", model: "mock" } }, {});
-  const store = new DataFolderServerStore({ directory: join(scratch.dir, "data") });
+  const store = new SqliteServerStore({ file: join(scratch.dir, "data", "canvasflow.db") });
   const { key } = await createApiKey(store, { tenant: "sdk-tenant", name: "ragflow sdk" });
   const app = createServer({ store, canvas: { services: { llm } } });
   cleanups.push(async () => {

@@ -14,7 +14,7 @@ import { ChatClient, CompletionClient, DifyClient } from "dify-client";
 import { createParser } from "eventsource-parser";
 import { stringify } from "yaml";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { SqliteServerStore } from "../../src/backends/sqlite/server-store.js";
 import { InProcessServerStore } from "../../src/backends/process/server-store.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { difyApp, edge, waitingWorkflow } from "../helpers/dify.js";
@@ -346,7 +346,7 @@ describe("uploads in the server's store", () => {
   it("a file uploaded before a restart is found by the next server on the same data folder; another tenant's key cannot use it", async () => {
     const data = join(scratch.dir, `data-${Math.random().toString(36).slice(2)}`);
     const dir = agentsDir({ files: FILES_CHATFLOW });
-    const first = await startTestServer({ agentsDir: dir, difyApp: "files", store: new DataFolderServerStore({ directory: data }) });
+    const first = await startTestServer({ agentsDir: dir, difyApp: "files", store: new SqliteServerStore({ file: join(data, "canvasflow.db") }) });
     const form = new FormData();
     form.append("file", new Blob(["kept across a restart"], { type: "text/plain" }), "kept.txt");
     form.append("user", "ada");
@@ -355,7 +355,7 @@ describe("uploads in the server's store", () => {
     const id = (uploaded.data as { id: string }).id;
     await first.close();
 
-    const secondStore = new DataFolderServerStore({ directory: data });
+    const secondStore = new SqliteServerStore({ file: join(data, "canvasflow.db") });
     const second = await startTestServer({ agentsDir: dir, difyApp: "files", store: secondStore, keys: false });
     const chat = new ChatClient(first.key, `${second.base}/v1`);
     const files = [{ type: "document", transfer_method: "local_file", upload_file_id: id }];

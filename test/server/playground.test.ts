@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { SqliteServerStore } from "../../src/backends/sqlite/server-store.js";
 import { launchTestBrowser, testOutputDir } from "../helpers/chromium.js";
 import { missing } from "../helpers/system-tools.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
@@ -40,7 +40,7 @@ afterAll(async () => {
 async function startPlayground(options: Parameters<typeof startTestServer>[0] = {}): Promise<TestServer> {
   const dir = mkdtempSync(join(tmpdir(), "canvasflow-playground-"));
   folders.push(dir);
-  return startTestServer({ ...options, store: new DataFolderServerStore({ directory: dir }) });
+  return startTestServer({ ...options, store: new SqliteServerStore({ file: join(dir, "canvasflow.db") }) });
 }
 
 /**

@@ -5,12 +5,13 @@
  * their sessions stay resumable; WebSocket connections get their turn's last frames, then close
  * 1001; re-attach readers of this server's runs get the run's end.
  */
+import { join } from "node:path";
 import { connect as connectTcp } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { createApiKey } from "../../src/server/store/api-keys.js";
 import { createServer, type CreateServerOptions } from "../../src/server/app.js";
-import { DataFolderServerStore } from "../../src/backends/files/server-store.js";
+import { SqliteServerStore } from "../../src/backends/sqlite/server-store.js";
 import type { ServerStore } from "../../src/backends/contracts.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
 import { scratchDir } from "../helpers/scratch.js";
@@ -42,14 +43,14 @@ async function serve(store: ServerStore, key: string, options: Partial<CreateSer
 
 async function dataFolderStore(): Promise<{ store: ServerStore; key: string; reopen(): ServerStore }> {
   const dir = scratchDir("cf-shutdown-").dir;
-  const store = new DataFolderServerStore({ directory: dir });
+  const store = new SqliteServerStore({ file: join(dir, "canvasflow.db") });
   cleanups.push(() => store.close());
   const { key } = await createApiKey(store, { tenant: "t1", name: "test" });
   return {
     store,
     key,
     reopen: () => {
-      const again = new DataFolderServerStore({ directory: dir });
+      const again = new SqliteServerStore({ file: join(dir, "canvasflow.db") });
       cleanups.push(() => again.close());
       return again;
     },

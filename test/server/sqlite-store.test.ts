@@ -13,7 +13,7 @@ import { openServerStore } from "../../src/backends/open-server.js";
 import { openSqliteDatabase } from "../../src/backends/sqlite/database.js";
 import { SqliteServerStore } from "../../src/backends/sqlite/server-store.js";
 import { RATE_LIMIT_PRUNE_EVERY_MS } from "../../src/backends/sqlite/rate-limit-counters.js";
-import { DatabaseFileError, DuplicateTitleError, ServerStoreError, StoredRecordError } from "../../src/backends/errors.js";
+import { DamagedRecordError, DatabaseFileError, DuplicateTitleError, ServerStoreError, StoredRecordError } from "../../src/backends/errors.js";
 import type { AgentRecord, DamagedRecord, SessionRecord, UploadRecord } from "../../src/backends/contracts.js";
 import { spawnDistChild } from "../helpers/dist-child.js";
 import { ManualClock } from "../helpers/manual-clock.js";
@@ -230,11 +230,14 @@ describe("SqliteServerStore: damaged rows", () => {
       db.prepare(sql).run(...params);
       db.close();
     };
-    edit("UPDATE agents SET dsl = '{ nope' WHERE id = ?", made.id);
-    await expect(store.agents.get("t", made.id)).rejects.toThrow(`SQLite database ${file}: table agents, row id "${made.id}": its dsl column is not valid JSON`);
-    edit("UPDATE agents SET dsl = '[]' WHERE id = ?", made.id);
     const reported: DamagedRecord[] = [];
     store.onDamaged((damaged) => reported.push(damaged));
+    edit("UPDATE agents SET dsl = '{ nope' WHERE id = ?", made.id);
+    // Its owner asking for it is told what is wrong (no path); the listeners hear where.
+    await expect(store.agents.get("t", made.id)).rejects.toThrow(new RegExp(`^agent ${made.id} is damaged in the store: its dsl column is not valid JSON`));
+    expect(reported.splice(0)).toEqual([expect.objectContaining({ kind: "agent", id: made.id, detail: expect.stringContaining(`SQLite database ${file}: table agents, row id "${made.id}": its dsl column is not valid JSON`) })]);
+    expect(await store.agents.get("other", made.id)).toBeUndefined();
+    edit("UPDATE agents SET dsl = '[]' WHERE id = ?", made.id);
     const fine = await store.agents.create(agent("t", "Fine"));
     const page = await store.agents.list("t", LIST);
     expect(page.items.map((a) => a.id)).toEqual([fine.id]);
@@ -246,8 +249,9 @@ describe("SqliteServerStore: damaged rows", () => {
     const record = await store.sessions.create({ ...session("t", made.id), id: "s1" });
     edit(`UPDATE session_records SET message = '[{"role":"system","content":""}]' WHERE id = ?`, record.id);
     const error = await store.sessions.get("t", "s1").catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StoredRecordError);
-    expect((error as Error).message).toBe(`SQLite database ${file}: table session_records, row id "s1": the stored session record is damaged: message[0].role must be "user" or "assistant", got "system"`);
+    expect(error).toBeInstanceOf(DamagedRecordError);
+    expect((error as Error).message).toBe(`session record s1 is damaged in the store: the stored session record is damaged: message[0].role must be "user" or "assistant", got "system"`);
+    expect(reported.at(-1)!.detail).toBe(`SQLite database ${file}: table session_records, row id "s1": the stored session record is damaged: message[0].role must be "user" or "assistant", got "system"`);
     // A failed update leaves the row as it was.
     await expect(store.sessions.update("t", "s1", { name: "x" }, 2)).rejects.toBeInstanceOf(StoredRecordError);
     expect(rows(file, "SELECT name, update_time FROM session_records WHERE id = 's1'")).toEqual([{ name: "", update_time: 1 }]);

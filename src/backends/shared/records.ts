@@ -11,7 +11,7 @@
  */
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
-import { ServerStoreError, StoredRecordError } from "../errors.js";
+import { DamagedRecordError, ServerStoreError, StoredRecordError } from "../errors.js";
 import type { AgentPatch, AgentRecord, ApiKeyRecord, DamagedRecord, DamageListener, Page, SessionPatch, SessionRecord } from "../contracts.js";
 
 export type RecordKind = "agent" | "session record" | "API key";
@@ -253,6 +253,22 @@ export class DamageListeners {
 
   report(damaged: DamagedRecord): void {
     for (const listener of this.listeners) listener(damaged);
+  }
+}
+
+/**
+ * One record its owner asked for by id (a row of the owner's, found with its tenant), read; a row
+ * that cannot be read is reported to `damage` and told to the owner as DamagedRecordError (what
+ * is wrong, no path), as lists tell it beside their page.
+ */
+export function ownedRecord<Row extends { id: string; tenant: string; agent_id?: string }, T>(kind: RecordKind, row: Row, read: (row: Row) => T, damage: DamageListeners): T {
+  try {
+    return read(row);
+  } catch (error) {
+    if (!(error instanceof StoredRecordError)) throw error;
+    const found = damagedRecord(kind, error, { id: row.id, tenant: row.tenant, ...(row.agent_id !== undefined ? { agent_id: row.agent_id } : {}) });
+    damage.report(found);
+    throw new DamagedRecordError(`${kind} ${row.id} is damaged in the store: ${found.problem}`);
   }
 }
 

@@ -9,7 +9,7 @@
  * do: a file that is not a database, a schema newer than this code, a lock held past the
  * timeout, a full disk. None of them is ever answered by starting a fresh database.
  */
-import { mkdirSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type BetterSqlite3 from "better-sqlite3";
 import { requirePackage } from "../../util/optional-package.js";
@@ -112,7 +112,17 @@ export function openSqliteDatabase(file: string, options: OpenSqliteOptions = {}
   } catch (error) {
     throw new DatabaseFileError(`cannot create the folder of the database ${file}: ${(error as Error).message}`, file);
   }
+  const made = !existsSync(path);
   const db = onFile(file, "opening it", busyTimeoutMs, () => new Database(path, { timeout: busyTimeoutMs }));
+  // What was said, and the keys' hashes: its user's only (SQLite gives the -wal and -shm files the same mode).
+  if (made) {
+    try {
+      chmodSync(path, 0o600);
+    } catch (error) {
+      db.close();
+      throw new DatabaseFileError(`cannot make the new database ${file} private (mode 600): ${(error as Error).message}`, file);
+    }
+  }
   try {
     onFile(file, "opening it", busyTimeoutMs, () => {
       // Reading the schema first: a file that is not a database fails here, untouched.

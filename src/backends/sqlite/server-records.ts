@@ -7,7 +7,7 @@
  */
 import type { AgentPatch, AgentRecord, AgentStore, ListQuery, Page, SessionPatch, SessionRecord, SessionRecordStore } from "../contracts.js";
 import { DuplicateTitleError, ServerStoreError, StoredRecordError } from "../errors.js";
-import { checkNewRecord, checkStoredRecord, isRecordId, pageOfRows, parseStoredJson, patchedAgent, patchedSession, titleKey } from "../shared/records.js";
+import { checkNewRecord, checkStoredRecord, isRecordId, ownedRecord, pageOfRows, parseStoredJson, patchedAgent, patchedSession, titleKey } from "../shared/records.js";
 import { violatedConstraint, type ServerDatabase } from "./server-database.js";
 
 interface AgentRow {
@@ -56,7 +56,7 @@ export class SqliteAgents implements AgentStore {
   async get(tenant: string, id: string): Promise<AgentRecord | undefined> {
     if (!isRecordId(id)) return undefined;
     const row = this.store.run(`reading agent ${id}`, () => this.store.sql<[string, string], AgentRow>("SELECT * FROM agents WHERE id = ? AND tenant = ?").get(id, tenant));
-    return row && this.record(row);
+    return row && ownedRecord("agent", row, (found) => this.record(found), this.store.damage);
   }
 
   async list(tenant: string, query: ListQuery): Promise<Page<AgentRecord>> {
@@ -146,7 +146,7 @@ export class SqliteSessionRecords implements SessionRecordStore {
   async get(tenant: string, id: string): Promise<SessionRecord | undefined> {
     if (!isRecordId(id)) return undefined;
     const row = this.store.run(`reading session record ${id}`, () => this.store.sql<[string, string], SessionRow>("SELECT * FROM session_records WHERE id = ? AND tenant = ?").get(id, tenant));
-    return row && this.record(row);
+    return row && ownedRecord("session record", row, (found) => this.record(found), this.store.damage);
   }
 
   async tenantOf(id: string): Promise<string | undefined> {
