@@ -35,6 +35,12 @@ export interface DataFolderImportReport {
   runs: ImportCounts;
   uploads: ImportCounts & { expired: number };
   memories: ImportCounts & { messages: number };
+  /**
+   * Messages of memories from before tenants (left in the folder when their session was not
+   * known): each goes to its session's tenant when the folder's session records name it; these
+   * had none, and stay in the folder, where no run reads them.
+   */
+  unownedMessages: number;
 }
 
 /** The records a target already holds with other content: the import was refused, nothing written. */
@@ -74,7 +80,8 @@ export async function importDataFolder(source: DataFolderReader, target: { store
   const keys = await source.keys();
   const sessionRecords = await source.sessionRecords();
   const tenants = new Set([...agents, ...keys, ...sessionRecords].map((record) => record.tenant));
-  const memoryList = await source.memories(tenants);
+  const owners = new Map(sessionRecords.map((record) => [record.id, record.tenant]));
+  const { memories: memoryList, unowned } = withLegacy(await source.memories(tenants), await source.legacyMemories(), owners);
   const sourceRuns = source.runs();
 
   const plan = async <T>(items: T[], existing: (item: T) => Promise<unknown>, describe: (item: T) => string, same: (item: T, found: unknown) => boolean): Promise<Plan<T>> => {
@@ -145,10 +152,36 @@ export async function importDataFolder(source: DataFolderReader, target: { store
       runs: counts(runPlan),
       uploads: { imported: uploadPlan.copy.size, present: uploadPlan.present, expired: uploadPlan.expired },
       memories: { ...counts(memoryPlan), messages },
+      unownedMessages: unowned,
     };
   } finally {
     await sourceRuns.close();
   }
+}
+
+type FolderMemory = { tenant: string; id: string; messages: MemoryMessage[] };
+
+/**
+ * The tenants' memories with the legacy ones' messages given to their sessions' tenants (before
+ * the tenant's own: they were written earlier); a message already there (by id) is not repeated.
+ */
+function withLegacy(memories: FolderMemory[], legacy: Array<{ id: string; messages: MemoryMessage[] }>, owners: Map<string, string>): { memories: FolderMemory[]; unowned: number } {
+  const byKey = new Map(memories.map((memory) => [JSON.stringify([memory.tenant, memory.id]), memory]));
+  let unowned = 0;
+  for (const { id, messages } of legacy) {
+    for (const message of [...messages].reverse()) {
+      const tenant = owners.get(message.session_id);
+      if (tenant === undefined) {
+        unowned++;
+        continue;
+      }
+      const key = JSON.stringify([tenant, id]);
+      const memory = byKey.get(key) ?? { tenant, id, messages: [] };
+      byKey.set(key, memory);
+      if (!memory.messages.some((m) => m.message_id === message.message_id)) memory.messages.unshift(message);
+    }
+  }
+  return { memories: [...byKey.values()], unowned };
 }
 
 /**

@@ -46,7 +46,7 @@ export interface DbMigrateArgs {
 export async function dbMigrateCommand(args: DbMigrateArgs, io: CliIO): Promise<number> {
   if (args.sqlite !== undefined) return migrateSqliteFile(args, io);
   if (args.postgres === undefined && args.redis === undefined && args.data === undefined) {
-    throw new UsageError("db migrate needs --postgres URL (postgres://user@host:port/database), or --redis URL or --data DIR: the server's store, whose tables and memories it brings up to date");
+    throw new UsageError("db migrate needs --postgres URL (postgres://user@host:port/database), --redis URL, --sqlite FILE or --data DIR: the server's store, whose tables and memories it brings up to date");
   }
   if (args.unownedTo !== undefined) {
     try {

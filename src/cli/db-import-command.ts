@@ -63,6 +63,9 @@ function reportLines(folder: string, file: string, report: DataFolderImportRepor
     line("sessions' run state", report.runs) +
     line("uploads", report.uploads, report.uploads.expired > 0 ? `, ${report.uploads.expired} expired (left out)` : "") +
     line("memories", report.memories, ` (${report.memories.messages} messages)`) +
+    (report.unownedMessages > 0
+      ? `  ${report.unownedMessages} message${report.unownedMessages === 1 ? "" : "s"} of memories from before tenants had no known session: left in ${join(folder, "memories")}, where no run reads them\n`
+      : "") +
     `start the server with: canvasflow serve ${args(folder, file)}\n`
   );
 }

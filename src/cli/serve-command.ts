@@ -23,6 +23,8 @@
  * folder that cannot be served, no key on a non-loopback host).
  */
 import { AgentFolderError } from "../server/agent-folder.js";
+import { SERVER_FEATURE, SERVER_PACKAGE_NAMES } from "../server/packages.js";
+import { requirePackages } from "../util/optional-package.js";
 import { withServerEgress } from "../server/egress.js";
 import { createServer, InsecureListenError } from "../server/app.js";
 import { ServerOptionsError } from "../server/settings.js";
@@ -139,6 +141,9 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   }
   const registry = await registryWithModules(args.register ?? []);
   const storeArgs = queued ? { ...args, redis: queued.url } : args;
+  // Every package the server and its store need, named in one message (a lean install lacks them all).
+  const sqlite = storeArgs.redis === undefined && storeArgs.postgres === undefined;
+  requirePackages([...SERVER_PACKAGE_NAMES, ...(sqlite ? ["better-sqlite3"] : [])], SERVER_FEATURE);
   return withStore(storeArgs, io, async (store) => {
     let services: RunServices;
     try {

@@ -26,6 +26,9 @@ export interface ServerPackages {
   prom: typeof PromClient;
 }
 
+/** What `serverPackages()` loads, in order. */
+export const SERVER_PACKAGE_NAMES = ["fastify", "@fastify/cors", "@fastify/websocket", "@fastify/rate-limit", "@fastify/swagger", "@fastify/swagger-ui", "prom-client"] as const;
+
 let loaded: ServerPackages | undefined;
 
 /** The packages, loaded (CommonJS, synchronously) on the first call. */
@@ -34,7 +37,7 @@ export function serverPackages(): ServerPackages {
     // Each plugin's CommonJS exports are the plugin, which also sits on `.default`.
     const [fastify, cors, websocket, rateLimit, swagger, swaggerUi, prom] = requirePackages<
       [typeof FastifyModule, { default: typeof CorsPlugin }, { default: typeof WebSocketPlugin }, { default: typeof RateLimitPlugin }, { default: typeof SwaggerPlugin }, { default: typeof SwaggerUiPlugin }, typeof PromClient]
-    >(["fastify", "@fastify/cors", "@fastify/websocket", "@fastify/rate-limit", "@fastify/swagger", "@fastify/swagger-ui", "prom-client"], SERVER_FEATURE);
+    >([...SERVER_PACKAGE_NAMES], SERVER_FEATURE);
     loaded = { fastify: fastify.fastify, cors: cors.default, websocket: websocket.default, rateLimit: rateLimit.default, swagger: swagger.default, swaggerUi: swaggerUi.default, prom };
   }
   return loaded;

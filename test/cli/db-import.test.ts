@@ -61,7 +61,7 @@ describe("canvasflow db import --data-folder DIR", () => {
 
     const store = new SqliteServerStore({ file });
     const memories = new SqliteMemoryStore({ file });
-    const app = createServer({ store, services: { memories } });
+    const app = createServer({ store, canvas: { services: { memories } } });
     closers.push(async () => {
       await app.close();
       await memories.close();
@@ -86,6 +86,33 @@ describe("canvasflow db import --data-folder DIR", () => {
     const upload = await store.uploads.get("acme", "0d9f2a52-9a52-4a7e-a3c1-6a1f7d7c1a01", Date.now());
     expect(upload?.data.toString()).toBe("hello");
     expect(upload?.record.name).toBe("notes.txt");
+  });
+
+  it("gives the messages of memories from before tenants to their sessions' tenants; those of unknown sessions stay, counted", async () => {
+    const dir = dataFolder();
+    const globexSession = "6992acd4e5844033ac81eaee11ca2920";
+    const old = (n: number, session: string, content: string) => ({
+      message_id: `${String(1_700_000_000_000 + n).padStart(15, "0")}-000001-abcdef`,
+      memory_id: "support-notes",
+      message_type: "raw",
+      user_id: "",
+      agent_id: "",
+      session_id: session,
+      content,
+      valid_at: new Date(1_700_000_000_000 + n).toISOString(),
+      source_key: `${session}:Message:M`,
+    });
+    const legacy = [old(1, SESSION, "acme: card 4111"), old(2, globexSession, "globex: order 77"), old(3, "f".repeat(32), "a deleted session's note")];
+    writeFileSync(join(dir, "memories", "support-notes.jsonl"), legacy.map((m) => `${JSON.stringify(m)}\n`).join(""));
+    const run = await cli(["db", "import", "--data-folder", dir]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("  memories: 2 imported (4 messages)\n");
+    expect(run.stdout).toContain(`  1 message of memories from before tenants had no known session: left in ${join(dir, "memories")}, where no run reads them\n`);
+    const memories = new SqliteMemoryStore({ file: join(dir, "canvasflow.db") });
+    closers.push(() => memories.close());
+    const acme = await memories.messages({ tenant: "acme", id: "support-notes" });
+    expect(acme.map((m) => m.content)).toEqual(["acme: card 4111", "User Input: Ada\nAgent Response: Hello, Ada!", "User Input: Bob\nAgent Response: Hello, Bob!"]);
+    expect((await memories.messages({ tenant: "globex", id: "support-notes" })).map((m) => m.content)).toEqual(["globex: order 77"]);
   });
 
   it("run again, finds everything there already and writes nothing", async () => {

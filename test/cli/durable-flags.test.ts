@@ -197,7 +197,7 @@ describe("canvasflow db migrate", () => {
     const cases: Array<[string[], string]> = [
       [["db", "migrate"], "db migrate needs --postgres URL (postgres://user@host:port/database)"],
       [["db"], "db expects a subcommand: migrate"],
-      [["db", "drop"], 'unknown db subcommand "drop": the only one is migrate'],
+      [["db", "drop"], 'unknown db subcommand "drop": use migrate, check or import'],
       [["db", "migrate", "--postgres", TEST_POSTGRES_URL, "--schema", "Bad-Name"], '--postgres: PostgreSQL schema name must be 1 to 56 lowercase letters, digits or "_", starting with a letter or "_"; got "Bad-Name"'],
       [["db", "migrate", "--postgres", `${TEST_POSTGRES_URL}?schema=one`, "--schema", "two"], 'names schema "one", but schema "two" was also given: name it once'],
       [["db", "migrate", "--postgres", "redis://127.0.0.1:6379"], "--postgres: expected a postgres:// URL"],

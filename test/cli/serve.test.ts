@@ -25,7 +25,7 @@ describe("canvasflow serve", () => {
     const live = liveIO();
     const running = main(["serve", "--port", "0", "--data", data, "--agents", "fixtures", "--mock-llm"], live.io);
     const base = await waitFor("the banner", () => SERVING.exec(live.stderr())?.[1]);
-    expect(live.stderr()).toContain(`(store: data folder ${data})`);
+    expect(live.stderr()).toContain(`(store: sqlite:${join(data, "canvasflow.db")})`);
     expect(live.stderr()).toContain(`API keys: 1 in the store; make another with: canvasflow keys create --tenant T --name N --data ${data}`);
     expect(live.stderr()).toContain(`OpenAI clients: baseURL ${base}/api/v1/agents_openai/<agent id>`);
     expect(live.stderr()).toContain(`playground: open ${base}/ in a browser and log in with an API key`);

@@ -261,7 +261,7 @@ describe("validation of memory_ids", () => {
 });
 
 describe("canvasflow serve keeps memories with its store", () => {
-  it("a data-folder server: one agent's Message saves, another agent's Retrieval finds it", async () => {
+  it("a server on its default database: one agent's Message saves, another agent's Retrieval finds it; the memory is in the database", async () => {
     const { main } = await import("../../src/cli/main.js");
     const { liveIO } = await import("../helpers/cli.js");
     const data = scratchDir("cf-memories-serve-").dir;
@@ -287,8 +287,13 @@ describe("canvasflow serve keeps memories with its store", () => {
       expect(await ask("writer", "My favourite colour is teal")).toBe(`${ECHO}My favourite colour is teal`);
       expect(await ask("reader", "favourite colour?")).toBe(TEAL);
       // The memory is the tenant's whose key ran the agents.
-      expect((await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "acme", id: "notes" })).map((m) => m.content)).toEqual([TEAL]);
-      expect(await new FileMemoryStore({ directory: `${data}/memories` }).messages({ tenant: "default", id: "notes" })).toEqual([]);
+      const inDatabase = new SqliteMemoryStore({ file: `${data}/canvasflow.db` });
+      try {
+        expect((await inDatabase.messages({ tenant: "acme", id: "notes" })).map((m) => m.content)).toEqual([TEAL]);
+        expect(await inDatabase.messages({ tenant: "default", id: "notes" })).toEqual([]);
+      } finally {
+        await inDatabase.close();
+      }
     } finally {
       live.stop();
       expect(await running).toBe(0);

@@ -1,19 +1,18 @@
 /**
  * Memories of releases before tenant scopes, seeded in the old layout beside a real server store
- * (a data folder, Redis, PostgreSQL), moved by the commands that move them: `canvasflow db
- * migrate`, `canvasflow serve` when it starts (then each tenant's agents find their own), and a CLI
- * run on a session file (its own folder: the tenant "default").
+ * (Redis, PostgreSQL), moved by the commands that move them: `canvasflow db migrate`, `canvasflow
+ * serve` when it starts, and a CLI run on a session file (its own folder: the tenant "default").
+ * A data folder's are moved by `canvasflow db import` (test/cli/db-import.test.ts).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { FileMemoryStore } from "../../src/backends/files/memories.js";
 import { openServerStore } from "../../src/backends/open-server.js";
 import { PostgresMemoryStore } from "../../src/backends/postgres/memories.js";
 import { RedisMemoryStore } from "../../src/backends/redis/memories.js";
 import type { MemoryMessage, MemoryStore, ServerStore } from "../../src/backends/contracts.js";
-import { cli, liveIO } from "../helpers/cli.js";
+import { cli } from "../helpers/cli.js";
 import { canvasDsl, messageText, node } from "../helpers/dsl.js";
 import { dropSchema, sharedTestPostgres, TEST_POSTGRES_URL, uniqueTestSchema } from "../helpers/postgres.js";
 import { deleteKeys, sharedTestRedis, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
@@ -62,41 +61,6 @@ async function expectMoved(memories: MemoryStore, notes: readonly MemoryMessage[
 }
 
 describe("canvasflow db migrate moves memories to their tenants", () => {
-  it("a data folder: each message to its session's tenant, unknown owners stay and are named; again changes nothing; --unowned-to gives them", async () => {
-    const data = scratchDir("cf-migrate-data-").dir;
-    const store = await openServerStore({ data });
-    const ids = await sessions(store);
-    await store.close();
-    const notes = legacyNotes(ids);
-    mkdirSync(path.join(data, "memories"), { recursive: true });
-    writeFileSync(path.join(data, "memories", "support-notes.jsonl"), lines(notes));
-    const at = path.join(path.resolve(data), "memories");
-
-    const first = await cli(["db", "migrate", "--data", data]);
-    expect(first.stderr).toBe("");
-    expect(first.code).toBe(0);
-    expect(first.stdout).toBe(
-      `memories at ${at}: 1 memory written before memories had tenants; 2 messages moved to their tenants ("acme": 1, "globex": 1)\n` +
-        `memories at ${at}: 1 message of 1 memory ("support-notes") have no known owner (their session is gone, or was not a server session): ` +
-        "they stay, unscoped, where no run reads them; `canvasflow db migrate --unowned-to TENANT` gives them to a tenant\n",
-    );
-    const memories = new FileMemoryStore({ directory: at });
-    await expectMoved(memories, notes);
-
-    const again = await cli(["db", "migrate", "--data", data]);
-    expect(again.stdout).toBe(
-      `memories at ${at}: 1 memory written before memories had tenants; 0 messages moved to their tenants\n` +
-        `memories at ${at}: 1 message of 1 memory ("support-notes") have no known owner (their session is gone, or was not a server session): ` +
-        "they stay, unscoped, where no run reads them; `canvasflow db migrate --unowned-to TENANT` gives them to a tenant\n",
-    );
-    await expectMoved(memories, notes);
-
-    const handed = await cli(["db", "migrate", "--data", data, "--unowned-to", "acme"]);
-    expect(handed.stdout).toBe(`memories at ${at}: 1 memory written before memories had tenants; 1 message moved to their tenants ("acme": 1)\n`);
-    expect(await memories.messages({ tenant: "acme", id: "support-notes" })).toEqual([notes[0], notes[2]]);
-    expect((await cli(["db", "migrate", "--data", data])).stdout).toBe(`memories at ${at}: none written before memories had tenants\n`);
-  });
-
   it("Redis: under the server's prefix, legacy keys <prefix>memory:<id> move to <prefix>tenant-memory:", async () => {
     const client = await redis.get();
     const serverPrefix = `${prefix}server:`;
@@ -151,7 +115,7 @@ describe("canvasflow db migrate moves memories to their tenants", () => {
   it("usage errors (exit 2): no store, a bad --unowned-to", async () => {
     const none = await cli(["db", "migrate", "--memories", "/tmp/x"]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain("db migrate needs --postgres URL (postgres://user@host:port/database), or --redis URL or --data DIR");
+    expect(none.stderr).toContain("db migrate needs --postgres URL (postgres://user@host:port/database), --redis URL, --sqlite FILE or --data DIR");
     const bad = await cli(["db", "migrate", "--data", scratchDir("cf-migrate-").dir, "--unowned-to", "a\u0001b"]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--unowned-to "a\\u0001b" contains a control character');
@@ -167,47 +131,6 @@ const reader = () =>
   });
 
 describe("the first use moves them", () => {
-  it("canvasflow serve moves a data folder's legacy memories when it starts; each tenant's agent finds its own and not the other's", async () => {
-    const { main } = await import("../../src/cli/main.js");
-    const data = scratchDir("cf-migrate-serve-").dir;
-    const store = await openServerStore({ data });
-    const ids = await sessions(store);
-    await store.close();
-    const notes = legacyNotes(ids);
-    mkdirSync(path.join(data, "memories"), { recursive: true });
-    writeFileSync(path.join(data, "memories", "support-notes.jsonl"), lines(notes));
-    const agents = scratchDir("cf-migrate-agents-");
-    agents.write("reader.json", reader());
-    const keys: Record<string, string> = {};
-    for (const tenant of ["acme", "globex"]) keys[tenant] = (await cli(["keys", "create", "--tenant", tenant, "--name", "k", "--data", data])).stdout.trim();
-    const live = liveIO();
-    const running = main(["serve", "--port", "0", "--data", data, "--agents", agents.dir], live.io);
-    try {
-      let base: string | undefined;
-      for (let i = 0; i < 1500 && !base; i++) {
-        base = /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/.exec(live.stderr())?.[1];
-        if (!base) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(base, live.stderr()).toBeDefined();
-      expect(live.stderr()).toContain('2 messages moved to their tenants ("acme": 1, "globex": 1)');
-      expect(live.stderr()).toContain('1 message of 1 memory ("support-notes") have no known owner');
-      const ask = async (tenant: string, query: string) => {
-        const response = await fetch(`${base}/api/v1/agents/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${keys[tenant]}`, "content-type": "application/json" }, body: JSON.stringify({ agent_id: "reader", query }) });
-        return ((await response.json()) as { data: { data: { content: string } } }).data.data.content;
-      };
-      const acme = await ask("acme", "card order note");
-      expect(acme).toContain("acme: card 4111");
-      expect(acme).not.toContain("globex");
-      expect(acme).not.toContain("deleted");
-      const globex = await ask("globex", "card order note");
-      expect(globex).toContain("globex: order 77");
-      expect(globex).not.toContain("acme");
-    } finally {
-      live.stop();
-      expect(await running).toBe(0);
-    }
-  }, 120_000);
-
   it("a CLI run on a session file: the folder beside it is its own, so what is there becomes the tenant \"default\"'s", async () => {
     const scratch = scratchDir("cf-migrate-run-");
     const notes = [old("support-notes", "some-cli-task", "my favourite colour is teal")];

@@ -317,10 +317,13 @@ describe("where memories live", () => {
     expect(() => openMemoryStore("")).toThrow("memories need a folder");
   });
 
-  it("a server's and a worker's memories: beside the data folder, under the Redis prefix, in the PostgreSQL schema", () => {
+  it("a server's and a worker's memories: in the data folder's database, under the Redis prefix, in the PostgreSQL schema", () => {
     const { dir } = scratchDir("cf-memories-");
-    expect(memoriesForServer(undefined, { data: dir }, ".canvasflow").location).toBe(path.join(dir, "memories"));
-    expect(memoriesForServer(undefined, {}, path.join(dir, "default")).location).toBe(path.join(dir, "default", "memories"));
+    for (const [place, fallback, file] of [[{ data: dir }, ".canvasflow", path.join(dir, "canvasflow.db")], [{}, path.join(dir, "default"), path.join(dir, "default", "canvasflow.db")]] as const) {
+      const inDatabase = memoriesForServer(undefined, place, fallback);
+      opened.push(inDatabase);
+      expect(inDatabase.location).toBe(`sqlite:${file}`);
+    }
     const onRedis = memoriesForServer(undefined, { redis: TEST_REDIS_URL, redisPrefix: "team1:" }, ".canvasflow");
     opened.push(onRedis);
     expect(onRedis.location).toBe("Redis at 127.0.0.1:6379/0 (team1:tenant-memory:*)");

@@ -328,7 +328,9 @@ describe("pause, resume and cancel through servers and worker processes", () => 
     const queue = runQueue("cancel");
     const hold = await holdingServer();
     const servers = await Promise.all([startServer("cancel"), startServer("cancel")]);
-    const worker = await startWorker("cancel", ["--concurrency", "1", "--stall-timeout", "5"]);
+    // A stall timeout far above any pause of a loaded machine: a held job whose lock lapsed would be
+    // taken again, and the worker's one slot would then take the job this test keeps queued.
+    const worker = await startWorker("cancel", ["--concurrency", "1", "--stall-timeout", "60"]);
     const dsl = canvasDsl({
       begin: node("Begin", { mode: "conversational", prologue: "" }, ["Invoke:Hold"]),
       "Invoke:Hold": node("Invoke", { url: `${hold.server.base}/hold`, method: "post", variables: [{ key: "run", ref: "sys.query" }], headers: "", timeout: 60, datatype: "json" }, ["Message:M"]),

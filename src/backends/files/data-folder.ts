@@ -17,7 +17,7 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { AgentRecord, ApiKeyRecord, MemoryMessage, SessionRecord, UploadRecord } from "../contracts.js";
 import { ServerStoreError } from "../errors.js";
-import { fileNameOf } from "../shared/memory-names.js";
+import { fileNameOf, legacyIdOf } from "../shared/memory-names.js";
 import { parseMessage } from "../shared/memories.js";
 import { isKeyHash, parseStoredJson, parseStoredRecord, type RecordKind } from "../shared/records.js";
 import { isUploadId } from "../shared/uploads.js";
@@ -120,6 +120,23 @@ export class DataFolderReader {
         if (fileNameOf(id) !== name.slice(0, -".jsonl".length)) throw new ServerStoreError(`${where}: its messages belong to memory ${JSON.stringify(id)}, whose file this is not`);
         found.push({ tenant, id, messages });
       }
+    }
+    return found;
+  }
+
+  /**
+   * The memories written before memories had tenants (`<data>/memories/<id>.jsonl`), which serve
+   * moved to their sessions' tenants when it started; what is left had no known session.
+   */
+  async legacyMemories(): Promise<Array<{ id: string; messages: MemoryMessage[] }>> {
+    const root = join(this.directory, DATA_FOLDER_LAYOUT.memories);
+    const found: Array<{ id: string; messages: MemoryMessage[] }> = [];
+    for (const name of await this.names(root)) {
+      const id = legacyIdOf(name);
+      if (id === undefined) continue;
+      const where = this.where(DATA_FOLDER_LAYOUT.memories, name);
+      const lines = (await this.read(join(root, name))).split("\n").filter((line) => line.trim() !== "");
+      found.push({ id, messages: lines.map((line, index) => parseMessage(line, `${where} line ${index + 1}`)) });
     }
     return found;
   }
