@@ -53,7 +53,7 @@ export async function openServerStore(options: OpenServerStoreOptions = {}): Pro
     if (others.length > 0) throw new ServerStoreError(`a SQLite database (${sqlite}) and ${others.join(" and ")} were both given: the SQLite file keeps everything by itself; give one or the other`);
   }
   if (data !== undefined && (redis !== undefined || postgres !== undefined)) {
-    throw new ServerStoreError(`a data folder (${data}) and ${redis !== undefined ? "Redis" : "PostgreSQL"} were both given: the data folder is for when there is no Redis and no PostgreSQL; give one or the other`);
+    throw new ServerStoreError(`a data folder (${data}) and ${redis !== undefined ? "Redis" : "PostgreSQL"} were both given: the data folder (its SQLite database) is for when there is no Redis and no PostgreSQL; give one or the other`);
   }
   if (options.schema !== undefined && postgres === undefined) throw new ServerStoreError("schema names a PostgreSQL schema: give it with postgres");
   if (options.redisPrefix !== undefined && redis === undefined) throw new ServerStoreError("redisPrefix is a Redis key prefix: give it with redis");

@@ -117,7 +117,7 @@ export interface OpenCancelSignalsOptions {
  * session's URL works as well.
  */
 export function openCancelSignals(location: string, options: OpenCancelSignalsOptions = {}): CancelSignals {
-  if (typeof location !== "string" || location === "") throw new CancelSignalError("cancel signals need a redis:// or postgres:// URL or a folder, got an empty value");
+  if (typeof location !== "string" || location === "") throw new CancelSignalError("cancel signals need a redis:// or postgres:// URL, a sqlite:FILE or a folder, got an empty value");
   const kind = locationKind(location);
   if (options.redis !== undefined && kind !== "redis") throw new CancelSignalError(`the redis option (a key prefix and channel) needs a redis:// URL, got ${kind === "postgres" ? "a postgres:// URL" : "a folder"}`);
   const fail = (message: string) => new CancelSignalError(message);

@@ -2,13 +2,13 @@
  * `canvasflow db import --data-folder DIR [--sqlite FILE]`: copy the data folder an earlier
  * canvasflow serve kept (agents, API keys, session records, the sessions' run state, uploads,
  * memories) into a SQLite database (default `DIR/canvasflow.db`, where `serve --data DIR` now
- * looks). It never overwrites: a record the database holds with other content refuses the whole
+ * looks). A new database appears only once the import is whole. It never overwrites: a record the database holds with other content refuses the whole
  * import, naming each one, before anything is written; one it holds the same is counted as
  * there already, so an import that was cut off can be run again. The folder is only read.
  *
  * Exit codes: 0 imported, 1 a conflict, a damaged record or a database that cannot be used, 2 usage.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, renameSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { importDataFolder, ImportConflictError, type DataFolderImportReport } from "../backends/data-folder-import.js";
 import { DatabaseFileError, MemoryStoreError, ServerStoreError, SnapshotStoreError } from "../backends/errors.js";
@@ -32,12 +32,21 @@ export async function dbImportCommand(args: DbImportArgs, io: CliIO): Promise<nu
   const file = args.sqlite ?? join(folder, DATABASE_FILE_NAME);
   if (args.sqlite !== undefined && args.sqlite.trim() === "") throw new UsageError("--sqlite needs the database file");
 
+  // A new database is made under a temporary name and renamed into place once whole: an import
+  // that fails leaves no database (which serve would then start on, beside the folder).
+  const fresh = !existsSync(file);
+  const target = fresh ? `${file}.importing-${process.pid}` : file;
   let store: SqliteServerStore | undefined;
   let memories: SqliteMemoryStore | undefined;
+  let done = false;
   try {
-    store = new SqliteServerStore({ file });
-    memories = new SqliteMemoryStore({ file });
+    store = new SqliteServerStore({ file: target });
+    memories = new SqliteMemoryStore({ file: target });
     const report = await importDataFolder(new DataFolderReader(folder), { store, memories });
+    await memories.close();
+    await store.close();
+    if (fresh) renameSync(target, file);
+    done = true;
     io.stdout.write(reportLines(folder, file, report));
     return EXIT.finished;
   } catch (error) {
@@ -49,6 +58,7 @@ export async function dbImportCommand(args: DbImportArgs, io: CliIO): Promise<nu
   } finally {
     await memories?.close();
     await store?.close();
+    if (fresh && !done) for (const suffix of ["", "-wal", "-shm"]) rmSync(`${target}${suffix}`, { force: true });
   }
 }
 
@@ -62,7 +72,7 @@ function reportLines(folder: string, file: string, report: DataFolderImportRepor
     line("session records", report.sessionRecords) +
     line("sessions' run state", report.runs) +
     line("uploads", report.uploads, report.uploads.expired > 0 ? `, ${report.uploads.expired} expired (left out)` : "") +
-    line("memories", report.memories, ` (${report.memories.messages} messages)`) +
+    line("memories", report.memories, ` (${report.memories.messages} message${report.memories.messages === 1 ? "" : "s"})`) +
     (report.unownedMessages > 0
       ? `  ${report.unownedMessages} message${report.unownedMessages === 1 ? "" : "s"} of memories from before tenants had no known session: left in ${join(folder, "memories")}, where no run reads them\n`
       : "") +

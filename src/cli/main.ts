@@ -51,7 +51,7 @@ Usage:
   canvasflow --version | --help
 
 run: every run is checkpointed after each step (--durability; default: the store's own, sync for
-  Redis, async for files and PostgreSQL). A session whose last run never finished (its process
+  Redis and SQLite, async for files and PostgreSQL). A session whose last run never finished (its process
   died) is continued by the next run on it. A turn that fails or is cancelled leaves the session
   as it was before the turn.
 run --trace FILE.html: writes the turn's trace (timeline, path taken, each step's inputs and outputs,
@@ -64,7 +64,7 @@ cancel: asks every process running TASK_ID to stop it: through Redis or PostgreS
   the local folder ${"$"}${CANCEL_DIR_ENV} or <temp>/canvasflow-cancel-<uid>, where runs without a session or
   with a file session listen. --redis-prefix P reaches the runs of serve --redis-prefix P and
   worker --prefix P. Exit codes: 0 requested, 1 the server is unreachable, 2 usage.
-keys: the API keys of canvasflow serve, in the store it uses (default the data folder ./.canvasflow).
+keys: the API keys of canvasflow serve, in the store it uses (default the database ./.canvasflow/canvasflow.db).
   create prints the key once (only its SHA-256 is kept); list never shows keys. Exit codes: 0 done,
   1 no such key or the store failed, 2 usage.
 serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C or SIGTERM, over the

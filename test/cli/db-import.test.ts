@@ -156,5 +156,8 @@ describe("canvasflow db import --data-folder DIR", () => {
     const run = await cli(["db", "import", "--data-folder", dir]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`canvasflow: data folder ${dir}: agents/${ACME_AGENT}.json: the stored agent is not valid JSON`);
+    // No database was left behind: serve --data DIR still refuses the folder instead of starting empty.
+    expect(readdirSync(dir).filter((name) => name.includes(".db"))).toEqual([]);
+    expect((await cli(["keys", "list", "--data", dir])).stderr).toContain("holds the data folder of an earlier canvasflow");
   });
 });

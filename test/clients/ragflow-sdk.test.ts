@@ -3,7 +3,7 @@
  * 127.0.0.1: test_ragflow_sdk.py drives it through python3 -m pytest, and each of its cases is a
  * test here, so each counts in the suite's totals and a failing case fails the suite.
  *
- * The server is the one `canvasflow serve --mock-llm` makes: a data-folder store, one tenant's
+ * The server is the one `canvasflow serve --mock-llm` makes: a SQLite store, one tenant's
  * key, the mock LLM with no script. pytest runs once, when the first case is reached (not in
  * beforeAll: a failing beforeAll would report the cases as skipped, not failed).
  */

@@ -122,7 +122,7 @@ describe("CodeExec under canvasflow serve, attacked", () => {
       }],
       ["reading /etc/passwd", "python", py("return open('/etc/passwd').read()"), (o) => expect(o.error).toMatch(/PermissionError|FileNotFoundError/)],
       ["reading /etc/passwd (JavaScript)", "javascript", "function main() { return typeof std === 'undefined' && typeof os === 'undefined' ? 'no file access' : 'files'; }", (o) => expect(o.result).toBe("no file access")],
-      ["reading the data folder's keys", "python", py(`import os\nreturn os.listdir(${JSON.stringify(`${server.data}/keys`)})`), (o) => expect(o.error).toMatch(/FileNotFoundError|PermissionError/)],
+      ["reading the server's database (its key hashes, every session)", "python", py(`import os\nreturn [os.listdir(${JSON.stringify(server.data)}), open(${JSON.stringify(`${server.data}/canvasflow.db`)}, 'rb').read(16)]`), (o) => expect(o.error).toMatch(/FileNotFoundError|PermissionError/)],
       ["reading the server's project files", "python", py(`return open(${JSON.stringify(`${process.cwd()}/package.json`)}).read()`), (o) => expect(o.error).toMatch(/FileNotFoundError|PermissionError/)],
       ["reading environment variables", "python", py(`import os\nreturn [v for v in os.environ.values() if ${JSON.stringify(SECRET)} in v] + [k for k in os.environ if 'OPENAI' in k]`), (o) => expect([o.error ?? null, o.result]).toEqual([null, []])],
       ["reading the server's environment through /proc", "python", py("return open('/proc/1/environ').read()"), (o) => expect(o.error ?? String(o.result)).not.toContain(SECRET)],
