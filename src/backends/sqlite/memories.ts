@@ -17,7 +17,7 @@ import { resolve } from "node:path";
 import type { MemoryMessage, MemoryRef, MemoryStore, NewMemoryMessage } from "../contracts.js";
 import { MemoryStoreError } from "../errors.js";
 import { checkMaxBytes, checkMemoryRef, completeMessage, describeMemory, messageBytes, newMessageId, parseMessage } from "../shared/memories.js";
-import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, preparedStatements, type OpenSqliteOptions, type SqliteDatabase } from "./database.js";
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, preparedStatements, sqliteTransactions, type OpenSqliteOptions, type SqliteDatabase, type SqliteTransactions } from "./database.js";
 import { openStoreDatabase } from "./schema.js";
 
 export interface SqliteMemoryStoreOptions extends OpenSqliteOptions {
@@ -47,6 +47,7 @@ export class SqliteMemoryStore implements MemoryStore {
   readonly file: string;
   private readonly db: SqliteDatabase;
   private readonly sql: ReturnType<typeof preparedStatements>;
+  private readonly transactions: SqliteTransactions;
   private readonly maxBytes: number;
   private readonly busyTimeoutMs: number;
   private closed = false;
@@ -59,19 +60,18 @@ export class SqliteMemoryStore implements MemoryStore {
     this.busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_SQLITE_BUSY_TIMEOUT_MS;
     this.db = openStoreDatabase(this.file, options);
     this.sql = preparedStatements(this.db);
+    this.transactions = sqliteTransactions(this.db);
   }
 
   async add(memory: MemoryRef, message: NewMemoryMessage): Promise<boolean> {
     const { tenant, id } = this.check(memory);
     const added = completeMessage(id, message, newMessageId());
     return this.onFile(`adding a message to ${describeMemory({ tenant, id })}`, () =>
-      this.db
-        .transaction(() => {
-          const inserted = this.sql(INSERT).run(tenant, id, added.source_key, messageBytes(added), JSON.stringify(added)).changes === 1;
-          if (inserted) this.sql(FORGET).run(tenant, id, this.maxBytes);
-          return inserted;
-        })
-        .immediate(),
+      this.transactions.immediate(() => {
+        const inserted = this.sql(INSERT).run(tenant, id, added.source_key, messageBytes(added), JSON.stringify(added)).changes === 1;
+        if (inserted) this.sql(FORGET).run(tenant, id, this.maxBytes);
+        return inserted;
+      }),
     );
   }
 
@@ -83,15 +83,13 @@ export class SqliteMemoryStore implements MemoryStore {
     const { tenant, id } = this.check(memory);
     if (message?.memory_id !== id || typeof message.message_id !== "string") throw new MemoryStoreError(`${describeMemory({ tenant, id })}: a message to keep must be one of its own, with its message_id`);
     return this.onFile(`keeping a message in ${describeMemory({ tenant, id })}`, () =>
-      this.db
-        .transaction(() => {
-          const held = this.sql<[string, string], { message: string }>(MESSAGES).all(tenant, id);
-          if (held.some((row) => (JSON.parse(row.message) as MemoryMessage).message_id === message.message_id)) return false;
-          const inserted = this.sql(INSERT).run(tenant, id, message.source_key, messageBytes(message), JSON.stringify(message)).changes === 1;
-          if (inserted) this.sql(FORGET).run(tenant, id, this.maxBytes);
-          return inserted;
-        })
-        .immediate(),
+      this.transactions.immediate(() => {
+        const held = this.sql<[string, string], { message: string }>(MESSAGES).all(tenant, id);
+        if (held.some((row) => (JSON.parse(row.message) as MemoryMessage).message_id === message.message_id)) return false;
+        const inserted = this.sql(INSERT).run(tenant, id, message.source_key, messageBytes(message), JSON.stringify(message)).changes === 1;
+        if (inserted) this.sql(FORGET).run(tenant, id, this.maxBytes);
+        return inserted;
+      }),
     );
   }
 

@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import type { ListQuery } from "../contracts.js";
 import { DatabaseFileError, ServerStoreError } from "../errors.js";
 import { DamageListeners } from "../shared/records.js";
-import { onFile, preparedStatements, type SqliteDatabase } from "./database.js";
+import { onFile, preparedStatements, sqliteTransactions, type SqliteDatabase, type SqliteTransactions } from "./database.js";
 
 /** An insert or update SQLite refused by a primary key or a unique index; its message is SQLite's. */
 export class ConstraintViolation extends ServerStoreError {
@@ -41,6 +41,7 @@ export class ServerDatabase {
   readonly damage = new DamageListeners();
   /** `sql(text)`: the statement, compiled on its first use. */
   readonly sql: ReturnType<typeof preparedStatements>;
+  private readonly transactions: SqliteTransactions;
   private closed = false;
 
   constructor(
@@ -50,6 +51,7 @@ export class ServerDatabase {
   ) {
     this.location = `sqlite:${resolve(file)}`;
     this.sql = preparedStatements(db);
+    this.transactions = sqliteTransactions(db);
   }
 
   /** `work` on the database, its failures as the errors of the module comment. */
@@ -70,12 +72,12 @@ export class ServerDatabase {
 
   /** `work` in one immediate transaction: it holds the write lock from its start, so what it read still holds when it writes. */
   write<T>(doing: string, work: () => T): T {
-    return this.run(doing, () => this.db.transaction(work).immediate());
+    return this.run(doing, () => this.transactions.immediate(work));
   }
 
   /** `work`'s reads from one snapshot of the file (a page and its total agree). */
   read<T>(doing: string, work: () => T): T {
-    return this.run(doing, () => this.db.transaction(work).deferred());
+    return this.run(doing, () => this.transactions.deferred(work));
   }
 
   /**

@@ -9,6 +9,7 @@
  * better-sqlite3 is synchronous: each operation runs to its end before the event loop goes on,
  * which for a local file is faster than handing it to a thread.
  */
+import { randomInt } from "node:crypto";
 import { hostname } from "node:os";
 import type { CanvasDsl } from "../../dsl/types.js";
 import { isPlainObject } from "../../util/values.js";
@@ -31,7 +32,7 @@ import {
   seqConflict,
   serializeSnapshot,
 } from "../shared/sessions.js";
-import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase, preparedStatements } from "./database.js";
+import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase, type SqliteTransactions, preparedStatements, sqliteTransactions } from "./database.js";
 import { openStoreDatabase } from "./schema.js";
 
 export const DEFAULT_SQLITE_LOCK_LEASE_MS = 15_000;
@@ -88,6 +89,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
   private readonly issued = new IssuedLocks<HeldLease>();
   /** Each statement is compiled once, on its first use. */
   private readonly sql: ReturnType<typeof preparedStatements>;
+  private readonly transactions: SqliteTransactions;
   private readonly ownsDatabase: boolean;
   private closed = false;
 
@@ -106,19 +108,18 @@ export class SqliteSnapshotStore implements CheckpointStore {
     this.ownsDatabase = options.database === undefined;
     this.db = options.database ?? openStoreDatabase(this.file, options);
     this.sql = preparedStatements(this.db);
+    this.transactions = sqliteTransactions(this.db);
   }
 
   async load(key: string): Promise<StoredSnapshot | undefined> {
     this.open(key);
     const read = this.onFile(`loading session "${key}"`, () =>
-      this.db
-        .transaction(() => {
-          const row = this.sql<[string], SessionRow>("SELECT body, version, last_seq, expires_at FROM sessions WHERE key = ?").get(key);
-          if (!row || this.expired(row)) return { row };
-          const checkpoints = this.sql<[string], { seq: number; body: string }>("SELECT seq, body FROM checkpoints WHERE key = ? ORDER BY seq").all(key);
-          return { row, checkpoints };
-        })
-        .deferred(),
+      this.transactions.deferred(() => {
+        const row = this.sql<[string], SessionRow>("SELECT body, version, last_seq, expires_at FROM sessions WHERE key = ?").get(key);
+        if (!row || this.expired(row)) return { row, checkpoints: undefined };
+        const checkpoints = this.sql<[string], { seq: number; body: string }>("SELECT seq, body FROM checkpoints WHERE key = ? ORDER BY seq").all(key);
+        return { row, checkpoints };
+      }),
     );
     const { row, checkpoints } = read;
     if (!row) return undefined;
@@ -298,7 +299,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
 
   /** `work` in one immediate transaction: it holds the write lock from its start, so what it read still holds when it writes. */
   private write<T>(doing: string, work: () => T): T {
-    return this.onFile(doing, () => this.db.transaction(work).immediate());
+    return this.onFile(doing, () => this.transactions.immediate(work));
   }
 
   private expired(row: { expires_at: number | null }): boolean {
@@ -318,8 +319,12 @@ export class SqliteSnapshotStore implements CheckpointStore {
     this.sql("DELETE FROM events WHERE key = ?").run(key);
   }
 
+  /**
+   * A new version: random (48 bits), not drawn from a shared counter, whose one row every write
+   * of every session would otherwise rewrite. Two versions of one key are alike once in 2^48.
+   */
   private nextVersion(): number {
-    return this.sql<[], { value: number }>("UPDATE counters SET value = value + 1 WHERE name = 'version' RETURNING value").get()!.value;
+    return randomInt(1, 2 ** 48);
   }
 
   private lastEvent(key: string): string | undefined {
