@@ -33,6 +33,7 @@ import {
   serializeSnapshot,
 } from "../shared/sessions.js";
 import { DEFAULT_SQLITE_BUSY_TIMEOUT_MS, onFile, type OpenSqliteOptions, type SqliteDatabase, type SqliteTransactions, preparedStatements, sqliteTransactions } from "./database.js";
+import { type GroupCommit, groupCommitOf } from "./group-commit.js";
 import { openStoreDatabase } from "./schema.js";
 
 export const DEFAULT_SQLITE_LOCK_LEASE_MS = 15_000;
@@ -90,6 +91,8 @@ export class SqliteSnapshotStore implements CheckpointStore {
   /** Each statement is compiled once, on its first use. */
   private readonly sql: ReturnType<typeof preparedStatements>;
   private readonly transactions: SqliteTransactions;
+  /** Writes go out in one transaction per turn of the event loop (group-commit.ts says why). */
+  private readonly group: GroupCommit;
   private readonly ownsDatabase: boolean;
   private closed = false;
 
@@ -109,6 +112,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     this.db = options.database ?? openStoreDatabase(this.file, options);
     this.sql = preparedStatements(this.db);
     this.transactions = sqliteTransactions(this.db);
+    this.group = groupCommitOf(this.db, this.file, this.busyTimeoutMs);
   }
 
   async load(key: string): Promise<StoredSnapshot | undefined> {
@@ -124,7 +128,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     const { row, checkpoints } = read;
     if (!row) return undefined;
     if (!checkpoints) {
-      this.write(`dropping expired session "${key}"`, () => this.dropIfExpired(key));
+      await this.write(`dropping expired session "${key}"`, () => this.dropIfExpired(key));
       return undefined;
     }
     const snapshot = parseSnapshot(key, row.body, this.describe(key));
@@ -189,7 +193,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     if (lock === undefined) throw new SessionLockLostError(`${this.describe(key)}: events are logged only under the session's lock; nothing was written`, key);
     const { token } = this.issued.check(lock, key, this.describe(key));
     const kept = events.length > this.maxEvents ? events.slice(-this.maxEvents) : events;
-    this.write(`logging events of session "${key}"`, () => {
+    await this.write(`logging events of session "${key}"`, () => {
       this.checkWriter(key, token);
       if (!this.liveSession(key)) {
         const error = new SnapshotConflictError(key, null, undefined);
@@ -245,7 +249,7 @@ export class SqliteSnapshotStore implements CheckpointStore {
     const token = newLeaseToken();
     noteLeaseHeld(token, true);
     try {
-      this.write(`locking session "${key}"`, () => {
+      await this.write(`locking session "${key}"`, () => {
         const holder = this.holder(key);
         if (holder && holder.leftMs > 0 && !holderIsGone(holder)) throw this.lockedError(key, holder);
         const now = this.now();
@@ -267,13 +271,9 @@ export class SqliteSnapshotStore implements CheckpointStore {
         this.issued.remove(lock);
         clearInterval(held.renew);
         noteLeaseHeld(token, false);
-        // Best effort: a lease that cannot be deleted now runs out by itself.
+        // Best effort, in line behind the session's writes: a lease that cannot be deleted runs out by itself.
         if (!this.closed) {
-          try {
-            this.sql("DELETE FROM locks WHERE key = ? AND token = ?").run(key, token);
-          } catch {
-            // left to run out
-          }
+          await this.write(`releasing the lease of session "${key}"`, () => this.sql("DELETE FROM locks WHERE key = ? AND token = ?").run(key, token)).catch(() => undefined);
         }
       },
     };
@@ -283,7 +283,10 @@ export class SqliteSnapshotStore implements CheckpointStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
-    for (const lock of this.issued.all()) await lock.release();
+    const releases = this.issued.all().map((lock) => lock.release());
+    // The releases, and any write still waiting for its turn, commit before the database closes.
+    this.group.flush();
+    await Promise.all(releases);
     this.closed = true;
     if (this.ownsDatabase) this.db.close();
   }
@@ -297,9 +300,12 @@ export class SqliteSnapshotStore implements CheckpointStore {
     return onFile(this.file, doing, this.busyTimeoutMs, work);
   }
 
-  /** `work` in one immediate transaction: it holds the write lock from its start, so what it read still holds when it writes. */
-  private write<T>(doing: string, work: () => T): T {
-    return this.onFile(doing, () => this.transactions.immediate(work));
+  /**
+   * `work` in an immediate transaction (it holds the write lock from its start, so what it read
+   * still holds when it writes), shared with the other writes of this turn of the event loop.
+   */
+  private write<T>(doing: string, work: () => T): Promise<T> {
+    return this.group.write(doing, work);
   }
 
   private expired(row: { expires_at: number | null }): boolean {
