@@ -1,0 +1,91 @@
+/**
+ * What a setup's parse method means here (research/ragflow-pipelines.md §4.2, §11): a parser
+ * that runs in this process, a vision model the canvas's provider routing answers, or a method
+ * that needs RAGFlow's own models or a third-party service, which is refused with a message
+ * naming the method and what does run for that file type.
+ */
+import type { ParserSetup } from "./contract.js";
+import { normalizeMethod } from "./setups.js";
+
+export type ParseRoute =
+  /** A parser of this process for the file type (the setup's output format picks its shape). */
+  | { readonly kind: "local" }
+  /** Each page or image described by a vision chat model of this name. */
+  | { readonly kind: "vision"; readonly model: string }
+  /** The method cannot run here: the message says why and what does. */
+  | { readonly kind: "refused"; readonly message: string };
+
+/** Services and models outside canvasflow, by the method names that ask for them. */
+const EXTERNAL: Record<string, string> = {
+  deepdoc: "RAGFlow's DeepDOC layout and OCR models",
+  mineru: "a MinerU service",
+  docling: "a Docling server",
+  opendataloader: "an OpenDataLoader service",
+  "tcadp parser": "Tencent Cloud's TCADP API",
+  paddleocr: "a PaddleOCR service",
+  somark: "a SoMark service",
+  "mistral ocr": "Mistral's OCR API",
+};
+
+/** A provider-qualified OCR model (`name@mineru`) selects that provider, as in RAGFlow. */
+function externalProvider(method: string): string | undefined {
+  if (EXTERNAL[method]) return method;
+  const at = method.lastIndexOf("@");
+  if (at < 0) return undefined;
+  const provider = method.slice(at + 1);
+  return ["mineru", "paddleocr", "somark", "mistral ocr"].includes(provider) ? provider : undefined;
+}
+
+function refused(method: string, provider: string, type: string, alternatives: string): ParseRoute {
+  return {
+    kind: "refused",
+    message: `parse_method "${method}" of the ${type} setup needs ${EXTERNAL[provider]}, which canvasflow cannot run; what runs here for ${type}: ${alternatives}`,
+  };
+}
+
+const PDF_ALTERNATIVES = `"plain_text" (the PDF's text layer) or the name of a vision model (each page described by it)`;
+
+/** How a document of `type` is parsed with `setup`. */
+export function parseRoute(type: string, setup: ParserSetup): ParseRoute {
+  const stated = typeof setup.parse_method === "string" ? setup.parse_method : "";
+  const method = normalizeMethod(stated);
+  switch (type) {
+    case "pdf": {
+      if (method === "plain_text") return { kind: "local" };
+      const provider = externalProvider(method);
+      if (provider) return refused(stated, provider, "pdf", PDF_ALTERNATIVES);
+      return { kind: "vision", model: stated.trim() };
+    }
+    case "spreadsheet":
+    case "slides": {
+      if (method === "tcadp parser") return refused(stated, method, type, `"deepdoc" (read in this process; no model is involved for ${type})`);
+      return { kind: "local" };
+    }
+    case "doc":
+      return {
+        kind: "refused",
+        message: "`.doc` files (Word 97–2003) are read by Apache Tika in RAGFlow, which canvasflow cannot run: save the document as .docx, which the docx setup parses here",
+      };
+    case "image": {
+      if (method === "" || method === "ocr") {
+        return {
+          kind: "refused",
+          message: `parse_method "${stated || "ocr"}" of the image setup needs RAGFlow's DeepDOC OCR models, which canvasflow cannot run; what runs here for images: the name of a vision model as parse_method (the image described by it)`,
+        };
+      }
+      return { kind: "vision", model: stated.trim() };
+    }
+    case "audio":
+      return {
+        kind: "refused",
+        message: "audio needs a speech-to-text model (the audio setup's vlm.llm_id), which canvasflow's model providers do not offer yet: transcribe the file first and give the text",
+      };
+    case "video":
+      return {
+        kind: "refused",
+        message: "video needs a model that reads video (the video setup's vlm.llm_id), which canvasflow's OpenAI-compatible vision chat cannot be given: describe the video first and give the text",
+      };
+    default:
+      return { kind: "local" };
+  }
+}
