@@ -15,7 +15,10 @@
 import { statSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { SqliteDatabase } from "./database.js";
+import type BetterSqlite3 from "better-sqlite3";
+
+/** A connection (database.ts's SqliteDatabase; named from the driver here, since database.ts imports this module). */
+type SqliteDatabase = BetterSqlite3.Database;
 
 /** The automatic checkpoint's threshold, in pages, where the worker is not available. */
 export const WAL_AUTOCHECKPOINT_PAGES = 10_000;
