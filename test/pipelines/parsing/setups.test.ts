@@ -1,13 +1,13 @@
 /** The Parser's setups in both of RAGFlow's dialects, RAGFlow's check messages, and what each parse method means here. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { corpusPath } from "../../helpers/corpus.js";
 import { parseRoute } from "../../../src/pipelines/parsing/methods.js";
 import { readParserSetups, setupForDocument } from "../../../src/pipelines/parsing/setups.js";
 
-const CORPUS = new URL("../../../../shared/dsl-corpus/ragflow/head/", import.meta.url);
 
 function corpusParser(file: string): Record<string, unknown> {
-  const document = JSON.parse(readFileSync(new URL(file, CORPUS), "utf8"));
+  const document = JSON.parse(readFileSync(corpusPath("ragflow/head", file), "utf8"));
   const dsl = document.dsl ?? document;
   const parser = Object.values(dsl.components as Record<string, { obj: { component_name: string; params: Record<string, unknown> } }>).find((entry) => entry.obj.component_name === "Parser");
   return parser!.obj.params;
