@@ -1,0 +1,21 @@
+/**
+ * Which parser reads each file type, loaded when a document of that type first comes (each pulls
+ * in its own libraries: pdf.js, mammoth, a ZIP reader…).
+ */
+import type { FormatParser } from "./contract.js";
+import type { ParseRoute } from "./methods.js";
+
+type Loader = () => Promise<FormatParser>;
+
+/** The parsers of this process, by file type. */
+const LOCAL: Readonly<Record<string, Loader>> = {};
+
+/** Vision parsers, by file type: pages or images described by the setup's model. */
+const VISION: Readonly<Record<string, Loader>> = {};
+
+/** The parser of `type` for a route that is not refused. */
+export async function formatParser(type: string, route: Exclude<ParseRoute, { kind: "refused" }>): Promise<FormatParser> {
+  const load = (route.kind === "vision" ? VISION : LOCAL)[type];
+  if (!load) throw new Error(`canvasflow has no ${route.kind === "vision" ? "vision-model " : ""}parser for the file type "${type}"`);
+  return load();
+}
