@@ -4,12 +4,14 @@
  */
 import type { ComponentRegistry } from "../components/registry.js";
 import type { ComponentDefinition } from "../contracts/component.js";
+import { CompilerStep } from "./components/compiler.js";
+import { ExtractorStep } from "./components/extractor.js";
 import { FileStep } from "./components/file.js";
 import { ParserStep } from "./components/parser.js";
 import { PIPELINE_FRONT_END } from "./front-end.js";
 
 /** The pipeline steps canvasflow runs. */
-export const PIPELINE_STEPS: readonly ComponentDefinition[] = [FileStep, ParserStep];
+export const PIPELINE_STEPS: readonly ComponentDefinition[] = [FileStep, ParserStep, ExtractorStep, CompilerStep];
 
 export function registerPipelines(registry: ComponentRegistry): ComponentRegistry {
   for (const def of PIPELINE_STEPS) if (!registry.has(def.name)) registry.register(def);
