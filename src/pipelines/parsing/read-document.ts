@@ -56,3 +56,52 @@ export function limitTexts(document: string, texts: string[], limits: ParseLimit
   }
   return kept;
 }
+
+/**
+ * The document's text as it streams in, for formats that must be UTF-8 (JSON, JSON Lines): a
+ * UTF-16 byte-order mark is honoured, a UTF-8 one dropped, and bytes that are not valid UTF-8
+ * fail the document. Reading stops at `maxFileBytes`.
+ */
+export async function* streamDocumentUtf8(source: DocumentSource, limits: ParseLimits, signal: AbortSignal, why: string): AsyncGenerator<string> {
+  checkDocumentSize(source, limits);
+  let decoder: InstanceType<typeof TextDecoder> | undefined;
+  let total = 0;
+  let head: Uint8Array = new Uint8Array(0);
+  const decode = (bytes: Uint8Array, stream: boolean): string => {
+    try {
+      return decoder!.decode(bytes, { stream });
+    } catch {
+      throw new DocumentParseError(source.name, `${source.name} is not valid ${decoder!.encoding.toUpperCase()} text near byte ${total}: ${why}`);
+    }
+  };
+  for await (const piece of source.stream()) {
+    signal.throwIfAborted();
+    total += piece.byteLength;
+    if (total > limits.maxFileBytes) throw tooLarge(source.name, total, limits);
+    if (!decoder) {
+      // The encoding is told by the first two bytes, which may come in separate pieces.
+      head = concat(head, piece);
+      if (head.length < 2) continue;
+      const encoding = head[0] === 0xff && head[1] === 0xfe ? "utf-16le" : head[0] === 0xfe && head[1] === 0xff ? "utf-16be" : "utf-8";
+      decoder = new TextDecoder(encoding, { fatal: true });
+      yield decode(head, true);
+      continue;
+    }
+    yield decode(piece, true);
+  }
+  if (!decoder) {
+    // A file of fewer than two bytes.
+    decoder = new TextDecoder("utf-8", { fatal: true });
+    yield decode(head, false);
+    return;
+  }
+  yield decode(new Uint8Array(0), false);
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
+}
