@@ -5,8 +5,9 @@
  * out as UTF-16 and anything else that is not UTF-8 or GBK as EBCDIC (cp037), decoded with errors
  * ignored. Here the order is: a byte-order mark; strict UTF-8; UTF-16 recognised by its zero
  * bytes; then the detector's candidates (chardet, loaded when a document is not UTF-8), each
- * accepted only if it decodes the whole document without error. A document none of them decodes
- * is refused instead of being read as garbage.
+ * accepted only if it decodes the whole document without error, GB18030 first when the detector
+ * is unsure (as in RAGFlow's list). A document none of them decodes is refused instead of being
+ * read as garbage.
  */
 import { DocumentParseError } from "../payload.js";
 import { importPackage } from "../../util/optional-package.js";
@@ -35,6 +36,8 @@ export interface DecodedText {
 const DETECTOR_SAMPLE_BYTES = 64 * 1024;
 /** Like git, a NUL in the first 8000 bytes (outside UTF-16) marks a binary file. */
 const BINARY_SNIFF_BYTES = 8000;
+/** The detector's confidence (0–100) from which its first guess is taken over RAGFlow's order. */
+const CONFIDENT = 50;
 /** A UTF-8 file with at most one bad byte in this many is UTF-8 with a few damaged bytes. */
 const REPAIRABLE_UTF8_RATIO = 1000;
 
@@ -152,12 +155,16 @@ export async function findCodec(document: string, bytes: Uint8Array): Promise<Te
   if (damage.multibyte && damage.replaced * REPAIRABLE_UTF8_RATIO <= bytes.length) return { encoding: "utf-8", evidence: "utf-8-repaired", replaced: damage.replaced };
 
   const { analyse } = await loadChardet();
-  for (const candidate of analyse(bytes.subarray(0, DETECTOR_SAMPLE_BYTES))) {
+  const candidates = analyse(bytes.subarray(0, DETECTOR_SAMPLE_BYTES));
+  // A short or unusual text leaves the detector unsure; then RAGFlow's preference holds, GB
+  // (GB18030 covers GB2312 and GBK, which it tries right after UTF-8) before the detector's guesses.
+  const sure = (candidates[0]?.confidence ?? 0) >= CONFIDENT;
+  const gb = candidates.find((candidate) => candidate.name === "GB18030") ?? { name: "GB18030", confidence: 0 };
+  const order = sure ? candidates : [gb, ...candidates];
+  for (const candidate of order) {
     const label = DETECTOR_LABELS[candidate.name];
     if (label && decodes(bytes, label)) return { encoding: label, evidence: "detected", confidence: candidate.confidence };
   }
-  // GB18030 covers GB2312 and GBK, which RAGFlow tries right after UTF-8.
-  if (decodes(bytes, "gb18030")) return { encoding: "gb18030", evidence: "detected", confidence: 0 };
   throw new DocumentParseError(document, `${document} is not valid UTF-8 and no other known character encoding decodes it: save it as UTF-8`);
 }
 
@@ -171,7 +178,7 @@ export async function decodeDocumentText(document: string, bytes: Uint8Array): P
     return { text, encoding: codec.encoding, warning: `${document}: ${replaced} byte${replaced === 1 ? "" : "s"} that are not valid UTF-8 were replaced with U+FFFD` };
   }
   if (codec.evidence === "detected") {
-    return { text, encoding: codec.encoding, warning: `${document} is not UTF-8: read as ${codec.encoding}, the encoding its bytes look like (confidence ${codec.confidence}/100)` };
+    return { text, encoding: codec.encoding, warning: `${document} is not UTF-8: read as ${codec.encoding}, a guess from its bytes (detector confidence ${codec.confidence}/100)` };
   }
   return { text, encoding: codec.encoding };
 }
