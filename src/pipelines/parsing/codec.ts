@@ -105,7 +105,8 @@ function byteOrderMark(bytes: Uint8Array): string | undefined {
  */
 function utf16ByZeros(bytes: Uint8Array): string | undefined {
   const sample = bytes.subarray(0, Math.min(bytes.length, DETECTOR_SAMPLE_BYTES) & ~1);
-  if (sample.length < 4) return undefined;
+  // Too few bytes say nothing: four bytes of binary can look like two UTF-16 characters.
+  if (sample.length < 16) return undefined;
   let evenZeros = 0;
   let oddZeros = 0;
   for (let i = 0; i < sample.length; i += 2) {
