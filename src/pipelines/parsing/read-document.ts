@@ -71,7 +71,7 @@ export async function* streamDocumentUtf8(source: DocumentSource, limits: ParseL
     try {
       return decoder!.decode(bytes, { stream });
     } catch {
-      throw new DocumentParseError(source.name, `${source.name} is not valid ${decoder!.encoding.toUpperCase()} text near byte ${total}: ${why}`);
+      throw new DocumentParseError(source.name, `${source.name} is not valid ${decoder!.encoding.toUpperCase()} text (in its first ${total} bytes): ${why}`);
     }
   };
   for await (const piece of source.stream()) {
