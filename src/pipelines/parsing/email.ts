@@ -100,7 +100,10 @@ export function pythonDateHeader(value: string): string {
   if (match[3].length === 2) year += year < 50 ? 2000 : 1900;
   else if (match[3].length === 3) year += 1900;
   const day = Number(match[1]);
-  const weekday = DAYS[new Date(Date.UTC(year, month, day)).getUTCDay()];
+  const date = new Date(Date.UTC(year, month, day));
+  // A date Python cannot build (31 Feb, hour 25) stays as written, as there.
+  if (date.getUTCDate() !== day || Number(match[4]) > 23 || Number(match[5]) > 59 || Number(match[6] ?? 0) > 59) return value;
+  const weekday = DAYS[date.getUTCDay()];
   const zone = match[7] ? (/^[+-]/.test(match[7]) ? match[7] : (ZONES[match[7].toUpperCase()] ?? "-0000")) : "-0000";
   const two = (n: string | number) => String(n).padStart(2, "0");
   return `${weekday}, ${two(day)} ${MONTHS[month]} ${year} ${two(match[4])}:${match[5]}:${two(match[6] ?? "0")} ${zone}`;

@@ -159,6 +159,8 @@ describe("email helpers", () => {
     expect(pythonDateHeader("5 Mar 2024 10:00:00")).toBe("Tue, 05 Mar 2024 10:00:00 -0000");
     expect(pythonDateHeader("Fri, 5 Mar 2024 10:00:00 XYZ")).toBe("Tue, 05 Mar 2024 10:00:00 -0000");
     expect(pythonDateHeader("not a date")).toBe("not a date");
+    expect(pythonDateHeader("Mon, 31 Feb 2024 10:00:00 +0000")).toBe("Mon, 31 Feb 2024 10:00:00 +0000");
+    expect(pythonDateHeader("Mon, 1 Jan 2024 25:00:00 +0000")).toBe("Mon, 1 Jan 2024 25:00:00 +0000");
   });
 
   it("dump JSON as Python's json.dumps does", () => {
