@@ -8,7 +8,13 @@ import type { ParseRoute } from "./methods.js";
 type Loader = () => Promise<FormatParser>;
 
 /** The parsers of this process, by file type. */
-const LOCAL: Readonly<Record<string, Loader>> = {};
+const LOCAL: Readonly<Record<string, Loader>> = {
+  "text&code": async () => (await import("./text-code.js")).parseTextCode,
+  markdown: async () => (await import("./markdown.js")).parseMarkdown,
+  html: async () => (await import("./html.js")).parseHtml,
+  email: async () => (await import("./email.js")).parseEmail,
+  json: async () => (await import("./json.js")).parseJson,
+};
 
 /** Vision parsers, by file type: pages or images described by the setup's model. */
 const VISION: Readonly<Record<string, Loader>> = {};
