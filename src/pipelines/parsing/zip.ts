@@ -128,6 +128,8 @@ export class ZipArchive {
       }
     } catch (error) {
       if (error instanceof DocumentParseError) throw error;
+      // yauzl's validateEntrySizes stops a stream that outgrows its declared size before we see the bytes.
+      if (/too many bytes in the stream/.test((error as Error).message)) throw this.bomb(`${name} inflates past the ${entry.uncompressedSize} bytes its header declares`);
       throw new DocumentParseError(this.document, `${this.document}: ${name} in its ZIP container is damaged (${(error as Error).message})`);
     } finally {
       stream.destroy();
