@@ -5,12 +5,18 @@
 import { DocumentParseError, type ParseLimits } from "../payload.js";
 import type { FormatParseRequest } from "./contract.js";
 
-/** The document's bytes, refused before reading when it is larger than ParseLimits.maxFileBytes. */
-export async function readWhole(request: FormatParseRequest): Promise<Uint8Array> {
+/** Refuses a document larger than ParseLimits.maxFileBytes before reading it. */
+export function checkFileSize(request: FormatParseRequest): void {
   const { source, limits } = request;
   if (source.size > limits.maxFileBytes) {
     throw new DocumentParseError(source.name, `${source.name} has ${source.size} bytes, more than the ${limits.maxFileBytes} a document may have (ParseLimits.maxFileBytes)`);
   }
+}
+
+/** The document's bytes, refused before reading when it is larger than ParseLimits.maxFileBytes. */
+export async function readWhole(request: FormatParseRequest): Promise<Uint8Array> {
+  const { source, limits } = request;
+  checkFileSize(request);
   const bytes = await source.bytes();
   if (bytes.byteLength > limits.maxFileBytes) {
     throw new DocumentParseError(source.name, `${source.name} has ${bytes.byteLength} bytes, more than the ${limits.maxFileBytes} a document may have (ParseLimits.maxFileBytes)`);
