@@ -5,7 +5,7 @@
  * date format as dates; a formula gives its cached value).
  */
 import { DocumentParseError } from "../payload.js";
-import { attr, childrenNamed, elements, findAll, local, parseRelationships, parseXml, relsPathOf, xmlStream, type XmlElement } from "./xml.js";
+import { attr, prefixedAttr, childrenNamed, elements, findAll, local, parseRelationships, parseXml, relsPathOf, xmlStream, type XmlElement } from "./xml.js";
 import { resolvePartPath, type ZipArchive } from "./zip.js";
 import { excelDate, isDateFormat, numberValue, type CellValue } from "./sheet-values.js";
 
@@ -53,7 +53,7 @@ export async function readWorkbook(zip: ZipArchive): Promise<Workbook> {
   const date1904 = workbookPr ? ["1", "true"].includes(attr(workbookPr, "date1904") ?? "") : false;
   const sheets: SheetRef[] = [];
   for (const sheet of findAll(workbook, "sheet")) {
-    const rel = rels.get(attr(sheet, "id") ?? "");
+    const rel = rels.get(prefixedAttr(sheet, "id") ?? "");
     if (!rel) continue;
     sheets.push({ name: attr(sheet, "name") ?? "", part: resolvePartPath(workbookPart, rel.target) });
   }

@@ -99,6 +99,12 @@ export function attr(node: XmlElement, localName: string): string | undefined {
   return undefined;
 }
 
+/** A prefixed attribute by local name (`r:id`), which a plain attribute of the same local name (`id`) does not shadow. */
+export function prefixedAttr(node: XmlElement, localName: string): string | undefined {
+  for (const [key, value] of Object.entries(node.attrs)) if (key.includes(":") && local(key) === localName) return value;
+  return undefined;
+}
+
 /** All text below a node, concatenated. */
 export function textOf(node: XmlNode): string {
   if (typeof node === "string") return node;
