@@ -121,6 +121,9 @@ async function docxMarkdown(request: FormatParseRequest, zip: ZipArchive): Promi
   return markdownOf(html);
 }
 
+/** The `doc` file type (legacy Word): RAGFlow reads it with Apache Tika, which canvasflow does not run. */
+export const parseDoc: FormatParser = async (request) => refuseDoc(request.source.name);
+
 /** DOCX: json (the python-docx walk) or markdown (mammoth), with outlines from headings. */
 export const parseDocx: FormatParser = async (request) => {
   const name = request.source.name;

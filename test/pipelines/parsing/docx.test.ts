@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { AlignmentType, Document, Footer, Header, HeadingLevel, ImageRun, Packer, Paragraph, Table, TableCell, TableRow, TextRun, VerticalMergeType } from "docx";
-import { parseDocx } from "../../../src/pipelines/parsing/docx.js";
+import { parseDoc, parseDocx } from "../../../src/pipelines/parsing/docx.js";
 import { rejection, requestFor } from "./binary-request.js";
 import { readZipEntries, writeZip } from "./zip-writer.js";
 
@@ -147,6 +147,8 @@ describe("parseDocx bad input", () => {
     const error = await rejection(parseDocx(requestFor("old.doc", new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]), json)));
     expect(error.name).toBe("DocumentParseError");
     expect(error.message).toMatch(/old\.doc is a legacy Word \.doc file.*Apache Tika.*\.docx/);
+    const viaDocSetup = await rejection(parseDoc(requestFor("old.doc", new Uint8Array([0xd0, 0xcf, 0x11, 0xe0]), json)));
+    expect(viaDocSetup.message).toMatch(/old\.doc is a legacy Word \.doc file/);
   });
 
   it("fails a file that is not a ZIP, and a ZIP without a document part", async () => {
