@@ -243,7 +243,8 @@ export const parsePdfWithVision: FormatParser = async (request) => {
     );
   }
   startNote(request, "a PDF.");
-  const { unpdf, pdf } = await openPdf(name, await readWhole(request));
+  const bytes = await readWhole(request);
+  const { unpdf, pdf } = await openPdf(name, bytes);
   try {
     const budget = new TextBudget(request.limits, name, request.warn);
     let items: (ParsedItem & { page_number: number })[] = [];
@@ -252,7 +253,9 @@ export const parsePdfWithVision: FormatParser = async (request) => {
       const page = await pdf.getPage(pageNumber);
       const { width, height } = page.getViewport({ scale: 1 });
       page.cleanup();
-      const png = await unpdf.renderPageAsImage(pdf, pageNumber, { scale: RENDER_ZOOM, canvasImport: async () => canvas as never });
+      // Each page is rendered from its own copy of the document: unpdf (1.8) hangs rendering a
+      // second page through one shared document proxy.
+      const png = await unpdf.renderPageAsImage(new Uint8Array(bytes), pageNumber, { scale: RENDER_ZOOM, canvasImport: async () => canvas as never });
       const text = withoutFence(await vision.describe(new Uint8Array(png), "image/png", pageTranscriptionPrompt(pageNumber), request.signal));
       request.progress({ progress: pageNumber / pdf.numPages, message: `Processed: ${pageNumber}/${pdf.numPages}` });
       if (!text || !budget.take(text)) continue;

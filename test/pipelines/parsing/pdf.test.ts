@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import PDFDocument from "pdfkit";
 import { choosePdfMethod, parsePdf, parsePdfPlainText, parsePdfWithVision, pdfMethodSupport, PDF_PARSE_METHODS } from "../../../src/pipelines/parsing/pdf.js";
@@ -125,9 +126,10 @@ describe("parsePdfWithVision", () => {
       },
     };
     const request = requestFor("a.pdf", bytes, { output_format: "json", parse_method: "my-vlm" }, { vision });
+    // Whether the optional renderer is installed (resolved, not loaded: the parser loads it).
     let canRender = true;
     try {
-      await import("@napi-rs/canvas" as string);
+      createRequire(import.meta.url).resolve("@napi-rs/canvas");
     } catch {
       canRender = false;
     }
