@@ -14,10 +14,18 @@ const LOCAL: Readonly<Record<string, Loader>> = {
   html: async () => (await import("./html.js")).parseHtml,
   email: async () => (await import("./email.js")).parseEmail,
   json: async () => (await import("./json.js")).parseJson,
+  pdf: async () => (await import("./pdf.js")).parsePdfPlainText,
+  docx: async () => (await import("./docx.js")).parseDocx,
+  spreadsheet: async () => (await import("./spreadsheet.js")).parseSpreadsheet,
+  slides: async () => (await import("./slides.js")).parseSlides,
+  epub: async () => (await import("./epub.js")).parseEpub,
 };
 
 /** Vision parsers, by file type: pages or images described by the setup's model. */
-const VISION: Readonly<Record<string, Loader>> = {};
+const VISION: Readonly<Record<string, Loader>> = {
+  pdf: async () => (await import("./pdf.js")).parsePdfWithVision,
+  image: async () => (await import("./image.js")).parseImageWithVision,
+};
 
 /** The parser of `type` for a route that is not refused. */
 export async function formatParser(type: string, route: Exclude<ParseRoute, { kind: "refused" }>): Promise<FormatParser> {

@@ -3,7 +3,7 @@
  * layer with pdf.js (through unpdf), one item per line as pypdf's `extract_text` gives them; a
  * `parse_method` naming a vision model renders each page and has the model describe it. The other
  * named methods need RAGFlow's DeepDOC models or an external service, and are refused with a
- * message naming what does run (pdfMethodSupport).
+ * message naming what does run (methods.ts decides which).
  */
 import type { OutlineEntry, ParsedItem } from "../payload.js";
 import { DocumentParseError } from "../payload.js";
@@ -15,71 +15,7 @@ import { importPackage, MissingPackageError } from "../../util/optional-package.
 type Unpdf = typeof import("unpdf");
 type PdfDocument = Awaited<ReturnType<Unpdf["getDocumentProxy"]>>;
 
-/** The `parse_method` values RAGFlow names for PDFs (anything else names a vision model). */
-export const PDF_PARSE_METHODS = ["deepdoc", "mineru", "docling", "tcadp parser", "paddleocr", "opendataloader", "somark", "mistral ocr", "plain_text"] as const;
-export type PdfParseMethod = (typeof PDF_PARSE_METHODS)[number];
-
-/** What a setup's parse_method selects: a named method, or a vision model by its name. */
-export type PdfMethodChoice = { kind: "named"; method: PdfParseMethod; model?: string } | { kind: "vision"; model: string };
-
 const PDF_OUTPUT_FORMATS = ["json", "markdown"] as const;
-
-/** Suffixes of RAGFlow's tenant model names (`name@instance@provider`) that select an OCR provider. */
-const PROVIDER_SUFFIXES: [string, PdfParseMethod][] = [
-  ["@mineru", "mineru"],
-  ["@paddleocr", "paddleocr"],
-  ["@somark", "somark"],
-  ["@mistral ocr", "mistral ocr"],
-];
-
-/**
- * The method a parse_method names, compared case-insensitively as RAGFlow does. RAGFlow's UI
- * value "Plain Text" lower-cases to "plain text", which RAGFlow then takes for a vision model's
- * name and fails on; here it selects plain_text.
- */
-export function choosePdfMethod(parseMethod: string): PdfMethodChoice {
-  const lowered = parseMethod.trim().toLowerCase();
-  for (const [suffix, method] of PROVIDER_SUFFIXES) if (lowered.endsWith(suffix)) return { kind: "named", method, model: parseMethod };
-  if (lowered === "plain text") return { kind: "named", method: "plain_text" };
-  const named = PDF_PARSE_METHODS.find((m) => m === lowered);
-  return named ? { kind: "named", method: named } : { kind: "vision", model: parseMethod };
-}
-
-const WHAT_RUNS =
-  'What runs here: parse_method "plain_text" reads the PDF\'s text layer (no OCR, so a scanned PDF gives no text), and a parse_method naming a vision model renders each page and has that model describe it.';
-
-const NEEDS: Record<Exclude<PdfParseMethod, "plain_text">, string> = {
-  deepdoc: "RAGFlow's DeepDOC models (ONNX OCR, layout and table-structure models, and the XGBoost text-concatenation model)",
-  mineru: "a MinerU OCR service",
-  docling: "a Docling server (DOCLING_SERVER_URL)",
-  "tcadp parser": "Tencent Cloud's ADP document-parsing API",
-  paddleocr: "a PaddleOCR service",
-  opendataloader: "an OpenDataLoader service",
-  somark: "the SoMark OCR service",
-  "mistral ocr": "Mistral's OCR API",
-};
-
-export interface PdfMethodSupport {
-  choice: PdfMethodChoice;
-  /** Whether canvasflow can run the method on this machine (a vision model still needs one configured). */
-  local: boolean;
-  /** Why it cannot, naming what does run. */
-  refusal?: string;
-}
-
-/** Whether a parse_method runs locally, and if not, the message that refuses it. */
-export function pdfMethodSupport(parseMethod: string): PdfMethodSupport {
-  if (!parseMethod.trim()) {
-    return { choice: { kind: "vision", model: "" }, local: false, refusal: `Parse method abnormal. does not support empty value (setup pdf.parse_method). ${WHAT_RUNS}` };
-  }
-  const choice = choosePdfMethod(parseMethod);
-  if (choice.kind === "vision" || choice.method === "plain_text") return { choice, local: true };
-  return {
-    choice,
-    local: false,
-    refusal: `PDF parse_method ${JSON.stringify(parseMethod)} needs ${NEEDS[choice.method]}, which canvasflow does not run. ${WHAT_RUNS}`,
-  };
-}
 
 async function loadUnpdf(): Promise<Unpdf> {
   return importPackage<Unpdf>("unpdf", "Parsing PDF documents");
@@ -273,11 +209,3 @@ export const parsePdfWithVision: FormatParser = async (request) => {
 function round1(points: number): number {
   return Math.round(points * 10) / 10;
 }
-
-/** The PDF parser a setup selects: plain_text, a vision model, or a refusal naming what runs. */
-export const parsePdf: FormatParser = async (request) => {
-  const method = String(request.setup.parse_method ?? "");
-  const support = pdfMethodSupport(method);
-  if (!support.local) throw new DocumentParseError(request.source.name, support.refusal ?? `PDF parse_method ${JSON.stringify(method)} does not run here`);
-  return support.choice.kind === "vision" ? parsePdfWithVision(request) : parsePdfPlainText(request);
-};

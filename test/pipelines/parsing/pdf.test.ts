@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import PDFDocument from "pdfkit";
-import { choosePdfMethod, parsePdf, parsePdfPlainText, parsePdfWithVision, pdfMethodSupport, PDF_PARSE_METHODS } from "../../../src/pipelines/parsing/pdf.js";
+import { parsePdfPlainText, parsePdfWithVision } from "../../../src/pipelines/parsing/pdf.js";
 import { rejection, requestFor } from "./binary-request.js";
 
 /** A PDF made with pdfkit: one page per entry, each a list of lines; bookmarks name pages. */
@@ -20,32 +20,6 @@ function makePdf(pages: string[][], options: { bookmarks?: [string, number][]; u
     doc.end();
   });
 }
-
-describe("PDF parse methods", () => {
-  it("names RAGFlow's methods and says which run here", () => {
-    expect(PDF_PARSE_METHODS).toEqual(["deepdoc", "mineru", "docling", "tcadp parser", "paddleocr", "opendataloader", "somark", "mistral ocr", "plain_text"]);
-    expect(pdfMethodSupport("plain_text").local).toBe(true);
-    expect(pdfMethodSupport("Plain Text")).toMatchObject({ local: true, choice: { kind: "named", method: "plain_text" } });
-    expect(pdfMethodSupport("gpt-4o@openai")).toMatchObject({ local: true, choice: { kind: "vision", model: "gpt-4o@openai" } });
-    const deepdoc = pdfMethodSupport("DeepDOC");
-    expect(deepdoc.local).toBe(false);
-    expect(deepdoc.refusal).toMatch(/DeepDOC models/);
-    expect(deepdoc.refusal).toMatch(/"plain_text"/);
-    expect(deepdoc.refusal).toMatch(/vision model/);
-    expect(choosePdfMethod("model@inst@MinerU")).toEqual({ kind: "named", method: "mineru", model: "model@inst@MinerU" });
-    for (const method of ["mineru", "docling", "tcadp parser", "paddleocr", "opendataloader", "somark", "mistral ocr"]) {
-      expect(pdfMethodSupport(method).refusal).toMatch(/plain_text/);
-    }
-    expect(pdfMethodSupport("").refusal).toMatch(/Parse method abnormal/);
-  });
-
-  it("refuses a method that does not run here with a DocumentParseError", async () => {
-    const bytes = await makePdf([["Hello"]]);
-    const error = await rejection(parsePdf(requestFor("a.pdf", bytes, { output_format: "json", parse_method: "deepdoc" })));
-    expect(error.name).toBe("DocumentParseError");
-    expect(error.message).toMatch(/deepdoc.*plain_text/s);
-  });
-});
 
 describe("parsePdfPlainText", () => {
   it("gives one item per text line and the bookmarks as outlines", async () => {

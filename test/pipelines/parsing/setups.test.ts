@@ -1,13 +1,13 @@
 /** The Parser's setups in both of RAGFlow's dialects, RAGFlow's check messages, and what each parse method means here. */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { corpusPath } from "../../helpers/corpus.js";
 import { parseRoute } from "../../../src/pipelines/parsing/methods.js";
 import { readParserSetups, setupForDocument } from "../../../src/pipelines/parsing/setups.js";
 
-const CORPUS = new URL("../../../../shared/dsl-corpus/ragflow/head/", import.meta.url);
 
 function corpusParser(file: string): Record<string, unknown> {
-  const document = JSON.parse(readFileSync(new URL(file, CORPUS), "utf8"));
+  const document = JSON.parse(readFileSync(corpusPath("ragflow/head", file), "utf8"));
   const dsl = document.dsl ?? document;
   const parser = Object.values(dsl.components as Record<string, { obj: { component_name: string; params: Record<string, unknown> } }>).find((entry) => entry.obj.component_name === "Parser");
   return parser!.obj.params;
@@ -72,9 +72,10 @@ describe("parse methods", () => {
     expect(parseRoute("pdf", { parse_method: "Plain Text", output_format: "json" })).toEqual({ kind: "local" });
     expect(parseRoute("pdf", { parse_method: "gpt-4o-mini", output_format: "json" })).toEqual({ kind: "vision", model: "gpt-4o-mini" });
     const deepdoc = parseRoute("pdf", { parse_method: "DeepDOC", output_format: "json" });
-    expect(deepdoc).toEqual({ kind: "refused", message: expect.stringContaining('parse_method "DeepDOC" of the pdf setup needs RAGFlow\'s DeepDOC layout and OCR models') });
+    expect(deepdoc).toEqual({ kind: "refused", message: expect.stringContaining('parse_method "DeepDOC" of the pdf setup needs RAGFlow\'s DeepDOC models (ONNX OCR, layout and table-structure models') });
     expect((deepdoc as { message: string }).message).toContain('"plain_text"');
-    expect(parseRoute("pdf", { parse_method: "MinerU-2@mineru", output_format: "json" })).toMatchObject({ kind: "refused", message: expect.stringContaining("a MinerU service") });
+    expect(parseRoute("pdf", { parse_method: "MinerU-2@inst@MinerU", output_format: "json" })).toMatchObject({ kind: "refused", message: expect.stringContaining("a MinerU OCR service") });
+    expect(parseRoute("pdf", { parse_method: "", output_format: "json" })).toMatchObject({ kind: "refused", message: expect.stringMatching(/^Parse method abnormal/) });
     for (const method of ["docling", "opendataloader", "TCADP Parser", "paddleocr", "somark", "mistral ocr"]) {
       expect(parseRoute("pdf", { parse_method: method, output_format: "json" }).kind).toBe("refused");
     }
