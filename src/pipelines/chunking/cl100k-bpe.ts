@@ -44,7 +44,6 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 /** One byte per character (latin1): the key a token's bytes are looked up by. */
 function byteString(text: string): string {
   // ASCII is its own byte string.
-  // eslint-disable-next-line no-control-regex
   return /^[\x00-\x7f]*$/.test(text) ? text : Buffer.from(text, "utf8").toString("latin1");
 }
 

@@ -328,29 +328,23 @@ class Translator {
 
   /** `(?s-m:…)`: flags for this group only. The case mode cannot be scoped in JavaScript 20. */
   private scopedFlags(flags: Flags): Flags {
+    const spec = /^([aiLmsux]*)(?:-([imsx]*))?([:)])/.exec(this.rest(0));
+    if (!spec) throw this.error("missing -, : or ), or an unknown flag");
+    if (spec[3] === ")") throw this.error("global flags not at the start of the expression");
+    this.pos += spec[0].length;
     const inner = { ...flags };
-    const caseBefore = this.ignoreCase;
-    let on = true;
-    for (;;) {
-      const code = this.peek();
-      if (code === undefined) throw this.error("missing -, : or )");
-      this.pos++;
-      const ch = String.fromCodePoint(code);
-      if (ch === ":") break;
-      if (ch === ")") throw this.error("global flags not at the start of the expression");
-      if (ch === "-") {
-        on = false;
-        continue;
+    const caseOn = this.ignoreCase;
+    for (const [letters, on] of [
+      [spec[1], true],
+      [spec[2] ?? "", false],
+    ] as const) {
+      for (const flag of letters) {
+        if (flag === "i") {
+          if (on !== caseOn) throw this.error("a scoped case flag (?i:…) or (?-i:…) is not supported; put (?i) at the start of the pattern");
+          continue;
+        }
+        this.applyFlag(flag, inner, on);
       }
-      if (ch === "i") {
-        if (on !== caseBefore) throw this.error("a scoped case flag (?i:…) or (?-i:…) is not supported; put (?i) at the start of the pattern");
-        continue;
-      }
-      const state = { ...inner };
-      const before = this.ignoreCase;
-      this.applyFlag(ch, state, on);
-      this.ignoreCase = before;
-      Object.assign(inner, state);
     }
     return inner;
   }
