@@ -9,7 +9,7 @@ import type { Chunk } from "../payload.js";
 import { PDF_POSITIONS_KEY } from "./pdf-positions.js";
 import { pyDropLast, pyLen, pySliceTo } from "./python-str.js";
 import { sentences } from "./sentences.js";
-import type { TokenCounter } from "./tokens.js";
+import type { CountState, TokenCounter } from "./tokens.js";
 
 /** `_token_count`: tokens, or characters when the count is 0 for a non-empty text (a special token in it). */
 export function capTokenCount(text: string, tokens: TokenCounter): number {
@@ -42,13 +42,20 @@ function splitChunk(chunk: Chunk, cap: number, tokens: TokenCounter): Chunk[] {
   if (pieces.length === 0) return [chunk];
   const groups: string[] = [];
   let current = "";
+  let counted = tokens.startCount("");
+  // `_token_count` of a state: tokens, or characters when tiktoken counts 0 for a non-empty text.
+  const capCount = (state: CountState, text: string) => (state.count === 0 && text !== "" ? pyLen(text) : state.count);
   for (const sentence of pieces) {
+    // The candidate's count reads only the new sentence and the end of `current` (see extendCount).
+    const candidateCount = current !== "" ? tokens.extendCount(counted, sentence) : tokens.startCount(sentence);
     const candidate = current !== "" ? current + sentence : sentence;
-    if (current !== "" && capTokenCount(candidate, tokens) > cap) {
+    if (current !== "" && capCount(candidateCount, candidate) > cap) {
       groups.push(current);
       current = sentence;
+      counted = tokens.startCount(sentence);
     } else {
       current = candidate;
+      counted = candidateCount;
     }
   }
   if (current !== "") groups.push(current);

@@ -8,7 +8,14 @@ import { mergeBySize, type WorkChunk } from "../../../src/pipelines/chunking/tok
 import type { TokenCounter } from "../../../src/pipelines/chunking/tokens.js";
 
 /** Counts a character as a token, as RAGFlow's stubbed tests do. */
-const characters: TokenCounter = { count: (t) => [...t].length, truncate: (t, n) => [...t].slice(0, n).join(""), tryTruncate: (t, n) => [...t].slice(0, n).join("") };
+const count = (t: string) => [...t].length;
+const characters: TokenCounter = {
+  count,
+  truncate: (t, n) => [...t].slice(0, n).join(""),
+  tryTruncate: (t, n) => [...t].slice(0, n).join(""),
+  startCount: (t) => ({ count: count(t), tail: t, stable: 0, refused: false }),
+  extendCount: (state, more) => ({ count: count(state.tail + more), tail: state.tail + more, stable: 0, refused: false }),
+};
 
 const text = (t: string, tk_nums: number): WorkChunk => ({ text: t, tk_nums, ck_type: "text", doc_type_kwd: "text", positions: [] });
 

@@ -67,4 +67,25 @@ describe("cl100k counter", async () => {
   it("reads a lone surrogate as U+FFFD, as tiktoken's fallback does", () => {
     expect(tokens.count("a\uD800b")).toBe(tokens.count("a\uFFFDb"));
   });
+
+  it("counts a text built by appending as it counts the whole text, whatever the seams cut", () => {
+    // Seams inside contractions ("'l"+"l"), numbers, whitespace runs, special tokens and letter runs.
+    const bits = ["'", "l", "ll", "s", "re", "1", "23", "4567", " ", "  ", "\n", "\r\n", "\t", "x", "word", "<|endof", "text|>", "<|", "endofprompt|>", "中", "😀", "\uD83D", "\uDE00", "。", ". ", "!", "\u00a0", "\u0085"];
+    let seed = 11;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 400; round++) {
+      let text = "";
+      let state = tokens.startCount("");
+      for (let step = 0; step < 12; step++) {
+        let more = "";
+        const n = Math.floor(next() * 4);
+        for (let i = 0; i < n; i++) more += bits[Math.floor(next() * bits.length)];
+        text += more;
+        state = tokens.extendCount(state, more);
+        expect(state.count, JSON.stringify(text)).toBe(tokens.count(text));
+      }
+    }
+    expect(tokens.startCount("hello world").count).toBe(2);
+  });
 });
+
