@@ -17,6 +17,18 @@ export function startProgress(progress: ProgressSink, message: string): void {
   progress({ progress: (1 + Math.floor(Math.random() * 5)) / 100, message });
 }
 
+const OUTPUT_FORMATS = new Set(["json", "markdown", "text", "html", "chunks"]);
+
+/** The payload's format, which RAGFlow's upstream schema restricts to its five values (or none, read as json). */
+export function payloadFormat(payload: Payload): Payload["output_format"] {
+  const format: unknown = payload.output_format;
+  if (format === undefined || format === null) return undefined;
+  if (typeof format !== "string" || !OUTPUT_FORMATS.has(format)) {
+    throw new DocumentParseError(payload.name, `output_format ${pythonStr(format)} is not one of json, markdown, text, html, chunks`);
+  }
+  return format as Payload["output_format"];
+}
+
 export function checkAborted(signal: AbortSignal | undefined): void {
   signal?.throwIfAborted();
 }

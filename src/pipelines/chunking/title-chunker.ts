@@ -10,7 +10,7 @@
  */
 import { DocumentParseError, type Chunk, type Payload, type ProgressSink } from "../payload.js";
 import { pythonStr } from "../../components/python-text.js";
-import { type ChunkOptions, OutputBudget, checkAborted, payloadItems, startProgress } from "./chunk-run.js";
+import { type ChunkOptions, OutputBudget, checkAborted, payloadFormat, payloadItems, startProgress } from "./chunk-run.js";
 import { PDF_POSITIONS_KEY, extractPdfPositions, finalizePdfChunk, mergePdfPositions, removeTag } from "./pdf-positions.js";
 import { pyIsBlank, pyStrip, pyTruthy } from "./python-str.js";
 import { compileLevels, type TitleChunkerParams } from "./title-chunker-params.js";
@@ -24,7 +24,7 @@ const TEXT_FORMATS = new Set(["markdown", "text", "html"]);
 
 /** `extract_line_records`: the records the levels and groups are made of. */
 function lineRecords(payload: Payload): LineRecord[] {
-  const format = payload.output_format;
+  const format = payloadFormat(payload);
   if (format !== undefined && TEXT_FORMATS.has(format)) {
     const body = payload[format as "markdown" | "text" | "html"] ?? "";
     if (typeof body !== "string") throw new DocumentParseError(payload.name, `the ${format} payload is not text`);

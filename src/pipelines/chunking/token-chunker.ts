@@ -11,7 +11,7 @@
  * PDF get no preview `img_id`).
  */
 import { DocumentParseError, type Chunk, type Payload, type ProgressSink } from "../payload.js";
-import { type ChunkOptions, OutputBudget, checkAborted, payloadItems, startProgress } from "./chunk-run.js";
+import { type ChunkOptions, OutputBudget, checkAborted, payloadFormat, payloadItems, startProgress } from "./chunk-run.js";
 import { backtickDelimiters, delimiterRegex, literalDelimiters, splitDropping } from "./delimiters.js";
 import { attachMediaContext } from "./media-context.js";
 import { naiveMerge } from "./naive-merge.js";
@@ -73,7 +73,7 @@ export async function tokenChunk(params: TokenChunkerParams, payload: Payload, p
   startProgress(progress, "Start to split into chunks.");
   const budget = new OutputBudget(payload.name, options.limits);
   const overlap = normalizeOverlappedPercent(params.overlapped_percent);
-  const format = payload.output_format;
+  const format = payloadFormat(payload);
   let chunks: Chunk[];
   if (format !== undefined && TEXT_FORMATS.has(format)) {
     const text = payload[format as "markdown" | "text" | "html"] ?? "";

@@ -237,6 +237,10 @@ describe("TokenChunker's run", () => {
     await expect(tokenChunk(params({}), { name: "bad.pdf", output_format: "json", json: ["text" as never] }, () => {})).rejects.toThrow(/json item 0 is not an object/);
   });
 
+  it("fails a payload whose output_format RAGFlow's upstream schema does not know", async () => {
+    await expect(tokenChunk(params({}), { name: "x.pdf", output_format: "pdf" as never, json: [] }, () => {})).rejects.toThrow("output_format pdf is not one of json, markdown, text, html, chunks");
+  });
+
   it("fails a document whose chunks would pass the text limit", async () => {
     const text = Array.from({ length: 50 }, (_, i) => `line ${i}`).join("\n");
     await expect(tokenChunk(params({ chunk_token_size: 3, overlapped_percent: 0.9 }), { name: "big.txt", output_format: "text", text }, () => {}, { limits: { maxTextChars: 200 } })).rejects.toThrow(
