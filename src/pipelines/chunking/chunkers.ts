@@ -7,5 +7,5 @@ export type { ChunkOptions } from "./chunk-run.js";
 export { tokenChunk } from "./token-chunker.js";
 export { checkTokenChunkerParams, tokenChunkerParamsSchema, TOKEN_CHUNKER_DEFAULTS, type TokenChunkerParams } from "./token-chunker-params.js";
 export { titleChunk } from "./title-chunker.js";
-export { checkTitleChunkerParams, titleChunkerParamsSchema, type TitleChunkerParams } from "./title-chunker-params.js";
+export { checkTitleChunkerParams, titleChunkerParamsSchema, TITLE_CHUNKER_DEFAULTS, type TitleChunkerParams } from "./title-chunker-params.js";
 export { cl100kCounter, type TokenCounter } from "./tokens.js";
