@@ -13,6 +13,9 @@
  */
 import type * as Htmlparser2 from "htmlparser2";
 import { cl100kCounter, type TokenCounter } from "../chunking/tokens.js";
+
+/** What sizing sections needs of a token counter (tests give their own). */
+type SectionTokens = Pick<TokenCounter, "count" | "truncate">;
 import { lazyPackage } from "../../util/optional-package.js";
 
 const htmlparser2 = lazyPackage<typeof Htmlparser2>("htmlparser2", "Parsing HTML documents");
@@ -27,7 +30,7 @@ export interface HtmlSectionOptions {
   /** Drop `<header>`, `<footer>` and elements with role banner or contentinfo first (`remove_header_footer`). */
   removeHeaderFooter?: boolean;
   /** The cl100k counter, when the caller has it loaded already. */
-  tokens?: TokenCounter;
+  tokens?: SectionTokens;
 }
 
 export const HTML_DEFAULT_CHUNK_TOKENS = 512;
@@ -186,7 +189,7 @@ const SPACELESS = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\u
 const ATOMS = new RegExp(`[${SPACELESS}]|[^\\s${SPACELESS}]+|\\s+`, "g");
 
 /** RAGFlow's `_split_oversized_block`: pieces of at most `budget` tokens, cut between atoms; an atom over the budget is cut every `budget` characters. */
-function splitOversized(block: string, budget: number, tokens: TokenCounter): string[] {
+function splitOversized(block: string, budget: number, tokens: SectionTokens): string[] {
   const pieces: string[] = [];
   const cache = new Map<string, number>();
   const count = (atom: string) => {
@@ -217,7 +220,7 @@ function splitOversized(block: string, budget: number, tokens: TokenCounter): st
 }
 
 /** RAGFlow's `chunk_block`: blocks packed greedily up to the budget and joined with "\n". */
-function packBlocks(blocks: string[], budget: number, tokens: TokenCounter): string[] {
+function packBlocks(blocks: string[], budget: number, tokens: SectionTokens): string[] {
   const chunks: string[] = [];
   let current = "";
   let currentTokens = 0;

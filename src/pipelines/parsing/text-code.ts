@@ -7,6 +7,9 @@
  */
 import type { ParserSetup, FormatParser } from "./contract.js";
 import { cl100kCounter, type TokenCounter } from "../chunking/tokens.js";
+
+/** What sizing sections needs of a token counter (tests give their own). */
+type SectionTokens = Pick<TokenCounter, "count" | "truncate">;
 import { decodeDocumentText } from "./codec.js";
 import { delimiterPattern, normalizeNewlines, parseDelimiterField } from "./delimiters.js";
 import { limitTexts, readDocumentBytes } from "./read-document.js";
@@ -59,7 +62,7 @@ export function groupOverCap(pieces: readonly string[], cap: number, count: (tex
 }
 
 /** RAGFlow's `parser_txt(text, chunk_token_num, delimiter, keep_delimiters=True)`: the texts of the groups. */
-export function textCodeSections(text: string, chunkTokenNum: number, delimiterField: string, tokens: TokenCounter): string[] {
+export function textCodeSections(text: string, chunkTokenNum: number, delimiterField: string, tokens: SectionTokens): string[] {
   const pieces = splitKeepingDelimiters(text, delimiterField);
   return groupOverCap(pieces, chunkTokenNum, (piece) => tokens.count(piece))
     .map((group) => group.join("\n"))
