@@ -6,7 +6,9 @@
 import type { ComponentContext, ComponentDefinition, ParamProblem } from "../../contracts/component.js";
 import type { Params } from "../../contracts/values.js";
 import { componentSchema } from "../../dsl/schemas.js";
-import { ChunkerParamError, checkTitleChunkerParams, checkTokenChunkerParams, titleChunk, tokenChunk } from "../chunking/chunkers.js";
+import { ChunkerParamError } from "../chunking/param-checks.js";
+import { checkTitleChunkerParams } from "../chunking/title-chunker-params.js";
+import { checkTokenChunkerParams } from "../chunking/token-chunker-params.js";
 import { DEFAULT_PARSE_LIMITS, type Chunk, type Payload, type ProgressSink } from "../payload.js";
 import { runStep } from "./step.js";
 
@@ -25,7 +27,11 @@ function problemsOf(check: (params: Params) => unknown): (params: Params) => Par
 
 type Chunker<P> = (params: P, payload: Payload, progress: ProgressSink, options: { signal: AbortSignal; limits: typeof DEFAULT_PARSE_LIMITS }) => Promise<Chunk[]>;
 
-function chunkerStep<P>(name: string, check: (params: Params) => P, chunk: Chunker<P>): ComponentDefinition {
+/** The algorithms load with a pipeline's first run; loading a canvas needs only the checks. */
+const loadTokenChunk = async (): Promise<Chunker<ReturnType<typeof checkTokenChunkerParams>>> => (await import("../chunking/token-chunker.js")).tokenChunk;
+const loadTitleChunk = async (): Promise<Chunker<ReturnType<typeof checkTitleChunkerParams>>> => (await import("../chunking/title-chunker.js")).titleChunk;
+
+function chunkerStep<P>(name: string, check: (params: Params) => P, load: () => Promise<Chunker<P>>): ComponentDefinition {
   return {
     name,
     paramsSchema: componentSchema(name),
@@ -35,6 +41,7 @@ function chunkerStep<P>(name: string, check: (params: Params) => P, chunk: Chunk
     async invoke(ctx: ComponentContext<Params>) {
       await runStep(ctx, async (upstream, trace) => {
         if (typeof upstream.name !== "string") throw new Error(`Input error: the ${name} needs the document's name from the step before it`);
+        const chunk = await load();
         const chunks = await chunk(check(ctx.params), upstream as unknown as Payload, trace.sink, { signal: ctx.signal, limits: DEFAULT_PARSE_LIMITS });
         ctx.setOutput("chunks", chunks);
         ctx.setOutput("output_format", "chunks");
@@ -43,5 +50,5 @@ function chunkerStep<P>(name: string, check: (params: Params) => P, chunk: Chunk
   };
 }
 
-export const TokenChunkerStep = chunkerStep("TokenChunker", checkTokenChunkerParams, tokenChunk);
-export const TitleChunkerStep = chunkerStep("TitleChunker", checkTitleChunkerParams, titleChunk);
+export const TokenChunkerStep = chunkerStep("TokenChunker", checkTokenChunkerParams, loadTokenChunk);
+export const TitleChunkerStep = chunkerStep("TitleChunker", checkTitleChunkerParams, loadTitleChunk);
