@@ -10,12 +10,14 @@ import { validateSource, type ValidationReport } from "./dsl/validate.js";
 import { Canvas, compileCanvasGraph, type CanvasRuntimeOptions, type CompiledCanvas } from "./engine/canvas.js";
 import { isYamlPath } from "./dify/document.js";
 import { registerDify } from "./dify/front-end.js";
+import { registerPipelines } from "./pipelines/register.js";
 
 /**
  * The registry used when none is passed: every built-in, Dify's node components and front end,
+ * RAGFlow's ingestion-pipeline steps and front end,
  * plus what `registerComponent` added.
  */
-export const defaultRegistry: ComponentRegistry = registerDify(builtinRegistry());
+export const defaultRegistry: ComponentRegistry = registerPipelines(registerDify(builtinRegistry()));
 
 /**
  * Add a component type. It runs through the same interface and capabilities as the built-ins.

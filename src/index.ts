@@ -88,6 +88,10 @@ export {
 } from "./migrate/index.js";
 export { Unsupported, UNSUPPORTED_COMPONENT } from "./components/unsupported.js";
 export { registerDify, DIFY_FRONT_END } from "./dify/front-end.js";
+export { registerPipelines, PIPELINE_STEPS } from "./pipelines/register.js";
+export { PIPELINE_FRONT_END } from "./pipelines/front-end.js";
+export { localDocuments, DOCUMENTS_SERVICE, DocumentUnavailableError, type DocumentOpener, type PipelineFile } from "./pipelines/documents.js";
+export type { Chunk, ParsedItem, Payload, DocumentSource, ParseLimits } from "./pipelines/payload.js";
 export { isDifyDocument } from "./dify/document.js";
 export type { DifyGraph } from "./dify/graph.js";
 export type { DslFrontEnd } from "./dsl/front-end.js";

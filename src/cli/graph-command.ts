@@ -11,8 +11,7 @@ import { defaultRegistry, readSource } from "../api.js";
 import { DslReadError } from "../dsl/source.js";
 import type { CanvasDsl } from "../dsl/types.js";
 import { validateSource } from "../dsl/validate.js";
-import { FRONTIER_POLICY } from "../engine/frontier.js";
-import { compileGraph } from "../engine/graph.js";
+import { compileCanvasGraph } from "../engine/canvas.js";
 import { readDifyGraph } from "../dify/graph.js";
 import { graphModelOf } from "../render/canvas-model.js";
 import { difyGraphModel } from "../render/dify-model.js";
@@ -85,12 +84,13 @@ export async function loadGraphModel(file: string, io: CliIO): Promise<{ model: 
     warnInvalid(file, errors.length, io);
     return { model: difyGraphModel(graph, defaultRegistry), title: graph.name || basename(file) };
   }
-  if (report.kind !== "agent" || errors.some((i) => UNDRAWABLE.has(i.code))) {
+  if ((report.kind !== "agent" && report.kind !== "pipeline") || errors.some((i) => UNDRAWABLE.has(i.code))) {
     io.err(`${formatReport(report, file)}\n`);
     return undefined;
   }
   warnInvalid(file, errors.length, io);
-  const model = graphModelOf(compileGraph(source.dsl as CanvasDsl, defaultRegistry, FRONTIER_POLICY));
+  // A pipeline compiles through its own front end (its legacy step names renamed), an agent canvas as RAGFlow's.
+  const model = graphModelOf(compileCanvasGraph(source.dsl as CanvasDsl, defaultRegistry));
   return { model, title: titleOf(source.envelope?.title) ?? basename(file) };
 }
 

@@ -22,7 +22,7 @@ Usage:
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
                       [--allow-private-network] [--trust-code]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
-                      [--trace FILE.html]
+                      [--trace FILE.html] [--file DOC]...   (--file: a document for an ingestion pipeline, one run each)
   canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --sqlite FILE | --dir DIR]
   canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --sqlite FILE | --data DIR)
                        [--memories LOCATION] [--unowned-to TENANT]
@@ -114,6 +114,7 @@ const RUN_OPTIONS = {
   "mock-llm": { type: "boolean" },
   "mock-llm-script": { type: "string" },
   trace: { type: "string" },
+  file: { type: "string", short: "f", multiple: true },
 } as const satisfies OptionSpecs;
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, "redis-prefix": { type: "string" }, postgres: { type: "string" }, sqlite: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
@@ -272,6 +273,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           mockLlm: values["mock-llm"] ?? false,
           mockLlmScript: values["mock-llm-script"],
           trace: values.trace,
+          files: values.file ?? [],
         },
         io,
       );

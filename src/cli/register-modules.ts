@@ -10,12 +10,13 @@ import { pathToFileURL } from "node:url";
 import { builtinRegistry } from "../components/builtins.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { registerDify } from "../dify/front-end.js";
+import { registerPipelines } from "../pipelines/register.js";
 import { UsageError } from "./io.js";
 
 export async function registryWithModules(modules: readonly string[], cwd: string = process.cwd()): Promise<ComponentRegistry> {
   // What the library's defaultRegistry holds (RAGFlow's components, and Dify's nodes and front
   // end), plus the modules' components.
-  const registry = registerDify(builtinRegistry());
+  const registry = registerPipelines(registerDify(builtinRegistry()));
   for (const spec of modules) {
     const path = resolve(cwd, spec);
     if (!existsSync(path)) throw new UsageError(`--register ${spec}: there is no file at ${path}`);

@@ -48,6 +48,8 @@ import { memoriesBesideSession, memoriesForRun } from "../backends/open-memories
 import { DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
 import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
 
+import { DOCUMENTS_SERVICE, localDocuments, type PipelineFile } from "../pipelines/documents.js";
+import { basename } from "node:path";
 import { EXIT } from "./exit-codes.js";
 
 export { EXIT };
@@ -70,6 +72,8 @@ export interface RunArgs extends ServiceFlags {
   trustCode?: boolean;
   /** `--trace FILE.html`: the run's trace page. */
   trace?: string;
+  /** `--file DOC`: documents for an ingestion pipeline, each parsed in a run of its own, in order. */
+  files?: string[];
 }
 
 /** The ranges of the numeric flags. */
@@ -209,7 +213,20 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     }
     const cancellation = cancelOnSignals();
     try {
-      return await runTurn({ args, io, format, settings, inputs, taskId, target, services: { ...services.services, memories }, cancellation });
+      const turnServices = { ...services.services, memories, [DOCUMENTS_SERVICE]: localDocuments() };
+      const documents = args.files ?? [];
+      if (documents.length === 0) return await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation });
+      // An ingestion pipeline parses one document a run, as RAGFlow runs one task per document;
+      // a document that fails does not stop the others, and the exit code says one failed.
+      let worst: number = EXIT.finished;
+      for (const path of documents) {
+        if (cancellation.by !== undefined) break;
+        if (format === "pretty") io.err(`canvasflow: document ${path}\n`);
+        const code = await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation, files: [{ name: basename(path), path }] });
+        if (code !== EXIT.finished && code !== EXIT.failed) return code;
+        if (code === EXIT.failed) worst = EXIT.failed;
+      }
+      return cancellation.by !== undefined ? signalExitCode(cancellation.by) : worst;
     } finally {
       cancellation.dispose();
       await memories.close();
@@ -232,6 +249,8 @@ interface Turn {
   target: RunTarget;
   services: RunServices["services"];
   cancellation: Cancellation;
+  /** The run's documents (`sys.files`), for an ingestion pipeline. */
+  files?: PipelineFile[];
 }
 
 /** Open the session (its lock, its state), run the turn, and close it. */
@@ -351,7 +370,7 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
 
   let last: CanvasEvent | undefined;
   const traced: CanvasEvent[] | undefined = args.trace !== undefined ? [] : undefined;
-  const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal };
+  const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal, ...(turn.files ? { files: turn.files } : {}) };
   for await (const event of session.run(request)) {
     last = event;
     traced?.push(event);

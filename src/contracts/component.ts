@@ -71,6 +71,11 @@ export interface ComponentCapabilities {
   /** Chooses one of its output ports (`invoke` returns `{ handle }`) in an edge-scheduled graph. */
   branches?: boolean;
   /**
+   * A step of a RAGFlow ingestion pipeline (a dataflow canvas): it runs only in pipelines, and
+   * pipelines run only such steps. Each reads the whole output of the step before it.
+   */
+  pipeline?: boolean;
+  /**
    * A response node of an edge-scheduled graph: its `responseTemplate` streams to the user in the
    * graph's order, and its outputs reach workflow_finished, merged (`merge`, Dify's End) or with
    * each string appended to the run's output of the same name (`concatenate`, Dify's Answer).
@@ -145,6 +150,8 @@ export interface ComponentInfo {
   readonly params: Params;
   readonly parentId: string | undefined;
   readonly downstream: readonly string[];
+  /** The components before this one, as the DSL lists them (a pipeline step reads the previous one's outputs). */
+  readonly upstream?: readonly string[];
 }
 
 /** Per-component state that survives pause, resume and serialization (plain JSON). */

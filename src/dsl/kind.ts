@@ -1,5 +1,6 @@
 /**
- * What kind of DSL a file holds. Only agent canvases run; the others get a precise message.
+ * What kind of DSL a file holds: an agent canvas, an ingestion pipeline (both run), or a kind
+ * that needs migrating first or is not a canvas (a precise message).
  */
 import { describeJson, isPlainObject } from "../util/values.js";
 import type { DslKind, DslSource } from "../contracts/dsl.js";
@@ -7,7 +8,7 @@ import type { DslKind, DslSource } from "../contracts/dsl.js";
 export type { DslKind };
 
 /** Components of RAGFlow's ingestion-pipeline runtime (rag/flow), including their pre-rename names. */
-const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([
+export const PIPELINE_COMPONENTS: ReadonlySet<string> = new Set([
   "File",
   "Parser",
   "TokenChunker",
@@ -37,6 +38,11 @@ export const LEGACY_COMPONENTS: ReadonlySet<string> = new Set([
 ]);
 
 export const PIPELINE_MESSAGE = "dataflow pipeline canvases are not agent canvases";
+
+/** True for a RAGFlow ingestion pipeline's DSL: its category says so, or it has pipeline steps and no Begin. */
+export function isPipelineDsl(document: Record<string, unknown>): boolean {
+  return detectKind({ dsl: document as DslSource["dsl"] }).kind === "pipeline";
+}
 
 interface KindFinding {
   kind: DslKind;
@@ -68,8 +74,9 @@ export function detectKind(source: DslSource): KindFinding {
     const name = (entry as { obj?: { component_name?: unknown } })?.obj?.component_name;
     if (typeof name === "string") names.add(name);
   }
+  // An agent canvas (it has a Begin) holding a pipeline step is an agent canvas with an error in it.
   const pipeline = [...names].filter((n) => PIPELINE_COMPONENTS.has(n));
-  if (pipeline.length > 0) return { kind: "pipeline", reason: `it uses the pipeline components ${pipeline.join(", ")}` };
+  if (pipeline.length > 0 && !names.has("Begin")) return { kind: "pipeline", reason: `it uses the pipeline components ${pipeline.join(", ")}` };
 
   const legacy = [...names].filter((n) => LEGACY_COMPONENTS.has(n));
   if (legacy.length > 0) return { kind: "legacy", reason: `it uses the RAGFlow ≤ v0.19 components ${legacy.join(", ")}` };

@@ -64,8 +64,10 @@ function describeAjvError(error: ErrorObject): string {
 
 /** Validate a DSL that was read from a file or built in memory. */
 export function validateSource(source: DslSource, options: ValidateOptions): ValidationReport {
-  // Another format (Dify YAML) validates in its own front end.
-  const frontEnd = source.envelope ? undefined : options.registry.frontEndFor(source.dsl);
+  // Another format (Dify YAML, a RAGFlow ingestion pipeline) validates in its own front end.
+  // A template's envelope may say what the DSL is (RAGFlow's canvas_category): the front end hears it.
+  const category = source.envelope?.canvas_category;
+  const frontEnd = options.registry.frontEndFor(typeof category === "string" ? { ...source.dsl, canvas_category: category } : source.dsl);
   if (frontEnd) return frontEnd.validate(source, options.registry);
   const issues: ValidationIssue[] = [];
   const base = source.envelope ? "/dsl" : "";
@@ -79,7 +81,8 @@ export function validateSource(source: DslSource, options: ValidateOptions): Val
 
   switch (finding.kind) {
     case "pipeline":
-      issues.push({ severity: "error", code: "pipeline-canvas", pointer: base || "/", message: `${PIPELINE_MESSAGE} (${finding.reason})` });
+      // Only a registry without the pipeline front end gets here.
+      issues.push({ severity: "error", code: "pipeline-canvas", pointer: base || "/", message: `${PIPELINE_MESSAGE} (${finding.reason}), and this registry has no pipeline steps` });
       return report();
     case "legacy":
       issues.push({
@@ -127,6 +130,25 @@ function referenceLocations(params: Record<string, unknown>, ref: Reference): st
   return all.length > 0 ? all : [""];
 }
 
+/** What kind of canvas the components make: its entry, and which components it may hold. */
+export interface CanvasShape {
+  readonly kind: "agent" | "pipeline";
+  /** The id of its entry component. */
+  readonly entryId: string;
+  /** How messages describe a missing entry. */
+  readonly missingEntry: string;
+}
+
+const AGENT_SHAPE: CanvasShape = { kind: "agent", entryId: "begin", missingEntry: 'the canvas has no start component (a Begin with the id "begin")' };
+
+/** The components a pipeline may hold, for messages (their definitions say `capabilities.pipeline`). */
+const PIPELINE_STEPS = "File, Parser, TokenChunker, TitleChunker, Extractor, Tokenizer and Compiler";
+
+/** Check every component of a canvas of `shape` (params, references, containers), adding to `issues`. */
+export function checkCanvasComponents(dsl: CanvasDsl, base: string, registry: ComponentRegistry, issues: ValidationIssue[], shape: CanvasShape): void {
+  new ComponentChecker(dsl, base, registry, issues, shape).checkAll();
+}
+
 class ComponentChecker {
   private readonly names: Map<string, string>;
   private readonly components: Record<string, ComponentEntry>;
@@ -139,6 +161,7 @@ class ComponentChecker {
     private readonly base: string,
     private readonly registry: ComponentRegistry,
     private readonly issues: ValidationIssue[],
+    private readonly shape: CanvasShape = AGENT_SHAPE,
   ) {
     this.names = displayNames(dsl);
     this.components = dsl.components;
@@ -165,11 +188,13 @@ class ComponentChecker {
   }
 
   checkAll(): void {
-    const begin = this.components.begin;
-    if (!begin) {
-      this.issue("error", "missing-begin", `${this.base}/components`, undefined, 'the canvas has no start component (a Begin with the id "begin")');
-    } else if (!this.def("begin")?.capabilities?.entry) {
-      this.issue("error", "missing-begin", this.at("begin", "obj", "component_name"), "begin", `the component "begin" must be a Begin, not ${begin.obj?.component_name}`);
+    const { entryId } = this.shape;
+    const entry = this.components[entryId];
+    if (!entry) {
+      this.issue("error", "missing-begin", `${this.base}/components`, undefined, this.shape.missingEntry);
+    } else if (!this.def(entryId)?.capabilities?.entry) {
+      const expected = this.shape.kind === "pipeline" ? "File" : "Begin";
+      this.issue("error", "missing-begin", this.at(entryId, "obj", "component_name"), entryId, `the component "${entryId}" must be a ${expected}, not ${entry.obj?.component_name}`);
     }
     for (const id of Object.keys(this.components)) this.checkComponent(id);
     this.checkReferenceCycles();
@@ -242,10 +267,30 @@ class ComponentChecker {
       this.issue("error", "unknown-component", this.at(id, "obj", "component_name"), id, `unknown component_name "${name}": no component of that type is registered`);
       return;
     }
-    if (def.capabilities?.entry && id !== "begin") {
-      this.issue("error", "extra-begin", this.at(id), id, `only the component with id "begin" may be a ${name}`);
+    if (this.shape.kind === "agent" && def.capabilities?.pipeline) {
+      this.issue(
+        "error",
+        "pipeline-component",
+        this.at(id, "obj", "component_name"),
+        id,
+        `${name} is a step of an ingestion pipeline (a dataflow canvas), which an agent canvas cannot run: put it in a pipeline whose entry is a File with the id "File"`,
+      );
+      return;
+    }
+    if (this.shape.kind === "pipeline" && !def.capabilities?.pipeline) {
+      this.issue(
+        "error",
+        "agent-component",
+        this.at(id, "obj", "component_name"),
+        id,
+        `${name} is an agent component, which an ingestion pipeline cannot run: a pipeline holds only ${PIPELINE_STEPS}`,
+      );
+      return;
     }
 
+    if (def.capabilities?.entry && id !== this.shape.entryId) {
+      this.issue("error", "extra-begin", this.at(id), id, `only the component with id "${this.shape.entryId}" may be a ${name}`);
+    }
     (entry.downstream ?? []).forEach((target, i) => {
       if (!this.components[target]) {
         this.issue("error", "unknown-target", this.at(id, "downstream", i), id, `downstream lists "${target}", which is not a component of this canvas`);

@@ -14,7 +14,7 @@ export type { CanvasGraph, ComponentNode, EntryInfo, ErrorKeys, ErrorRoute, Retr
  * Compile a validated DSL, scheduled by `policy` (the engine's loader passes the frontier,
  * RAGFlow's policy). Throws if a component type is unknown (validation reports that first).
  */
-export function compileGraph(dsl: CanvasDsl, registry: Registry, policy: SchedulingPolicy): CanvasGraph {
+export function compileGraph(dsl: CanvasDsl, registry: Registry, policy: SchedulingPolicy, extras: GraphExtras = {}): CanvasGraph {
   const names = displayNames(dsl);
   const entries = Object.entries(dsl.components);
   const defs = new Map<string, ComponentDefinition>();
@@ -38,6 +38,16 @@ export function compileGraph(dsl: CanvasDsl, registry: Registry, policy: Schedul
     if (container && entry.obj.component_name === container.start && !startChild.has(parent)) startChild.set(parent, id);
   }
 
+  // Who leads to each component, from the downstream lists (the DSL's own upstream lists may be stale).
+  const predecessors = new Map<string, string[]>();
+  for (const [id, entry] of entries) {
+    for (const target of dedupe(entry.downstream ?? [])) {
+      if (!Object.hasOwn(dsl.components, target)) continue;
+      const list = predecessors.get(target) ?? [];
+      list.push(id);
+      predecessors.set(target, list);
+    }
+  }
   const specs: NodeSpec[] = entries.map(([id, entry]) => ({
     id,
     componentName: entry.obj.component_name,
@@ -47,11 +57,12 @@ export function compileGraph(dsl: CanvasDsl, registry: Registry, policy: Schedul
     parentId: parentOf(id),
     // Unknown ids are validation errors; a snapshot built elsewhere may still carry them.
     downstream: dedupe(entry.downstream ?? []).filter((target) => Object.hasOwn(dsl.components, target)),
+    upstream: predecessors.get(id) ?? [],
     startChildId: startChild.get(id),
   }));
   const entry = specs.find((spec) => spec.def.capabilities?.entry && spec.id === "begin") ?? specs.find((spec) => spec.def.capabilities?.entry);
   if (!entry) throw new Error('the canvas has no entry component (a Begin with id "begin")');
-  return buildGraph(specs, entry.id, registry, () => policy);
+  return buildGraph(specs, entry.id, registry, () => policy, extras);
 }
 
 /** What a front end says about one node; buildGraph derives the rest. */
@@ -64,13 +75,15 @@ export interface NodeSpec {
   readonly params: Params;
   readonly parentId: string | undefined;
   readonly downstream: readonly string[];
+  /** The components before it, when the front end knows them (pipelines). */
+  readonly upstream?: readonly string[];
   readonly startChildId: string | undefined;
   readonly retry?: RetryPolicy;
   readonly onError?: ErrorRoute;
 }
 
 /** Extras of a graph beyond its nodes (see CanvasGraph). */
-interface GraphExtras {
+export interface GraphExtras {
   readonly limits?: CanvasGraph["limits"];
   readonly turnGlobals?: CanvasGraph["turnGlobals"];
   readonly initialGlobals?: CanvasGraph["initialGlobals"];
@@ -117,6 +130,7 @@ export function buildGraph(
       params,
       parentId,
       downstream: spec.downstream,
+      ...(spec.upstream ? { upstream: spec.upstream } : {}),
       def,
       dependencies,
       waitsFor: dependencies.filter((d) => !enclosingStarts.has(d)),

@@ -1,10 +1,9 @@
 /**
- * Every file under dsl-corpus/ragflow/head: agent canvases validate and load, pipelines are
- * rejected, legacy and graph-only fixtures are reported for migration.
+ * Every file under dsl-corpus/ragflow/head: agent canvases and ingestion pipelines validate and
+ * load, legacy and graph-only fixtures are reported for migration.
  */
 import { describe, expect, it } from "vitest";
 import { loadCanvas, validateCanvas } from "../../src/api.js";
-import { PIPELINE_MESSAGE } from "../../src/dsl/kind.js";
 import { corpusFiles, corpusPath } from "../helpers/corpus.js";
 import { errors } from "../helpers/dsl.js";
 
@@ -37,11 +36,21 @@ describe("the RAGFlow HEAD corpus", () => {
     expect(agents).toHaveLength(22);
   });
 
-  it.each(PIPELINES)("rejects the pipeline %s", async (file) => {
+  it.each(PIPELINES.slice(0, 4))("validates and loads the pipeline %s, warning where RAGFlow's Python runtime would refuse it", async (file) => {
     const report = await validateCanvas(corpusPath(HEAD, file));
     expect(report.kind).toBe("pipeline");
-    expect(report.valid).toBe(false);
-    expect(errors(report.issues).map((i) => i.message)).toEqual([expect.stringContaining(PIPELINE_MESSAGE)]);
+    expect(errors(report.issues)).toEqual([]);
+    // Every Extractor and the Compiler ship with an empty model or group, which RAGFlow refuses.
+    expect(report.issues.length).toBeGreaterThan(0);
+    const canvas = await loadCanvas(corpusPath(HEAD, file));
+    expect(canvas.entryLabel).toBe("File");
+  });
+
+  it("reports RAGFlow's own messages for its two stale pipeline examples", async () => {
+    const general = await validateCanvas(corpusPath(HEAD, PIPELINES[4]));
+    expect(errors(general.issues).map((i) => i.message)).toEqual(["Audio VLM does not support empty value."]);
+    const title = await validateCanvas(corpusPath(HEAD, PIPELINES[5]));
+    expect(errors(title.issues).map((i) => i.message)).toContain('TitleChunker needs a method: "hierarchy" or "group"');
   });
 
   it.each(LEGACY)("reports the legacy fixture %s for migration", async (file) => {

@@ -104,8 +104,13 @@ describe("validateDsl", () => {
   });
 
   it("classifies pipelines, legacy and graph-only DSLs", () => {
-    expect(validateDsl({ components: { File: node("File"), begin: node("Begin") } })).toMatchObject({ kind: "pipeline", valid: false });
-    expect(validateDsl({ id: 1, canvas_category: "dataflow_canvas", dsl: canvasDsl({ begin: node("Begin") }) })).toMatchObject({ kind: "pipeline" });
+    // An agent canvas (it has a Begin) holding a pipeline step, and a pipeline holding a Begin: each says what is wrong.
+    const agent = validateDsl(canvasDsl({ File: node("File"), begin: node("Begin") }));
+    expect(agent).toMatchObject({ kind: "agent", valid: false });
+    expect(agent.issues.map((issue) => issue.code)).toContain("pipeline-component");
+    const pipeline = validateDsl({ id: 1, canvas_category: "dataflow_canvas", dsl: canvasDsl({ begin: node("Begin") }) });
+    expect(pipeline).toMatchObject({ kind: "pipeline", valid: false });
+    expect(pipeline.issues.map((issue) => issue.code)).toEqual(["missing-begin", "agent-component"]);
     expect(validateDsl({ components: { begin: node("Begin"), "answer:0": node("Answer") }, path: [] })).toMatchObject({ kind: "legacy" });
     expect(validateDsl({ components: { begin: node("Begin") }, path: [["begin"]], globals: {} })).toMatchObject({ kind: "legacy" });
     expect(validateDsl({ graph: { nodes: [{ id: "begin", data: { label: "Begin" } }], edges: [] } })).toMatchObject({ kind: "graph-only" });

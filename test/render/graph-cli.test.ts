@@ -35,11 +35,14 @@ describe("canvasflow graph", () => {
     expect(run.stderr).toContain("graph expects exactly one FILE, got 0");
   });
 
-  it("reports a file that is not an agent canvas with its validation report (exit 2)", async () => {
+  it("draws an ingestion pipeline as its chain from File", async () => {
     const pipeline = await cli(["graph", corpusPath("ragflow/head", "title_chunker.json")]);
-    expect(pipeline.code).toBe(2);
-    expect(pipeline.stderr).toContain("not agent canvases");
-    expect(pipeline.stdout).toBe("");
+    expect(pipeline.code).toBe(0);
+    const flow = pipeline.stdout;
+    for (const id of ["File", "Parser:HipSignsRhyme", "TitleChunker:WideResultsTeach", "Extractor:DryRatsGive", "Tokenizer:WackyOnionsFly"]) expect(flow).toContain(id);
+  });
+
+  it("reports a file that is not a canvas with its validation report (exit 2)", async () => {
     const missing = await cli(["graph", join(dir, "nope.json")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("no such file");

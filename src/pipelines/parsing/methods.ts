@@ -17,23 +17,20 @@ export type ParseRoute =
 
 /** Services and models outside canvasflow, by the method names that ask for them. */
 const EXTERNAL: Record<string, string> = {
-  deepdoc: "RAGFlow's DeepDOC layout and OCR models",
-  mineru: "a MinerU service",
-  docling: "a Docling server",
+  deepdoc: "RAGFlow's DeepDOC models (ONNX OCR, layout and table-structure models, and the XGBoost text-concatenation model)",
+  mineru: "a MinerU OCR service",
+  docling: "a Docling server (DOCLING_SERVER_URL)",
   opendataloader: "an OpenDataLoader service",
-  "tcadp parser": "Tencent Cloud's TCADP API",
+  "tcadp parser": "Tencent Cloud's ADP document-parsing API",
   paddleocr: "a PaddleOCR service",
-  somark: "a SoMark service",
+  somark: "the SoMark OCR service",
   "mistral ocr": "Mistral's OCR API",
 };
 
-/** A provider-qualified OCR model (`name@mineru`) selects that provider, as in RAGFlow. */
+/** A provider-qualified OCR model (`name@instance@mineru`) selects that provider, as in RAGFlow. */
 function externalProvider(method: string): string | undefined {
   if (EXTERNAL[method]) return method;
-  const at = method.lastIndexOf("@");
-  if (at < 0) return undefined;
-  const provider = method.slice(at + 1);
-  return ["mineru", "paddleocr", "somark", "mistral ocr"].includes(provider) ? provider : undefined;
+  return ["mineru", "paddleocr", "somark", "mistral ocr"].find((provider) => method.endsWith(`@${provider}`));
 }
 
 function refused(method: string, provider: string, type: string, alternatives: string): ParseRoute {
@@ -43,7 +40,7 @@ function refused(method: string, provider: string, type: string, alternatives: s
   };
 }
 
-const PDF_ALTERNATIVES = `"plain_text" (the PDF's text layer) or the name of a vision model (each page described by it)`;
+const PDF_ALTERNATIVES = `"plain_text" (the PDF's text layer; no OCR, so a scanned PDF gives no text) or the name of a vision model (each page rendered and described by it)`;
 
 /** How a document of `type` is parsed with `setup`. */
 export function parseRoute(type: string, setup: ParserSetup): ParseRoute {
@@ -51,6 +48,7 @@ export function parseRoute(type: string, setup: ParserSetup): ParseRoute {
   const method = normalizeMethod(stated);
   switch (type) {
     case "pdf": {
+      if (method === "") return { kind: "refused", message: `Parse method abnormal. does not support empty value. (the pdf setup's parse_method); what runs here for pdf: ${PDF_ALTERNATIVES}` };
       if (method === "plain_text") return { kind: "local" };
       const provider = externalProvider(method);
       if (provider) return refused(stated, provider, "pdf", PDF_ALTERNATIVES);

@@ -72,9 +72,10 @@ describe("parse methods", () => {
     expect(parseRoute("pdf", { parse_method: "Plain Text", output_format: "json" })).toEqual({ kind: "local" });
     expect(parseRoute("pdf", { parse_method: "gpt-4o-mini", output_format: "json" })).toEqual({ kind: "vision", model: "gpt-4o-mini" });
     const deepdoc = parseRoute("pdf", { parse_method: "DeepDOC", output_format: "json" });
-    expect(deepdoc).toEqual({ kind: "refused", message: expect.stringContaining('parse_method "DeepDOC" of the pdf setup needs RAGFlow\'s DeepDOC layout and OCR models') });
+    expect(deepdoc).toEqual({ kind: "refused", message: expect.stringContaining('parse_method "DeepDOC" of the pdf setup needs RAGFlow\'s DeepDOC models (ONNX OCR, layout and table-structure models') });
     expect((deepdoc as { message: string }).message).toContain('"plain_text"');
-    expect(parseRoute("pdf", { parse_method: "MinerU-2@mineru", output_format: "json" })).toMatchObject({ kind: "refused", message: expect.stringContaining("a MinerU service") });
+    expect(parseRoute("pdf", { parse_method: "MinerU-2@inst@MinerU", output_format: "json" })).toMatchObject({ kind: "refused", message: expect.stringContaining("a MinerU OCR service") });
+    expect(parseRoute("pdf", { parse_method: "", output_format: "json" })).toMatchObject({ kind: "refused", message: expect.stringMatching(/^Parse method abnormal/) });
     for (const method of ["docling", "opendataloader", "TCADP Parser", "paddleocr", "somark", "mistral ocr"]) {
       expect(parseRoute("pdf", { parse_method: method, output_format: "json" }).kind).toBe("refused");
     }
