@@ -60,7 +60,8 @@ async function install(folder: string, tarball: string, extra: string[]): Promis
   writeFileSync(join(folder, "package.json"), JSON.stringify({ name: "consumer", private: true, type: "module" }));
   const started = Date.now();
   // Install scripts run, as for a user: better-sqlite3 builds (or downloads) its native module in its own.
-  await run("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...extra], { cwd: folder, timeout: 240_000 });
+  // Beside the whole suite on two cores that build alone has taken over four minutes.
+  await run("npm", ["install", tarball, "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error", ...extra], { cwd: folder, timeout: 600_000 });
   sizes[folder] = { bytes: Number(execFileSync("du", ["-sb", join(folder, "node_modules")], { encoding: "utf8" }).split("\t")[0]), packages: countPackages(join(folder, "node_modules")), seconds: (Date.now() - started) / 1000 };
 }
 
@@ -76,7 +77,7 @@ beforeAll(async () => {
   for (const [label, folder] of [["default", folders.full], ["--omit=optional", folders.lean]] as const) {
     console.log(`npm install canvasflow ${label}: node_modules ${mb(sizes[folder].bytes)} MB, ${sizes[folder].packages} packages (installed in ${sizes[folder].seconds.toFixed(0)} s)`);
   }
-}, 300_000);
+}, 720_000);
 
 afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 
 function npx(...args: string[]) {
-  return spawnSync("npx", ["--no-install", "canvasflow", ...args], { encoding: "utf8", timeout: 60_000 });
+  return spawnSync("npx", ["--no-install", "canvasflow", ...args], { encoding: "utf8", timeout: 80_000 });
 }
 
 describe("npx canvasflow", () => {
@@ -15,7 +15,8 @@ describe("npx canvasflow", () => {
     expect(result.stderr).toBe("");
     expect(result.status).toBe(0);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-  });
+    // npm's own start waits for its cache while the packed-install test installs beside it.
+  }, 90_000);
 
   it("runs a fixture to workflow_finished", () => {
     const result = npx("run", "fixtures/hello.json", "--query", "Ada", "--events", "ndjson");
@@ -23,5 +24,5 @@ describe("npx canvasflow", () => {
     const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { event: string; data: { content?: string } });
     expect(events.at(-1)?.event).toBe("workflow_finished");
     expect(events.filter((e) => e.event === "message").map((e) => e.data.content).join("")).toBe("Hello, Ada! This is turn 1.");
-  });
+  }, 90_000);
 });
