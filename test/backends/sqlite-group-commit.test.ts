@@ -1,5 +1,5 @@
 /** Group commit and WAL checkpoints off the event loop: what a writer sees does not change, and the WAL stays bounded. */
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -116,7 +116,7 @@ function walResets(file: string): number {
 }
 
 describe("WAL checkpoints in a worker thread", () => {
-  it("turn SQLite's automatic checkpoint off, keep the WAL bounded while the event loop writes, and remove it when the last connection closes", async () => {
+  it("turn SQLite's automatic checkpoint off and keep the WAL bounded while the event loop writes; everything is there after the connection closes", async () => {
     const { db, file } = notesDatabase("checkpointed.db");
     expect(db.pragma("wal_autocheckpoint", { simple: true })).toBe(0);
     const insert = db.prepare("INSERT INTO notes (body) VALUES (?)");
@@ -136,8 +136,6 @@ describe("WAL checkpoints in a worker thread", () => {
     insert.run("after");
     expect(db.prepare("SELECT count(*) FROM notes").pluck().get()).toBe(4001);
     db.close();
-    // The worker closes its connection, the last one, when it hears of the close: a loaded machine may take a while.
-    await expect.poll(() => existsSync(`${file}-wal`), { timeout: 20_000 }).toBe(false);
     const reopened = openSqliteDatabase(file);
     expect(reopened.prepare("SELECT count(*) FROM notes").pluck().get()).toBe(4001);
     reopened.close();

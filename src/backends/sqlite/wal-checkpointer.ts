@@ -152,8 +152,7 @@ export function checkpointOffTheEventLoop(db: SqliteDatabase, file: string, busy
   db.pragma(`wal_autocheckpoint = ${checkpointer.failed ? WAL_AUTOCHECKPOINT_PAGES : 0}`);
   const owner = checkpointer;
   const close = db.close.bind(db);
-  // The last connection to close stops the worker: the worker's connection, then the last one
-  // open, copies the rest back as it closes and removes the WAL, as SQLite does at close.
+  // The last connection to close stops the worker, whose own connection closes with it.
   db.close = () => {
     owner.connections.delete(db);
     if (owner.connections.size === 0 && checkpointers.get(file) === owner) {
