@@ -111,10 +111,20 @@ export const UNIT_TESTS = [
 ];
 
 /**
- * Integration files that assert latencies of 100 ms (cancels across processes): they run alone,
- * after the rest, so that other test files do not take the CPU they measure.
+ * Integration files that assert latencies of 100–200 ms (cancels across processes and servers,
+ * Redis's command timeout): they run alone, after the rest, so that other test files do not take
+ * the CPU they measure.
  */
-export const LATENCY_TESTS = ["test/cli/durable-cancel.test.ts", "test/server/cancel.test.ts", "test/stores/file-cancel.test.ts", "test/stores/postgres-cancel.test.ts", "test/stores/redis-cancel.test.ts", "test/stores/sqlite-cancel.test.ts"];
+export const LATENCY_TESTS = [
+  "test/cli/durable-cancel.test.ts",
+  "test/server/cancel.test.ts",
+  "test/server/two-servers.test.ts",
+  "test/stores/file-cancel.test.ts",
+  "test/stores/postgres-cancel.test.ts",
+  "test/stores/redis-cancel.test.ts",
+  "test/stores/redis-store.test.ts",
+  "test/stores/sqlite-cancel.test.ts",
+];
 
 /**
  * The integration files that take longest (kill tests with real processes, the stores on real
