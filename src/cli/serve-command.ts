@@ -36,7 +36,7 @@ import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { withStore, type KeysStoreArgs } from "./keys-command.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { EXIT } from "./run-command.js";
-import { isSetupError, openRunServices, type RunServices } from "./services.js";
+import { openUntrustedServices, type RunServices } from "./services.js";
 import { legacyReportLines, migrateLegacyMemories } from "../memories/legacy.js";
 import { memoriesForServer } from "../backends/open-memories.js";
 import { sessionOwners } from "../server/memory-owners.js";
@@ -48,7 +48,6 @@ import type { ComponentPolicy } from "../policy/policy.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { RunQueue, RunQueueError } from "../worker/run-queue.js";
 import { createWorker, type RunWorker } from "../worker/worker.js";
-import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { DEFAULT_DASHBOARD_PATH, dashboardSettings, MIN_DASHBOARD_KEY_LENGTH } from "../server/dashboard.js";
 
 export const DEFAULT_HOST = "127.0.0.1";
@@ -145,19 +144,8 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const sqlite = storeArgs.redis === undefined && storeArgs.postgres === undefined;
   requirePackages([...SERVER_PACKAGE_NAMES, ...(sqlite ? ["better-sqlite3"] : [])], SERVER_FEATURE);
   return withStore(storeArgs, io, async (store) => {
-    let services: RunServices;
-    try {
-      services = await openRunServices({ config: args.config, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript }, io);
-    } catch (error) {
-      if (!isSetupError(error)) throw error;
-      io.err(`${error.message}\n`);
-      return EXIT.usage;
-    }
-    if (trustsCode(services.config.codeExec)) {
-      await services.close();
-      io.err(`canvasflow: the config's codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}: remove it\n`);
-      return EXIT.usage;
-    }
+    const services = await openUntrustedServices({ config: args.config, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript }, io);
+    if (services === undefined) return EXIT.usage;
     let memories: MemoryStore;
     try {
       // Memories live with the server's store, so every server process on it sees them.

@@ -13,6 +13,7 @@ import { createLlmProvider } from "../llm/provider.js";
 import { createKnowledgeModels } from "../knowledge/models.js";
 import { startMockLlmServer, type MockLlmServer } from "../llm/mock-server.js";
 import { MockScriptError } from "../llm/mock-script.js";
+import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { UsageError, type CliIO } from "./io.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 
@@ -108,6 +109,28 @@ export async function openRunServices(
       await mock.close();
     },
   };
+}
+
+/**
+ * The services of a process that runs canvases it does not trust (serve, worker): a config or mock
+ * script that does not load, or a config asking to trust code, is reported on stderr and gives
+ * undefined (the caller exits with a usage error).
+ */
+export async function openUntrustedServices(flags: ServiceFlags, io: CliIO): Promise<RunServices | undefined> {
+  let services: RunServices;
+  try {
+    services = await openRunServices(flags, io);
+  } catch (error) {
+    if (!isSetupError(error)) throw error;
+    io.err(`${error.message}\n`);
+    return undefined;
+  }
+  if (trustsCode(services.config.codeExec)) {
+    await services.close();
+    io.err(`canvasflow: the config's codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}: remove it\n`);
+    return undefined;
+  }
+  return services;
 }
 
 /** MCP sessions opened outside a run (runs close their own). */

@@ -18,7 +18,7 @@ import { stopRequested, UsageError, type CliIO } from "./io.js";
 import { integerFlag, secondsFlag } from "./numeric-flags.js";
 import { registryWithModules } from "./register-modules.js";
 import { EXIT } from "./run-command.js";
-import { isSetupError, openRunServices } from "./services.js";
+import { openUntrustedServices } from "./services.js";
 import { serverPolicy } from "./server-policy.js";
 import { ConfigError } from "../config/load.js";
 import type { ComponentPolicy } from "../policy/policy.js";
@@ -27,7 +27,6 @@ import { locationKind } from "../backends/location.js";
 import { DatabaseFileError, MemoryStoreError, SnapshotStoreError } from "../backends/errors.js";
 import type { MemoryStore } from "../backends/contracts.js";
 import { DEFAULT_DATA_FOLDER } from "../backends/open-server.js";
-import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 
 export interface WorkerArgs {
   redis?: string;
@@ -56,22 +55,11 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
     throw new UsageError(`--durability must be sync or async for a worker (exit would lose a whole run when a worker dies), got ${JSON.stringify(args.durability)}`);
   }
   const registry = await registryWithModules(args.register ?? []);
-  let services;
-  try {
-    services = await openRunServices(
-      { config: args.config, kb: args.kb, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript, allowPrivateNetwork: args.allowPrivateNetwork },
-      io,
-    );
-  } catch (error) {
-    if (!isSetupError(error)) throw error;
-    io.err(`${error.message}\n`);
-    return EXIT.usage;
-  }
-  if (trustsCode(services.config.codeExec)) {
-    await services.close();
-    io.err(`canvasflow: the config's codeExec.trustCode is true, but ${UNTRUSTED_CODE_ONLY}: remove it\n`);
-    return EXIT.usage;
-  }
+  const services = await openUntrustedServices(
+    { config: args.config, kb: args.kb, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript, allowPrivateNetwork: args.allowPrivateNetwork },
+    io,
+  );
+  if (services === undefined) return EXIT.usage;
   let policy: ComponentPolicy;
   try {
     // The servers' component policy: a session whose DSL predates it is refused here too.

@@ -23,7 +23,7 @@ import { createQueuedSession, findSession, refuseFullSession, runInProgress } fr
 import { tenantCanvas } from "./tenant-canvas.js";
 import type { AgentRecord, SessionRecord } from "../backends/contracts.js";
 import { TurnTranscript } from "./transcript.js";
-import { addMessages, clientEvent, giveBack, outcomeOf, runTimeLimitMessage, TurnEndHold, turnAgent, type Turn, type TurnInput } from "./turn.js";
+import { addMessages, clientEvent, giveBack, outcomeOf, RunDeadline, TurnEndHold, turnAgent, type Turn, type TurnInput } from "./turn.js";
 import type { RunQueue } from "../worker/run-queue.js";
 import { once } from "../util/once.js";
 
@@ -131,12 +131,7 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
   const sessionId = record.id;
   const log = (input.log ?? ctx.log).child({ session: sessionId, agent: record.agent_id, job: enqueued.jobId });
   const startedAt = performance.now();
-  let timedOut = false;
-  const deadline = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(runTimeLimitMessage(ctx.limits.runMs)));
-  }, ctx.limits.runMs);
-  deadline.unref();
+  const deadline = new RunDeadline(controller, ctx.limits.runMs);
   // Stopping cancels the job; the follower reads on to the run's (cancelled) end.
   let cancelling: Promise<void> | undefined;
   const onAbort = () => (cancelling ??= cancelJob(f));
@@ -158,7 +153,7 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
     const held = new TurnEndHold();
     try {
       for await (const { event } of logged) {
-        const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
+        const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut: deadline.timedOut, returnTrace: input.returnTrace === true });
         if (sent.event === "node_finished") steps++;
         yield* held.pass(sent);
       }
@@ -184,12 +179,12 @@ async function* followTurn(f: Following, onStart: () => void, release: () => Pro
     }
     if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {
-    clearTimeout(deadline);
+    deadline.clear();
     ctx.jobEnds?.forget(enqueued.jobId);
     controller.signal.removeEventListener("abort", onAbort);
     await cancelling;
     const status = transcript.paused ? "paused" : transcript.finished && transcript.error === undefined ? "idle" : transcript.error === "cancelled" ? "cancelled" : "failed";
-    const outcome = outcomeOf(status, timedOut);
+    const outcome = outcomeOf(status, deadline.timedOut);
     ctx.metrics.runEnded(outcome);
     log.info({ outcome: "finished" in outcome ? outcome.finished : outcome.failed, steps, elapsed_ms: Math.round(performance.now() - startedAt) }, "run ended");
     await release();

@@ -257,6 +257,28 @@ export function runTimeLimitMessage(runMs: number): string {
   return `run time limit reached: the run took longer than ${runMs} ms (server.limits.runMs) and was cancelled`;
 }
 
+/** A turn's time limit: past `runMs` it aborts the run, and says afterwards whether that is why it ended. */
+export class RunDeadline {
+  private reached = false;
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(controller: AbortController, runMs: number) {
+    this.timer = setTimeout(() => {
+      this.reached = true;
+      controller.abort(new Error(runTimeLimitMessage(runMs)));
+    }, runMs);
+    this.timer.unref();
+  }
+
+  get timedOut(): boolean {
+    return this.reached;
+  }
+
+  clear(): void {
+    clearTimeout(this.timer);
+  }
+}
+
 async function* runTurn(
   ctx: ServerContext,
   input: TurnInput,
@@ -272,12 +294,7 @@ async function* runTurn(
   const sessionId = record.id;
   const log = (input.log ?? ctx.log).child({ session: sessionId, agent: record.agent_id });
   const startedAt = performance.now();
-  let timedOut = false;
-  const deadline = setTimeout(() => {
-    timedOut = true;
-    controller.abort(new Error(runTimeLimitMessage(ctx.limits.runMs)));
-  }, ctx.limits.runMs);
-  deadline.unref();
+  const deadline = new RunDeadline(controller, ctx.limits.runMs);
   ctx.metrics.runStarted();
   log.info({ tenant: record.tenant }, "run started");
   let steps = 0;
@@ -299,7 +316,7 @@ async function* runTurn(
     const held = new TurnEndHold();
     try {
       for await (const event of session.run({ ...request, end })) {
-        const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut, returnTrace: input.returnTrace === true });
+        const sent = clientEvent(ctx, event, sessionId, transcript, { timedOut: deadline.timedOut, returnTrace: input.returnTrace === true });
         if (sent.event === "node_finished") steps++;
         // The run's first event ends the turn's setup (the calls after it do nothing).
         endSetup();
@@ -313,9 +330,9 @@ async function* runTurn(
     // While the session is still this run's: the next turn reads the record after it.
     if (input.afterRun) await input.afterRun({ transcript, steps });
   } finally {
-    clearTimeout(deadline);
+    deadline.clear();
     // Read here, so a run whose reader stopped early or whose store failed is counted too.
-    const outcome = outcomeOf(session.canvas.status, timedOut);
+    const outcome = outcomeOf(session.canvas.status, deadline.timedOut);
     ctx.metrics.runEnded(outcome);
     log.info({ outcome: "finished" in outcome ? outcome.finished : outcome.failed, steps, elapsed_ms: Math.round(performance.now() - startedAt) }, "run ended");
     // Its agent was deleted while it ran (the record is gone): its run state goes once the lease is let go.

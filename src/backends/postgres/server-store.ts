@@ -14,9 +14,10 @@ import { connectClient, DEFAULT_POSTGRES_URL, describeTarget, isSqlError, openPo
 import { PostgresCancelSignals } from "./cancel.js";
 import { DEFAULT_POSTGRES_SCHEMA } from "./session-schema.js";
 import { PostgresSnapshotStore } from "./session-store.js";
-import { SnapshotStoreError, StoredRecordError, DuplicateTitleError, ServerStoreError } from "../errors.js";
+import { SnapshotStoreError, DuplicateTitleError, ServerStoreError } from "../errors.js";
 import { ensureServerSchema, serverTables, type ServerTables } from "./server-schema.js";
-import { checkNewRecord, checkStoredRecord, DamageListeners, isKeyHash, isRecordId, pageOfRows, parseStoredJson, patchedAgent, patchedSession, titleKey, type RecordKind } from "../shared/records.js";
+import { checkNewRecord, checkStoredRecord, DamageListeners, isKeyHash, isRecordId, pageOfRows, patchedAgent, patchedSession, titleKey, type RecordKind } from "../shared/records.js";
+import { agentFromRow, sessionFromRow, type AgentRow as SqlAgentRow, type SessionRow as SqlSessionRow } from "../shared/record-rows.js";
 import { checkUpload, isUploadId, uploadsToDrop } from "../shared/uploads.js";
 
 export interface PostgresServerStoreOptions extends PostgresConnectionOptions {
@@ -32,31 +33,12 @@ export interface PostgresServerStoreOptions extends PostgresConnectionOptions {
   locationSuffix?: string;
 }
 
-interface AgentRow {
-  id: string;
-  tenant: string;
-  title: string;
-  title_key: string;
-  description: string;
-  dsl: string;
-  canvas_type: string;
-  avatar: string | null;
-  create_time: string;
-  update_time: string;
+interface AgentRow extends SqlAgentRow<string> {
   total?: string;
 }
 
-interface SessionRow {
-  id: string;
-  tenant: string;
-  agent_id: string;
-  user_id: string;
-  name: string;
+interface SessionRow extends SqlSessionRow<string> {
   name_key: string;
-  message: string;
-  source: string;
-  create_time: string;
-  update_time: string;
   total?: string;
 }
 
@@ -301,26 +283,7 @@ class PostgresAgents implements AgentStore {
   }
 
   private record(row: AgentRow): AgentRecord {
-    const where = this.store.rowWhere(this.shown, row.id);
-    const record = checkStoredRecord<AgentRecord>(
-      "agent",
-      {
-        id: row.id,
-        tenant: row.tenant,
-        title: row.title,
-        description: row.description,
-        dsl: parseStoredJson(row.dsl, "its dsl column", where),
-        canvas_type: row.canvas_type,
-        avatar: row.avatar,
-        create_time: time(row.create_time),
-        update_time: time(row.update_time),
-      },
-      where,
-    );
-    if (row.title_key !== titleKey(record.title)) {
-      throw new StoredRecordError(`${where}: its title_key column (${JSON.stringify(row.title_key)}) is not its title lower-cased (${JSON.stringify(titleKey(record.title))}); title uniqueness depends on it`, where);
-    }
-    return record;
+    return agentFromRow(row, this.store.rowWhere(this.shown, row.id), time);
   }
 }
 
@@ -395,22 +358,7 @@ class PostgresSessions implements SessionRecordStore {
   }
 
   private record(row: SessionRow): SessionRecord {
-    const where = this.store.rowWhere(this.shown, row.id);
-    return checkStoredRecord<SessionRecord>(
-      "session record",
-      {
-        id: row.id,
-        tenant: row.tenant,
-        agent_id: row.agent_id,
-        user_id: row.user_id,
-        name: row.name,
-        message: parseStoredJson(row.message, "its message column", where),
-        source: row.source,
-        create_time: time(row.create_time),
-        update_time: time(row.update_time),
-      },
-      where,
-    );
+    return sessionFromRow(row, this.store.rowWhere(this.shown, row.id), time);
   }
 }
 

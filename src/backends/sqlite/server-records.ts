@@ -6,34 +6,15 @@
  * so no other process writes the row in between.
  */
 import type { AgentPatch, AgentRecord, AgentStore, ListQuery, Page, SessionPatch, SessionRecord, SessionRecordStore } from "../contracts.js";
-import { DuplicateTitleError, ServerStoreError, StoredRecordError } from "../errors.js";
-import { checkNewRecord, checkStoredRecord, isRecordId, ownedRecord, pageOfRows, parseStoredJson, patchedAgent, patchedSession, titleKey } from "../shared/records.js";
+import { DuplicateTitleError, ServerStoreError } from "../errors.js";
+import { checkNewRecord, isRecordId, ownedRecord, pageOfRows, patchedAgent, patchedSession, titleKey } from "../shared/records.js";
+import { agentFromRow, sessionFromRow, type AgentRow as SqlAgentRow, type SessionRow as SqlSessionRow } from "../shared/record-rows.js";
 import { violatedConstraint, type ServerDatabase } from "./server-database.js";
 
-interface AgentRow {
-  id: string;
-  tenant: string;
-  title: string;
-  title_key: string;
-  description: string;
-  dsl: string;
-  canvas_type: string;
-  avatar: string | null;
-  create_time: number;
-  update_time: number;
-}
+type AgentRow = SqlAgentRow<number>;
 
-interface SessionRow {
-  id: string;
-  tenant: string;
-  agent_id: string;
-  user_id: string;
-  name: string;
+interface SessionRow extends SqlSessionRow<number> {
   name_key: string;
-  message: string;
-  source: string;
-  create_time: number;
-  update_time: number;
 }
 
 export class SqliteAgents implements AgentStore {
@@ -102,26 +83,7 @@ export class SqliteAgents implements AgentStore {
   }
 
   private record(row: AgentRow): AgentRecord {
-    const where = this.store.rowWhere("agents", row.id);
-    const record = checkStoredRecord<AgentRecord>(
-      "agent",
-      {
-        id: row.id,
-        tenant: row.tenant,
-        title: row.title,
-        description: row.description,
-        dsl: parseStoredJson(row.dsl, "its dsl column", where),
-        canvas_type: row.canvas_type,
-        avatar: row.avatar,
-        create_time: row.create_time,
-        update_time: row.update_time,
-      },
-      where,
-    );
-    if (row.title_key !== titleKey(record.title)) {
-      throw new StoredRecordError(`${where}: its title_key column (${JSON.stringify(row.title_key)}) is not its title lower-cased (${JSON.stringify(titleKey(record.title))}); title uniqueness depends on it`, where);
-    }
-    return record;
+    return agentFromRow(row, this.store.rowWhere("agents", row.id), (value) => value);
   }
 }
 
@@ -185,21 +147,6 @@ export class SqliteSessionRecords implements SessionRecordStore {
   }
 
   private record(row: SessionRow): SessionRecord {
-    const where = this.store.rowWhere("session_records", row.id);
-    return checkStoredRecord<SessionRecord>(
-      "session record",
-      {
-        id: row.id,
-        tenant: row.tenant,
-        agent_id: row.agent_id,
-        user_id: row.user_id,
-        name: row.name,
-        message: parseStoredJson(row.message, "its message column", where),
-        source: row.source,
-        create_time: row.create_time,
-        update_time: row.update_time,
-      },
-      where,
-    );
+    return sessionFromRow(row, this.store.rowWhere("session_records", row.id), (value) => value);
   }
 }
