@@ -165,6 +165,7 @@ describe("the packed package", () => {
     const needed = new Set(installedPackageJsons(join(folders.lean, "node_modules")).flatMap((p) => Object.keys(p.dependencies ?? {})));
     for (const name of Object.keys(pkg.optionalDependencies).filter((name) => !needed.has(name))) expect(existsSync(join(folders.lean, "node_modules", name)), name).toBe(false);
     expect(existsSync(join(folders.lean, "node_modules/@fastify/cors"))).toBe(false);
+    expect(existsSync(join(folders.lean, "node_modules/fastify"))).toBe(false);
     writeFileSync(join(folders.lean, "lean.mjs"), LEAN_MJS);
     const { stdout } = await run(process.execPath, ["lean.mjs"], { cwd: folders.lean, timeout: 60_000 });
     const out = JSON.parse(stdout) as { found: Record<string, number>; said: string; serverError: Record<string, unknown>; layoutError: Record<string, unknown>; sqliteError: Record<string, unknown>; docError?: string };
@@ -175,8 +176,8 @@ describe("the packed package", () => {
     expect(out.serverError).toMatchObject({
       name: "MissingPackageError",
       code: "missing_package",
-      packageNames: expect.arrayContaining(["@fastify/cors", "@fastify/websocket", "prom-client"]),
-      message: expect.stringMatching(/^The HTTP server \(createServer, canvasflow serve\) needs the packages .*install them with `npm install @fastify\/cors .*prom-client`$/),
+      packageNames: expect.arrayContaining(["fastify", "@fastify/cors", "@fastify/websocket", "@fastify/swagger-ui", "prom-client"]),
+      message: expect.stringMatching(/^The HTTP server \(createServer, canvasflow serve\) needs the packages .*install them with `npm install fastify @fastify\/cors .*prom-client`$/),
     });
     expect(out.layoutError).toMatchObject({ name: "MissingPackageError", packageNames: ["elkjs"], message: expect.stringContaining("needs the package elkjs, which is not installed (it is optional): install it with `npm install elkjs`") });
     expect(out.sqliteError).toMatchObject({ name: "MissingPackageError", message: "SQLite needs the package better-sqlite3, which is not installed (it is optional): install it with `npm install better-sqlite3`" });
@@ -194,7 +195,7 @@ describe("the packed package", () => {
     );
     expect(failed?.code).toBe(1);
     // Its store by default is SQLite: better-sqlite3 is named with the server's packages, in one message.
-    expect(failed?.stderr).toMatch(/^canvasflow: The HTTP server \(createServer, canvasflow serve\) needs the packages @fastify\/cors, .* install them with `npm install @fastify\/cors .*prom-client better-sqlite3`\n$/);
+    expect(failed?.stderr).toMatch(/^canvasflow: The HTTP server \(createServer, canvasflow serve\) needs the packages fastify, @fastify\/cors, .* install them with `npm install fastify @fastify\/cors .*prom-client better-sqlite3`\n$/);
   }, 120_000);
 
   it("the lean install is smaller than the default one, in bytes and in packages", () => {
