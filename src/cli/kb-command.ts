@@ -13,7 +13,7 @@ import { statSync } from "node:fs";
 import type { LocalKnowledgeBaseConfig } from "../config/types.js";
 import { isUnavailable } from "../components/unavailable.js";
 import { DEFAULT_INDEX_FOLDER, updateIndex, type IndexProgress, type IndexReport } from "../knowledge/indexer.js";
-import { setIndexNotifier } from "../knowledge/knowledge-base.js";
+import { chunkerFor, setIndexNotifier } from "../knowledge/knowledge-base.js";
 import { effectiveThreshold } from "../knowledge/similarity.js";
 import { searchKnowledgeBases } from "../tools/retrieval/search.js";
 import type { RetrievedChunk } from "../tools/retrieval/types.js";
@@ -35,6 +35,8 @@ export interface KbArgs {
   keywordsWeight?: string;
   rerankId?: string;
   json?: boolean;
+  /** index: chunk the folder with this ingestion pipeline (recorded in the index, so searches use it too). */
+  pipeline?: string;
 }
 
 const BAR_WIDTH = 30;
@@ -88,9 +90,10 @@ function progressBar(io: CliIO): { update(p: IndexProgress): void; done(): void 
   };
 }
 
-function reportText(dir: string, indexDir: string, model: string, report: IndexReport): string {
+function reportText(dir: string, indexDir: string, model: string, chunking: string, report: IndexReport): string {
   const lines = [
     `indexed ${dir} → ${indexDir}`,
+    `  chunked by: ${chunking}`,
     `  files:  ${report.files} (${report.chunkedFiles} read, ${report.reusedFiles} from the cache)${report.skipped.length > 0 ? `, ${report.skipped.length} skipped` : ""}`,
     `  chunks: ${report.chunks} (${report.embeddedChunks} embedded)`,
     `  tokens embedded: ${report.tokens}`,
@@ -126,6 +129,7 @@ export async function kbCommand(args: KbArgs, io: CliIO): Promise<number> {
   const { action, positionals } = args;
   if (action !== "index" && action !== "search") throw new UsageError(action === undefined ? "kb expects a subcommand: index or search" : `unknown kb subcommand "${action}": use index or search`);
   const expected = action === "index" ? 1 : 2;
+  if (args.pipeline !== undefined && action !== "index") throw new UsageError("--pipeline goes with kb index: a search uses the pipeline the index was made with");
   if (positionals.length !== expected) throw new UsageError(action === "index" ? `kb index expects one DIR, got ${positionals.length} arguments` : `kb search expects DIR and "query", got ${positionals.length} arguments`);
   const dir = folderOf(positionals[0], action);
   const search = action === "search"
@@ -156,14 +160,16 @@ export async function kbCommand(args: KbArgs, io: CliIO): Promise<number> {
     const embedding = tools.knowledgeModels?.embeddingFor(config, id);
     if (!search) {
       const indexDir = path.resolve(config.indexDir ?? path.join(dir, DEFAULT_INDEX_FOLDER));
+      const pipeline = args.pipeline !== undefined ? path.resolve(args.pipeline) : config.pipeline;
+      const chunker = await chunkerFor({ indexDir, pipeline, openPipeline: tools.pipelineChunker });
       const bar = progressBar(io);
       let report: IndexReport;
       try {
-        report = await updateIndex({ dir, indexDir, embedding, onProgress: (p) => bar.update(p) });
+        report = await updateIndex({ dir, indexDir, embedding, chunker, onProgress: (p) => bar.update(p) });
       } finally {
         bar.done();
       }
-      io.stdout.write(reportText(dir, indexDir, embedding?.label ?? "none (keywords only)", report));
+      io.stdout.write(reportText(dir, indexDir, embedding?.label ?? "none (keywords only)", chunker.label, report));
       return EXIT.finished;
     }
     // Everything down to a similarity of 0, so the chunks just below the threshold show too.
@@ -183,6 +189,7 @@ export async function kbCommand(args: KbArgs, io: CliIO): Promise<number> {
       },
       tools.env,
       tools.knowledgeModels,
+      tools.pipelineChunker,
     );
     for (const note of notes) io.err(`canvasflow: ${note}\n`);
     if (args.json) io.stdout.write(`${JSON.stringify(result.chunks, null, 2)}\n`);

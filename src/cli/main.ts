@@ -36,7 +36,7 @@ Usage:
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
                    [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
                    [--dashboard-key-env NAME [--dashboard-path PATH]]]
-  canvasflow kb index DIR [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+  canvasflow kb index DIR [--pipeline FILE] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
                        [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--register MODULE]...
@@ -77,6 +77,7 @@ serve: RAGFlow's agent HTTP API (and its OpenAI-compatible route) until Ctrl+C o
 kb: a local knowledge base's index (chunks, keyword terms, vectors), kept in DIR/.canvasflow-index
   or the indexDir configured for DIR. index builds or updates it (only changed files are read and
   embedded); search shows the scored chunks (term, vector, blended), those below the threshold too.
+  index --pipeline FILE chunks the folder with a RAGFlow ingestion pipeline (kept for later indexes and searches).
   Exit codes: 0 done, 1 the folder, embedding or rerank model cannot be used, 2 usage or config.
 mcp list: opens each MCP server of the config's "mcpServers" and lists its tools. Exit codes: 0 listed,
   1 a server could not be opened, 2 usage or an invalid config.
@@ -178,6 +179,7 @@ const KB_OPTIONS = {
   "keywords-weight": { type: "string" },
   "rerank-id": { type: "string" },
   json: { type: "boolean" },
+  pipeline: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const MCP_OPTIONS = { config: { type: "string" }, json: { type: "boolean" } } as const satisfies OptionSpecs;
@@ -360,6 +362,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           keywordsWeight: values["keywords-weight"],
           rerankId: values["rerank-id"],
           json: values.json ?? false,
+          pipeline: values.pipeline,
         },
         io,
       );

@@ -46,10 +46,14 @@ import { openRunTarget, parseDurability, type RunTarget } from "./run-target.js"
 import { legacyReportLines, migrateLegacyMemories } from "../memories/legacy.js";
 import { memoriesBesideSession, memoriesForRun } from "../backends/open-memories.js";
 import { DEFAULT_MEMORY_TENANT } from "../backends/shared/memories.js";
-import { isSetupError, openRunServices, type RunServices, type ServiceFlags } from "./services.js";
+import { isUnavailable } from "../components/unavailable.js";
+import { isSetupError, openRunServices, parseKbFlag, type RunServices, type ServiceFlags } from "./services.js";
+import type { PipelineIngest } from "./pipeline-kb.js";
+import type { LocalKnowledgeBaseConfig } from "../config/types.js";
 
 import { DOCUMENTS_SERVICE, localDocuments, type PipelineFile } from "../pipelines/documents.js";
-import { basename } from "node:path";
+import { mkdirSync } from "node:fs";
+import { basename, extname } from "node:path";
 import { EXIT } from "./exit-codes.js";
 
 export { EXIT };
@@ -179,6 +183,8 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const taskId = parseTaskId(args.taskId);
   checkTracePath(args.trace);
   const target = openRunTarget(args.session, parseDurability(args.durability));
+  // A pipeline run writes its documents into the knowledge base's folder: a new one is made.
+  if ((args.files?.length ?? 0) > 0) for (const kb of args.kb ?? []) mkdirSync(parseKbFlag(kb, process.cwd(), { mustExist: false }).dir, { recursive: true });
   try {
     let services: RunServices;
     try {
@@ -218,14 +224,36 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       if (documents.length === 0) return await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation });
       // An ingestion pipeline parses one document a run, as RAGFlow runs one task per document;
       // a document that fails does not stop the others, and the exit code says one failed.
+      const ingest = await pipelineIngest(args, services);
       let worst: number = EXIT.finished;
-      for (const path of documents) {
+      for (const [index, path] of documents.entries()) {
         if (cancellation.by !== undefined) break;
         if (format === "pretty") io.err(`canvasflow: document ${path}\n`);
-        const code = await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation, files: [{ name: basename(path), path }] });
+        let outputs: Record<string, unknown> | undefined;
+        const code = await runTurn({
+          args: documents.length > 1 && args.trace !== undefined ? { ...args, trace: documentTracePath(args.trace, index, path) } : args,
+          io,
+          format,
+          settings,
+          inputs,
+          taskId,
+          target,
+          services: turnServices,
+          cancellation,
+          files: [{ name: basename(path), path }],
+          onFinished: (finished) => (outputs = finished),
+        });
         if (code !== EXIT.finished && code !== EXIT.failed) return code;
         if (code === EXIT.failed) worst = EXIT.failed;
+        if (code === EXIT.finished && ingest && outputs) {
+          const refused = await ingest.add(path, outputs);
+          if (refused !== undefined) {
+            io.err(`canvasflow: ${refused}\n`);
+            worst = EXIT.failed;
+          }
+        }
       }
+      if (ingest && cancellation.by === undefined && (await indexIngested(ingest, io, cancellation.signal)) === EXIT.failed) worst = EXIT.failed;
       return cancellation.by !== undefined ? signalExitCode(cancellation.by) : worst;
     } finally {
       cancellation.dispose();
@@ -251,6 +279,42 @@ interface Turn {
   cancellation: Cancellation;
   /** The run's documents (`sys.files`), for an ingestion pipeline. */
   files?: PipelineFile[];
+  /** The outputs of a run that finished without an error. */
+  onFinished?: (outputs: Record<string, unknown>) => void;
+}
+
+/** With several documents, each one's trace beside the others: report.html → report.2-guide.md.html. */
+function documentTracePath(trace: string, index: number, document: string): string {
+  const extension = extname(trace);
+  return `${trace.slice(0, trace.length - extension.length)}.${index + 1}-${basename(document)}${extension}`;
+}
+
+/** `--kb ID=DIR` on a pipeline run: the knowledge base its documents go into. */
+async function pipelineIngest(args: RunArgs, services: RunServices): Promise<PipelineIngest | undefined> {
+  const kb = args.kb ?? [];
+  if (kb.length === 0) return undefined;
+  if (kb.length > 1) throw new UsageError(`a pipeline run writes its documents into one knowledge base: give one --kb ID=DIR, got ${kb.length}`);
+  const { id, dir } = parseKbFlag(kb[0], process.cwd());
+  const tools = services.services.tools!;
+  const config = tools.knowledgeBases[id] as LocalKnowledgeBaseConfig;
+  const { PipelineIngest } = await import("./pipeline-kb.js");
+  return new PipelineIngest({ id, dir, indexDir: config.indexDir, embedding: tools.knowledgeModels?.embeddingFor(config, id) }, args.file, tools.pipelineChunker!);
+}
+
+/** Brings the knowledge base of a pipeline run up to date, saying what it holds (on stderr: stdout has the events). */
+async function indexIngested(ingest: PipelineIngest, io: CliIO, signal: AbortSignal): Promise<number> {
+  const { id, dir } = ingest.target;
+  try {
+    const report = await ingest.index(signal);
+    io.err(`canvasflow: knowledge base ${id} (${dir}): ${report.files} documents, ${report.chunks} chunks (${report.chunkedFiles} chunked now, ${report.reusedFiles} unchanged; ${report.embeddedChunks} embedded)\n`);
+    for (const skip of report.skipped) io.err(`canvasflow: knowledge base ${id}: skipped ${skip.path}: ${skip.reason}\n`);
+    for (const note of report.notes) io.err(`canvasflow: knowledge base ${id}: ${note}\n`);
+    return report.skipped.length > 0 ? EXIT.failed : EXIT.finished;
+  } catch (error) {
+    if (!isUnavailable(error) && !(error instanceof Error && error.name === "PipelineChunkerError")) throw error;
+    io.err(`canvasflow: knowledge base ${id} (${dir}): ${(error as Error).message}\n`);
+    return EXIT.failed;
+  }
 }
 
 /** Open the session (its lock, its state), run the turn, and close it. */
@@ -371,8 +435,10 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
   let last: CanvasEvent | undefined;
   const traced: CanvasEvent[] | undefined = args.trace !== undefined ? [] : undefined;
   const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal, ...(turn.files ? { files: turn.files } : {}) };
+  let lastFinished: string | undefined;
   for await (const event of session.run(request)) {
     last = event;
+    if (event.event === "node_finished") lastFinished = event.data.component_id;
     traced?.push(event);
     if (event.event === "workflow_resumed") {
       const again = event.data.in_flight.length > 0 ? `running again what was in flight: ${event.data.in_flight.join(", ")}` : "nothing was in flight";
@@ -382,6 +448,8 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
     else io.stdout.write(`${JSON.stringify(event)}\n`);
   }
   if (traced && args.trace !== undefined) await writeTrace(args.trace, traced, canvas, args.file, io);
+  // The last component's whole outputs (workflow_finished shows them bounded for the event).
+  if (last?.event === "workflow_finished" && !last.data.error && session.lastRunSaved) turn.onFinished?.({ ...(lastFinished === undefined ? last.data.outputs : (canvas.outputs(lastFinished) ?? last.data.outputs)) });
 
   if (canvas.status === "cancelled") {
     const by = cancellation.by;

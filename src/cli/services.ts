@@ -43,12 +43,13 @@ export interface RunServices {
 /** The provider name the mock gets in the config it is routed through. */
 const MOCK_PROVIDER = "mock-llm";
 
-/** `--kb ID=DIR` → the id and the folder (resolved against cwd; it must exist). */
-export function parseKbFlag(value: string, cwd: string): { id: string; dir: string } {
+/** `--kb ID=DIR` → the id and the folder (resolved against cwd; it must exist unless `mustExist` is false). */
+export function parseKbFlag(value: string, cwd: string, options: { mustExist?: boolean } = {}): { id: string; dir: string } {
   const eq = value.indexOf("=");
   if (eq <= 0 || eq === value.length - 1) throw new UsageError(`--kb expects ID=DIR, got "${value}"`);
   const id = value.slice(0, eq);
   const dir = resolve(cwd, value.slice(eq + 1));
+  if (options.mustExist === false) return { id, dir };
   let isDir = false;
   try {
     isDir = statSync(dir).isDirectory();

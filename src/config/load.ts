@@ -98,6 +98,7 @@ export function validateConfig(value: unknown, file: string, baseDir = dirname(r
   for (const kb of Object.values(config.knowledgeBases ?? {})) {
     if (kb.type === "local" && !isAbsolute(kb.dir)) kb.dir = resolve(baseDir, kb.dir);
     if (kb.type === "local" && kb.indexDir !== undefined && !isAbsolute(kb.indexDir)) kb.indexDir = resolve(baseDir, kb.indexDir);
+    if (kb.type === "local" && kb.pipeline !== undefined && !isAbsolute(kb.pipeline)) kb.pipeline = resolve(baseDir, kb.pipeline);
   }
   if (config.files?.dir !== undefined && !isAbsolute(config.files.dir)) config.files.dir = resolve(baseDir, config.files.dir);
   if (config.memories?.location !== undefined) config.memories.location = memoriesLocation(config.memories.location, baseDir);

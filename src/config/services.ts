@@ -29,7 +29,7 @@ export interface BuildServicesOptions {
 
 export function buildServices(config: CanvasflowConfig, options: BuildServicesOptions = {}): CanvasflowServices {
   const env = options.env ?? process.env;
-  return {
+  const services: CanvasflowServices = {
     llm: options.llm ?? createLlmProvider(config, env),
     tools: {
       knowledgeBases: { ...(config.knowledgeBases ?? {}) },
@@ -46,4 +46,8 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
     mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
     ...(config.codeExec || options.trustCode ? { codeExec: { ...(config.codeExec ?? {}), ...(options.trustCode ? { trustCode: true } : {}) } } : {}),
   };
+  // A pipeline runs with the services it chunks for (its Extractor's models); the pipelines'
+  // modules load only when a knowledge base names one.
+  services.tools!.pipelineChunker = async (file) => (await import("../pipelines/kb-chunker.js")).openPipelineChunker(file, { ...services });
+  return services;
 }

@@ -7,6 +7,7 @@ import type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress
 import type { LlmProvider } from "../llm/types.js";
 import type { KnowledgeModels } from "../knowledge/model-types.js";
 import type { EmbeddingConfig, LocalKnowledgeBaseConfig } from "../knowledge/config-types.js";
+import type { PipelineChunkerOpener } from "../knowledge/chunkers.js";
 import type { McpHub } from "../tools/mcp/hub.js";
 import type { McpServerConfig } from "../tools/mcp/config.js";
 import type { MemoryStore } from "../backends/contracts.js";
@@ -203,6 +204,11 @@ export interface ToolServices {
   files?: FilesConfig;
   smtp?: SmtpConfig;
   browser?: BrowserConfig;
+  /**
+   * Opens an ingestion pipeline as a knowledge base's chunker (a local knowledge base's `pipeline`,
+   * or the one its index was made with), running it with these services' models.
+   */
+  pipelineChunker?: PipelineChunkerOpener;
 }
 
 /**

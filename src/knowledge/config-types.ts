@@ -23,4 +23,10 @@ export interface LocalKnowledgeBaseConfig {
   embedding?: EmbeddingConfig | false;
   /** Where the index is cached; default `<dir>/.canvasflow-index`. */
   indexDir?: string;
+  /**
+   * A RAGFlow ingestion pipeline (a dataflow canvas file) that turns the folder's files into
+   * chunks, instead of the default chunker. Left out, the pipeline the index was last made with
+   * (`canvasflow kb index DIR --pipeline FILE`), else the default chunker.
+   */
+  pipeline?: string;
 }

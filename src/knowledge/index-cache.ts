@@ -30,6 +30,10 @@ export interface CachedChunk {
   terms: string;
   /** The section's terms. */
   sectionTerms: string;
+  /** What its vector is made of, when the chunker said (a pipeline's Tokenizer fields). */
+  embeddingText?: string;
+  /** RAGFlow's other fields, when a pipeline made the chunk. */
+  fields?: Record<string, unknown>;
 }
 
 export interface CacheEntry {
@@ -59,6 +63,10 @@ export interface Manifest {
   /** The embedding model's key, or null for keywords only. */
   model: string | null;
   dimensions: number | null;
+  /** The chunker's key, when it is not the default one (DocumentChunker.key). */
+  chunking?: string;
+  /** The pipeline file the chunks were made with (absolute): searches chunk changed files with it too. */
+  pipeline?: string;
   files: ManifestFile[];
 }
 
@@ -106,6 +114,7 @@ export function decodeEntry(bytes: Buffer): CacheEntry {
   if (!Array.isArray(chunks) || typeof dimensions !== "number" || !Number.isInteger(dimensions) || dimensions < 0) throw new Error("its header has the wrong shape");
   for (const c of chunks as CachedChunk[]) {
     if (typeof c?.content !== "string" || typeof c.section !== "string" || typeof c.terms !== "string" || typeof c.sectionTerms !== "string") throw new Error("a chunk has the wrong shape");
+    if ((c.embeddingText !== undefined && typeof c.embeddingText !== "string") || (c.fields !== undefined && (typeof c.fields !== "object" || c.fields === null || Array.isArray(c.fields)))) throw new Error("a chunk has the wrong shape");
   }
   const start = headerEnd + ((4 - (headerEnd % 4)) % 4);
   const expected = dimensions > 0 ? chunks.length * dimensions * 4 : 0;
@@ -121,6 +130,7 @@ function isManifest(value: unknown): value is Manifest {
   if (!m || typeof m !== "object" || typeof m.format !== "number" || typeof m.chunker !== "number" || !Array.isArray(m.files)) return false;
   if (m.model !== null && typeof m.model !== "string") return false;
   if (m.dimensions !== null && typeof m.dimensions !== "number") return false;
+  if ((m.chunking !== undefined && typeof m.chunking !== "string") || (m.pipeline !== undefined && typeof m.pipeline !== "string")) return false;
   return m.files.every(
     (f) => f && typeof f.path === "string" && typeof f.size === "number" && typeof f.mtimeMs === "number" && typeof f.hash === "string" && /^[0-9a-f]{64}$/.test(f.hash) && typeof f.chunks === "number" && (f.nameVector === undefined || typeof f.nameVector === "string"),
   );

@@ -13,7 +13,7 @@ import { createHash } from "node:crypto";
 import type { Dirent } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { chunkDocument, formatOf } from "./documents.js";
+import { DEFAULT_CHUNKER, draftTerms, type DocumentChunker } from "./chunkers.js";
 import { decodeVector } from "./embedding-client.js";
 import { contentHash, IndexCache, MANIFEST_FORMAT, modelTag, type CacheEntry, type CachedChunk, type Manifest, type ManifestFile } from "./index-cache.js";
 import { KeywordIndex } from "./keyword-index.js";
@@ -46,6 +46,8 @@ export interface IndexedChunk {
   documentName: string;
   section: string;
   content: string;
+  /** RAGFlow's other fields, when a pipeline made the chunk (important_kwd, question_kwd, positions…). */
+  fields?: Record<string, unknown>;
 }
 
 export interface BuiltIndex {
@@ -94,11 +96,13 @@ export interface BuildOptions {
   onProgress?: (progress: IndexProgress) => void;
   /** Ignore the cache and embed everything again, saying why in the report's notes. */
   rebuild?: { reason: string };
+  /** How files become chunks; default the default chunker. Files it does not accept are not listed. */
+  chunker?: DocumentChunker;
 }
 
 /** The files a knowledge base reads below a folder (hidden files and folders skipped), sorted by path. */
-export async function listSourceFiles(dir: string): Promise<SourceFile[]> {
-  return (await listSourceTree(dir)).files;
+export async function listSourceFiles(dir: string, chunker: DocumentChunker = DEFAULT_CHUNKER): Promise<SourceFile[]> {
+  return (await listSourceTree(dir, chunker)).files;
 }
 
 /**
@@ -107,7 +111,7 @@ export async function listSourceFiles(dir: string): Promise<SourceFile[]> {
  * folder), named pipes (reading one blocks until a writer comes), sockets and devices. Hidden
  * entries and files of formats it does not read are left out silently.
  */
-export async function listSourceTree(dir: string): Promise<{ files: SourceFile[]; skipped: Array<{ path: string; reason: string }> }> {
+export async function listSourceTree(dir: string, chunker: DocumentChunker = DEFAULT_CHUNKER): Promise<{ files: SourceFile[]; skipped: Array<{ path: string; reason: string }> }> {
   const files: SourceFile[] = [];
   const skipped: Array<{ path: string; reason: string }> = [];
   const walk = async (folder: string, prefix: string): Promise<void> => {
@@ -118,7 +122,7 @@ export async function listSourceTree(dir: string): Promise<{ files: SourceFile[]
       const relative = prefix === "" ? entry.name : `${prefix}/${entry.name}`;
       if (entry.isDirectory()) await walk(absolute, relative);
       else if (entry.isFile()) {
-        if (!formatOf(entry.name)) continue;
+        if (!chunker.accepts(entry.name)) continue;
         const info = await stat(absolute);
         files.push({ relative, absolute, size: info.size, mtimeMs: info.mtimeMs });
       } else {
@@ -243,8 +247,10 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
   const cache = new IndexCache(path.resolve(options.indexDir ?? path.join(dir, DEFAULT_INDEX_FOLDER)));
   const model = options.embedding;
   const modelKey = model?.key ?? null;
-  const tag = modelTag(`${modelKey ?? ""}#chunker ${CHUNKER_VERSION}`);
-  const listing = options.files ? { files: options.files, skipped: options.skippedEntries ?? [] } : await listSourceTree(dir);
+  const chunker = options.chunker ?? DEFAULT_CHUNKER;
+  // The default chunker's entries keep the names they had before chunkers were pluggable.
+  const tag = modelTag(`${modelKey ?? ""}#chunker ${CHUNKER_VERSION}${chunker.key === DEFAULT_CHUNKER.key ? "" : `#${chunker.key}`}`);
+  const listing = options.files ? { files: options.files, skipped: options.skippedEntries ?? [] } : await listSourceTree(dir, chunker);
   const files = listing.files;
   const notes: string[] = [];
   const skipped: IndexReport["skipped"] = [...listing.skipped];
@@ -261,7 +267,11 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
         if (m.model !== null && modelKey !== null && sameModelApartFromDimensions(m.model, modelKey)) {
           notes.push(`dimension mismatch: the index at ${cache.dir} holds ${m.dimensions ?? "?"}-dimensional vectors, the configuration asks for ${model?.dimensions ?? "the model's own size"}: rebuilding it`);
         } else notes.push(`the index at ${cache.dir} was made with ${describeModel(m.model)}, the configuration now says ${describeModel(modelKey)}: rebuilding it`);
-      } else previous = m;
+      } else {
+        previous = m;
+        const before = m.chunking ?? DEFAULT_CHUNKER.key;
+        if (before !== chunker.key) notes.push(`the index at ${cache.dir} was chunked by ${m.pipeline ? `the pipeline ${m.pipeline}` : before === DEFAULT_CHUNKER.key ? DEFAULT_CHUNKER.label : "another version of its pipeline"}, now by ${chunker.label}: chunking every file again`);
+      }
     }
   }
   const known = new Map((previous?.files ?? []).map((f) => [f.path, f]));
@@ -293,9 +303,19 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
       if (!entry) {
         bytes ??= await readFile(file.absolute);
         hash = contentHash(bytes);
-        const chunks = await chunkDocument(formatOf(file.relative)!, bytes);
+        const drafts = await chunker.chunk({ relative: file.relative, absolute: file.absolute, bytes }, options.signal);
         entry = {
-          chunks: chunks.map<CachedChunk>((c) => ({ section: c.section, content: c.content, terms: termsOf(c.content).join(" "), sectionTerms: termsOf(c.section).join(" ") })),
+          chunks: drafts.map<CachedChunk>((draft) => {
+            const { terms, sectionTerms } = draftTerms(draft);
+            return {
+              section: draft.section,
+              content: draft.content,
+              terms: terms.join(" "),
+              sectionTerms: sectionTerms.join(" "),
+              ...(draft.embeddingText !== undefined ? { embeddingText: draft.embeddingText } : {}),
+              ...(draft.fields !== undefined ? { fields: draft.fields } : {}),
+            };
+          }),
           dimensions: 0,
           vectors: [],
         };
@@ -322,7 +342,7 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
       if (state.fresh) {
         state.entry.vectors = new Array(state.entry.chunks.length);
         state.entry.chunks.forEach((chunk, i) => {
-          texts.push(embeddingText(chunk.content));
+          texts.push(chunk.embeddingText ?? embeddingText(chunk.content));
           targets.push((v) => (state.entry.vectors[i] = v));
         });
         embeddedChunks += state.entry.chunks.length;
@@ -356,6 +376,8 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
     chunker: CHUNKER_VERSION,
     model: modelKey,
     dimensions: model ? dimensions : null,
+    ...(chunker.key !== DEFAULT_CHUNKER.key ? { chunking: chunker.key } : {}),
+    ...(chunker.pipeline !== undefined ? { pipeline: chunker.pipeline } : {}),
     files: states.map<ManifestFile>((s) => ({
       path: s.file.relative,
       size: s.file.size,
@@ -365,7 +387,8 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
       ...(s.nameVector ? { nameVector: encodeVector(s.nameVector) } : {}),
     })),
   };
-  const changed = states.some((s) => s.fresh) || previous === undefined || JSON.stringify(previous.files) !== JSON.stringify(manifest.files);
+  const changed =
+    states.some((s) => s.fresh) || previous === undefined || previous.chunking !== manifest.chunking || previous.pipeline !== manifest.pipeline || JSON.stringify(previous.files) !== JSON.stringify(manifest.files);
   if (changed) {
     try {
       for (const state of states) if (state.fresh) await cache.writeEntry(state.hash, tag, state.entry);
@@ -400,7 +423,14 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
     const documentId = shortHash(dir, state.file.relative);
     const nameTerms = termsOf(state.file.relative);
     state.entry.chunks.forEach((chunk, i) => {
-      chunks.push({ id: shortHash(documentId, String(i), chunk.content), documentId, documentName: state.file.relative, section: chunk.section, content: chunk.content });
+      chunks.push({
+        id: shortHash(documentId, String(i), chunk.content),
+        documentId,
+        documentName: state.file.relative,
+        section: chunk.section,
+        content: chunk.content,
+        ...(chunk.fields !== undefined ? { fields: chunk.fields } : {}),
+      });
       terms.push({ content: chunk.terms === "" ? [] : chunk.terms.split(" "), title: [...nameTerms, ...(chunk.sectionTerms === "" ? [] : chunk.sectionTerms.split(" "))] });
       if (model) rows.push({ name: state.nameVector!, content: state.entry.vectors[i] });
     });

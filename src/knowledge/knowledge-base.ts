@@ -8,6 +8,8 @@
 import path from "node:path";
 import { stat } from "node:fs/promises";
 import { UnavailableError } from "../components/unavailable.js";
+import { DEFAULT_CHUNKER, type DocumentChunker, type PipelineChunkerOpener } from "./chunkers.js";
+import { IndexCache } from "./index-cache.js";
 import { buildIndex, DEFAULT_INDEX_FOLDER, filesSignature, listSourceTree, type BuiltIndex, type IndexReport } from "./indexer.js";
 import type { EmbeddingModel } from "./model-types.js";
 
@@ -18,6 +20,36 @@ interface KnowledgeBaseOptions {
   dir: string;
   indexDir?: string;
   embedding?: EmbeddingModel;
+  /** The ingestion pipeline that chunks the folder; default the one its index was made with, else the default chunker. */
+  pipeline?: string;
+  /** Opens a pipeline as a chunker (the services' `tools.pipelineChunker`). */
+  openPipeline?: PipelineChunkerOpener;
+}
+
+/**
+ * The chunker of a knowledge base: the pipeline it is given, else the pipeline its index was made
+ * with (manifest.json records it, so that a search never chunks a changed file otherwise than
+ * `kb index --pipeline` did), else the default chunker.
+ */
+export async function chunkerFor(options: { indexDir: string; pipeline?: string; openPipeline?: PipelineChunkerOpener }): Promise<DocumentChunker> {
+  let pipeline = options.pipeline;
+  let recorded = false;
+  if (pipeline === undefined) {
+    const manifest = await new IndexCache(options.indexDir).readManifest();
+    if (manifest.kind === "ok" && manifest.value.pipeline !== undefined) {
+      pipeline = manifest.value.pipeline;
+      recorded = true;
+    }
+  }
+  if (pipeline === undefined) return DEFAULT_CHUNKER;
+  const where = recorded ? `the index at ${options.indexDir} was made with the pipeline ${pipeline} (its manifest.json says so)` : `the pipeline ${pipeline}`;
+  if (!options.openPipeline) throw new UnavailableError(`${where}, and this process cannot run ingestion pipelines`);
+  try {
+    return await options.openPipeline(pipeline);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UnavailableError(recorded ? `${where}, which cannot be opened: ${message}; index the folder again (canvasflow kb index DIR --pipeline FILE)` : message);
+  }
 }
 
 /** Where the notes of an update go (rebuilt caches, skipped files), by default standard error. */
@@ -37,11 +69,11 @@ function tell(dir: string, report: IndexReport): void {
   for (const skip of report.skipped) notifier(`knowledge base ${dir}: skipped ${skip.path}: ${skip.reason}`);
 }
 
-async function listFolder(dir: string) {
+async function listFolder(dir: string, chunker: DocumentChunker) {
   try {
     const info = await stat(dir);
     if (!info.isDirectory()) throw new Error("it is not a folder");
-    return await listSourceTree(dir);
+    return await listSourceTree(dir, chunker);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === "ENOENT" ? "it does not exist" : error instanceof Error ? error.message : String(error);
     throw new UnavailableError(`cannot read the folder ${dir}: ${reason}`);
@@ -53,10 +85,21 @@ export class LocalKnowledgeBase {
   readonly indexDir: string;
   private current: { index: BuiltIndex; checkedAt: number } | undefined;
   private pending: Promise<BuiltIndex> | undefined;
+  /** Decided on first use and kept for the process's life (a pipeline is compiled once). */
+  private chunker: Promise<DocumentChunker> | undefined;
 
   constructor(readonly options: KnowledgeBaseOptions) {
     this.dir = path.resolve(options.dir);
     this.indexDir = path.resolve(options.indexDir ?? path.join(this.dir, DEFAULT_INDEX_FOLDER));
+  }
+
+  private chunking(): Promise<DocumentChunker> {
+    this.chunker ??= chunkerFor({ indexDir: this.indexDir, pipeline: this.options.pipeline, openPipeline: this.options.openPipeline }).catch((error: unknown) => {
+      // Not kept: the next search tries again (the pipeline file may be fixed meanwhile).
+      this.chunker = undefined;
+      throw error;
+    });
+    return this.chunker;
   }
 
   /** The index, brought up to date with the folder when the last check is older than FRESH_FOR_MS. */
@@ -73,9 +116,10 @@ export class LocalKnowledgeBase {
   async rebuild(reason: string): Promise<BuiltIndex> {
     await this.pending?.catch(() => undefined);
     this.pending = (async () => {
-      const { files, skipped } = await listFolder(this.dir);
+      const chunker = await this.chunking();
+      const { files, skipped } = await listFolder(this.dir, chunker);
       const checkedAt = performance.now();
-      const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped, rebuild: { reason } });
+      const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped, rebuild: { reason }, chunker });
       tell(this.dir, report);
       this.current = { index, checkedAt };
       return index;
@@ -84,13 +128,14 @@ export class LocalKnowledgeBase {
   }
 
   private async refresh(): Promise<BuiltIndex> {
-    const { files, skipped } = await listFolder(this.dir);
+    const chunker = await this.chunking();
+    const { files, skipped } = await listFolder(this.dir, chunker);
     const checkedAt = performance.now();
     if (this.current && this.current.index.signature === filesSignature(files)) {
       this.current.checkedAt = checkedAt;
       return this.current.index;
     }
-    const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped });
+    const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped, chunker });
     tell(this.dir, report);
     this.current = { index, checkedAt };
     return index;
@@ -102,7 +147,7 @@ const open = new Map<string, LocalKnowledgeBase>();
 /** The knowledge base of a folder, index folder and embedding model: one per process. */
 export function localKnowledgeBase(options: KnowledgeBaseOptions): LocalKnowledgeBase {
   const kb = new LocalKnowledgeBase(options);
-  const key = JSON.stringify([kb.dir, kb.indexDir, options.embedding?.key ?? null]);
+  const key = JSON.stringify([kb.dir, kb.indexDir, options.embedding?.key ?? null, options.pipeline ?? null]);
   const existing = open.get(key);
   if (existing) return existing;
   open.set(key, kb);

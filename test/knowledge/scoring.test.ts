@@ -131,12 +131,18 @@ describe("cache entries", () => {
 });
 
 describe("configuration", () => {
-  it("checks the providers of embedding and rerank routes, and resolves indexDir", () => {
+  it("checks the providers of embedding and rerank routes, and resolves indexDir and pipeline", () => {
     const config = validateConfig(
-      { providers: { p: { baseURL: "http://127.0.0.1:1/v1" } }, embedding: { provider: "p", model: "e" }, rerankModels: { r: { provider: "p" } }, knowledgeBases: { kb: { type: "local", dir: "kb", indexDir: "idx", embedding: false } } },
+      {
+        providers: { p: { baseURL: "http://127.0.0.1:1/v1" } },
+        embedding: { provider: "p", model: "e" },
+        rerankModels: { r: { provider: "p" } },
+        knowledgeBases: { kb: { type: "local", dir: "kb", indexDir: "idx", embedding: false, pipeline: "ingest.json" } },
+      },
       "/etc/canvasflow/canvasflow.config.json",
     );
-    expect(config.knowledgeBases!.kb).toEqual({ type: "local", dir: "/etc/canvasflow/kb", indexDir: "/etc/canvasflow/idx", embedding: false });
+    expect(config.knowledgeBases!.kb).toEqual({ type: "local", dir: "/etc/canvasflow/kb", indexDir: "/etc/canvasflow/idx", embedding: false, pipeline: "/etc/canvasflow/ingest.json" });
+    expect(() => validateConfig({ knowledgeBases: { kb: { type: "local", dir: "kb", pipeline: "" } } }, "c.json")).toThrow("/knowledgeBases/kb/pipeline");
     expect(() =>
       validateConfig({ providers: {}, embedding: { provider: "nope", model: "e" }, defaultRerankModel: { provider: "gone" }, knowledgeBases: { kb: { type: "local", dir: "kb", embedding: { provider: "x", model: "m" } } } }, "c.json"),
     ).toThrow(/\/embedding\/provider: names the provider "nope"[\s\S]*\/defaultRerankModel\/provider: names the provider "gone"[\s\S]*\/knowledgeBases\/kb\/embedding\/provider: names the provider "x"/);

@@ -5,62 +5,20 @@
  * ends in chunks; the PDF, which the templates parse with DeepDOC, fails alone with a message
  * naming what runs instead, and parses once its setup says plain_text.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
-import ExcelJS from "exceljs";
-import PDFDocument from "pdfkit";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadCanvas } from "../../src/api.js";
 import type { CanvasEvent } from "../../src/engine/events.js";
 import { localDocuments } from "../../src/pipelines/documents.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { startMockLlm } from "../helpers/mock-llm.js";
+import { READABLE_DOCUMENTS, writePipelineDocuments } from "../helpers/pipeline-documents.js";
 
 const folder = mkdtempSync(join(tmpdir(), "canvasflow-corpus-pipelines-"));
 
-function pdf(lines: string[]): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const doc = new PDFDocument();
-    const parts: Buffer[] = [];
-    doc.on("data", (part: Buffer) => parts.push(part));
-    doc.on("end", () => resolve(Buffer.concat(parts)));
-    doc.on("error", reject);
-    for (const line of lines) doc.text(line);
-    doc.end();
-  });
-}
-
-async function makeDocuments(): Promise<void> {
-  writeFileSync(join(folder, "guide.md"), "# Guide\n\n## Install\n\nRun npm install to get canvasflow.\n\n| flag | meaning |\n|---|---|\n| --file | a document |\n");
-  writeFileSync(join(folder, "page.html"), "<html><head><script>alert(1)</script></head><body><h1>Release notes</h1><p>Pipelines run RAGFlow dataflow canvases.</p></body></html>");
-  writeFileSync(join(folder, "mail.eml"), "From: Ada <ada@example.com>\r\nTo: team@example.com\r\nSubject: Harvest\r\nDate: Sun, 6 Dec 2026 10:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nThe harvest festival is on Friday.\r\n");
-  writeFileSync(join(folder, "notes.txt"), "Plain notes about the orchard.\nApples ripen in autumn.\n");
-  const docx = new Document({
-    sections: [
-      {
-        children: [
-          new Paragraph({ text: "Handbook", heading: HeadingLevel.HEADING_1 }),
-          new Paragraph("Every pipeline starts at File."),
-          new Table({ rows: [new TableRow({ children: [new TableCell({ children: [new Paragraph("step")] }), new TableCell({ children: [new Paragraph("job")] })] }), new TableRow({ children: [new TableCell({ children: [new Paragraph("Parser")] }), new TableCell({ children: [new Paragraph("reads")] })] })] }),
-        ],
-      },
-    ],
-  });
-  writeFileSync(join(folder, "handbook.docx"), await Packer.toBuffer(docx));
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("Prices");
-  sheet.addRow(["fruit", "price"]);
-  sheet.addRow(["apple", 3]);
-  sheet.addRow(["pear", 4]);
-  writeFileSync(join(folder, "prices.xlsx"), Buffer.from(await workbook.xlsx.writeBuffer()));
-  writeFileSync(join(folder, "report.pdf"), await pdf(["Quarterly report", "The pipeline parsed this text layer."]));
-}
-
-beforeAll(makeDocuments);
-
-const READABLE = ["guide.md", "page.html", "mail.eml", "notes.txt", "handbook.docx", "prices.xlsx"];
+beforeAll(() => writePipelineDocuments(folder));
 
 async function runDocument(dsl: string | object, name: string): Promise<{ error: string | undefined; chunks: Array<Record<string, unknown>> }> {
   // The mock LLM is closed after the test that starts it.
@@ -75,7 +33,7 @@ async function runDocument(dsl: string | object, name: string): Promise<{ error:
 }
 
 describe.each(["advanced_ingestion_pipeline.json", "chunk_summary.json", "compiler.json", "title_chunker.json"])("the corpus pipeline %s", (file) => {
-  it.each(READABLE)("turns %s into chunks", async (name) => {
+  it.each(READABLE_DOCUMENTS)("turns %s into chunks", async (name) => {
     const { error, chunks } = await runDocument(corpusPath("ragflow/head", file), name);
     expect(error, error).toBeUndefined();
     expect(chunks.length).toBeGreaterThan(0);

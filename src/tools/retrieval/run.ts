@@ -84,7 +84,7 @@ export async function retrieve(args: Record<string, unknown>, ctx: ToolContext):
   if (options.crossLanguages.length > 0 && choices.some((c) => c.config.type === "local")) {
     options.localQuery = await crossLanguageQuery(query, options.crossLanguages, { provider: services.llm, label: ctx.label, signal: ctx.signal, onUsage: (usage) => ctx.addUsage(usage) });
   }
-  const { chunks, documents } = await searchKnowledgeBases(choices, options, services.tools?.env ?? process.env, services.tools?.knowledgeModels);
+  const { chunks, documents } = await searchKnowledgeBases(choices, options, services.tools?.env ?? process.env, services.tools?.knowledgeModels, services.tools?.pipelineChunker);
   if (chunks.length === 0) return emptyResponse(params, query, "knowledge base");
   ctx.addReferences(chunks, documents);
   return { formalized_content: formatChunks(chunks), json: chunks };

@@ -13,6 +13,7 @@ import { isUnavailable, UnavailableError } from "../../components/unavailable.js
 import type { LocalKnowledgeBaseConfig } from "../../config/types.js";
 import { QueryDimensionMismatch, scoreCandidates, type ScoredChunk } from "../../knowledge/hybrid.js";
 import { localKnowledgeBase } from "../../knowledge/knowledge-base.js";
+import type { PipelineChunkerOpener } from "../../knowledge/chunkers.js";
 import type { KnowledgeModels } from "../../knowledge/model-types.js";
 import { blend, effectiveThreshold, rerankWindow } from "../../knowledge/similarity.js";
 import type { KnowledgeBaseChoice } from "./datasets.js";
@@ -46,10 +47,10 @@ interface LocalCandidate extends ScoredChunk {
   datasetId: string;
 }
 
-async function searchLocal(id: string, config: LocalKnowledgeBaseConfig, options: SearchOptions, models: KnowledgeModels | undefined): Promise<LocalCandidate[]> {
+async function searchLocal(id: string, config: LocalKnowledgeBaseConfig, options: SearchOptions, models: KnowledgeModels | undefined, openPipeline: PipelineChunkerOpener | undefined): Promise<LocalCandidate[]> {
   const dir = path.resolve(config.dir);
   try {
-    const kb = localKnowledgeBase({ dir, indexDir: config.indexDir, embedding: models?.embeddingFor(config, id) });
+    const kb = localKnowledgeBase({ dir, indexDir: config.indexDir, embedding: models?.embeddingFor(config, id), pipeline: config.pipeline, openPipeline });
     const query = { query: options.localQuery ?? options.query, topK: options.topK, similarityThreshold: options.similarityThreshold, keywordsWeight: options.keywordsWeight, signal: options.signal, onTokens: options.onTokens };
     let scored: ScoredChunk[];
     try {
@@ -81,6 +82,16 @@ async function rerank(candidates: LocalCandidate[], options: SearchOptions, mode
   return window.map((c, i) => ({ ...c, vectorSimilarity: scores[i], similarity: blend(options.keywordsWeight, c.termSimilarity, scores[i]) }));
 }
 
+/** A pipeline chunk's stored fields under the names RAGFlow's chunk references use (chunks_format). */
+function referenceFields(fields: Readonly<Record<string, unknown>> | undefined): Record<string, unknown> {
+  if (fields === undefined) return {};
+  const out: Record<string, unknown> = {};
+  if (typeof fields.img_id === "string" && fields.img_id !== "") out.image_id = fields.img_id;
+  if (Array.isArray(fields.position_int)) out.positions = fields.position_int;
+  if (typeof fields.doc_type_kwd === "string") out.doc_type = fields.doc_type_kwd;
+  return out;
+}
+
 function retrievedChunk(c: LocalCandidate): RetrievedChunk {
   return {
     id: c.chunk.id,
@@ -92,17 +103,18 @@ function retrievedChunk(c: LocalCandidate): RetrievedChunk {
     term_similarity: c.termSimilarity,
     vector_similarity: c.vectorSimilarity,
     ...(c.chunk.section !== "" ? { section: c.chunk.section } : {}),
+    ...referenceFields(c.chunk.fields),
   };
 }
 
-export async function searchKnowledgeBases(choices: readonly KnowledgeBaseChoice[], options: SearchOptions, env: Env, models?: KnowledgeModels): Promise<SearchResult> {
+export async function searchKnowledgeBases(choices: readonly KnowledgeBaseChoice[], options: SearchOptions, env: Env, models?: KnowledgeModels, openPipeline?: PipelineChunkerOpener): Promise<SearchResult> {
   // One search per folder: two ids of one folder are one knowledge base.
   const locals = new Map<string, { id: string; config: LocalKnowledgeBaseConfig }>();
   for (const { id, config } of choices) if (config.type === "local" && !locals.has(path.resolve(config.dir))) locals.set(path.resolve(config.dir), { id, config });
   const remote = ragflowTargets(choices, env);
 
   const [localLists, remoteLists] = await Promise.all([
-    Promise.all([...locals.values()].map(({ id, config }) => searchLocal(id, config, options, models))),
+    Promise.all([...locals.values()].map(({ id, config }) => searchLocal(id, config, options, models, openPipeline))),
     Promise.all(remote.map(async (target) => (await searchRagflow(target, options)).chunks)),
   ]);
   const local = (await rerank(localLists.flat(), options, models)).map(retrievedChunk);
