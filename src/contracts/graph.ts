@@ -73,6 +73,12 @@ export interface CanvasGraph {
   readonly initialGlobals?: Readonly<Record<string, unknown>>;
   /** What the entry asks for, when it is not a Begin (whose params say it). */
   readonly entry?: EntryInfo;
+  /**
+   * How many of `sys.files` one run takes, when the graph says (an ingestion pipeline parses one
+   * document a run, as RAGFlow runs one task per document). A turn given more runs once per
+   * file, in order, each run with its own events.
+   */
+  readonly filesPerRun?: number;
 }
 
 /** The entry's form and mode, for front ends whose entry is not RAGFlow's Begin. */

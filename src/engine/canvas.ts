@@ -132,9 +132,24 @@ export class Canvas {
    * open for the run (MCP sessions) is closed when the stream ends.
    */
   run(request: RunRequest = {}): AsyncIterable<CanvasEvent> {
+    const perRun = this.graph.filesPerRun;
+    if (perRun !== undefined && request.files !== undefined && request.files.length > perRun) return this.runEachFile(request, perRun);
     const { scope, end } = createRunScope();
     const engine = { ...this.engine, services: { ...this.engine.services, [RUN_SCOPE_SERVICE]: scope } };
     return endingScope(executeRun(this.session, request, engine), end);
+  }
+
+  /**
+   * A turn given more files than one run of this graph takes: a run for each group of files, in
+   * order, one after the other. A run that fails does not stop the next; a cancelled one does.
+   */
+  private async *runEachFile(request: RunRequest, perRun: number): AsyncGenerator<CanvasEvent> {
+    const files = request.files ?? [];
+    for (let at = 0; at < files.length; at += perRun) {
+      if (request.signal?.aborted) return;
+      yield* this.run({ ...request, files: files.slice(at, at + perRun) });
+      if (this.status === "cancelled") return;
+    }
   }
 
   /**

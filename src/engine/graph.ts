@@ -88,6 +88,7 @@ export interface GraphExtras {
   readonly turnGlobals?: CanvasGraph["turnGlobals"];
   readonly initialGlobals?: CanvasGraph["initialGlobals"];
   readonly entry?: CanvasGraph["entry"];
+  readonly filesPerRun?: CanvasGraph["filesPerRun"];
 }
 
 /**

@@ -103,5 +103,6 @@ export const PIPELINE_FRONT_END: DslFrontEnd = {
     compileGraph(renamedPipeline(document as CanvasDsl), registry, FRONTIER_POLICY, {
       // A pipeline is a task: each run parses the document it is given; nothing is asked.
       entry: { label: "File", mode: "task", prologue: "", form: {}, required: [] },
+      filesPerRun: 1,
     }),
 };

@@ -57,3 +57,20 @@ it("parses the PDF's text layer once the template's setup says plain_text", asyn
   expect(error).toBeUndefined();
   expect(chunks.map((chunk) => chunk.text).join("\n")).toContain("The pipeline parsed this text layer.");
 });
+
+it("runs once per document when one run() is given several, each run with its own events; a failed one does not stop the next", async () => {
+  const mock = await startMockLlm();
+  const canvas = await loadCanvas(corpusPath("ragflow/head", "title_chunker.json"), { services: { llm: mock.provider, documents: localDocuments() } });
+  const names = ["guide.md", "report.pdf", "mail.eml"];
+  const events: CanvasEvent[] = [];
+  for await (const event of canvas.run({ files: names.map((name) => ({ name, path: join(folder, name) })) })) events.push(event);
+  const runs = events.filter((event) => event.event === "workflow_started" || event.event === "workflow_finished").map((event) => event.event);
+  expect(runs).toEqual(["workflow_started", "workflow_finished", "workflow_started", "workflow_finished", "workflow_started", "workflow_finished"]);
+  const finished = events.filter((event) => event.event === "workflow_finished").map((event) => event.data as { error?: string; outputs: { name?: string; chunks?: unknown[] } });
+  expect(finished.map((data) => [data.outputs.name, data.error === undefined ? "ok" : "failed"])).toEqual([
+    ["guide.md", "ok"],
+    ["report.pdf", "failed"],
+    ["mail.eml", "ok"],
+  ]);
+  expect(finished[1].error).toContain('parse_method "DeepDOC"');
+});
