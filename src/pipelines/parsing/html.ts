@@ -7,7 +7,7 @@ import type { FormatParser, ParserSetup } from "./contract.js";
 import { decodeDocumentText } from "./codec.js";
 import { HTML_DEFAULT_CHUNK_TOKENS, htmlToSections } from "./html-sections.js";
 import { limitTexts, readDocumentBytes } from "./read-document.js";
-import { removeToc } from "./remove-toc.js";
+import { removeToc } from "./toc.js";
 import { flagParam, outputFormatOf, positiveIntegerParam } from "./setup-params.js";
 
 export { htmlToSections, type HtmlSectionOptions } from "./html-sections.js";

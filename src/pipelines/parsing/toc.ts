@@ -20,22 +20,27 @@ function beforeTag(text: string): string {
   return text.split("@@")[0];
 }
 
+/** RAGFlow samples up to 200 texts (at random) to decide whether a document is English. */
+const ENGLISH_SAMPLE = 200;
+
 /**
  * RAGFlow's `is_english`: more than 80 % of the non-blank texts are made only of ASCII letters,
  * digits, whitespace and common punctuation. RAGFlow looks at a random sample of 200 texts; this
- * looks at the first 200, so the same document always gives the same answer.
+ * takes 200 spread evenly over the document, so the same document always gives the same answer.
  */
 export function isEnglish(texts: readonly string[]): boolean {
-  const sample = texts.filter((t) => t.trim() !== "").slice(0, 200);
-  if (sample.length === 0) return false;
-  const english = sample.filter((t) => /^[`a-zA-Z0-9\s.,':;/"?<>!()-]+$/.test(t.trim())).length;
-  return english / sample.length > 0.8;
+  const lines = texts.map((text) => text.trim()).filter((text) => text !== "");
+  if (lines.length === 0) return false;
+  const step = Math.max(1, lines.length / ENGLISH_SAMPLE);
+  const sample: string[] = [];
+  for (let i = 0; i < lines.length && sample.length < ENGLISH_SAMPLE; i += step) sample.push(lines[Math.floor(i)]);
+  return sample.filter((line) => /^[`a-zA-Z0-9\s.,':;/"?<>!()-]+$/.test(line)).length / sample.length > 0.8;
 }
 
 /** A TOC line's prefix used as a pattern, as RAGFlow does (unescaped); one that is no valid pattern matches literally. */
 function startsWithPattern(prefix: string): (text: string) => boolean {
   try {
-    const pattern = new RegExp(`^(?:${prefix})`, "u");
+    const pattern = new RegExp(`^(?:${prefix})`);
     return (text) => pattern.test(text);
   } catch {
     return (text) => text.startsWith(prefix);
