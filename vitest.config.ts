@@ -37,6 +37,7 @@ export const UNIT_TESTS = [
   "test/engine/edges-plan.test.ts",
   "test/engine/event-values.test.ts",
   "test/engine/plan.test.ts",
+  "test/engine/progress.test.ts",
   "test/engine/regressions.test.ts",
   "test/engine/run.test.ts",
   "test/engine/schemas.test.ts",

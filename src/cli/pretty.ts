@@ -54,6 +54,12 @@ export class PrettyPrinter {
         break;
       case "node_started":
         break;
+      case "node_progress": {
+        // A step's progress as it goes (an ingestion pipeline's trace); its errors show with its ✗.
+        const d = event.data;
+        if (d.progress >= 0) this.line(this.paint("2", `  ${d.component_id} ${Math.round(d.progress * 100)}% ${d.message}`));
+        break;
+      }
       case "node_finished": {
         const d = event.data;
         const name = d.component_name === d.component_id ? d.component_id : `${d.component_id} "${d.component_name}"`;

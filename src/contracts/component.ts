@@ -64,6 +64,11 @@ export interface ComponentCapabilities {
   asksForInput?: boolean;
   /** Shows its `content` output to the user as `message` events, then `message_end` (Message). */
   emitsMessages?: boolean;
+  /**
+   * Reports progress while it runs (`ctx.progress`): the run sends node_progress events as they
+   * come instead of waiting for its batch (the others' progress waits for the batch to end).
+   */
+  reportsProgress?: boolean;
   /** Needs an external provider that is configured outside the DSL. */
   provider?: "llm" | "tool";
   /** Retries on its own (e.g. per HTTP status); the runner must not retry it again. */
@@ -217,6 +222,11 @@ export interface ComponentContext<P = Params> {
   append(selector: string | Reference, item: unknown, check?: (current: unknown) => void): () => void;
   /** Set one of this component's outputs. */
   setOutput(key: string, value: unknown): void;
+  /**
+   * Report progress while running (0..1, or -1 for an error): a node_progress event goes out at
+   * once. Optional, for contexts made outside the engine.
+   */
+  progress?(progress: number, message: string): void;
   /** Read one of this component's outputs. */
   output(key: string): unknown;
   /** Drop every output this component set so far. */

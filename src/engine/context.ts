@@ -35,6 +35,8 @@ export interface RunScope {
   idempotencyKey(componentId: string): string;
   /** The session's task id. */
   readonly taskId: string;
+  /** Where a component's progress goes (a node_progress event), when the run streams it. */
+  progress?(node: ComponentNode, frame: Frame | undefined, progress: number, message: string): void;
 }
 
 /** What a run gathers from its components besides outputs. */
@@ -208,6 +210,10 @@ export class InvocationContext implements ComponentContext<Params> {
 
   outputs(): Outputs {
     return this.scope.pool.outputsOf(this.outputKey) ?? {};
+  }
+
+  progress(progress: number, message: string): void {
+    this.scope.progress?.(this.node, this.frame, progress, message);
   }
 
   setInput(key: string, value: unknown): void {

@@ -38,6 +38,23 @@ export interface NodeStartedData {
   round?: number;
 }
 
+/**
+ * A component's progress while it runs (an ingestion pipeline step's trace note, research
+ * ragflow-pipelines.md §9): sent at once, between its node_started and node_finished.
+ */
+export interface NodeProgressData {
+  component_id: string;
+  component_name: string;
+  component_type: string;
+  /** In 0..1 for the component's own work, -1 for an error. */
+  progress: number;
+  message: string;
+  /** Epoch seconds. */
+  created_at: number;
+  container_id?: string;
+  round?: number;
+}
+
 /** One attempt of a component that failed and was retried. */
 export interface FailedAttempt {
   error: string;
@@ -102,6 +119,7 @@ export interface EventDataMap {
   workflow_resumed: WorkflowResumedData;
   node_started: NodeStartedData;
   node_finished: NodeFinishedData;
+  node_progress: NodeProgressData;
   message: MessageData;
   message_end: MessageEndData;
   user_inputs: UserInputsData;
@@ -126,6 +144,7 @@ export const EVENT_NAMES: readonly EventName[] = [
   "workflow_resumed",
   "node_started",
   "node_finished",
+  "node_progress",
   "message",
   "message_end",
   "user_inputs",

@@ -197,6 +197,10 @@ class Run implements RunHost {
   private readonly scheduler: Scheduler;
   /** The run's own time limit, when the graph or the options set one. */
   private timeLimit: NodeJS.Timeout | undefined;
+  /** node_progress events made while a batch runs, sent before anything else. */
+  private readonly progressEvents: CanvasEvent[] = [];
+  /** Wakes the run waiting on a batch when a progress event is made. */
+  private progressArrived: (() => void) | undefined;
   private timedOut: string | undefined;
 
   constructor(
@@ -224,6 +228,12 @@ class Run implements RunHost {
       random: options.random,
       taskId: session.taskId,
       idempotencyKey: (id) => `${session.taskId}:${String(session.pool.globals["sys.conversation_turns"] ?? 0)}:${id}:${session.executions.get(id) ?? 0}`,
+      progress: (node, frame, progress, message) => {
+        this.progressEvents.push(
+          this.events.make("node_progress", { component_id: node.id, component_name: node.displayName, component_type: node.componentName, progress, message, created_at: Date.now() / 1000, ...frameFields(frame) }),
+        );
+        this.progressArrived?.();
+      },
       ledger: {
         addUsage: (usage) => addUsage(this.session.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
@@ -418,7 +428,8 @@ class Run implements RunHost {
         yield this.nodeStarted(ready[i]);
       }
       const batch = this.runner.runBatch(contexts, nodes, this.hooks, signal);
-      const results = batch instanceof Promise ? await batch : batch;
+      const results = batch instanceof Promise ? (nodes.some((node) => node.def.capabilities?.reportsProgress) ? yield* this.whileRunning(batch) : await batch) : batch;
+      yield* this.progressSoFar();
       if (this.inputReceivers.size > 0) this.inputsDelivered(nodes);
 
       failure = yield* scheduler.settleBatch(results);
@@ -591,6 +602,25 @@ class Run implements RunHost {
       }
     }
     return waits ? Promise.all(waits).then(() => undefined) : undefined;
+  }
+
+  /** Awaits a batch, sending the progress its components report as it comes. */
+  private async *whileRunning<T>(batch: Promise<T>): AsyncGenerator<CanvasEvent, T, undefined> {
+    let settled = false;
+    const done = batch.then(
+      () => void (settled = true),
+      () => void (settled = true),
+    );
+    for (;;) {
+      yield* this.progressSoFar();
+      if (settled) return batch;
+      await Promise.race([done, new Promise<void>((resolve) => (this.progressArrived = resolve))]);
+      this.progressArrived = undefined;
+    }
+  }
+
+  private *progressSoFar(): Generator<CanvasEvent, void, undefined> {
+    while (this.progressEvents.length > 0) yield this.progressEvents.shift()!;
   }
 
   private nodeStarted(task: Task): CanvasEvent {

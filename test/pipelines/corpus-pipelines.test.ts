@@ -74,3 +74,44 @@ it("runs once per document when one run() is given several, each run with its ow
   ]);
   expect(finished[1].error).toContain('parse_method "DeepDOC"');
 });
+
+it("streams each step's trace as node_progress events while it runs, between its node_started and node_finished", async () => {
+  const mock = await startMockLlm();
+  const canvas = await loadCanvas(corpusPath("ragflow/head", "title_chunker.json"), { services: { llm: mock.provider, documents: localDocuments() } });
+  const events = await canvas.runToEnd({ files: [{ name: "guide.md", path: join(folder, "guide.md") }] });
+  const steps = events
+    .filter((event) => event.event.startsWith("node_"))
+    .map((event) => {
+      const data = event.data as { component_id: string; message?: string };
+      return event.event === "node_progress" ? `${data.component_id}: ${data.message}` : `${event.event} ${data.component_id}`;
+    });
+  expect(steps).toEqual([
+    "node_started File",
+    "File: File fetched.",
+    "File: Done",
+    "node_finished File",
+    "node_started Parser:HipSignsRhyme",
+    "Parser:HipSignsRhyme: Start to work on a markdown.",
+    "Parser:HipSignsRhyme: Done",
+    "node_finished Parser:HipSignsRhyme",
+    "node_started TitleChunker:WideResultsTeach",
+    "TitleChunker:WideResultsTeach: Start to merge hierarchically.",
+    "TitleChunker:WideResultsTeach: Done.",
+    "TitleChunker:WideResultsTeach: Done",
+    "node_finished TitleChunker:WideResultsTeach",
+    "node_started Extractor:DryRatsGive",
+    "Extractor:DryRatsGive: Start to generate.",
+    "Extractor:DryRatsGive: 1 / 1",
+    "Extractor:DryRatsGive: Done",
+    "node_finished Extractor:DryRatsGive",
+    "node_started Tokenizer:WackyOnionsFly",
+    "Tokenizer:WackyOnionsFly: Start to tokenize.",
+    "Tokenizer:WackyOnionsFly: Finish tokenizing.",
+    "Tokenizer:WackyOnionsFly: The knowledge base embeds the chunks when it indexes the document.",
+    "Tokenizer:WackyOnionsFly: Done",
+    "node_finished Tokenizer:WackyOnionsFly",
+  ]);
+  // The same notes, with their times, in each step's _trace.
+  const parser = events.find((event) => event.event === "node_finished" && event.data.component_id === "Parser:HipSignsRhyme")!.data as { outputs: { _trace: Array<{ message: string }> } };
+  expect(parser.outputs._trace.map((note) => note.message)).toEqual(["Start to work on a markdown.", "Done"]);
+});

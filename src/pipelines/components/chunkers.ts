@@ -35,7 +35,7 @@ function chunkerStep<P>(name: string, check: (params: Params) => P, load: () => 
   return {
     name,
     paramsSchema: componentSchema(name),
-    capabilities: { pipeline: true },
+    capabilities: { pipeline: true, reportsProgress: true },
     thoughts: () => "",
     check: problemsOf(check),
     async invoke(ctx: ComponentContext<Params>) {

@@ -44,7 +44,7 @@ export const CompilerStep: ComponentDefinition = {
   name: "Compiler",
   paramsSchema: componentSchema("Compiler"),
   defaults: { compilation_template_group_id: "", llm_id: "" },
-  capabilities: { pipeline: true },
+  capabilities: { pipeline: true, reportsProgress: true },
   thoughts: () => "",
   check: checkCompiler,
   async invoke(ctx) {

@@ -54,7 +54,7 @@ export const ExtractorStep: ComponentDefinition = {
   name: "Extractor",
   paramsSchema: componentSchema("Extractor"),
   defaults: { ...LLM_DEFAULTS, field_name: "" },
-  capabilities: { pipeline: true, provider: "llm" },
+  capabilities: { pipeline: true, reportsProgress: true, provider: "llm" },
   thoughts: () => "",
   check: checkExtractor,
   references: (params) => promptReferences(params),

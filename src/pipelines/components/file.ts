@@ -12,7 +12,7 @@ import { runStep } from "./step.js";
 export const FileStep: ComponentDefinition = {
   name: "File",
   paramsSchema: componentSchema("File"),
-  capabilities: { entry: true, pipeline: true },
+  capabilities: { entry: true, pipeline: true, reportsProgress: true },
   thoughts: () => "",
   async invoke(ctx) {
     await runStep(ctx, async (_upstream, trace) => {

@@ -36,7 +36,7 @@ const START_MESSAGES: Readonly<Record<string, string>> = {
 export const ParserStep: ComponentDefinition = {
   name: "Parser",
   paramsSchema: componentSchema("Parser"),
-  capabilities: { pipeline: true },
+  capabilities: { pipeline: true, reportsProgress: true },
   thoughts: () => "",
   check: (params) => readParserSetups(params).problems,
   async invoke(ctx) {

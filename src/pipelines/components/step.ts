@@ -1,8 +1,9 @@
 /**
  * What every pipeline step shares (research/ragflow-pipelines.md §2, §9): it reads the whole
  * output of the step before it, re-exports it with its own outputs added (RAGFlow's outputs
- * accumulate down the chain), and keeps a trace of progress notes, each with its time, which
- * reaches the step's node_finished event as the output `_trace`.
+ * accumulate down the chain), and keeps a trace of progress notes, each with its time: each goes
+ * out at once as a node_progress event, and the whole trace reaches the step's node_finished
+ * event as the output `_trace`.
  */
 import type { ComponentContext } from "../../contracts/component.js";
 import type { Params } from "../../contracts/values.js";
@@ -35,11 +36,15 @@ export class StepTrace {
   private readonly started = performance.now();
   private last: number | undefined;
 
+  /** `report` hears each note as it is made (the run's node_progress events). */
+  constructor(private readonly report?: (progress: number, message: string) => void) {}
+
   note(progress: number, message: string): void {
     if (message.trim() === "") return;
     const now = performance.now() / 1000;
     this.notes.push({ progress, message, datetime: clock(), timestamp: Number(now.toFixed(3)), elapsed_time: this.last === undefined ? 0 : Number((now - this.last).toFixed(3)) });
     this.last = now;
+    this.report?.(progress, message);
   }
 
   /** A ProgressSink for parsers and chunkers. */
@@ -68,7 +73,7 @@ export function upstreamOutputs(ctx: ComponentContext<Params>): Readonly<Record<
 export async function runStep(ctx: ComponentContext<Params>, work: (upstream: Readonly<Record<string, unknown>>, trace: StepTrace) => Promise<void>): Promise<void> {
   const upstream = upstreamOutputs(ctx);
   for (const [key, value] of Object.entries(upstream)) if (!OWN_OUTPUTS.has(key)) ctx.setOutput(key, value);
-  const trace = new StepTrace();
+  const trace = new StepTrace((progress, message) => ctx.progress?.(progress, message));
   const finish = () => {
     ctx.setOutput("_trace", trace.notes);
     if (trace.warnings.length > 0) ctx.setOutput("_warnings", trace.warnings);

@@ -52,7 +52,7 @@ export const TokenizerStep: ComponentDefinition = {
   name: "Tokenizer",
   paramsSchema: componentSchema("Tokenizer"),
   defaults: { search_method: ["full_text", "embedding"], filename_embd_weight: 0.1, fields: ["text"] },
-  capabilities: { pipeline: true },
+  capabilities: { pipeline: true, reportsProgress: true },
   thoughts: () => "",
   check: checkTokenizer,
   async invoke(ctx) {

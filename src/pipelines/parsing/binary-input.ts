@@ -55,11 +55,6 @@ export class TextBudget {
   }
 }
 
-/** RAGFlow's first note of each file type ("Start to work on a PDF."), at a fixed small progress. */
-export function startNote(request: FormatParseRequest, what: string): void {
-  request.progress({ progress: 0.03, message: `Start to work on ${what}` });
-}
-
 /** The setup's output_format, checked against what the file type can give. */
 export function outputFormatOf<F extends string>(request: FormatParseRequest, kind: string, allowed: readonly F[]): F {
   const format = request.setup.output_format;

@@ -8,7 +8,7 @@
 import type { OutlineEntry, ParsedItem } from "../payload.js";
 import { DocumentParseError } from "../payload.js";
 import type { FormatParser, FormatParseRequest } from "./contract.js";
-import { extensionOf, outputFormatOf, readWhole, startNote, TextBudget } from "./binary-input.js";
+import { extensionOf, outputFormatOf, readWhole, TextBudget } from "./binary-input.js";
 import { docxSections, headingLevel, paragraphText, readDocxPackage, tableGrid, type DocxBlock, type DocxSection } from "./docx-body.js";
 import { elements, local, parseXml } from "./xml.js";
 import { removeTocWord } from "./toc.js";
@@ -129,7 +129,6 @@ export const parseDocx: FormatParser = async (request) => {
   const name = request.source.name;
   if (extensionOf(name) === "doc") refuseDoc(name);
   const format = outputFormatOf(request, "DOCX", DOCX_OUTPUT_FORMATS);
-  startNote(request, "a DOCX document");
   const bytes = await readWhole(request);
   const budget = new TextBudget(request.limits, name, request.warn);
   return withZip(name, "DOCX", bytes, request.limits, async (zip) => {

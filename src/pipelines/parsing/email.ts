@@ -150,12 +150,11 @@ export function emailText(content: Record<string, unknown>): string {
   return text;
 }
 
-export const parseEmail: FormatParser<ParserSetup> = async ({ source, setup, limits, progress, warn, signal }) => {
+export const parseEmail: FormatParser<ParserSetup> = async ({ source, setup, limits, warn, signal }) => {
   const document = source.name;
   const outputFormat = outputFormatOf(document, "email", setup, ["json", "text"] as const);
   const fields = fieldsOf(document, setup);
   if (document.toLowerCase().endsWith(".msg")) throw refuseMsg(document);
-  progress({ progress: 0.01, message: "Start to work on an email." });
 
   const bytes = await readDocumentBytes(source, limits, signal);
   if (OLE2_SIGNATURE.every((byte, i) => bytes[i] === byte)) throw refuseMsg(document);

@@ -6,7 +6,7 @@
  */
 import { DocumentParseError, type ParsedItem } from "../payload.js";
 import type { FormatParser } from "./contract.js";
-import { checkAborted, outputFormatOf, readWhole, startNote, TextBudget } from "./binary-input.js";
+import { checkAborted, outputFormatOf, readWhole, TextBudget } from "./binary-input.js";
 import { attr, childrenNamed, findAll, findFirst, parseXml } from "./xml.js";
 import { withZip, type ZipArchive } from "./zip.js";
 import { cl100kCounter } from "../chunking/tokens.js";
@@ -46,7 +46,6 @@ export async function spineOrder(zip: ZipArchive): Promise<string[]> {
 export const parseEpub: FormatParser = async (request) => {
   const name = request.source.name;
   const format = outputFormatOf(request, "EPUB", ["text", "json"] as const);
-  startNote(request, "an EPUB.");
   const bytes = await readWhole(request);
   const tokens = await cl100kCounter();
   const budget = new TextBudget(request.limits, name, request.warn);

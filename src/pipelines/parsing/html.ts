@@ -12,13 +12,12 @@ import { flagParam, outputFormatOf, positiveIntegerParam } from "./setup-params.
 
 export { htmlToSections, type HtmlSectionOptions } from "./html-sections.js";
 
-export const parseHtml: FormatParser<ParserSetup> = async ({ source, setup, limits, progress, warn, signal }) => {
+export const parseHtml: FormatParser<ParserSetup> = async ({ source, setup, limits, warn, signal }) => {
   const type = "html";
   const outputFormat = outputFormatOf(source.name, type, setup, ["json", "text"] as const);
   const chunkTokenNum = positiveIntegerParam(source.name, type, setup, "chunk_token_num", HTML_DEFAULT_CHUNK_TOKENS);
   const removeHeaderFooter = flagParam(source.name, type, setup, "remove_header_footer");
   const removeTocFirst = flagParam(source.name, type, setup, "remove_toc");
-  progress({ progress: 0.01, message: "Start to work on an HTML document." });
 
   const bytes = await readDocumentBytes(source, limits, signal);
   const decoded = await decodeDocumentText(source.name, bytes);

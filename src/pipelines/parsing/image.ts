@@ -5,7 +5,7 @@
  * is refused before this point (methods.ts).
  */
 import { DocumentParseError, type ParsedItem } from "../payload.js";
-import { checkAborted, readWhole, startNote } from "./binary-input.js";
+import { checkAborted, readWhole } from "./binary-input.js";
 import type { FormatParser } from "./contract.js";
 import { extensionOf } from "./setups.js";
 
@@ -16,7 +16,6 @@ const DESCRIBE_PROMPT = "Describe this image in detail: every piece of text it s
 
 export const parseImageWithVision: FormatParser = async (request) => {
   const name = request.source.name;
-  startNote(request, "an image.");
   if (!request.vision) throw new DocumentParseError(name, `${name}: the image setup names a vision model, and this run has none (give the canvas an LLM provider: --mock-llm, or a model in the config)`);
   const mime = MIME_TYPES[extensionOf(name)];
   if (!mime) throw new DocumentParseError(name, `${name}: a vision model reads JPEG, PNG, GIF, WebP and BMP pictures, not .${extensionOf(name)}`);

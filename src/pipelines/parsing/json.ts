@@ -17,9 +17,8 @@ function recordText(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value);
 }
 
-export const parseJson: FormatParser<ParserSetup> = async ({ source, setup, limits, progress, warn, signal }) => {
+export const parseJson: FormatParser<ParserSetup> = async ({ source, setup, limits, warn, signal }) => {
   const outputFormat = outputFormatOf(source.name, "json", setup, ["json", "text"] as const);
-  progress({ progress: 0.01, message: "Start to work on a JSON document." });
   const suffix = source.name.toLowerCase().split(".").at(-1) ?? "";
   const texts = streamDocumentUtf8(source, limits, signal, "JSON documents must be UTF-8");
   const records: AsyncGenerator<JsonRecord> = LINE_SUFFIXES.has(suffix) ? jsonLinesRecords(texts) : jsonDocumentRecords(texts);

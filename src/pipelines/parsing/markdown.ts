@@ -60,12 +60,11 @@ export function imageReferences(text: string): ImageReference[] {
   return references;
 }
 
-export const parseMarkdown: FormatParser<ParserSetup> = async ({ source, setup, limits, progress, warn, signal }) => {
+export const parseMarkdown: FormatParser<ParserSetup> = async ({ source, setup, limits, warn, signal }) => {
   const type = "markdown";
   const outputFormat = outputFormatOf(source.name, type, setup, ["json", "text"] as const);
   const delimiter = stringParam(source.name, type, setup, "delimiter");
   const flatten = flagParam(source.name, type, setup, "flatten_media_to_text");
-  progress({ progress: 0.01, message: "Start to work on a markdown." });
 
   const bytes = await readDocumentBytes(source, limits, signal);
   const decoded = await decodeDocumentText(source.name, bytes);

@@ -8,7 +8,7 @@
 import type { OutlineEntry, ParsedItem } from "../payload.js";
 import { DocumentParseError } from "../payload.js";
 import type { FormatParser, FormatParseRequest, FormatParseResult } from "./contract.js";
-import { checkAborted, outputFormatOf, readWhole, startNote, TextBudget } from "./binary-input.js";
+import { checkAborted, outputFormatOf, readWhole, TextBudget } from "./binary-input.js";
 import { removeToc, removeTocByOutline } from "./toc.js";
 import { importPackage, MissingPackageError } from "../../util/optional-package.js";
 
@@ -118,7 +118,6 @@ function pdfResult(format: "json" | "markdown", items: ParsedItem[], outlines: O
 export const parsePdfPlainText: FormatParser = async (request) => {
   const name = request.source.name;
   const format = outputFormatOf(request, "PDF", PDF_OUTPUT_FORMATS);
-  startNote(request, "a PDF.");
   const { pdf } = await openPdf(name, await readWhole(request));
   try {
     const budget = new TextBudget(request.limits, name, request.warn);
@@ -178,7 +177,6 @@ export const parsePdfWithVision: FormatParser = async (request) => {
       `PDF parse_method ${JSON.stringify(method)} renders each page to an image for a vision model, which needs the optional native package @napi-rs/canvas (not installed: \`npm install @napi-rs/canvas\`). Without it, use parse_method "plain_text", which reads the PDF's text layer here.`,
     );
   }
-  startNote(request, "a PDF.");
   const bytes = await readWhole(request);
   const { unpdf, pdf } = await openPdf(name, bytes);
   try {

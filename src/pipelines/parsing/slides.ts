@@ -7,7 +7,7 @@
  */
 import { DocumentParseError, type ParsedItem } from "../payload.js";
 import type { FormatParser } from "./contract.js";
-import { checkAborted, extensionOf, outputFormatOf, readWhole, startNote, TextBudget } from "./binary-input.js";
+import { checkAborted, extensionOf, outputFormatOf, readWhole, TextBudget } from "./binary-input.js";
 import { attr, prefixedAttr, child, childrenNamed, elements, findAll, findFirst, local, parseRelationships, parseXml, relsPathOf, type XmlElement } from "./xml.js";
 import { resolvePartPath, withZip, type ZipArchive } from "./zip.js";
 
@@ -226,7 +226,6 @@ export const parseSlides: FormatParser = async (request) => {
     throw new DocumentParseError(name, `Slides parse_method "tcadp parser" needs Tencent Cloud's ADP document-parsing API, which canvasflow does not run; use parse_method "deepdoc", which reads PPTX here`);
   }
   outputFormatOf(request, "Slides", ["json"] as const);
-  startNote(request, "a PowerPoint Document");
   const bytes = await readWhole(request);
   const budget = new TextBudget(request.limits, name, request.warn);
   return withZip(name, "PPTX", bytes, request.limits, async (zip) => {

@@ -13,7 +13,7 @@
  */
 import { DocumentParseError } from "../payload.js";
 import type { FormatParser, FormatParseRequest, FormatParseResult } from "./contract.js";
-import { checkAborted, checkFileSize, extensionOf, outputFormatOf, readWhole, startNote, TextBudget } from "./binary-input.js";
+import { checkAborted, checkFileSize, extensionOf, outputFormatOf, readWhole, TextBudget } from "./binary-input.js";
 import { readCsv } from "./csv-reader.js";
 import { pipeTable } from "./markdown-table.js";
 import { cellText, type CellValue } from "./sheet-values.js";
@@ -246,7 +246,6 @@ export const parseSpreadsheet: FormatParser = async (request) => {
   if (method === "tcadp parser") {
     throw new DocumentParseError(name, `Spreadsheet parse_method "tcadp parser" needs Tencent Cloud's ADP document-parsing API, which canvasflow does not run; use parse_method "deepdoc", which reads XLSX and CSV here`);
   }
-  startNote(request, "a Spreadsheet.");
   const opened = await openSpreadsheet(request);
   const rows = new RowBudget(request);
   const budget = new TextBudget(request.limits, name, request.warn);

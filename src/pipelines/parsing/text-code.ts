@@ -69,12 +69,11 @@ export function textCodeSections(text: string, chunkTokenNum: number, delimiterF
     .filter((section) => section !== "");
 }
 
-export const parseTextCode: FormatParser<ParserSetup> = async ({ source, setup, limits, progress, warn, signal }) => {
+export const parseTextCode: FormatParser<ParserSetup> = async ({ source, setup, limits, warn, signal }) => {
   const type = "text&code";
   const outputFormat = outputFormatOf(source.name, type, setup, ["json", "text"] as const);
   const chunkTokenNum = positiveIntegerParam(source.name, type, setup, "chunk_token_num", TEXT_CODE_DEFAULT_CHUNK_TOKENS);
   const delimiter = stringParam(source.name, type, setup, "delimiter", TEXT_CODE_DEFAULT_DELIMITER);
-  progress({ progress: 0.01, message: "Start to work on a text or code file." });
 
   const bytes = await readDocumentBytes(source, limits, signal);
   const decoded = await decodeDocumentText(source.name, bytes);
