@@ -219,7 +219,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     }
     const cancellation = cancelOnSignals();
     try {
-      const turnServices = { ...services.services, memories, [DOCUMENTS_SERVICE]: localDocuments() };
+      const turnServices = { ...services.services, memories, [DOCUMENTS_SERVICE]: localDocuments({ maxFileBytes: services.config.pipelines?.limits?.maxFileBytes }) };
       const documents = args.files ?? [];
       if (documents.length === 0) return await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation });
       // An ingestion pipeline parses one document a run, as RAGFlow runs one task per document;

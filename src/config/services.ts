@@ -44,6 +44,7 @@ export function buildServices(config: CanvasflowConfig, options: BuildServicesOp
     egress: { ...(config.egress?.allow ? { allow: [...config.egress.allow] } : {}), ...(options.egress ?? {}) },
     // Always present, so an Agent's mcp entry that names no configured server says so.
     mcp: new McpHub({ ...(config.mcpServers ?? {}) }, env),
+    ...(config.pipelines?.limits ? { parseLimits: { ...config.pipelines.limits } } : {}),
     ...(config.codeExec || options.trustCode ? { codeExec: { ...(config.codeExec ?? {}), ...(options.trustCode ? { trustCode: true } : {}) } } : {}),
   };
   // A pipeline runs with the services it chunks for (its Extractor's models); the pipelines'

@@ -80,6 +80,8 @@ export interface CanvasflowConfig {
   codeExec?: CodeExecOptions;
   /** The egress guard's allow-list (every outbound connection a canvas causes passes the guard). */
   egress?: EgressConfig;
+  /** What ingestion pipelines may read of a document. */
+  pipelines?: PipelinesConfig;
 }
 
 /** The `egress` section (docs/configuration.md, Egress). */
@@ -221,6 +223,20 @@ export interface ToolServices {
  * - `memories`: where conversation memories are written and searched (MemoryStore in backends/contracts.ts);
  * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts).
  */
+/** What ingestion pipelines may read of a document (research/ragflow-pipelines.md: every input that can grow has a limit). */
+export interface PipelinesConfig {
+  limits?: {
+    /** Bytes a document may have (default 100 MiB), checked before it is read. */
+    maxFileBytes?: number;
+    /** Bytes the entries of a DOCX, XLSX, PPTX or EPUB may inflate to (default 200 MiB). */
+    maxInflatedBytes?: number;
+    /** Characters of text one document may give (default 20 million). */
+    maxTextChars?: number;
+    /** Rows a spreadsheet or CSV may give (default 200 000). */
+    maxRows?: number;
+  };
+}
+
 export interface CanvasflowServices {
   llm?: LlmProvider;
   tools?: ToolServices;
@@ -235,4 +251,6 @@ export interface CanvasflowServices {
   memories?: MemoryStore | TenantMemories;
   /** The code sandbox's limits and network (sandbox/code/options.ts). */
   codeExec?: CodeExecOptions;
+  /** What ingestion pipelines may read of a document (the config's `pipelines.limits`). */
+  parseLimits?: PipelinesConfig["limits"];
 }

@@ -76,7 +76,7 @@ export function localDocuments(options: { maxFileBytes?: number } = {}): Documen
         throw new DocumentUnavailableError(file.name, `cannot read ${path}: ${(error as Error).message}`);
       }
       if (size > maxFileBytes) {
-        throw new DocumentUnavailableError(file.name, `${path} has ${size} bytes, more than the ${maxFileBytes} bytes a document may have; it was not read`);
+        throw new DocumentUnavailableError(file.name, `${path} has ${size} bytes, more than the ${maxFileBytes} bytes a document may have (the config's pipelines.limits.maxFileBytes); it was not read`);
       }
       return {
         name: file.name,

@@ -113,6 +113,15 @@ export const DEFAULT_PARSE_LIMITS: ParseLimits = {
   maxRows: 200_000,
 };
 
+/** The key of a run's parse limits among its services (the config's `pipelines.limits`). */
+export const PARSE_LIMITS_SERVICE = "parseLimits";
+
+/** The limits a run's steps honour: the defaults, with what its services set. */
+export function parseLimitsOf(services: Readonly<Record<string, unknown>>): ParseLimits {
+  const given = services[PARSE_LIMITS_SERVICE];
+  return given && typeof given === "object" ? { ...DEFAULT_PARSE_LIMITS, ...(given as Partial<ParseLimits>) } : DEFAULT_PARSE_LIMITS;
+}
+
 /** A document the parser cannot read as its format: the message says what is wrong and what to do. */
 export class DocumentParseError extends Error {
   constructor(

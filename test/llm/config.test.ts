@@ -127,7 +127,13 @@ describe("buildServices", () => {
       },
       { env, http: { allowPrivateNetwork: true } },
     );
-    expect(services.tools).toEqual({ knowledgeBases: { kb: { type: "local", dir: "/kb" } }, knowledgeModels: expect.any(Object), endpoints: { TavilySearch: { apiKeyEnv: "TAVILY_API_KEY" } }, env });
+    expect(services.tools).toEqual({
+      knowledgeBases: { kb: { type: "local", dir: "/kb" } },
+      knowledgeModels: expect.any(Object),
+      endpoints: { TavilySearch: { apiKeyEnv: "TAVILY_API_KEY" } },
+      env,
+      pipelineChunker: expect.any(Function),
+    });
     // No embedding model configured: the folder is searched by keywords only.
     expect(services.tools?.knowledgeModels?.embeddingFor({ type: "local", dir: "/kb" }, "kb")).toBeUndefined();
     expect(services.http).toEqual({ allowPrivateNetwork: true });
@@ -136,7 +142,7 @@ describe("buildServices", () => {
 
   it("gives empty tools and an llm that explains itself for an empty config", () => {
     const services = buildServices({}, { env: {} });
-    expect(services.tools).toEqual({ knowledgeBases: {}, knowledgeModels: expect.any(Object), endpoints: {}, env: {} });
+    expect(services.tools).toEqual({ knowledgeBases: {}, knowledgeModels: expect.any(Object), endpoints: {}, env: {}, pipelineChunker: expect.any(Function) });
     expect(() => services.llm?.chatModel("gpt-4o", { id: "A", type: "Agent" })).toThrow("no model is configured for it");
   });
 });

@@ -178,3 +178,24 @@ describe("the CLI", () => {
     expect(wrong).toMatchObject({ code: 2, stderr: expect.stringContaining("--pipeline goes with kb index") });
   });
 });
+
+describe("the config's pipelines.limits", () => {
+  it("a document over maxFileBytes fails alone, naming the setting; maxRows stops a spreadsheet with a warning", async () => {
+    const config = join(mkdtempSync(join(tmpdir(), "canvasflow-pipeline-limits-")), "canvasflow.config.json");
+    writeFileSync(config, JSON.stringify({ pipelines: { limits: { maxFileBytes: 8000, maxRows: 1 } } }));
+    const ran = await cli(["run", TITLE_CHUNKER, "--file", join(documents, "notes.txt"), "--file", join(documents, "handbook.docx"), "--file", join(documents, "prices.xlsx"), "--config", config, "--mock-llm"]);
+    expect(ran.code).toBe(1);
+    const finished = ran.events.filter((event) => event.event === "workflow_finished").map((event) => event.data as { error?: string; outputs: { chunks?: Array<{ text: string }>; _warnings?: string[] } });
+    expect(finished).toHaveLength(3);
+    expect(finished[0].error).toBeUndefined();
+    expect(finished[1].error).toMatch(/handbook\.docx has \d+ bytes, more than the 8000 bytes a document may have \(the config's pipelines\.limits\.maxFileBytes\); it was not read/);
+    expect(finished[2].error).toBeUndefined();
+    const warnings = ran.events.filter((event) => event.event === "node_finished").flatMap((event) => ((event.data.outputs as { _warnings?: string[] })._warnings ?? []));
+    expect(warnings).toContain("prices.xlsx: only the first 1 rows are read (the config's pipelines.limits.maxRows); the rest are left out");
+    const bad = join(mkdtempSync(join(tmpdir(), "canvasflow-pipeline-limits-")), "canvasflow.config.json");
+    writeFileSync(bad, JSON.stringify({ pipelines: { limits: { maxFileBytes: 0 } } }));
+    const refused = await cli(["run", TITLE_CHUNKER, "--file", join(documents, "notes.txt"), "--config", bad, "--mock-llm"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("/pipelines/limits/maxFileBytes");
+  });
+});

@@ -66,7 +66,7 @@ export class OutputBudget {
   spend(chars: number): void {
     this.spent += chars;
     if (this.spent > this.max) {
-      throw new DocumentParseError(this.document, `its chunks would hold more than ${this.max} characters of text (ParseLimits.maxTextChars); raise the limit or chunk with less overlap or fewer repeated headings`);
+      throw new DocumentParseError(this.document, `its chunks would hold more than ${this.max} characters of text (the config's pipelines.limits.maxTextChars); raise the limit or chunk with less overlap or fewer repeated headings`);
     }
   }
 }

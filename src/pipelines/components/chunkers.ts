@@ -9,7 +9,7 @@ import { componentSchema } from "../../dsl/schemas.js";
 import { ChunkerParamError } from "../chunking/param-checks.js";
 import { checkTitleChunkerParams } from "../chunking/title-chunker-params.js";
 import { checkTokenChunkerParams } from "../chunking/token-chunker-params.js";
-import { DEFAULT_PARSE_LIMITS, type Chunk, type Payload, type ProgressSink } from "../payload.js";
+import { parseLimitsOf, type ParseLimits, type Chunk, type Payload, type ProgressSink } from "../payload.js";
 import { runStep } from "./step.js";
 
 /** RAGFlow's check as validation problems: the first one it raises, at its param. */
@@ -25,7 +25,7 @@ function problemsOf(check: (params: Params) => unknown): (params: Params) => Par
   };
 }
 
-type Chunker<P> = (params: P, payload: Payload, progress: ProgressSink, options: { signal: AbortSignal; limits: typeof DEFAULT_PARSE_LIMITS }) => Promise<Chunk[]>;
+type Chunker<P> = (params: P, payload: Payload, progress: ProgressSink, options: { signal: AbortSignal; limits: ParseLimits }) => Promise<Chunk[]>;
 
 /** The algorithms load with a pipeline's first run; loading a canvas needs only the checks. */
 const loadTokenChunk = async (): Promise<Chunker<ReturnType<typeof checkTokenChunkerParams>>> => (await import("../chunking/token-chunker.js")).tokenChunk;
@@ -42,7 +42,7 @@ function chunkerStep<P>(name: string, check: (params: Params) => P, load: () => 
       await runStep(ctx, async (upstream, trace) => {
         if (typeof upstream.name !== "string") throw new Error(`Input error: the ${name} needs the document's name from the step before it`);
         const chunk = await load();
-        const chunks = await chunk(check(ctx.params), upstream as unknown as Payload, trace.sink, { signal: ctx.signal, limits: DEFAULT_PARSE_LIMITS });
+        const chunks = await chunk(check(ctx.params), upstream as unknown as Payload, trace.sink, { signal: ctx.signal, limits: parseLimitsOf(ctx.services) });
         ctx.setOutput("chunks", chunks);
         ctx.setOutput("output_format", "chunks");
       });

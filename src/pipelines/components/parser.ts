@@ -11,7 +11,7 @@ import type { FormatParseResult } from "../parsing/contract.js";
 import { formatParser } from "../parsing/formats.js";
 import { parseRoute } from "../parsing/methods.js";
 import { readParserSetups, setupForDocument } from "../parsing/setups.js";
-import { DEFAULT_PARSE_LIMITS } from "../payload.js";
+import { parseLimitsOf } from "../payload.js";
 import { runStep } from "./step.js";
 import { visionModelFor } from "./vision.js";
 
@@ -58,7 +58,7 @@ export const ParserStep: ComponentDefinition = {
       const result: FormatParseResult = await parse({
         source,
         setup,
-        limits: DEFAULT_PARSE_LIMITS,
+        limits: parseLimitsOf(ctx.services),
         progress: trace.sink,
         warn: (message) => trace.warn(message),
         signal: ctx.signal,

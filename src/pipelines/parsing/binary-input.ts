@@ -1,6 +1,6 @@
 /**
- * What the binary-format parsers share: reading a document whole within ParseLimits.maxFileBytes,
- * a budget for the text they produce (ParseLimits.maxTextChars), and the first progress note.
+ * What the binary-format parsers share: reading a document whole within the size limit
+ * (pipelines.limits.maxFileBytes), and a budget for the text they produce (maxTextChars).
  */
 import { DocumentParseError, type ParseLimits } from "../payload.js";
 import type { FormatParseRequest } from "./contract.js";
@@ -9,7 +9,7 @@ import type { FormatParseRequest } from "./contract.js";
 export function checkFileSize(request: FormatParseRequest): void {
   const { source, limits } = request;
   if (source.size > limits.maxFileBytes) {
-    throw new DocumentParseError(source.name, `${source.name} has ${source.size} bytes, more than the ${limits.maxFileBytes} a document may have (ParseLimits.maxFileBytes)`);
+    throw new DocumentParseError(source.name, `${source.name} has ${source.size} bytes, more than the ${limits.maxFileBytes} a document may have (the config's pipelines.limits.maxFileBytes)`);
   }
 }
 
@@ -19,7 +19,7 @@ export async function readWhole(request: FormatParseRequest): Promise<Uint8Array
   checkFileSize(request);
   const bytes = await source.bytes();
   if (bytes.byteLength > limits.maxFileBytes) {
-    throw new DocumentParseError(source.name, `${source.name} has ${bytes.byteLength} bytes, more than the ${limits.maxFileBytes} a document may have (ParseLimits.maxFileBytes)`);
+    throw new DocumentParseError(source.name, `${source.name} has ${bytes.byteLength} bytes, more than the ${limits.maxFileBytes} a document may have (the config's pipelines.limits.maxFileBytes)`);
   }
   if (bytes.byteLength === 0) throw new DocumentParseError(source.name, `${source.name} is empty`);
   return bytes;
@@ -47,7 +47,7 @@ export class TextBudget {
     if (this.warned) return false;
     if (this.used + text.length > this.limits.maxTextChars) {
       this.warned = true;
-      this.warn(`${this.document}: the text stops after ${this.used} characters, the most a document may give (ParseLimits.maxTextChars); the rest is left out`);
+      this.warn(`${this.document}: the text stops after ${this.used} characters, the most a document may give (the config's pipelines.limits.maxTextChars); the rest is left out`);
       return false;
     }
     this.used += text.length;

@@ -221,7 +221,7 @@ export const parseEmail: FormatParser<ParserSetup> = async ({ source, setup, lim
     }
     content.attachments = attachments;
   }
-  if (cut) warn(`${document}: the e-mail's text reached ${limits.maxTextChars} characters (ParseLimits.maxTextChars); the rest is left out`);
+  if (cut) warn(`${document}: the e-mail's text reached ${limits.maxTextChars} characters (the config's pipelines.limits.maxTextChars); the rest is left out`);
 
   if (outputFormat === "json") return { output_format: "json", json: [{ ...content, doc_type_kwd: "text" } as ParsedItem] };
   return { output_format: "text", text: emailText(content) };

@@ -29,7 +29,7 @@ export const parseJson: FormatParser<ParserSetup> = async ({ source, setup, limi
     for await (const record of records) {
       const text = recordText(record.value);
       if (text.length > room) {
-        warn(`${source.name}: the parsed text reached ${limits.maxTextChars} characters (ParseLimits.maxTextChars) at the record on line ${record.line}; it and the rest of the document are left out`);
+        warn(`${source.name}: the parsed text reached ${limits.maxTextChars} characters (the config's pipelines.limits.maxTextChars) at the record on line ${record.line}; it and the rest of the document are left out`);
         break;
       }
       room -= text.length;

@@ -6,7 +6,7 @@
 import { DocumentParseError, type DocumentSource, type ParseLimits } from "../payload.js";
 
 function tooLarge(name: string, size: number, limits: ParseLimits): DocumentParseError {
-  return new DocumentParseError(name, `${name} is ${size} bytes, over the limit of ${limits.maxFileBytes} bytes per document (ParseLimits.maxFileBytes)`);
+  return new DocumentParseError(name, `${name} is ${size} bytes, over the limit of ${limits.maxFileBytes} bytes per document (the config's pipelines.limits.maxFileBytes)`);
 }
 
 /** Fails before any read when the announced size is over the limit. */
@@ -51,7 +51,7 @@ export function limitTexts(document: string, texts: string[], limits: ParseLimit
     // Never between the two halves of a surrogate pair.
     const end = /[\uD800-\uDBFF]/.test(text[room - 1] ?? "") ? room - 1 : room;
     if (end > 0) kept.push(text.slice(0, end));
-    warn(`${document}: the parsed text reached ${limits.maxTextChars} characters (ParseLimits.maxTextChars); the rest of the document is left out`);
+    warn(`${document}: the parsed text reached ${limits.maxTextChars} characters (the config's pipelines.limits.maxTextChars); the rest of the document is left out`);
     break;
   }
   return kept;

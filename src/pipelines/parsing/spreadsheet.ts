@@ -125,7 +125,7 @@ class RowBudget {
   constructor(private readonly request: FormatParseRequest) {}
   take(): boolean {
     if (this.rows >= this.request.limits.maxRows) {
-      if (!this.stopped) this.request.warn(`${this.request.source.name}: only the first ${this.request.limits.maxRows} rows are read (ParseLimits.maxRows); the rest are left out`);
+      if (!this.stopped) this.request.warn(`${this.request.source.name}: only the first ${this.request.limits.maxRows} rows are read (the config's pipelines.limits.maxRows); the rest are left out`);
       this.stopped = true;
       return false;
     }

@@ -6,7 +6,7 @@
  * declared sizes can lie; yauzl's validateEntrySizes catches a stream longer or shorter than its
  * header says, and the running count below catches it first):
  * - the number of entries (a container of millions of tiny entries costs memory in its directory);
- * - the bytes all entries read from one container may inflate to (ParseLimits.maxInflatedBytes);
+ * - the bytes all entries read from one container may inflate to (the config's pipelines.limits.maxInflatedBytes);
  * - the compression ratio of a large entry (XML compresses 10–50x; a bomb, 1000x and more).
  *
  * yauzl reads the central directory lazily and inflates one entry at a time as a stream.
@@ -122,7 +122,7 @@ export class ZipArchive {
           throw this.bomb(`${name} inflates past the ${entry.uncompressedSize} bytes its header declares`);
         }
         if (this.inflated > this.limits.maxInflatedBytes) {
-          throw this.bomb(`its entries inflate past ${mib(this.limits.maxInflatedBytes)} (ParseLimits.maxInflatedBytes) while reading ${name}`);
+          throw this.bomb(`its entries inflate past ${mib(this.limits.maxInflatedBytes)} (the config's pipelines.limits.maxInflatedBytes) while reading ${name}`);
         }
         yield chunk;
       }
@@ -146,7 +146,7 @@ export class ZipArchive {
       throw new DocumentParseError(this.document, `${this.document}: ${entry.fileName} is encrypted inside its ZIP container; encrypted ${this.kind} files cannot be parsed`);
     }
     if (this.inflated + entry.uncompressedSize > this.limits.maxInflatedBytes) {
-      throw this.bomb(`${entry.fileName} declares ${mib(entry.uncompressedSize)} inflated, past the ${mib(this.limits.maxInflatedBytes)} its entries may inflate to (ParseLimits.maxInflatedBytes)`);
+      throw this.bomb(`${entry.fileName} declares ${mib(entry.uncompressedSize)} inflated, past the ${mib(this.limits.maxInflatedBytes)} its entries may inflate to (the config's pipelines.limits.maxInflatedBytes)`);
     }
     if (entry.uncompressedSize >= this.limits.ratioCheckFromBytes) {
       const ratio = entry.uncompressedSize / Math.max(1, entry.compressedSize);

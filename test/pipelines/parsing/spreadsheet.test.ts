@@ -80,7 +80,7 @@ describe("parseSpreadsheet XLSX", () => {
     const result = await parseSpreadsheet(request);
     expect(result.json).toHaveLength(10);
     expect(result.json![9].text).toBe("n：10 ——Big");
-    expect(request.warnings).toEqual(["big.xlsx: only the first 10 rows are read (ParseLimits.maxRows); the rest are left out"]);
+    expect(request.warnings).toEqual(["big.xlsx: only the first 10 rows are read (the config's pipelines.limits.maxRows); the rest are left out"]);
   });
 
   it("fails an XLSX whose sheet inflates past the limit (zip bomb)", async () => {
@@ -157,7 +157,7 @@ describe("parseSpreadsheet CSV", () => {
     const result = await parseSpreadsheet(request);
     expect(result.json).toHaveLength(200_000);
     expect(result.json![199_999].text).toBe("id：199999; name：row 199999; value：599997 ——Data");
-    expect(request.warnings).toEqual(["million.csv: only the first 200000 rows are read (ParseLimits.maxRows); the rest are left out"]);
+    expect(request.warnings).toEqual(["million.csv: only the first 200000 rows are read (the config's pipelines.limits.maxRows); the rest are left out"]);
     // The source was read only a little past the limit (csv-parse's buffers), not to its end.
     expect(produced).toBeLessThan(300_000);
     expect(process.memoryUsage().rss - before).toBeLessThan(400 * 1024 * 1024);
