@@ -9,7 +9,9 @@
  * - `POST /v1/embeddings`: deterministic unit vectors (hashed character n-grams, or a script's
  *   concept vectors), as floats or base64 (the client asks for base64 by default);
  * - `POST /v1/rerank` (and `/v1/reranking`, `/rerank`): the rerank API of Jina, Cohere, vLLM and
- *   Xinference — `{query, documents, top_n}` in, `{results: [{index, relevance_score}]}` out.
+ *   Xinference — `{query, documents, top_n}` in, `{results: [{index, relevance_score}]}` out;
+ * - `POST /v1/audio/transcriptions`: multipart `file` and `model` in, `{text}` out, a text that
+ *   names the file and its size (an ingestion pipeline's audio setup).
  *
  * What it answers is decided in mock-replies.ts (chat) and mock-vectors.ts (embeddings, rerank).
  */
@@ -81,7 +83,7 @@ function sendError(res: ServerResponse, status: number, message: string, type = 
   sendJson(res, status, { error: { message, type, param: null, code: null } });
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
@@ -89,7 +91,27 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new HttpError(413, `request body is larger than ${MAX_BODY_BYTES} bytes`);
     chunks.push(chunk as Buffer);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** A transcription request's multipart form: the file's name and size, and the model. */
+async function readTranscriptionForm(req: IncomingMessage): Promise<{ model: string; file: { name: string; size: number } }> {
+  const body = await readBody(req);
+  let form: FormData;
+  try {
+    form = await new Request("http://mock/", { method: "POST", headers: { "content-type": String(req.headers["content-type"] ?? "") }, body }).formData();
+  } catch (error) {
+    throw new HttpError(400, `request body is not a multipart form: ${(error as Error).message}`);
+  }
+  const file = form.get("file");
+  if (!(file instanceof Blob)) throw new HttpError(400, "'file' must be an uploaded file");
+  const model = form.get("model");
+  if (typeof model !== "string" || model === "") throw new HttpError(400, "'model' must be a non-empty string");
+  return { model, file: { name: (file as File).name ?? "audio", size: file.size } };
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const text = (await readBody(req)).toString("utf8");
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -269,10 +291,17 @@ export async function startMockLlmServer(options: MockLlmServerOptions = {}): Pr
         return;
       }
       const rerankPath = RERANK_PATHS.has(path);
-      if (path !== "/v1/chat/completions" && path !== "/v1/embeddings" && !rerankPath) {
-        throw new HttpError(404, `the mock LLM serves /v1/chat/completions, /v1/embeddings, /v1/rerank and /v1/models, not ${path}`);
+      if (path !== "/v1/chat/completions" && path !== "/v1/embeddings" && path !== "/v1/audio/transcriptions" && !rerankPath) {
+        throw new HttpError(404, `the mock LLM serves /v1/chat/completions, /v1/embeddings, /v1/rerank, /v1/audio/transcriptions and /v1/models, not ${path}`);
       }
       if (method !== "POST") throw new HttpError(405, `${method} is not allowed on ${path}`);
+      if (path === "/v1/audio/transcriptions") {
+        const form = await readTranscriptionForm(req);
+        record({ method, path, body: form });
+        log?.(`POST ${path} ${form.file.name} (${form.file.size} bytes)`);
+        sendJson(res, 200, { text: `[mock transcription] ${form.file.name}, ${form.file.size} bytes` });
+        return;
+      }
       const body = await readJson(req);
       record({ method, path, body });
       if (path === "/v1/embeddings") await embeddings(body, res);

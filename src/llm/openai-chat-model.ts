@@ -142,6 +142,20 @@ export class OpenAIChatModel implements ChatModel {
   }
 
   /** The client, and the package whose error classes it throws. */
+  async transcribe(audio: Uint8Array, fileName: string, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<string> {
+    const [client, sdk] = await this.connection();
+    const scope = new AttemptScope(options.signal, options.timeoutMs);
+    try {
+      const file = await sdk.toFile(audio, fileName);
+      const result = await client.audio.transcriptions.create({ model: this.model, file }, { signal: scope.signal, maxRetries: 0, ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}) });
+      return result.text;
+    } catch (error) {
+      throw this.failure(sdk, error, scope, 1);
+    } finally {
+      scope.dispose();
+    }
+  }
+
   private async connection(): Promise<[OpenAI, OpenAISdk]> {
     const client = this.client instanceof LazyOpenAIClient ? await this.client.get() : this.client;
     return [client, await loadOpenAISdk()];

@@ -82,6 +82,11 @@ export interface ChatModel {
   readonly maxContextTokens?: number;
   complete(request: ChatRequest): Promise<ChatResult>;
   stream(request: ChatRequest): AsyncIterable<ChatDelta>;
+  /**
+   * Speech to text on the same endpoint (OpenAI's `POST /audio/transcriptions`): an ingestion
+   * pipeline's audio setup names its speech model by llm_id, as a chat model is named.
+   */
+  transcribe?(audio: Uint8Array, fileName: string, options?: { signal?: AbortSignal; timeoutMs?: number }): Promise<string>;
 }
 
 /** Who is asking for a model, for error messages ("… of component Agent:X (Agent)"). */

@@ -5,7 +5,7 @@
  * ends in chunks; the PDF, which the templates parse with DeepDOC, fails alone with a message
  * naming what runs instead, and parses once its setup says plain_text.
  */
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -114,4 +114,33 @@ it("streams each step's trace as node_progress events while it runs, between its
   // The same notes, with their times, in each step's _trace.
   const parser = events.find((event) => event.event === "node_finished" && event.data.component_id === "Parser:HipSignsRhyme")!.data as { outputs: { _trace: Array<{ message: string }> } };
   expect(parser.outputs._trace.map((note) => note.message)).toEqual(["Start to work on a markdown.", "Done"]);
+});
+
+describe("audio", () => {
+  function withAudioModel(llmId: string): object {
+    const template = JSON.parse(readFileSync(corpusPath("ragflow/head", "title_chunker.json"), "utf8"));
+    const parser = template.dsl.components["Parser:HipSignsRhyme"].obj.params;
+    // The Go-dialect template's flat audio key: its setup names a speech model.
+    parser.audio = { ...(parser.audio ?? {}), suffix: ["mp3", "wav"], output_format: "text", vlm: { llm_id: llmId } };
+    return template;
+  }
+
+  it("is transcribed by the setup's speech model through the provider routing (the mock's /v1/audio/transcriptions)", async () => {
+    writeFileSync(join(folder, "talk.mp3"), Buffer.alloc(3000, 7));
+    const mock = await startMockLlm();
+    const canvas = await loadCanvas(withAudioModel("whisper-1"), { services: { llm: mock.provider, documents: localDocuments() } });
+    const events = await canvas.runToEnd({ files: [{ name: "talk.mp3", path: join(folder, "talk.mp3") }] });
+    const data = events.at(-1)!.data as { error?: string; outputs: { chunks: Array<{ text: string }> } };
+    expect(data.error).toBeUndefined();
+    expect(data.outputs.chunks.map((chunk) => chunk.text).join("")).toContain("[mock transcription] talk.mp3, 3000 bytes");
+    // The real openai client sent the recording as a multipart form, to the model the llm_id
+    // routes to (this test's provider routes every llm_id to its model "mock").
+    expect(mock.server.requests.filter((r) => r.path === "/v1/audio/transcriptions").map((r) => r.body)).toEqual([{ model: "mock", file: { name: "talk.mp3", size: 3000 } }]);
+  });
+
+  it("without a speech model, fails the recording alone with RAGFlow's message and what to set", async () => {
+    writeFileSync(join(folder, "talk.wav"), Buffer.alloc(100, 1));
+    const { error } = await runDocument(withAudioModel(""), "talk.wav");
+    expect(error).toContain("Audio VLM does not support empty value. (the audio setup's vlm.llm_id): name a speech-to-text model");
+  });
 });

@@ -13,7 +13,7 @@ import { parseRoute } from "../parsing/methods.js";
 import { readParserSetups, setupForDocument } from "../parsing/setups.js";
 import { parseLimitsOf } from "../payload.js";
 import { runStep } from "./step.js";
-import { visionModelFor } from "./vision.js";
+import { speechModelFor, visionModelFor } from "./vision.js";
 
 /** RAGFlow's first progress message per file type. */
 const START_MESSAGES: Readonly<Record<string, string>> = {
@@ -63,6 +63,7 @@ export const ParserStep: ComponentDefinition = {
         warn: (message) => trace.warn(message),
         signal: ctx.signal,
         ...(route.kind === "vision" ? { vision: visionModelFor(ctx, route.model) } : {}),
+        ...(route.kind === "speech" ? { speech: speechModelFor(ctx, route.model) } : {}),
       });
       ctx.setOutput("output_format", result.output_format);
       // RAGFlow's Parser always exposes its four payloads; the one named by output_format is set.

@@ -26,6 +26,12 @@ export interface VisionModel {
   describe(image: Uint8Array, mime: string, prompt: string, signal: AbortSignal): Promise<string>;
 }
 
+/** A speech-to-text model, for the audio setup (the configured model, or the mock). */
+export interface SpeechModel {
+  /** The recording's text. */
+  transcribe(audio: Uint8Array, fileName: string, signal: AbortSignal): Promise<string>;
+}
+
 export interface FormatParseRequest<S extends ParserSetup = ParserSetup> {
   source: DocumentSource;
   setup: S;
@@ -37,6 +43,8 @@ export interface FormatParseRequest<S extends ParserSetup = ParserSetup> {
   signal: AbortSignal;
   /** Present when the canvas has a model for vision; a method that needs one and finds none fails with a clear error. */
   vision?: VisionModel;
+  /** Present when the setup names a speech model. */
+  speech?: SpeechModel;
 }
 
 /** A parsed document: the payload named by `output_format`, and for PDF and DOCX the outline. */

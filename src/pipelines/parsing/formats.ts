@@ -27,9 +27,16 @@ const VISION: Readonly<Record<string, Loader>> = {
   image: async () => (await import("./image.js")).parseImageWithVision,
 };
 
+/** Speech parsers, by file type: recordings transcribed by the setup's model. */
+const SPEECH: Readonly<Record<string, Loader>> = {
+  audio: async () => (await import("./audio.js")).parseAudioWithSpeech,
+};
+
+const BY_ROUTE = { local: LOCAL, vision: VISION, speech: SPEECH } as const;
+
 /** The parser of `type` for a route that is not refused. */
 export async function formatParser(type: string, route: Exclude<ParseRoute, { kind: "refused" }>): Promise<FormatParser> {
-  const load = (route.kind === "vision" ? VISION : LOCAL)[type];
-  if (!load) throw new Error(`canvasflow has no ${route.kind === "vision" ? "vision-model " : ""}parser for the file type "${type}"`);
+  const load = BY_ROUTE[route.kind][type];
+  if (!load) throw new Error(`canvasflow has no ${route.kind === "local" ? "" : `${route.kind}-model `}parser for the file type "${type}"`);
   return load();
 }

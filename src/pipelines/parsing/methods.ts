@@ -12,6 +12,8 @@ export type ParseRoute =
   | { readonly kind: "local" }
   /** Each page or image described by a vision chat model of this name. */
   | { readonly kind: "vision"; readonly model: string }
+  /** The recording transcribed by a speech-to-text model of this name. */
+  | { readonly kind: "speech"; readonly model: string }
   /** The method cannot run here: the message says why and what does. */
   | { readonly kind: "refused"; readonly message: string };
 
@@ -73,11 +75,11 @@ export function parseRoute(type: string, setup: ParserSetup): ParseRoute {
       }
       return { kind: "vision", model: stated.trim() };
     }
-    case "audio":
-      return {
-        kind: "refused",
-        message: "audio needs a speech-to-text model (the audio setup's vlm.llm_id), which canvasflow's model providers do not offer yet: transcribe the file first and give the text",
-      };
+    case "audio": {
+      const model = typeof setup.vlm?.llm_id === "string" ? setup.vlm.llm_id.trim() : "";
+      if (model === "") return { kind: "refused", message: "Audio VLM does not support empty value. (the audio setup's vlm.llm_id): name a speech-to-text model, e.g. whisper-1, which the config routes like any llm_id" };
+      return { kind: "speech", model };
+    }
     case "video":
       return {
         kind: "refused",
