@@ -144,3 +144,19 @@ describe("audio", () => {
     expect(error).toContain("Audio VLM does not support empty value. (the audio setup's vlm.llm_id): name a speech-to-text model");
   });
 });
+
+it("parses a PDF with a vision model named as its parse_method: each page rendered (@napi-rs/canvas) and described by the model", async () => {
+  const template = JSON.parse(readFileSync(corpusPath("ragflow/head", "title_chunker.json"), "utf8"));
+  template.dsl.components["Parser:HipSignsRhyme"].obj.params.pdf.parse_method = "gpt-4o";
+  const mock = await startMockLlm();
+  const canvas = await loadCanvas(template, { services: { llm: mock.provider, documents: localDocuments() } });
+  const events = await canvas.runToEnd({ files: [{ name: "report.pdf", path: join(folder, "report.pdf") }] });
+  const data = events.at(-1)!.data as { error?: string; outputs: { chunks: Array<{ text: string }> } };
+  expect(data.error).toBeUndefined();
+  // One page, sent to the model as a PNG image part, and its answer became the page's text.
+  const pages = mock.chatRequests().filter((request) => JSON.stringify(request.messages).includes("data:image/png;base64,"));
+  expect(pages).toHaveLength(1);
+  expect(data.outputs.chunks.map((chunk) => chunk.text).join("\n")).toContain("[mock reply]");
+  const progress = events.filter((event) => event.event === "node_progress" && event.data.component_id === "Parser:HipSignsRhyme").map((event) => (event.data as { message: string }).message);
+  expect(progress).toContain("Processed: 1/1");
+});
