@@ -10,11 +10,10 @@
  * refused, naming both. The index is written entry by entry and its manifest last, so a search
  * sees each document's chunks whole or not at all.
  */
-import { randomBytes } from "node:crypto";
-import { copyFile, mkdir, readFile, rename, rm, stat } from "node:fs/promises";
+import { mkdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import type { ChunkDraft, DocumentChunker, PipelineChunkerOpener } from "../knowledge/chunkers.js";
-import { contentHash } from "../knowledge/index-cache.js";
+import { contentHash, writeAtomically } from "../knowledge/index-cache.js";
 import { DEFAULT_INDEX_FOLDER, updateIndex, type IndexReport } from "../knowledge/indexer.js";
 import type { EmbeddingModel } from "../knowledge/model-types.js";
 
@@ -40,15 +39,8 @@ export async function placeDocument(dir: string, document: string): Promise<{ re
     return { error: `${destination} already exists and is another file than ${absolute}: rename one of them, or put the new version in place and run canvasflow kb index ${dir}` };
   }
   await mkdir(dir, { recursive: true });
-  // Copied under a temporary name and renamed: the folder never holds half a document.
-  const temporary = path.join(dir, `.${name}.${randomBytes(6).toString("hex")}.tmp`);
-  try {
-    await copyFile(absolute, temporary);
-    await rename(temporary, destination);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  // Written whole or not at all: the folder never holds half a document.
+  await writeAtomically(destination, bytes);
   return { relative: name, bytes };
 }
 

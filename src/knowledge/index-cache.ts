@@ -146,7 +146,8 @@ function isMissing(error: unknown): boolean {
 
 let temporaryCounter = 0;
 
-async function writeAtomically(file: string, data: string | Buffer): Promise<void> {
+/** Writes a file under a temporary name and renames it into place: a reader sees it whole or not at all. */
+export async function writeAtomically(file: string, data: string | Uint8Array): Promise<void> {
   const temporary = `${file}.${process.pid}.${++temporaryCounter}.tmp`;
   try {
     await writeFile(temporary, data);
