@@ -5,7 +5,8 @@
  * the output `_trace` of its node_finished), then, once the run has ended, an `END` entry whose one
  * note has progress 1 (or -1 when the run failed) and, as message, the JSON of the last step's
  * output as Python's json.dumps writes it (its trace left out: it is the entry before). A run still
- * going has the entries of its steps so far. Made from the run's logged events alone.
+ * going has the entries of its steps so far: a step still running, the notes its node_progress
+ * events logged (their `timestamp` then epoch seconds). Made from the run's logged events alone.
  */
 import type { RunSummary } from "../backends/contracts.js";
 import type { CanvasEvent, CanvasEventOf } from "../engine/events.js";
@@ -48,16 +49,30 @@ function endEntry(output: Record<string, unknown>, error: string | null | undefi
  * never got to log its end (it could not start, or its events stopped): it becomes the END entry.
  */
 export function pipelineLog(events: readonly CanvasEvent[], notRun?: RunSummary): PipelineLogEntry[] {
-  const entries: PipelineLogEntry[] = [];
-  let lastNote: TraceNote | undefined;
+  const steps = new Map<string, { entry: PipelineLogEntry; done: boolean }>();
+  const step = (id: string) => {
+    let found = steps.get(id);
+    if (!found) steps.set(id, (found = { entry: { component_id: id, trace: [] }, done: false }));
+    return found;
+  };
   let finished: CanvasEventOf<"workflow_finished"> | undefined;
   for (const event of events) {
     if (event.event === "workflow_finished") finished = event;
-    if (event.event !== "node_finished") continue;
-    const trace = traceOf(event.data.outputs[TRACE_OUTPUT]);
-    entries.push({ component_id: event.data.component_id, trace });
-    lastNote = trace.at(-1) ?? lastNote;
+    else if (event.event === "node_progress") {
+      const found = step(event.data.component_id);
+      if (found.done) continue;
+      const before = found.entry.trace.at(-1);
+      const at = event.data.created_at;
+      found.entry.trace.push({ progress: event.data.progress, message: event.data.message, datetime: clockOf(at), timestamp: at, elapsed_time: before ? Number((at - before.timestamp).toFixed(3)) : 0 });
+    } else if (event.event === "node_finished") {
+      // The step's own trace, with the times its notes were made.
+      const found = step(event.data.component_id);
+      found.entry.trace = traceOf(event.data.outputs[TRACE_OUTPUT]);
+      found.done = true;
+    }
   }
+  const entries = [...steps.values()].map((found) => found.entry);
+  const lastNote = entries.flatMap((entry) => entry.trace).at(-1);
   if (finished) {
     const data = finished.data;
     entries.push(endEntry(isPlainObject(data.outputs) ? data.outputs : {}, data.error, data.created_at + data.elapsed_time, lastNote));

@@ -12,6 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { UploadRecord } from "../../src/backends/contracts.js";
+import type { CanvasEvent } from "../../src/engine/events.js";
+import { pipelineLog } from "../../src/server/pipeline-log.js";
 import { uploadDocuments } from "../../src/server/upload-documents.js";
 import { TenantUploads } from "../../src/server/uploads.js";
 import { corpusPath } from "../helpers/corpus.js";
@@ -372,6 +374,35 @@ describe("a completion on a pipeline", () => {
     expect(cancelled.output._ERROR).toBe("cancelled");
     const notRun = await finishedLog(server, agentId, second.message_id);
     expect(notRun).toEqual([{ component_id: "END", trace: [note(-1, `{"_ERROR": "not run: the run ${first.message_id} of the same request was cancelled"}`)] }]);
+  });
+});
+
+describe("a run's log, from its events", () => {
+  const base = { message_id: "m", created_at: 1796600000, task_id: "s" };
+  const kind = { component_name: "Step", component_type: "Parser" };
+  const progress = (id: string, value: number, message: string, at: number) => ({ ...base, event: "node_progress", data: { component_id: id, ...kind, progress: value, message, created_at: at } }) as CanvasEvent;
+  const trace = [{ progress: 1, message: "File fetched.", datetime: "10:00:00", timestamp: 5.5, elapsed_time: 0 }];
+  const fileDone = { ...base, event: "node_finished", data: { component_id: "File", ...kind, inputs: {}, outputs: { name: "a.md", _trace: trace }, error: null, elapsed_time: 0, created_at: 1796600000 } } as CanvasEvent;
+
+  it("has a step still running with the notes its node_progress events logged, and no END", () => {
+    const events = [progress("File", 1, "File fetched.", 1796600000.25), fileDone, progress("Parser:P", 0.03, "Start to work on a markdown.", 1796600001.5), progress("Parser:P", 0.5, "Half way.", 1796600002.75)];
+    const at = (seconds: number) => new Date(seconds * 1000).toTimeString().slice(0, 8);
+    expect(pipelineLog(events)).toEqual([
+      { component_id: "File", trace },
+      {
+        component_id: "Parser:P",
+        trace: [
+          { progress: 0.03, message: "Start to work on a markdown.", datetime: at(1796600001.5), timestamp: 1796600001.5, elapsed_time: 0 },
+          { progress: 0.5, message: "Half way.", datetime: at(1796600002.75), timestamp: 1796600002.75, elapsed_time: 1.25 },
+        ],
+      },
+    ]);
+  });
+
+  it("ends with END: the last output as Python's json.dumps (non-ASCII escaped), -1 and _ERROR when the run failed", () => {
+    const failed = { ...base, event: "workflow_finished", data: { inputs: {}, outputs: { name: "naïve 📄.md", _trace: trace }, elapsed_time: 2, created_at: 1796600000, usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0, calls: 0 }, error: "Parser_0: broken" } } as unknown as CanvasEvent;
+    const end = pipelineLog([fileDone, failed]).at(-1);
+    expect(end).toEqual({ component_id: "END", trace: [{ progress: -1, message: '{"name": "na\\u00efve \\ud83d\\udcc4.md", "_ERROR": "Parser_0: broken"}', datetime: new Date(1796600002 * 1000).toTimeString().slice(0, 8), timestamp: 5.5, elapsed_time: 0 }] });
   });
 });
 
