@@ -256,6 +256,8 @@ export interface SessionMessage {
   role: "user" | "assistant";
   content: string;
   id?: string;
+  /** On a question: the documents it gave (an ingestion pipeline's upload, RAGFlow's file dict). */
+  files?: unknown[];
   reference?: unknown;
   /** How the turn's run ended (Dify's API keeps it on the answer: GET /v1/workflows/run/{id}). */
   run?: RunSummary;

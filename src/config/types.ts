@@ -146,6 +146,7 @@ export interface ServerLimitsConfig {
   wsBadFramesMs?: number;
   wsConnectionsPerKey?: number;
   sessionMessageChars?: number;
+  uploadBytes?: number;
 }
 
 /** Per-key and per-process rate limits; 0 turns one off (docs/server.md, Rate limits). */

@@ -263,6 +263,13 @@ export interface ComponentDefinition<P extends Params = Params> {
   /** Checks the schema cannot express. Problems are collected into the validation report. */
   check?(params: P, info: CheckInfo): ParamProblem[];
   /**
+   * Pipeline steps that choose what to do by a document's name (the Parser's setups, by
+   * extension): why a document of that name cannot be taken here, or undefined. A server asks
+   * every step of a pipeline before it starts a run on a document, so a document no step can take
+   * is refused at once, naming it. Must not throw.
+   */
+  documentProblem?(params: P, name: string): string | undefined;
+  /**
    * The references this component reads before it runs, for readiness and validation.
    * Default: every template reference in its string params and every selector-valued param.
    */

@@ -7,11 +7,15 @@
  * naming each problem by its JSON pointer in the request body (`/dsl/components/…`; after a
  * migration, in the migrated DSL, whose component ids are the sent ones).
  *
+ * A write whose `canvas_category` is "dataflow_canvas" (RAGFlow's ingestion pipelines) must send a
+ * pipeline: another kind of DSL is refused, naming the field.
+ *
  * Before any of that, its size: at most `dslBytes` bytes as JSON and `dslComponents` components
  * (the server's limits), so a huge canvas is refused before it is validated or stored.
  */
 import { isDifyDocument } from "../dify/document.js";
-import { isTemplateEnvelope } from "../dsl/source.js";
+import { detectKind } from "../dsl/kind.js";
+import { isTemplateEnvelope, unwrapDsl } from "../dsl/source.js";
 import { migrateDsl, needsMigration } from "../migrate/runner.js";
 import { MigrationError, type MigrationNote } from "../migrate/types.js";
 import { readSource, validateDsl } from "../api.js";
@@ -39,7 +43,7 @@ interface CheckedDsl {
 /** Problems shown in the message (all of them are in `data.issues`). */
 const SHOWN_ISSUES = 10;
 
-export async function checkAgentDsl(value: unknown, registry: ComponentRegistry, limits: Pick<ServerLimits, "dslBytes" | "dslComponents">): Promise<CheckedDsl> {
+export async function checkAgentDsl(value: unknown, registry: ComponentRegistry, limits: Pick<ServerLimits, "dslBytes" | "dslComponents">, category?: string | null): Promise<CheckedDsl> {
   checkDslBytes(value, limits.dslBytes);
   let dsl = value;
   if (typeof value === "string") {
@@ -60,6 +64,7 @@ export async function checkAgentDsl(value: unknown, registry: ComponentRegistry,
     // A graph-only export gets its components from its nodes: counted again.
     checkDslComponents(current, limits.dslComponents);
   }
+  if (category === PIPELINE_CATEGORY) refuseOtherKind(current);
   const report = validateDsl(current, { registry });
   const errors = report.issues.filter((issue) => issue.severity === "error");
   if (errors.length > 0) {
@@ -75,6 +80,18 @@ export async function checkAgentDsl(value: unknown, registry: ComponentRegistry,
   }
   const bare = (await readSource(current)).dsl;
   return migrated ? { dsl: bare, migration: migrated.migration } : { dsl: bare };
+}
+
+/** RAGFlow's category of an ingestion pipeline (a write's `canvas_category`, a template envelope's). */
+const PIPELINE_CATEGORY = "dataflow_canvas";
+
+/** A write that says `canvas_category: "dataflow_canvas"` and sends another kind of DSL is refused, naming both. */
+function refuseOtherKind(dsl: object): void {
+  const source = unwrapDsl(dsl);
+  const found = detectKind(source);
+  if (found.kind === "pipeline") return;
+  const why = found.kind === "agent" ? "it is an agent canvas" : `it is ${found.kind === "unknown" ? "no canvas" : `a ${found.kind} DSL`}${found.reason ? ` (${found.reason})` : ""}`;
+  throw argumentError(`\`canvas_category\` is "${PIPELINE_CATEGORY}", but \`dsl\` is not an ingestion pipeline: ${why}; a pipeline is a chain of steps from a File (Parser, a chunker, Extractor, Tokenizer…) with no Begin`);
 }
 
 /** The DSL brought to the current format, when it is in an older one (a Dify document is not: its front end reads it). */

@@ -41,6 +41,7 @@ import { COMPLETION_ROUTES, completionRoutes, speaksOpenAi } from "./routes/comp
 import { DIFY_RUN_ROUTES, difyApiRoutes } from "./dify/index.js";
 import { eventRoutes } from "./routes/events.js";
 import { pictureRoutes } from "./routes/pictures.js";
+import { pipelineRoutes } from "./routes/pipelines.js";
 import { playgroundRoutes } from "./playground/index.js";
 import { sessionRoutes } from "./routes/sessions.js";
 import { systemRoutes } from "./routes/system.js";
@@ -317,6 +318,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     taskRoutes(api, ctx);
     eventRoutes(api, ctx);
     pictureRoutes(api, ctx);
+    pipelineRoutes(api, ctx);
     webSocketRoutes(api, ctx);
     if (options.difyApp !== undefined) await difyApiRoutes(api, ctx, options.difyApp);
   });

@@ -37,6 +37,8 @@ export interface ServerLimits {
   wsConnectionsPerKey: number;
   /** Characters of message content a session may hold before a new turn on it is refused; 0: no limit. */
   sessionMessageChars: number;
+  /** Bytes of the documents one request to POST /api/v1/agents/{id}/upload may carry, and of a document an ingestion pipeline reads. */
+  uploadBytes: number;
 }
 
 /** 0 turns a limit off. */
@@ -87,6 +89,8 @@ export const DEFAULT_LIMITS: Readonly<ServerLimits> = Object.freeze({
   // About 8 MB of text: thousands of ordinary turns. Each turn rewrites the session's record
   // with all of them, so a session must not grow without end.
   sessionMessageChars: 8_000_000,
+  // Dify's default file_size_limit; a document is read whole into memory by the upload route.
+  uploadBytes: 15 * 1024 * 1024,
 });
 
 /**

@@ -92,11 +92,12 @@ export async function settlePreviousTurn(ctx: ServerContext, record: SessionReco
 }
 
 /**
- * Append a turn's messages to the record unless they are there already (by their message id);
+ * Append a turn's messages to the record, but those there already (the same message id and role:
+ * a turn recorded twice, a question noted before its run, as an ingestion pipeline's are);
  * undefined when the record is gone.
  */
 async function addToRecord(ctx: ServerContext, record: SessionRecord, messages: SessionMessage[]): Promise<SessionRecord | undefined> {
-  const id = messages[0]?.id;
-  if (id !== undefined && record.message.some((m) => m.id === id)) return record;
-  return ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...messages] }, ctx.now(), record);
+  const missing = messages.filter((message) => message.id === undefined || !record.message.some((m) => m.id === message.id && m.role === message.role));
+  if (missing.length === 0) return record;
+  return ctx.store.sessions.update(record.tenant, record.id, { message: [...record.message, ...missing] }, ctx.now(), record);
 }

@@ -23,6 +23,7 @@ import type { RunRequest } from "../engine/run.js";
 import { CanvasValidationError } from "../api.js";
 import type { CompiledCanvas } from "../engine/canvas.js";
 import { refuseDenied } from "./component-policy.js";
+import { isPipelineAgent, refuseDocumentFiles } from "./pipeline-files.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { once } from "../util/once.js";
 import { noAgentAccess } from "./agent-access.js";
@@ -46,6 +47,8 @@ export interface TurnInput {
   /** The request's logger (its lines carry the request id; default: the server's). */
   log?: FastifyBaseLogger;
   agentId: string;
+  /** The agent, when the caller read it already (its id is `agentId`, its tenant `tenant`): not read again. */
+  agent?: AgentRecord;
   /** Left out: a new session. */
   sessionId?: string;
   query: string;
@@ -82,15 +85,17 @@ export const AGENT_NOT_FOUND = "Agent not found.";
 
 /**
  * The checks every turn passes first, wherever it runs: its inputs' depth, its agent (resolved
- * to), and the component policy against the agent's DSL (it may predate the policy).
+ * to), its files (no path; an upload id only for a pipeline: pipeline-files.ts), and the component
+ * policy against the agent's DSL (it may predate the policy).
  */
 export async function turnAgent(ctx: ServerContext, input: TurnInput): Promise<AgentRecord> {
   if (input.inputs !== undefined) {
     const tooDeep = pathDeeperThan(input.inputs, MAX_DSL_DEPTH);
     if (tooDeep) throw argumentError(`\`inputs\` is nested deeper than ${MAX_DSL_DEPTH} levels (at inputs.${tooDeep.join(".")})`);
   }
-  const agent = await ctx.agents.get(input.tenant, input.agentId);
+  const agent = input.agent ?? (await ctx.agents.get(input.tenant, input.agentId));
   if (!agent) throw await unreachableAgent(ctx, input);
+  if (input.files !== undefined && input.files.length > 0) refuseDocumentFiles(input.files, isPipelineAgent(ctx.registry, agent));
   if (ctx.policy.restrictsAnything) {
     let compiled: CompiledCanvas | undefined;
     try {

@@ -39,6 +39,13 @@ export const ParserStep: ComponentDefinition = {
   capabilities: { pipeline: true, reportsProgress: true },
   thoughts: () => "",
   check: (params) => readParserSetups(params).problems,
+  // What the run would refuse first: no setup for the extension, or a method that cannot run here.
+  documentProblem(params, name) {
+    const chosen = setupForDocument(readParserSetups(params).setups, name);
+    if ("error" in chosen) return chosen.error;
+    const route = parseRoute(chosen.type, chosen.setup);
+    return route.kind === "refused" ? route.message : undefined;
+  },
   async invoke(ctx) {
     await runStep(ctx, async (upstream, trace) => {
       const name = upstream.name;

@@ -1,6 +1,6 @@
 /**
- * Dify's run ids and what the session store keeps of each run. A run's id (its events'
- * message_id; Dify's task_id and workflow_run_id) is its session's id and a random suffix, so the
+ * Dify's runs and what the session store keeps of each. A run's id (its events' message_id;
+ * Dify's task_id and workflow_run_id) is its session's id and a random suffix (run-ids.ts), so the
  * stop endpoints and GET /v1/workflows/run/{id} find the session from the id alone, in any server
  * process, and only within the caller's tenant. When a run ends, its summary (status, inputs,
  * outputs, times, tokens, steps) is kept on the turn's answer in the session's messages; a run
@@ -10,25 +10,13 @@
  * as in flight only from what says it is (runState), never assumed, so a made-up id is not found
  * and stopping one does not stop the session's real run.
  */
-import { randomBytes } from "node:crypto";
 import { endsRun } from "../../durable/follow.js";
 import type { CanvasEventOf } from "../../engine/events.js";
 import type { StoredEvent, RunSummary, SessionMessage, SessionRecord } from "../../backends/contracts.js";
 import type { ServerContext } from "../context.js";
 import { jobUnderWay } from "../queued-turn.js";
+import { sessionOfRun } from "../run-ids.js";
 import { runStatus } from "./events.js";
-
-const RUN_ID = /^([0-9a-f]{32})-[0-9a-f]{12}$/;
-
-/** A new run id of the session. */
-export function newRunId(sessionId: string): string {
-  return `${sessionId}-${randomBytes(6).toString("hex")}`;
-}
-
-/** The session a run id belongs to, or undefined when it is not a run id. */
-export function sessionOfRun(runId: string): string | undefined {
-  return RUN_ID.exec(runId)?.[1];
-}
 
 /** A run of the session: ended (with its summary) or in flight (no summary yet). */
 interface FoundRun {

@@ -14,7 +14,8 @@ import type { Turn } from "../turn.js";
 import { checkRequiredInputs, type DifyApp } from "./app.js";
 import { DifyApiError, invalidParam, notFound } from "./errors.js";
 import { DifyEventMapper, difyUsage, finishedData, type DifyMode } from "./events.js";
-import { keepRunSummary, newRunId, runSummaryOf } from "./run-records.js";
+import { newRunId } from "../run-ids.js";
+import { keepRunSummary, runSummaryOf } from "./run-records.js";
 
 /** How often a stream says it is alive while a step runs (Dify: about every 10 s). */
 const PING_MS = 10_000;

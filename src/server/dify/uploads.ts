@@ -1,18 +1,12 @@
 /**
- * Files uploaded through POST /v1/files/upload, kept in the server's store for an hour (Dify
- * keeps them in its object storage), so any server process on the store, or the same one after a
- * restart, finds them: a run that names one (`files: [{transfer_method: "local_file",
- * upload_file_id}]`) gets it in `sys.files` with its text, which the document-extractor reads.
- * Bounded per tenant, in count and bytes; the oldest go first.
+ * Dify's view of the server's uploads (uploads.ts): POST /v1/files/upload answers a file's
+ * record, and a run that names one (`files: [{transfer_method: "local_file", upload_file_id}]`)
+ * gets it in `sys.files` with its text, which the document-extractor reads.
  */
-import { randomUUID } from "node:crypto";
 import { isPlainObject } from "../../util/values.js";
-import type { UploadRecord, UploadStore } from "../../backends/contracts.js";
+import type { UploadRecord } from "../../backends/contracts.js";
+import { TenantUploads } from "../uploads.js";
 import { invalidParam, notFound } from "./errors.js";
-
-const KEEP_MS = 60 * 60 * 1000;
-const MAX_FILES_PER_TENANT = 100;
-const MAX_BYTES_PER_TENANT = 100 * 1024 * 1024;
 
 const TEXT_TYPES = /^(text\/|application\/(json|xml|x-yaml|yaml|csv))/;
 
@@ -24,26 +18,7 @@ function fileType(mime: string): string {
   return "document";
 }
 
-export class UploadedFiles {
-  constructor(private readonly store: UploadStore) {}
-
-  async add(tenant: string, user: string, name: string, mime: string, data: Buffer, now = Date.now()): Promise<UploadRecord> {
-    const dot = name.lastIndexOf(".");
-    const record: UploadRecord = {
-      id: randomUUID(),
-      tenant,
-      user,
-      name,
-      size: data.length,
-      extension: dot > 0 ? name.slice(dot + 1).toLowerCase() : "",
-      mime_type: mime,
-      create_time: now,
-      expire_time: now + KEEP_MS,
-    };
-    await this.store.put(record, data, { maxFiles: MAX_FILES_PER_TENANT, maxBytes: MAX_BYTES_PER_TENANT });
-    return record;
-  }
-
+export class UploadedFiles extends TenantUploads {
   /** What the upload answer shows. */
   static view(file: UploadRecord): Record<string, unknown> {
     return { id: file.id, name: file.name, size: file.size, extension: file.extension, mime_type: file.mime_type, created_by: file.user, created_at: Math.floor(file.create_time / 1000) };
@@ -65,7 +40,7 @@ export class UploadedFiles {
       }
       if (method !== "local_file") throw invalidParam(`files[${i}].transfer_method must be "local_file" or "remote_url", got ${JSON.stringify(method)}`);
       const id = entry.upload_file_id;
-      const found = typeof id === "string" ? await this.store.get(tenant, id, Date.now()) : undefined;
+      const found = await this.get(tenant, id);
       if (!found) throw notFound(`files[${i}].upload_file_id ${JSON.stringify(id)}: no such uploaded file (uploads are kept for an hour)`);
       const file = found.record;
       out.push({

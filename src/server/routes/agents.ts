@@ -7,6 +7,8 @@ import type { FastifyInstance } from "fastify";
 import { noAgentAccess, ownerOnly } from "../agent-access.js";
 import { checkAgentDsl, type MigrationView } from "../agent-dsl.js";
 import { refuseDeniedDsl } from "../component-policy.js";
+import { isPipelineAgent } from "../pipeline-files.js";
+import type { ComponentRegistry } from "../../components/registry.js";
 import { newId, type ServerContext } from "../context.js";
 import { argumentError, dataError, operatingError, success, withDamaged } from "../envelope.js";
 import { listQuery, type RawListQuery } from "../list-query.js";
@@ -22,6 +24,8 @@ export const AGENT_BODY_LIMIT = DEFAULT_LIMITS.agentBodyBytes;
 
 interface AgentWrite {
   title?: string | null;
+  /** RAGFlow's category of the canvas: `dataflow_canvas` reads a bare DSL as an ingestion pipeline. */
+  canvas_category?: string | null;
   description?: string | null;
   dsl?: unknown;
   canvas_type?: string | null;
@@ -30,15 +34,15 @@ interface AgentWrite {
 
 const CANVAS_NOT_FOUND = "canvas not found.";
 
-/** An agent as RAGFlow's API shows it (its owner is `user_id`). */
-function agentView(agent: AgentRecord): Record<string, unknown> {
+/** An agent as RAGFlow's API shows it (its owner is `user_id`; an ingestion pipeline's category is `dataflow_canvas`). */
+function agentView(agent: AgentRecord, registry: ComponentRegistry): Record<string, unknown> {
   return {
     id: agent.id,
     title: agent.title,
     description: agent.description,
     dsl: agent.dsl,
     canvas_type: agent.canvas_type,
-    canvas_category: "agent_canvas",
+    canvas_category: isPipelineAgent(registry, agent) ? "dataflow_canvas" : "agent_canvas",
     avatar: agent.avatar,
     user_id: agent.tenant,
     create_time: agent.create_time,
@@ -56,7 +60,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
   app.get("/api/v1/agents", { schema: { querystring: serverSchema("list-query.schema.json") } }, async (request) => {
     const raw = request.query as RawListQuery;
     const page = await ctx.agents.list(request.tenant, listQuery(raw, "create_time"));
-    const canvas = page.items.map(agentView);
+    const canvas = page.items.map((agent) => agentView(agent, ctx.registry));
     // Scripts written for RAGFlow v0.24 iterate `data` itself.
     return withDamaged(success(raw.format === "list" ? canvas : { canvas, total: page.total }), page.damaged);
   });
@@ -67,7 +71,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.title === undefined || body.title === null) throw argumentError("No title in request.");
     const title = body.title.trim();
     if (title === "") throw argumentError("`title` must not be empty.");
-    const { dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits);
+    const { dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits, body.canvas_category);
     refuseDeniedDsl(ctx.policy, ctx.registry, dsl, request.tenant);
     const now = ctx.now();
     try {
@@ -83,7 +87,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
         update_time: now,
       });
       if (migration) request.log.info({ agent: agent.id, migration: migration.applied }, "agent DSL migrated on write");
-      return success(migration ? { ...agentView(agent), migration } : agentView(agent));
+      return success(migration ? { ...agentView(agent, ctx.registry), migration } : agentView(agent, ctx.registry));
     } catch (error) {
       if (error instanceof DuplicateTitleError) throw dataError(error.message);
       throw error;
@@ -94,7 +98,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     const { agent_id } = request.params as { agent_id: string };
     const agent = await ctx.agents.get(request.tenant, agent_id);
     if (!agent) throw dataError(CANVAS_NOT_FOUND);
-    return success(agentView(agent));
+    return success(agentView(agent, ctx.registry));
   });
 
   app.put("/api/v1/agents/:agent_id", { schema: write, bodyLimit: ctx.limits.agentBodyBytes }, async (request) => {
@@ -114,7 +118,7 @@ export function agentRoutes(app: FastifyInstance, ctx: ServerContext): void {
     if (body.canvas_type !== undefined && body.canvas_type !== null) patch.canvas_type = body.canvas_type;
     if (body.avatar !== undefined && body.avatar !== null) patch.avatar = body.avatar;
     if (body.dsl !== undefined && body.dsl !== null) {
-      ({ dsl: patch.dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits));
+      ({ dsl: patch.dsl, migration } = await checkAgentDsl(body.dsl, ctx.registry, ctx.limits, body.canvas_category));
       refuseDeniedDsl(ctx.policy, ctx.registry, patch.dsl, request.tenant);
     }
     try {

@@ -3,6 +3,8 @@
  * `POST /api/v1/agents/chat/completions` (agent_id in the body; `"openai-compatible": true`
  * switches to OpenAI's format) and RAGFlow's two aliases, `/api/v1/agents/{id}/completions`
  * (native) and `/api/v1/agents_openai/{id}/chat/completions` (OpenAI). `stream` defaults to false.
+ * On an ingestion pipeline the native routes start a run per document and answer at once
+ * (pipeline-completion.ts).
  */
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ServerContext } from "../context.js";
@@ -11,6 +13,8 @@ import { argumentError, dataError } from "../envelope.js";
 import { fileListProblem } from "../file-names.js";
 import { lastUserContent } from "../formats/openai.js";
 import { openTurn } from "../open-turn.js";
+import { completePipeline } from "../pipeline-completion.js";
+import { isPipelineAgent } from "../pipeline-files.js";
 import type { TurnInput } from "../turn.js";
 import { serverSchema } from "../validation.js";
 
@@ -92,7 +96,23 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
   const body = request.body as CompletionBody;
   if (!agentId) throw argumentError("`agent_id` is required.");
   const who: TurnCaller = { tenant: request.tenant, caller: request.caller, log: request.log };
-  const common = commonInput(who, agentId, body);
+  // Read once here (the turn takes it): an ingestion pipeline's documents run in the background.
+  const agent = await ctx.agents.get(request.tenant, agentId);
+  const common = { ...commonInput(who, agentId, body), ...(agent ? { agent } : {}) };
+  if (agent && isPipelineAgent(ctx.registry, agent)) {
+    const sessionId = nonEmpty(body.session_id);
+    return completePipeline(ctx, agent, {
+      tenant: request.tenant,
+      caller: request.caller,
+      log: request.log,
+      files: body.files,
+      query: body.query ?? body.question ?? "",
+      openAi,
+      ...(sessionId ? { sessionId } : {}),
+      ...(common.userId !== undefined ? { userId: common.userId } : {}),
+      ...(common.name !== undefined ? { name: common.name } : {}),
+    });
+  }
   if (openAi) {
     const messages = body.messages ?? [];
     if (messages.length === 0) throw dataError("You must provide at least one message.");
@@ -102,7 +122,7 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
     if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
     return answerOpenAi(ctx, reply, turn, question);
   }
-  const input = nativeTurnInput(who, agentId, body);
+  const input = { ...nativeTurnInput(who, agentId, body), ...(agent ? { agent } : {}) };
   const turn = await openTurn(ctx, input);
   if (body.stream === true) return streamNative(ctx, reply, turn);
   return answerNative(ctx, reply, turn, input.returnTrace === true);

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import type { ServerContext } from "../../context.js";
 import type { MessageFeedback, SessionRecord } from "../../../backends/contracts.js";
 import { invalidParam, notFound } from "../errors.js";
-import { sessionOfRun } from "../run-records.js";
+import { sessionOfRun } from "../../run-ids.js";
 import { userOf } from "../turns.js";
 
 const MAX_CONTENT_CHARS = 10_000;

@@ -2,7 +2,7 @@
 import type { FastifyInstance } from "fastify";
 import { DifyApiError, invalidParam } from "../errors.js";
 import { fileNameProblem } from "../../file-names.js";
-import { boundaryOf, parseMultipart } from "../multipart.js";
+import { boundaryOf, parseMultipart } from "../../multipart.js";
 import { UploadedFiles } from "../uploads.js";
 import { userOf } from "../turns.js";
 

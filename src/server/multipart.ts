@@ -1,8 +1,9 @@
 /**
- * multipart/form-data bodies (Dify's file upload), read from a body Fastify already bounded by
- * size. Only what an upload needs: each part's field name, file name, content type and bytes.
+ * multipart/form-data bodies (Dify's file upload, RAGFlow's agent upload), read from a body
+ * Fastify already bounded by size. Only what an upload needs: each part's field name, file name,
+ * content type and bytes.
  */
-interface FormPart {
+export interface FormPart {
   name: string;
   filename: string | undefined;
   contentType: string | undefined;
