@@ -199,3 +199,38 @@ describe("the config's pipelines.limits", () => {
     expect(refused.stderr).toContain("/pipelines/limits/maxFileBytes");
   });
 });
+
+describe("acceptance: the 4 corpus pipelines into a knowledge base, and an agent's Retrieval over it", () => {
+  it.each(["advanced_ingestion_pipeline.json", "chunk_summary.json", "compiler.json", "title_chunker.json"])(
+    "%s: kb index --pipeline under --mock-llm with mock embeddings; the agent answers from the e-mail's chunk",
+    async (file) => {
+      const dir = knowledgeFolder();
+      const work = mkdtempSync(join(tmpdir(), "canvasflow-pipeline-acceptance-"));
+      const config = join(work, "canvasflow.config.json");
+      // An embedding model, answered by the mock under --mock-llm: compiler.json has no Tokenizer,
+      // so its chunks are found by their vectors only, as in RAGFlow.
+      writeFileSync(config, JSON.stringify({ providers: { emb: { baseURL: "http://127.0.0.1:9/v1" } }, embedding: { provider: "emb", model: "mock-embedding" }, knowledgeBases: { docs: { type: "local", dir } } }));
+      const indexed = await cli(["kb", "index", dir, "--pipeline", corpusPath("ragflow/head", file), "--config", config, "--mock-llm"]);
+      expect(indexed.code, indexed.stderr).toBe(0);
+      expect(indexed.stdout).toContain("files:  6 (6 read, 0 from the cache), 1 skipped");
+      expect(indexed.stdout).toMatch(/chunks: \d+ \(\d+ embedded\)/);
+      const agent = join(work, "agent.json");
+      writeFileSync(
+        agent,
+        JSON.stringify(
+          canvasDsl({
+            begin: node("Begin", {}, ["Retrieval:Docs"]),
+            "Retrieval:Docs": node("Retrieval", { query: "sys.query", kb_ids: ["docs"], similarity_threshold: 0.05, keywords_similarity_weight: 0.3, top_n: 1 }, ["Message:Out"]),
+            "Message:Out": node("Message", { content: ["{Retrieval:Docs@formalized_content}"] }),
+          }),
+        ),
+      );
+      const ran = await cli(["run", agent, "--config", config, "--mock-llm", "--query", "harvest festival Friday mail"]);
+      expect(ran.code, ran.stderr).toBe(0);
+      const said = ran.events.filter((event) => event.event === "message").map((event) => (event.data as { content: string }).content).join("");
+      // The default chunker does not read .eml files: only the pipeline made this chunk.
+      expect(said).toContain("mail.eml");
+      expect(said).toContain("The harvest festival is on Friday.");
+    },
+  );
+});
