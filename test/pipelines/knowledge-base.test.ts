@@ -164,6 +164,14 @@ describe("the CLI", () => {
     expect(readFileSync(join(kb, "mail.eml"))).toEqual(readFileSync(join(documents, "mail.eml")));
   });
 
+  it("run --trace with several documents writes one trace page per document", async () => {
+    const out = mkdtempSync(join(tmpdir(), "canvasflow-pipeline-trace-"));
+    const ran = await cli(["run", TITLE_CHUNKER, "--file", join(documents, "guide.md"), "--file", join(documents, "notes.txt"), "--trace", join(out, "run.html"), "--mock-llm"]);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(["run.1-guide.md.html", "run.2-notes.txt.html"]);
+    expect(readFileSync(join(out, "run.1-guide.md.html"), "utf8")).toContain("TitleChunker:WideResultsTeach");
+  });
+
   it("kb index DIR --pipeline twice with one file changed reads only that file", async () => {
     const dir = knowledgeFolder();
     const first = await cli(["kb", "index", dir, "--pipeline", TITLE_CHUNKER, "--mock-llm"]);
