@@ -8,7 +8,10 @@
  * - `markdown`: the first sheet as a pipe table (pandas `to_markdown`).
  *
  * XLSX sheets stream out of the container (xlsx-reader.ts) and CSV out of the source
- * (csv-reader.ts); rows stop at ParseLimits.maxRows with a warning. Like RAGFlow, a file is read as
+ * (csv-reader.ts); rows stop at ParseLimits.maxRows with a warning. A CSV's HTML is written as its
+ * rows stream (its width is its header's), so a large CSV is never held whole; an XLSX sheet's
+ * `html` (its width is known at its end) and any sheet's `markdown` (padded to its widest cells)
+ * hold the sheet's rows first. Like RAGFlow, a file is read as
  * CSV unless it starts as a ZIP (XLSX) or an OLE2 file (XLS, refused here), whatever its extension.
  */
 import { DocumentParseError } from "../payload.js";
@@ -26,6 +29,12 @@ const SPREADSHEET_OUTPUT_FORMATS = ["json", "markdown", "html"] as const;
 interface SheetSource {
   name: string;
   rows: AsyncGenerator<SheetRow>;
+  /**
+   * The sheet's width when it is known before its rows are read (a CSV's: its header's columns,
+   * since longer rows are skipped and each row has a cell per column), so its HTML can be written
+   * row by row as the rows stream instead of from every row held at once.
+   */
+  width?: number;
 }
 
 interface OpenedSpreadsheet {
@@ -76,7 +85,7 @@ async function openCsv(request: FormatParseRequest, pieces: AsyncIterable<Uint8A
       yield* csv.rows;
     }
     // RAGFlow loads a CSV into a workbook whose only sheet is named "Data".
-    yield { name: "Data", rows: rows() };
+    yield { name: "Data", rows: rows(), width: csv.columns.length };
   }
   return {
     sheets: sheets(),
@@ -155,9 +164,54 @@ async function bufferedSheet(sheet: SheetSource, rows: RowBudget): Promise<Sheet
   return kept;
 }
 
+const TABLE_END = "</table>\n";
+
+/**
+ * The table's start (caption and header row), counted with its end against the text budget like
+ * the rows, so the whole table stays within maxTextChars: a chunker given more fails the document.
+ */
+function tableStart(sheet: SheetSource, header: ReadonlyArray<CellValue | null | undefined>, budget: TextBudget): string {
+  const start = `<table><caption>${escapeHtml(sheet.name)}</caption>${htmlRow(header, "th")}`;
+  budget.take(start + TABLE_END);
+  return start;
+}
+
+/** An HTML table row: `<td>` cells (`<th>` for the header), an absent cell as an empty one. */
+function htmlRow(cells: ReadonlyArray<CellValue | null | undefined>, tag: "th" | "td"): string {
+  return `<tr>${cells.map((v) => (v === null || v === undefined ? `<${tag}></${tag}>` : `<${tag}>${escapeHtml(fmt(v))}</${tag}>`)).join("")}</tr>`;
+}
+
+/**
+ * `html` of a sheet whose width is known first (a CSV): each row written as it streams, so no more
+ * than one row is held, and reading stops where the text budget does. Rows are consecutive here
+ * (a CSV has no gaps). Undefined when the sheet has no data rows.
+ */
+async function streamedSheetHtml(sheet: SheetSource, width: number, rows: RowBudget, budget: TextBudget): Promise<string | undefined> {
+  let html: string | undefined;
+  let dataRows = 0;
+  const cellsOf = (row: SheetRow) => Array.from({ length: width }, (_, c) => row.cells.get(c + 1) ?? null);
+  for await (const row of sheet.rows) {
+    if (html === undefined) {
+      html = tableStart(sheet, cellsOf(row), budget);
+      continue;
+    }
+    if (!rows.take()) break;
+    dataRows++;
+    const tr = htmlRow(cellsOf(row), "td");
+    if (!budget.take(tr)) break;
+    html += tr;
+  }
+  return html === undefined || dataRows === 0 ? undefined : html + TABLE_END;
+}
+
 /** `html`: the first sheet with data rows, every row padded to the sheet's widest row, gaps as empty rows. */
 async function sheetHtml(sheets: AsyncIterable<SheetSource>, rows: RowBudget, budget: TextBudget): Promise<string> {
   for await (const sheet of sheets) {
+    if (sheet.width !== undefined) {
+      const html = await streamedSheetHtml(sheet, sheet.width, rows, budget);
+      if (html === undefined) continue;
+      return html;
+    }
     const kept = await bufferedSheet(sheet, rows);
     if (kept.length === 0) continue;
     const lastRow = kept[kept.length - 1].row;
@@ -167,13 +221,13 @@ async function sheetHtml(sheets: AsyncIterable<SheetSource>, rows: RowBudget, bu
     for (const row of kept) for (const column of row.cells.keys()) width = Math.max(width, column);
     const byNumber = new Map(kept.map((row) => [row.row, row]));
     const cellsOf = (n: number) => Array.from({ length: width }, (_, c) => byNumber.get(n)?.cells.get(c + 1) ?? null);
-    let html = `<table><caption>${escapeHtml(sheet.name)}</caption><tr>${cellsOf(1).map((v) => `<th>${escapeHtml(fmt(v))}</th>`).join("")}</tr>`;
+    let html = tableStart(sheet, cellsOf(1), budget);
     for (let n = 2; n <= lastRow; n++) {
-      const row = `<tr>${cellsOf(n).map((v) => (v === null ? "<td></td>" : `<td>${escapeHtml(fmt(v))}</td>`)).join("")}</tr>`;
+      const row = htmlRow(cellsOf(n), "td");
       if (!budget.take(row)) break;
       html += row;
     }
-    return `${html}</table>\n`;
+    return html + TABLE_END;
   }
   return "";
 }

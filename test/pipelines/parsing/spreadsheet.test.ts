@@ -47,6 +47,15 @@ describe("parseSpreadsheet XLSX", () => {
     expect(request.notes.filter((note) => note.startsWith("Start to work on"))).toEqual([]);
   });
 
+  it("keeps the whole HTML table within maxTextChars, its caption, header and end counted", async () => {
+    const whole = (await parseSpreadsheet(requestFor("people.xlsx", await makeXlsx(), { output_format: "html" }))).html!;
+    const request = requestFor("people.xlsx", await makeXlsx(), { output_format: "html" }, { limits: { maxTextChars: whole.length - 1 } });
+    const result = await parseSpreadsheet(request);
+    // The last row no longer fits (before, only the rows were counted and the table came out whole, over the limit).
+    expect(result.html).toBe(whole.replace("<tr><td>&lt;Cy&gt;</td><td>41</td><td>7.25</td><td>True</td></tr>", ""));
+    expect(request.warnings).toEqual([expect.stringMatching(/^people\.xlsx: the text stops after \d+ characters/)]);
+  });
+
   it("writes json rows as header：value pairs, with the sheet suffix when the name lacks 'sheet'", async () => {
     const result = await parseSpreadsheet(requestFor("people.xlsx", await makeXlsx(), { output_format: "json" }));
     expect(result.json).toEqual([
@@ -113,6 +122,43 @@ describe("parseSpreadsheet CSV", () => {
     expect(html.html).toBe("<table><caption>Data</caption><tr><th>a</th><th>b</th></tr><tr><td>1</td><td>&amp;</td></tr></table>\n");
     const markdown = await parseSpreadsheet(requestFor("t.csv", encode("city,pop\n東京,13.96\nRome,2.8\n"), { output_format: "markdown" }));
     expect(markdown.markdown).toBe(["| city   |   pop |", "|:-------|------:|", "| 東京   | 13.96 |", "| Rome   |  2.8  |"].join("\n"));
+  });
+
+  it("writes a CSV's html with short rows padded, blank lines and over-long rows skipped", async () => {
+    const request = requestFor("t.csv", encode(`${csv}short\n`), { output_format: "html" });
+    const result = await parseSpreadsheet(request);
+    expect(result.html).toBe(
+      "<table><caption>Data</caption><tr><th>name</th><th>Unnamed: 1</th><th>name.1</th><th>score</th></tr>" +
+        "<tr><td>Ann</td><td>x</td><td>Smith, A</td><td>9.5</td></tr><tr><td>Bob</td><td></td><td></td><td>10</td></tr>" +
+        "<tr><td>multi\nline</td><td>y</td><td>z</td><td>1</td></tr><tr><td>short</td><td></td><td></td><td></td></tr></table>\n",
+    );
+    expect(request.warnings).toEqual(["t.csv: 1 CSV line(s) with more fields than the header has columns were skipped"]);
+  });
+
+  it("writes a CSV's html as its rows stream: reading stops at the text budget, not at maxRows", async () => {
+    // Before, every row up to maxRows (200 000) was held before the table was written: a 50 MB CSV
+    // peaked at 406 MB in the Parser alone (the pipeline-ingest benchmark).
+    const total = 1_000_000;
+    let produced = 0;
+    async function* rows(): AsyncGenerator<Uint8Array> {
+      yield encode("id,name,value\n");
+      for (let start = 0; start < total; start += 1000) {
+        let text = "";
+        for (let i = start; i < start + 1000; i++) text += `${i},row ${i},${i * 3}\n`;
+        produced = start + 1000;
+        yield encode(text);
+      }
+    }
+    const request = requestFor("million.csv", rows, { output_format: "html" }, { size: 30_000_000, limits: { maxTextChars: 100_000 } });
+    const result = await parseSpreadsheet(request);
+    expect(result.html!.startsWith("<table><caption>Data</caption><tr><th>id</th><th>name</th><th>value</th></tr><tr><td>0</td><td>row 0</td><td>0</td></tr>")).toBe(true);
+    expect(result.html!.endsWith("</tr></table>\n")).toBe(true);
+    // The whole table, caption, header and end included, stays within maxTextChars: the TitleChunker fails a document given more.
+    expect(result.html!.length).toBeLessThanOrEqual(100_000);
+    expect(result.html!.length).toBeGreaterThan(99_900);
+    expect(request.warnings).toEqual([expect.stringMatching(/^million\.csv: the text stops after \d+ characters, the most a document may give \(the config's pipelines\.limits\.maxTextChars\)/)]);
+    // About 2 000 rows fit; the source was read a little past them (csv-parse's and the stream's buffers), far from maxRows.
+    expect(produced).toBeLessThan(50_000);
   });
 
   it("reads a CSV-named file that is really an XLSX, as RAGFlow does", async () => {
