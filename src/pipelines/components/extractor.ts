@@ -89,7 +89,9 @@ export const ExtractorStep: ComponentDefinition = {
       if (items === undefined) {
         chunks = [{ [field]: await ask("") } as unknown as Chunk];
       } else {
-        chunks = structuredClone(items) as Chunk[];
+        // A shallow copy of each chunk: the step before keeps its own, and their texts (which may
+        // be the most a document gives) are shared, not copied; steps set top-level fields only.
+        chunks = items.map((item) => (isPlainObject(item) ? { ...item } : item)) as Chunk[];
         for (let i = 0; i < chunks.length; i++) {
           const chunk = chunks[i];
           const answer = await ask(chunkText(chunk));

@@ -41,8 +41,9 @@ const terms = (text: string) => termsOf(text).join(" ");
 /** The payload as chunks, as RAGFlow's Tokenizer reads it: chunks, JSON items, or one chunk of a text payload. */
 function chunksOf(upstream: Readonly<Record<string, unknown>>): { chunks: Chunk[]; fromChunks: boolean } {
   const format = upstream.output_format;
-  if (format === "chunks") return { chunks: ((upstream.chunks as unknown[]) ?? []).filter(isPlainObject).map((chunk) => structuredClone(chunk) as Chunk), fromChunks: true };
-  if (format === "json") return { chunks: ((upstream.json as unknown[]) ?? []).filter(isPlainObject).map((item) => structuredClone(item) as Chunk), fromChunks: false };
+  // Shallow copies: the step before keeps its chunks; their texts are shared (fields are set at the top only).
+  if (format === "chunks") return { chunks: ((upstream.chunks as unknown[]) ?? []).filter(isPlainObject).map((chunk) => ({ ...chunk }) as Chunk), fromChunks: true };
+  if (format === "json") return { chunks: ((upstream.json as unknown[]) ?? []).filter(isPlainObject).map((item) => ({ ...item }) as Chunk), fromChunks: false };
   const payload = typeof format === "string" ? upstream[format] : undefined;
   if (typeof payload !== "string") throw new Error(`Input error: output_format=${String(format)} requires a ${String(format)} payload from the step before the Tokenizer`);
   return { chunks: payload === "" ? [] : [{ text: payload }], fromChunks: false };
