@@ -43,6 +43,7 @@ export const UNIT_TESTS = [
   "test/engine/schemas.test.ts",
   "test/engine/state.test.ts",
   "test/fuzz/object-mutants.test.ts",
+  "test/graph/params-generated.test.ts",
   "test/knowledge/scoring.test.ts",
   "test/llm/config.test.ts",
   "test/llm/provider.test.ts",
