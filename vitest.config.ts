@@ -43,6 +43,8 @@ export const UNIT_TESTS = [
   "test/engine/schemas.test.ts",
   "test/engine/state.test.ts",
   "test/fuzz/object-mutants.test.ts",
+  "test/graph/builder.test.ts",
+  "test/graph/builder.types.test.ts",
   "test/graph/params-generated.test.ts",
   "test/knowledge/scoring.test.ts",
   "test/llm/config.test.ts",

@@ -19,8 +19,27 @@ const BANNER = `/**
  */
 /* eslint-disable */`;
 
+const TYPE_KEYWORDS = ["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref", "properties", "items", "additionalProperties", "tsType"];
+
+/**
+ * A value the schema leaves open (only a description, as Switch's compared value) is `unknown`:
+ * json-schema-to-typescript would make it an object.
+ */
+function openValuesUnknown(schema) {
+  if (Array.isArray(schema)) return schema.forEach(openValuesUnknown);
+  if (!schema || typeof schema !== "object") return;
+  for (const key of ["properties", "$defs", "definitions"]) {
+    for (const child of Object.values(schema[key] ?? {})) {
+      if (child && typeof child === "object" && !TYPE_KEYWORDS.some((k) => k in child)) child.tsType = "unknown";
+      openValuesUnknown(child);
+    }
+  }
+  for (const key of ["items", "additionalProperties", "anyOf", "oneOf", "allOf"]) if (schema[key] && typeof schema[key] === "object") openValuesUnknown(schema[key]);
+}
+
 function schemaOf(file) {
   const schema = JSON.parse(readFileSync(`${componentsDir}${file}`, "utf8"));
+  openValuesUnknown(schema);
   // The $id is a URL: without it the references inside the schema resolve within the file.
   delete schema.$id;
   delete schema.$schema;

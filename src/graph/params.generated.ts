@@ -33,9 +33,7 @@ export interface CommonParams {
   /**
    * The output used instead when exception_method is comment.
    */
-  exception_default_value?: {
-    [k: string]: unknown;
-  };
+  exception_default_value?: unknown;
   /**
    * Component ids to continue with when exception_method is goto.
    */
@@ -141,9 +139,7 @@ export interface AgentOwnParams {
   /**
    * Legacy field, unused.
    */
-  output_structure?: {
-    [k: string]: unknown;
-  };
+  output_structure?: unknown;
   /**
    * Tools the model may call. component_name "Agent" is a sub-agent whose params are an Agent's params; any other name must be a registered component usable as a tool.
    */
@@ -383,9 +379,7 @@ export interface BrowserOwnParams {
   /**
    * Legacy field, unused.
    */
-  output_structure?: {
-    [k: string]: unknown;
-  };
+  output_structure?: unknown;
   /**
    * Maximum browser steps (> 0, default 30).
    */
@@ -506,9 +500,7 @@ export interface CategorizeOwnParams {
   /**
    * Legacy field, unused.
    */
-  output_structure?: {
-    [k: string]: unknown;
-  };
+  output_structure?: unknown;
   /**
    * The categories by name: {name: {description, examples, to}}. At least one; each needs a target.
    */
@@ -638,9 +630,7 @@ export interface DataOperationsOwnParams {
     /**
      * Compared as text; references in it are replaced.
      */
-    value?: {
-      [k: string]: unknown;
-    };
+    value?: unknown;
   }[];
   /**
    * append_or_update: keys to set on every object. Rows without a key are skipped.
@@ -650,9 +640,7 @@ export interface DataOperationsOwnParams {
     /**
      * A text is a template (references replaced); other values are set as they are.
      */
-    value?: {
-      [k: string]: unknown;
-    };
+    value?: unknown;
   }[];
   remove_keys?: NameList1;
   /**
@@ -1036,9 +1024,7 @@ export interface InvokeOwnParams {
         /**
          * The value sent when ref is empty or resolves to nothing; text may hold {references}.
          */
-        value?: {
-          [k: string]: unknown;
-        };
+        value?: unknown;
       }[]
     | null;
   /**
@@ -1207,9 +1193,7 @@ export interface LLMOwnParams {
   /**
    * Legacy field, unused.
    */
-  output_structure?: {
-    [k: string]: unknown;
-  };
+  output_structure?: unknown;
 }
 
 /**
@@ -1251,9 +1235,7 @@ export interface ListOperationsOwnParams {
     /**
      * The text each item is compared with (items as text: null is empty, objects and lists as JSON).
      */
-    value?: {
-      [k: string]: unknown;
-    };
+    value?: unknown;
   };
   /**
    * {result, first, last: {type}}: declared for the editor.
@@ -1306,9 +1288,7 @@ export interface MessageOwnParams {
   /**
    * Copied into message_end.
    */
-  status?: {
-    [k: string]: unknown;
-  };
+  status?: unknown;
 }
 
 /**
@@ -1628,9 +1608,7 @@ export interface SwitchOwnParams {
       /**
        * The literal the referenced value is compared with (not a template).
        */
-      value?: {
-        [k: string]: unknown;
-      };
+      value?: unknown;
     }[];
     /**
      * Component ids to continue with when this case matches (a single id string is accepted as one target).
@@ -1881,9 +1859,7 @@ export interface VariableAssignerOwnParams {
     /**
      * overwrite/append/extend: a reference whose value is used (anything that is not a reference is used as a literal value). set: the new value; a string is rendered as a template, then converted to the variable's type (number, boolean, list or object). +=, -=, *=, /=: a number (numeric text accepted). clear, remove_first, remove_last: none.
      */
-    parameter?: {
-      [k: string]: unknown;
-    };
+    parameter?: unknown;
   }[];
 }
 
