@@ -94,7 +94,7 @@ import { parseDifyYaml } from "canvasflow/dify";
 import { canvasGraphModel, renderGraphSvg } from "canvasflow/render";
 import { buildIndex } from "canvasflow/knowledge";
 import { parseMockLlmScript } from "canvasflow/testing";
-import { canvas, text, ref } from "canvasflow/graph";
+import { canvas as graphCanvas, ref, text } from "canvasflow/graph";
 
 const canvas = await loadCanvas("node_modules/canvasflow/fixtures/hello.json");
 let said = "";
@@ -105,7 +105,7 @@ const health = await app.inject({ method: "GET", url: "/api/v1/system/healthz" }
 await app.close();
 const dify: unknown = parseDifyYaml("app:\\n  name: x\\n");
 const script = parseMockLlmScript({ rules: [] });
-const built = canvas({ inputs: { name: { name: "Name", type: "line" } } });
+const built = graphCanvas({ inputs: { name: { name: "Name", type: "line" } } });
 built.edge(built.begin, built.add("Message:Hi", "Message", { content: [text\`Hi \${ref(built.begin, "name")}\`] }));
 const graph = Object.keys(built.build().components).length;
 // SQLite runs here: its driver is a native module the install built or downloaded.
