@@ -7,18 +7,8 @@
  * targets from the "Case N" / "end_cpn_ids" edges.
  */
 import { isPlainObject } from "../util/values.js";
+import { HANDLE } from "../dsl/editor-graph.js";
 import { stringList, unique, type LooseEdge, type LooseNode } from "./dsl-access.js";
-
-/** Editor handle ids (NodeHandleId in RAGFlow's front-end). */
-export const HANDLE = {
-  start: "start",
-  end: "end",
-  tool: "tool",
-  agentTop: "agentTop",
-  agentBottom: "agentBottom",
-  agentException: "agentException",
-  switchElse: "end_cpn_ids",
-} as const;
 
 const DECORATION = new Set(["Note", "Tool", "Placeholder"]);
 

@@ -7,26 +7,8 @@
 import { createHash } from "node:crypto";
 import { isPlainObject } from "../util/values.js";
 import { stringList, type LooseEdge, type LooseNode } from "./dsl-access.js";
-import { HANDLE } from "./graph-components.js";
+import { editorEdgeId, editorNodeType, HANDLE, switchCaseHandle } from "../dsl/editor-graph.js";
 
-/** Editor node types (NodeMap in RAGFlow's front-end); everything else is a ragNode. */
-const NODE_TYPES: Readonly<Record<string, string>> = {
-  Begin: "beginNode",
-  Categorize: "categorizeNode",
-  Retrieval: "retrievalNode",
-  Message: "messageNode",
-  Switch: "switchNode",
-  Agent: "agentNode",
-  Iteration: "iterationNode",
-  IterationItem: "iterationStartNode",
-  Loop: "loopNode",
-  LoopItem: "loopStartNode",
-  ExitLoop: "exitLoopNode",
-  DataOperations: "dataOperationsNode",
-  ListOperations: "listOperationsNode",
-  VariableAssigner: "variableAssignerNode",
-  VariableAggregator: "variableAggregatorNode",
-};
 
 export interface GraphComponent {
   name: string;
@@ -43,7 +25,7 @@ function stableUuid(...parts: string[]): string {
 }
 
 function edge(source: string, sourceHandle: string, target: string): LooseEdge {
-  return { id: `xy-edge__${source}${sourceHandle}-${target}${HANDLE.end}`, source, sourceHandle, target, targetHandle: HANDLE.end, type: "buttonEdge", markerEnd: "logo" };
+  return { id: editorEdgeId(source, sourceHandle, target), source, sourceHandle, target, targetHandle: HANDLE.end, type: "buttonEdge", markerEnd: "logo" };
 }
 
 /** The node's form: the params, with Categorize's categories as the editor's `items`. */
@@ -69,7 +51,7 @@ function edgesOf(id: string, component: GraphComponent): LooseEdge[] {
   if (component.name === "Switch") {
     const conditions = Array.isArray(params.conditions) ? params.conditions : [];
     return [
-      ...conditions.flatMap((c, i) => (isPlainObject(c) ? stringList(c.to).map((target) => edge(id, `Case ${i + 1}`, target)) : [])),
+      ...conditions.flatMap((c, i) => (isPlainObject(c) ? stringList(c.to).map((target) => edge(id, switchCaseHandle(i), target)) : [])),
       ...stringList(params.end_cpn_ids).map((target) => edge(id, HANDLE.switchElse, target)),
     ];
   }
@@ -108,7 +90,7 @@ export function graphFromComponents(components: ReadonlyMap<string, GraphCompone
     const node: LooseNode = {
       ...(previous ?? {}),
       id,
-      type: NODE_TYPES[component.name] ?? "ragNode",
+      type: editorNodeType(component.name),
       position: positionOf(id),
       data,
     };

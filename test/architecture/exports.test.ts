@@ -23,7 +23,7 @@ function inChild(code: string): string {
 
 describe("the package's entries", () => {
   it("name a built module and its types each", () => {
-    expect(entries.map(([name]) => name)).toEqual([".", "./server", "./worker", "./redis", "./postgres", "./sqlite", "./dify", "./render", "./knowledge", "./testing"]);
+    expect(entries.map(([name]) => name)).toEqual([".", "./server", "./worker", "./redis", "./postgres", "./sqlite", "./dify", "./render", "./knowledge", "./testing", "./graph"]);
     for (const [, target] of entries) {
       expect(existsSync(target.import), target.import).toBe(true);
       expect(existsSync(target.types), target.types).toBe(true);
@@ -42,6 +42,7 @@ describe("the package's entries", () => {
       "./render": ["canvasGraphModel", "toMermaid", "renderGraphSvg", "renderGraphHtml", "renderTrace"],
       "./knowledge": ["buildIndex", "updateIndex", "localKnowledgeBase"],
       "./testing": ["startMockLlmServer", "parseMockLlmScript"],
+      "./graph": ["canvas", "ref", "sys", "env", "text", "CanvasBuildError"],
     };
     const specifiers = entries.map(([name]) => (name === "." ? pkg.name : `${pkg.name}/${name.slice(2)}`));
     const out = inChild(`const found = {}; for (const s of ${JSON.stringify(specifiers)}) found[s] = Object.keys(await import(s)); console.log(JSON.stringify(found));`);

@@ -53,6 +53,29 @@ describe("imports inside src/", () => {
     expect(offenders).toEqual([]);
   });
 
+  it("canvasflow/graph stays out of the core, and imports no server, queue or driver", () => {
+    const graphDir = join(SRC, "graph");
+    const inGraph = (file: string) => file.startsWith(graphDir + "/");
+    const outsiders = sourceFiles(SRC).filter((file) => !inGraph(file)).flatMap((file) =>
+      specifiers(readFileSync(file, "utf8")).filter((spec) => inGraph(resolve(dirname(file), spec))).map((spec) => `${relative(SRC, file)} imports ${spec}`),
+    );
+    expect(outsiders).toEqual([]);
+    // Every module src/graph/ loads, directly or through others, and none in a role's folder.
+    const seen = new Set<string>();
+    const queue = sourceFiles(graphDir);
+    while (queue.length > 0) {
+      const file = queue.pop()!;
+      if (seen.has(file)) continue;
+      seen.add(file);
+      for (const spec of specifiers(readFileSync(file, "utf8"))) queue.push(resolve(dirname(file), spec.replace(/\.js$/, ".ts")));
+    }
+    // The core's own modules (api.ts and what it loads) are allowed; the roles and the drivers' backends are not.
+    const roles = /^(server|worker|cli|backends\/(redis|postgres|sqlite))\/|^index\.ts$/;
+    const loaded = [...seen].map((file) => relative(SRC, file).split("\\").join("/"));
+    expect(loaded).toContain("api.ts");
+    expect(loaded.filter((file) => roles.test(file))).toEqual([]);
+  });
+
   it("the check sees an import of the barrel", () => {
     expect(specifiers('import { a } from "../index.js";\nconst m = await import("../../index.js");\nexport * from "./x.js";')).toEqual(["../index.js", "../../index.js", "./x.js"]);
   });

@@ -94,6 +94,7 @@ import { parseDifyYaml } from "canvasflow/dify";
 import { canvasGraphModel, renderGraphSvg } from "canvasflow/render";
 import { buildIndex } from "canvasflow/knowledge";
 import { parseMockLlmScript } from "canvasflow/testing";
+import { canvas as graphCanvas, ref, text } from "canvasflow/graph";
 
 const canvas = await loadCanvas("node_modules/canvasflow/fixtures/hello.json");
 let said = "";
@@ -104,6 +105,9 @@ const health = await app.inject({ method: "GET", url: "/api/v1/system/healthz" }
 await app.close();
 const dify: unknown = parseDifyYaml("app:\\n  name: x\\n");
 const script = parseMockLlmScript({ rules: [] });
+const built = graphCanvas({ inputs: { name: { name: "Name", type: "line" } } });
+built.edge(built.begin, built.add("Message:Hi", "Message", { content: [text\`Hi \${ref(built.begin, "name")}\`] }));
+const graph = Object.keys(built.build().components).length;
 // SQLite runs here: its driver is a native module the install built or downloaded.
 const sqlite = new SqliteSnapshotStore({ file: "sessions/runs.db" });
 const version: string = await sqlite.save("k", { components: {} });
@@ -111,7 +115,7 @@ const sqliteLoaded = (await sqlite.load("k"))?.version === version;
 await sqlite.close();
 // Typed, not made: they would connect to Redis or PostgreSQL.
 const backends: Array<(() => RunQueue) | (() => RedisSnapshotStore) | (() => PostgresSnapshotStore) | typeof buildIndex> = [() => new RunQueue(), () => new RedisSnapshotStore(), () => new PostgresSnapshotStore(), buildIndex];
-console.log(JSON.stringify({ said, svg: svg.startsWith("<svg"), health: health.statusCode, dify: typeof dify, script: typeof script, backends: backends.length, sqliteLoaded }));
+console.log(JSON.stringify({ said, svg: svg.startsWith("<svg"), health: health.statusCode, dify: typeof dify, script: typeof script, backends: backends.length, sqliteLoaded, graph }));
 `;
 
 const LEAN_MJS = `
@@ -147,7 +151,7 @@ console.log(JSON.stringify({ found, said, serverError, layoutError, sqliteError,
 
 describe("the packed package", () => {
   it("installed by default: a strict TypeScript file importing every entry type-checks and runs", async () => {
-    expect(specifiers).toHaveLength(10);
+    expect(specifiers).toHaveLength(11);
     writeFileSync(join(folders.full, "consumer.ts"), CONSUMER_TS);
     for (const specifier of specifiers) expect(CONSUMER_TS, specifier).toContain(`from "${specifier}"`);
     const tsc = join(root, "node_modules/typescript/bin/tsc");
@@ -157,7 +161,7 @@ describe("the packed package", () => {
       throw new Error(`tsc: ${error.stdout ?? String(error)}`);
     });
     const { stdout } = await run(process.execPath, ["out/consumer.js"], { cwd: folders.full, timeout: 60_000 });
-    expect(JSON.parse(stdout)).toEqual({ said: expect.stringContaining("Hello, Ada!"), svg: true, health: 200, dify: "object", script: "object", backends: 4, sqliteLoaded: true });
+    expect(JSON.parse(stdout)).toEqual({ said: expect.stringContaining("Hello, Ada!"), svg: true, health: 200, dify: "object", script: "object", backends: 4, sqliteLoaded: true, graph: 2 });
   }, 240_000);
 
   it("installed with --omit=optional: the core runs, and a feature whose package is missing names it and its install command", async () => {
