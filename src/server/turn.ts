@@ -49,6 +49,8 @@ export interface TurnInput {
   agentId: string;
   /** The agent, when the caller read it already (its id is `agentId`, its tenant `tenant`): not read again. */
   agent?: AgentRecord;
+  /** The place among the setups at once (limits.setupsAtOnce) that the caller took to read the agent: the turn keeps it. */
+  setupPlace?: () => void;
   /** Left out: a new session. */
   sessionId?: string;
   query: string;
@@ -121,10 +123,11 @@ async function unreachableAgent(ctx: ServerContext, input: TurnInput): Promise<E
 }
 
 export async function startTurn(ctx: ServerContext, input: TurnInput): Promise<Turn> {
-  const endSetup = await ctx.setups.enter();
+  const endSetup = input.setupPlace ?? (await ctx.setups.enter());
   try {
-    // The server began closing while this turn waited for its place: it takes nothing on.
-    if (ctx.shutdown.draining) throw shuttingDown();
+    // The server began closing while this turn waited for its place: it takes nothing on. (A
+    // caller that took the place for it checked when it got it.)
+    if (!input.setupPlace && ctx.shutdown.draining) throw shuttingDown();
     return await setUpTurn(ctx, input, endSetup);
   } catch (error) {
     endSetup();

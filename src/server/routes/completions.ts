@@ -15,7 +15,8 @@ import { lastUserContent } from "../formats/openai.js";
 import { openTurn } from "../open-turn.js";
 import { completePipeline } from "../pipeline-completion.js";
 import { isPipelineAgent } from "../pipeline-files.js";
-import type { TurnInput } from "../turn.js";
+import { shuttingDown } from "../shutdown.js";
+import type { Turn, TurnInput } from "../turn.js";
 import { serverSchema } from "../validation.js";
 
 export interface CompletionBody {
@@ -96,36 +97,51 @@ async function complete(ctx: ServerContext, request: FastifyRequest, reply: Fast
   const body = request.body as CompletionBody;
   if (!agentId) throw argumentError("`agent_id` is required.");
   const who: TurnCaller = { tenant: request.tenant, caller: request.caller, log: request.log };
-  // Read once here (the turn takes it): an ingestion pipeline's documents run in the background.
-  const agent = await ctx.agents.get(request.tenant, agentId);
-  const common = { ...commonInput(who, agentId, body), ...(agent ? { agent } : {}) };
-  if (agent && isPipelineAgent(ctx.registry, agent)) {
-    const sessionId = nonEmpty(body.session_id);
-    return completePipeline(ctx, agent, {
-      tenant: request.tenant,
-      caller: request.caller,
-      log: request.log,
-      files: body.files,
-      query: body.query ?? body.question ?? "",
-      openAi,
-      ...(sessionId ? { sessionId } : {}),
-      ...(common.userId !== undefined ? { userId: common.userId } : {}),
-      ...(common.name !== undefined ? { name: common.name } : {}),
-    });
+  // The agent is read once here (the turn takes it): an ingestion pipeline's documents run in the
+  // background. The read is the first step of a turn's setup, so it takes the turn's place among
+  // the setups at once (limits.setupsAtOnce) here; queued turns take none.
+  const setupPlace = ctx.queue ? undefined : await ctx.setups.enter();
+  // The place goes with the turn that opens; anything before that gives it back.
+  let handedOver = false;
+  const opened = (input: TurnInput): Promise<Turn> => {
+    handedOver = true;
+    return openTurn(ctx, setupPlace ? { ...input, setupPlace } : input);
+  };
+  try {
+    if (setupPlace && ctx.shutdown.draining) throw shuttingDown();
+    const agent = await ctx.agents.get(request.tenant, agentId);
+    const common = { ...commonInput(who, agentId, body), ...(agent ? { agent } : {}) };
+    if (agent && isPipelineAgent(ctx.registry, agent)) {
+      // A pipeline's runs take their places later, one by one.
+      const sessionId = nonEmpty(body.session_id);
+      return await completePipeline(ctx, agent, {
+        tenant: request.tenant,
+        caller: request.caller,
+        log: request.log,
+        files: body.files,
+        query: body.query ?? body.question ?? "",
+        openAi,
+        ...(sessionId ? { sessionId } : {}),
+        ...(common.userId !== undefined ? { userId: common.userId } : {}),
+        ...(common.name !== undefined ? { name: common.name } : {}),
+      });
+    }
+    if (openAi) {
+      const messages = body.messages ?? [];
+      if (messages.length === 0) throw dataError("You must provide at least one message.");
+      const question = lastUserContent(messages);
+      const sessionId = nonEmpty(body.session_id) ?? nonEmpty(body.id) ?? nonEmpty(body.metadata?.id);
+      const turn = await opened({ ...common, query: question, ...(sessionId ? { sessionId } : {}) });
+      if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
+      return answerOpenAi(ctx, reply, turn, question);
+    }
+    const input = { ...nativeTurnInput(who, agentId, body), ...(agent ? { agent } : {}) };
+    const turn = await opened(input);
+    if (body.stream === true) return streamNative(ctx, reply, turn);
+    return answerNative(ctx, reply, turn, input.returnTrace === true);
+  } finally {
+    if (!handedOver) setupPlace?.();
   }
-  if (openAi) {
-    const messages = body.messages ?? [];
-    if (messages.length === 0) throw dataError("You must provide at least one message.");
-    const question = lastUserContent(messages);
-    const sessionId = nonEmpty(body.session_id) ?? nonEmpty(body.id) ?? nonEmpty(body.metadata?.id);
-    const turn = await openTurn(ctx, { ...common, query: question, ...(sessionId ? { sessionId } : {}) });
-    if (body.stream === true) return streamOpenAi(ctx, reply, turn, question);
-    return answerOpenAi(ctx, reply, turn, question);
-  }
-  const input = { ...nativeTurnInput(who, agentId, body), ...(agent ? { agent } : {}) };
-  const turn = await openTurn(ctx, input);
-  if (body.stream === true) return streamNative(ctx, reply, turn);
-  return answerNative(ctx, reply, turn, input.returnTrace === true);
 }
 
 export function completionRoutes(app: FastifyInstance, ctx: ServerContext): void {
