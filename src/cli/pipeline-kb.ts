@@ -29,8 +29,15 @@ export async function placeDocument(dir: string, document: string): Promise<{ re
   const absolute = path.resolve(document);
   const bytes = await readFile(absolute);
   const inside = path.relative(dir, absolute);
-  if (inside !== "" && !inside.startsWith("..") && !path.isAbsolute(inside)) return { relative: inside.split(path.sep).join("/"), bytes };
+  const hidden = (segments: string[]) => segments.some((segment) => segment.startsWith("."));
+  if (inside !== "" && !inside.startsWith("..") && !path.isAbsolute(inside)) {
+    const segments = inside.split(path.sep);
+    // A knowledge base leaves hidden files and folders (its index among them) out.
+    if (hidden(segments)) return { error: `${absolute} is hidden inside the knowledge base's folder (a name starting with "."), which the knowledge base leaves out: move or rename it` };
+    return { relative: segments.join("/"), bytes };
+  }
   const name = path.basename(absolute);
+  if (hidden([name])) return { error: `${absolute}: a name starting with "." would be hidden in the knowledge base's folder, which the knowledge base leaves out: rename it` };
   const destination = path.join(dir, name);
   const existing = await stat(destination).catch(() => undefined);
   if (existing) {
@@ -75,6 +82,7 @@ export class PipelineIngest {
       key: pipeline.key,
       label: pipeline.label,
       ...(pipeline.pipeline !== undefined ? { pipeline: pipeline.pipeline } : {}),
+      concurrency: pipeline.concurrency,
       accepts: (fileName) => pipeline.accepts(fileName),
       chunk: async (document, chunkSignal) => made.get(contentHash(document.bytes)) ?? pipeline.chunk(document, chunkSignal),
     };

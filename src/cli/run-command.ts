@@ -21,6 +21,7 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { CanvasValidationError, readSource } from "../api.js";
+import { detectKind } from "../dsl/kind.js";
 import type { InputField } from "../components/types.js";
 import { DslReadError } from "../dsl/source.js";
 import { MAX_DSL_DEPTH, shortPointer } from "../dsl/structure.js";
@@ -53,7 +54,7 @@ import type { LocalKnowledgeBaseConfig } from "../config/types.js";
 
 import { DOCUMENTS_SERVICE, localDocuments, type PipelineFile } from "../pipelines/documents.js";
 import { mkdirSync } from "node:fs";
-import { basename, extname } from "node:path";
+import { basename, extname, resolve } from "node:path";
 import { EXIT } from "./exit-codes.js";
 
 export { EXIT };
@@ -183,8 +184,10 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const taskId = parseTaskId(args.taskId);
   checkTracePath(args.trace);
   const target = openRunTarget(args.session, parseDurability(args.durability));
-  // A pipeline run writes its documents into the knowledge base's folder: a new one is made.
-  if ((args.files?.length ?? 0) > 0) for (const kb of args.kb ?? []) mkdirSync(parseKbFlag(kb, process.cwd(), { mustExist: false }).dir, { recursive: true });
+  // A pipeline run writes its documents into the knowledge base's folder: a new one is made. (An
+  // agent canvas's --kb is a knowledge base it searches: that folder must exist.)
+  const ingesting = (args.files?.length ?? 0) > 0 && (args.kb?.length ?? 0) > 0 && (await isPipelineFile(args.file));
+  if (ingesting) for (const kb of args.kb ?? []) mkdirSync(parseKbFlag(kb, process.cwd(), { mustExist: false }).dir, { recursive: true });
   try {
     let services: RunServices;
     try {
@@ -224,7 +227,14 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
       if (documents.length === 0) return await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation });
       // An ingestion pipeline parses one document a run, as RAGFlow runs one task per document;
       // a document that fails does not stop the others, and the exit code says one failed.
-      const ingest = await pipelineIngest(args, services);
+      let ingest: PipelineIngest | undefined;
+      try {
+        ingest = ingesting ? await pipelineIngest(args, services) : undefined;
+      } catch (error) {
+        if (!(error instanceof Error && error.name === "PipelineChunkerError")) throw error;
+        io.err(`canvasflow: ${error.message}\n`);
+        return EXIT.usage;
+      }
       let worst: number = EXIT.finished;
       for (const [index, path] of documents.entries()) {
         if (cancellation.by !== undefined) break;
@@ -289,7 +299,16 @@ function documentTracePath(trace: string, index: number, document: string): stri
   return `${trace.slice(0, trace.length - extension.length)}.${index + 1}-${basename(document)}${extension}`;
 }
 
-/** `--kb ID=DIR` on a pipeline run: the knowledge base its documents go into. */
+/** Whether a DSL file is an ingestion pipeline (false for one that cannot be read: the run says why). */
+async function isPipelineFile(file: string): Promise<boolean> {
+  try {
+    return detectKind(await readSource(file)).kind === "pipeline";
+  } catch {
+    return false;
+  }
+}
+
+/** `--kb ID=DIR` on a pipeline run: the knowledge base its documents go into (its pipeline opened first, so a bad one fails before any run). */
 async function pipelineIngest(args: RunArgs, services: RunServices): Promise<PipelineIngest | undefined> {
   const kb = args.kb ?? [];
   if (kb.length === 0) return undefined;
@@ -298,6 +317,7 @@ async function pipelineIngest(args: RunArgs, services: RunServices): Promise<Pip
   const tools = services.services.tools!;
   const config = tools.knowledgeBases[id] as LocalKnowledgeBaseConfig;
   const { PipelineIngest } = await import("./pipeline-kb.js");
+  await tools.pipelineChunker!(resolve(args.file));
   return new PipelineIngest({ id, dir, indexDir: config.indexDir, embedding: tools.knowledgeModels?.embeddingFor(config, id) }, args.file, tools.pipelineChunker!);
 }
 

@@ -133,7 +133,11 @@ export class Canvas {
    */
   run(request: RunRequest = {}): AsyncIterable<CanvasEvent> {
     const perRun = this.graph.filesPerRun;
-    if (perRun !== undefined && request.files !== undefined && request.files.length > perRun) return this.runEachFile(request, perRun);
+    if (perRun !== undefined && request.files !== undefined && request.files.length > perRun) {
+      // A checkpointed run is one run from start to end (its writer, cancel and time limit): the caller splits the files.
+      if (request.checkpoint) return refusedRun(`this canvas runs ${perRun} file${perRun === 1 ? "" : "s"} a run, and a durable run was given ${request.files.length}: give each its own run`);
+      return this.runEachFile(request, perRun);
+    }
     const { scope, end } = createRunScope();
     const engine = { ...this.engine, services: { ...this.engine.services, [RUN_SCOPE_SERVICE]: scope } };
     return endingScope(executeRun(this.session, request, engine), end);
@@ -307,4 +311,11 @@ function checkPositive(name: string, value: number | undefined, integer: boolean
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
     throw new RangeError(`option ${name} must be a positive ${integer ? "integer" : "number"}, got ${String(value)}`);
   }
+}
+
+/** A run refused before it starts: its iteration throws the reason. */
+function refusedRun(reason: string): AsyncIterable<CanvasEvent> {
+  return {
+    [Symbol.asyncIterator]: () => ({ next: () => Promise.reject(new Error(reason)) }),
+  };
 }

@@ -43,6 +43,8 @@ export interface DocumentChunker {
   readonly label: string;
   /** The pipeline file it runs (absolute), recorded in the manifest so searches use it too. */
   readonly pipeline?: string;
+  /** Files chunked at once (default 8, for reading files; a pipeline's runs are heavier). */
+  readonly concurrency?: number;
   /** Whether it reads a file of this name; the others are left out of the index. */
   accepts(fileName: string): boolean;
   /** The file's chunks; throws saying why the file cannot be read (the file is then skipped). */

@@ -281,7 +281,7 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
   // 1. Each file's entry: cached when its content (by hash) was indexed before with this model.
   const states: FileState[] = [];
   let read = 0;
-  await pool(files, READ_CONCURRENCY, async (file) => {
+  await pool(files, chunker.concurrency ?? READ_CONCURRENCY, async (file) => {
     options.signal?.throwIfAborted();
     const before = known.get(file.relative);
     const unchanged = before !== undefined && before.size === file.size && before.mtimeMs === file.mtimeMs;
@@ -324,10 +324,13 @@ async function build(options: BuildOptions, ignoreCache: boolean, load: boolean)
         states.push({ file, hash, entry, fresh: false, nameVector: knownNameVector(before) });
       }
     } catch (error) {
+      // A cancelled build writes nothing: a file cut off is not a file that cannot be read.
+      if (options.signal?.aborted) throw error;
       skipped.push({ path: file.relative, reason: (error as NodeJS.ErrnoException).code === "EACCES" ? "permission denied" : error instanceof Error ? error.message : String(error) });
     }
     options.onProgress?.({ phase: "reading", done: ++read, total: files.length });
   });
+  options.signal?.throwIfAborted();
   states.sort((a, b) => (a.file.relative < b.file.relative ? -1 : 1));
   skipped.sort((a, b) => (a.path < b.path ? -1 : 1));
 

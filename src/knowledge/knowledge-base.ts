@@ -24,6 +24,8 @@ interface KnowledgeBaseOptions {
   pipeline?: string;
   /** Opens a pipeline as a chunker (the services' `tools.pipelineChunker`). */
   openPipeline?: PipelineChunkerOpener;
+  /** Milliseconds on a monotonic clock (default performance.now; tests pass their own). */
+  now?: () => number;
 }
 
 /**
@@ -35,11 +37,8 @@ export async function chunkerFor(options: { indexDir: string; pipeline?: string;
   let pipeline = options.pipeline;
   let recorded = false;
   if (pipeline === undefined) {
-    const manifest = await new IndexCache(options.indexDir).readManifest();
-    if (manifest.kind === "ok" && manifest.value.pipeline !== undefined) {
-      pipeline = manifest.value.pipeline;
-      recorded = true;
-    }
+    pipeline = await recordedPipeline(options.indexDir);
+    recorded = pipeline !== undefined;
   }
   if (pipeline === undefined) return DEFAULT_CHUNKER;
   const where = recorded ? `the index at ${options.indexDir} was made with the pipeline ${pipeline} (its manifest.json says so)` : `the pipeline ${pipeline}`;
@@ -69,6 +68,12 @@ function tell(dir: string, report: IndexReport): void {
   for (const skip of report.skipped) notifier(`knowledge base ${dir}: skipped ${skip.path}: ${skip.reason}`);
 }
 
+/** The pipeline an index's manifest says its chunks were made with, if any. */
+export async function recordedPipeline(indexDir: string): Promise<string | undefined> {
+  const manifest = await new IndexCache(indexDir).readManifest();
+  return manifest.kind === "ok" ? manifest.value.pipeline : undefined;
+}
+
 async function listFolder(dir: string, chunker: DocumentChunker) {
   try {
     const info = await stat(dir);
@@ -85,15 +90,31 @@ export class LocalKnowledgeBase {
   readonly indexDir: string;
   private current: { index: BuiltIndex; checkedAt: number } | undefined;
   private pending: Promise<BuiltIndex> | undefined;
-  /** Decided on first use and kept for the process's life (a pipeline is compiled once). */
+  /** Decided on first use and kept (a pipeline is compiled once) while the index's manifest names the same pipeline. */
   private chunker: Promise<DocumentChunker> | undefined;
+  /** The pipeline the manifest named when `chunker` was decided (without a configured one). */
+  private chunkerRecorded: string | undefined;
+
+  private readonly now: () => number;
 
   constructor(readonly options: KnowledgeBaseOptions) {
+    this.now = options.now ?? (() => performance.now());
     this.dir = path.resolve(options.dir);
     this.indexDir = path.resolve(options.indexDir ?? path.join(this.dir, DEFAULT_INDEX_FOLDER));
   }
 
-  private chunking(): Promise<DocumentChunker> {
+  private async chunking(): Promise<DocumentChunker> {
+    if (this.options.pipeline === undefined) {
+      // Another process may have indexed the folder with a pipeline (or again without) since:
+      // follow the manifest, never overwrite its chunks with another chunker's.
+      const recorded = await recordedPipeline(this.indexDir);
+      if (recorded !== this.chunkerRecorded) {
+        // The index in memory was made by the other chunker too.
+        this.chunker = undefined;
+        this.current = undefined;
+      }
+      this.chunkerRecorded = recorded;
+    }
     this.chunker ??= chunkerFor({ indexDir: this.indexDir, pipeline: this.options.pipeline, openPipeline: this.options.openPipeline }).catch((error: unknown) => {
       // Not kept: the next search tries again (the pipeline file may be fixed meanwhile).
       this.chunker = undefined;
@@ -104,7 +125,7 @@ export class LocalKnowledgeBase {
 
   /** The index, brought up to date with the folder when the last check is older than FRESH_FOR_MS. */
   index(): Promise<BuiltIndex> {
-    if (this.current && performance.now() - this.current.checkedAt < FRESH_FOR_MS) return Promise.resolve(this.current.index);
+    if (this.current && this.now() - this.current.checkedAt < FRESH_FOR_MS) return Promise.resolve(this.current.index);
     this.pending ??= this.refresh().finally(() => (this.pending = undefined));
     return this.pending;
   }
@@ -118,7 +139,7 @@ export class LocalKnowledgeBase {
     this.pending = (async () => {
       const chunker = await this.chunking();
       const { files, skipped } = await listFolder(this.dir, chunker);
-      const checkedAt = performance.now();
+      const checkedAt = this.now();
       const { index, report } = await buildIndex({ dir: this.dir, indexDir: this.indexDir, embedding: this.options.embedding, files, skippedEntries: skipped, rebuild: { reason }, chunker });
       tell(this.dir, report);
       this.current = { index, checkedAt };
@@ -130,7 +151,7 @@ export class LocalKnowledgeBase {
   private async refresh(): Promise<BuiltIndex> {
     const chunker = await this.chunking();
     const { files, skipped } = await listFolder(this.dir, chunker);
-    const checkedAt = performance.now();
+    const checkedAt = this.now();
     if (this.current && this.current.index.signature === filesSignature(files)) {
       this.current.checkedAt = checkedAt;
       return this.current.index;

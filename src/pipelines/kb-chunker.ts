@@ -155,6 +155,8 @@ export async function openPipelineChunker(file: string, services: RuntimeService
     key,
     label: `the pipeline ${absolute}`,
     pipeline: absolute,
+    // Each file is a whole run, its Extractor's chats included: two at once, not eight.
+    concurrency: 2,
     accepts: (fileName) => setups.some((setup) => !("error" in setupForDocument(setup, fileName))),
     async chunk(document, signal) {
       const canvas = Canvas.fromCompiled(compiled, { services: { ...services, [DOCUMENTS_SERVICE]: documentsOf(document) } });

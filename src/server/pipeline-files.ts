@@ -54,14 +54,19 @@ function documentProblem(graph: CanvasGraph, name: string): string | undefined {
   return undefined;
 }
 
+/** Documents one pipeline completion may ask for (each is a run and a message of its session). */
+export const MAX_PIPELINE_DOCUMENTS = 100;
+
 const USAGE = "an ingestion pipeline takes uploads: upload each document with POST /api/v1/agents/{agent_id}/upload and pass the file dicts it answers in `files`";
 
 /** The pipeline's documents of a request, each checked; the entries that cannot run, each naming its field. */
 export async function pipelineDocuments(files: readonly unknown[] | null | undefined, graph: CanvasGraph, uploads: TenantUploads, tenant: string, maxBytes: number): Promise<{ documents: PipelineDocument[]; refused: FileRefusal[] }> {
   // The completion's schema makes it a list, or null.
   if (!Array.isArray(files) || files.length === 0) throw argumentError(`Field \`files\` is required: ${USAGE}.`);
+  if (files.length > MAX_PIPELINE_DOCUMENTS) throw argumentError(`Field \`files\` has ${files.length} entries, more than the ${MAX_PIPELINE_DOCUMENTS} documents one request may run: send them in several requests.`);
   const documents: PipelineDocument[] = [];
   const refused: FileRefusal[] = [];
+  const asked = new Set<string>();
   for (const [index, entry] of files.entries()) {
     const at = `files[${index}]`;
     if (!isPlainObject(entry)) {
@@ -76,6 +81,11 @@ export async function pipelineDocuments(files: readonly unknown[] | null | undef
       refused.push({ field: `${at}.id`, message: `Field \`${at}.id\` is missing: ${USAGE}` });
       continue;
     }
+    if (asked.has(entry.id)) {
+      refused.push({ field: `${at}.id`, message: `Field \`${at}.id\` names an upload an earlier entry names already (${JSON.stringify(entry.id.slice(0, 64))}): each document runs once` });
+      continue;
+    }
+    asked.add(entry.id);
     const found = await uploads.get(tenant, entry.id);
     if (!found) {
       refused.push({ field: `${at}.id`, message: `Field \`${at}.id\` names no upload of this tenant (${JSON.stringify(entry.id.slice(0, 64))}; uploads are kept for an hour)` });

@@ -14,7 +14,8 @@ import { loadCanvas } from "../../src/api.js";
 import type { CanvasEvent } from "../../src/engine/events.js";
 import type { DocumentChunker } from "../../src/knowledge/chunkers.js";
 import { buildIndex, updateIndex } from "../../src/knowledge/indexer.js";
-import { chunkerFor, setIndexNotifier } from "../../src/knowledge/knowledge-base.js";
+import { chunkerFor, localKnowledgeBase, setIndexNotifier } from "../../src/knowledge/knowledge-base.js";
+import { placeDocument } from "../../src/cli/pipeline-kb.js";
 import { openPipelineChunker } from "../../src/pipelines/kb-chunker.js";
 import { searchKnowledgeBases } from "../../src/tools/retrieval/search.js";
 import { cli } from "../helpers/cli.js";
@@ -241,4 +242,57 @@ describe("acceptance: the 4 corpus pipelines into a knowledge base, and an agent
       expect(said).toContain("The harvest festival is on Friday.");
     },
   );
+});
+
+describe("review fixes", () => {
+  it("a knowledge base held by a long-running process follows its manifest when another process indexes it with a pipeline", async () => {
+    const mock = await startMockLlm();
+    const dir = knowledgeFolder();
+    let clock = 0;
+    const kb = localKnowledgeBase({ dir, openPipeline: countingOpener(mock, []), now: () => clock });
+    // First the default chunker: it reads no e-mail.
+    expect((await kb.index()).chunks.some((chunk) => chunk.documentName === "mail.eml")).toBe(false);
+    // Another process indexes the folder with the pipeline; a file changes, and a search comes past the freshness window.
+    await updateIndex({ dir, chunker: await countingOpener(mock, [])(TITLE_CHUNKER) });
+    writeFileSync(join(dir, "notes.txt"), "Plain notes, changed.\n");
+    clock += 1001;
+    const index = await kb.index();
+    expect(index.chunks.some((chunk) => chunk.documentName === "mail.eml")).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, ".canvasflow-index", "manifest.json"), "utf8")).pipeline).toBe(TITLE_CHUNKER);
+  });
+
+  it("a cancelled index writes nothing: a file cut off is not skipped, and the index stays as it was", async () => {
+    const dir = knowledgeFolder();
+    await updateIndex({ dir });
+    const manifest = join(dir, ".canvasflow-index", "manifest.json");
+    const before = readFileSync(manifest, "utf8");
+    const controller = new AbortController();
+    const cut: DocumentChunker = {
+      key: "pipeline:test",
+      label: "a chunker cancelled while it runs",
+      accepts: (name) => name.endsWith(".md") || name.endsWith(".txt"),
+      chunk: async () => {
+        controller.abort(new Error("cancelled"));
+        throw new Error("the run was cancelled");
+      },
+    };
+    await expect(updateIndex({ dir, chunker: cut, signal: controller.signal })).rejects.toThrow();
+    expect(readFileSync(manifest, "utf8")).toBe(before);
+  });
+
+  it("refuses to place a document where the knowledge base would not see it (a hidden name or folder)", async () => {
+    const dir = knowledgeFolder();
+    writeFileSync(join(dir, ".draft.md"), "# Draft\n");
+    expect(await placeDocument(dir, join(dir, ".draft.md"))).toEqual({ error: `${join(dir, ".draft.md")} is hidden inside the knowledge base's folder (a name starting with "."), which the knowledge base leaves out: move or rename it` });
+    const outside = join(mkdtempSync(join(tmpdir(), "canvasflow-hidden-")), ".notes.md");
+    writeFileSync(outside, "# Notes\n");
+    expect(await placeDocument(dir, outside)).toEqual({ error: `${outside}: a name starting with "." would be hidden in the knowledge base's folder, which the knowledge base leaves out: rename it` });
+  });
+
+  it("a durable (checkpointed) run given several documents is refused: each goes in its own run", async () => {
+    const mock = await startMockLlm();
+    const canvas = await loadCanvas(TITLE_CHUNKER, { services: { llm: mock.provider } });
+    const files = [{ name: "a.md", path: "/x/a.md" }, { name: "b.md", path: "/x/b.md" }];
+    await expect(canvas.runToEnd({ files, checkpoint: () => undefined })).rejects.toThrow("this canvas runs 1 file a run, and a durable run was given 2: give each its own run");
+  });
 });

@@ -355,7 +355,14 @@ describe("a completion on a pipeline", () => {
     const openAi = await call(server, `/api/v1/agents_openai/${agentId}/chat/completions`, { body: { model: "m", messages: [{ role: "user", content: "hi" }] } });
     expect(openAi.status).toBe(400);
     expect(openAi.json.message).toBe(`Agent ${agentId} is an ingestion pipeline: its runs start with the native completion and its \`files\`, not with OpenAI's format`);
-    expect((await call(server, `/api/v1/agents/${agentId}/sessions`)).json.total).toBe(0);
+    // At most 100 documents a request, each once.
+    const many = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, files: Array.from({ length: 101 }, () => file) } });
+    expect(many.json).toEqual({ code: 101, message: "Field `files` has 101 entries, more than the 100 documents one request may run: send them in several requests.", data: false });
+    const twice = await call(server, "/api/v1/agents/chat/completions", { body: { agent_id: agentId, files: [file, file] } });
+    expect(twice.json.data.runs).toHaveLength(1);
+    expect(twice.json.data.errors).toEqual([{ field: "files[1].id", message: `Field \`files[1].id\` names an upload an earlier entry names already (${JSON.stringify(file.id)}): each document runs once` }]);
+    await finishedLog(server, agentId, twice.json.data.message_id);
+    expect((await call(server, `/api/v1/agents/${agentId}/sessions`)).json.total).toBe(1);
   });
 
   it("stops the documents still waiting when a run is cancelled, and their logs say so", async () => {
