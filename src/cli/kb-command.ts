@@ -13,6 +13,7 @@ import { statSync } from "node:fs";
 import type { LocalKnowledgeBaseConfig } from "../config/types.js";
 import { isUnavailable } from "../components/unavailable.js";
 import { DEFAULT_INDEX_FOLDER, updateIndex, type IndexProgress, type IndexReport } from "../knowledge/indexer.js";
+import { DEFAULT_CHUNKER } from "../knowledge/chunkers.js";
 import { chunkerFor, setIndexNotifier } from "../knowledge/knowledge-base.js";
 import { effectiveThreshold } from "../knowledge/similarity.js";
 import { searchKnowledgeBases } from "../tools/retrieval/search.js";
@@ -37,6 +38,8 @@ export interface KbArgs {
   json?: boolean;
   /** index: chunk the folder with this ingestion pipeline (recorded in the index, so searches use it too). */
   pipeline?: string;
+  /** index: chunk the folder with the default chunker again, whatever pipeline the index records. */
+  defaultChunker?: boolean;
 }
 
 const BAR_WIDTH = 30;
@@ -130,6 +133,8 @@ export async function kbCommand(args: KbArgs, io: CliIO): Promise<number> {
   if (action !== "index" && action !== "search") throw new UsageError(action === undefined ? "kb expects a subcommand: index or search" : `unknown kb subcommand "${action}": use index or search`);
   const expected = action === "index" ? 1 : 2;
   if (args.pipeline !== undefined && action !== "index") throw new UsageError("--pipeline goes with kb index: a search uses the pipeline the index was made with");
+  if (args.defaultChunker && action !== "index") throw new UsageError("--default-chunker goes with kb index");
+  if (args.defaultChunker && args.pipeline !== undefined) throw new UsageError("kb index takes --pipeline FILE or --default-chunker, not both");
   if (positionals.length !== expected) throw new UsageError(action === "index" ? `kb index expects one DIR, got ${positionals.length} arguments` : `kb search expects DIR and "query", got ${positionals.length} arguments`);
   const dir = folderOf(positionals[0], action);
   const search = action === "search"
@@ -161,7 +166,7 @@ export async function kbCommand(args: KbArgs, io: CliIO): Promise<number> {
     if (!search) {
       const indexDir = path.resolve(config.indexDir ?? path.join(dir, DEFAULT_INDEX_FOLDER));
       const pipeline = args.pipeline !== undefined ? path.resolve(args.pipeline) : config.pipeline;
-      const chunker = await chunkerFor({ indexDir, pipeline, openPipeline: tools.pipelineChunker });
+      const chunker = args.defaultChunker ? DEFAULT_CHUNKER : await chunkerFor({ indexDir, pipeline, openPipeline: tools.pipelineChunker });
       const bar = progressBar(io);
       let report: IndexReport;
       try {

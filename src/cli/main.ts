@@ -36,7 +36,7 @@ Usage:
                    [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
                    [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
                    [--dashboard-key-env NAME [--dashboard-path PATH]]]
-  canvasflow kb index DIR [--pipeline FILE] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
+  canvasflow kb index DIR [--pipeline FILE | --default-chunker] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow kb search DIR "QUERY" [--top-n N] [--top-k N] [--threshold X] [--keywords-weight W]
                        [--rerank-id ID] [--json] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
   canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--register MODULE]...
@@ -180,6 +180,7 @@ const KB_OPTIONS = {
   "rerank-id": { type: "string" },
   json: { type: "boolean" },
   pipeline: { type: "string" },
+  "default-chunker": { type: "boolean" },
 } as const satisfies OptionSpecs;
 
 const MCP_OPTIONS = { config: { type: "string" }, json: { type: "boolean" } } as const satisfies OptionSpecs;
@@ -363,6 +364,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           rerankId: values["rerank-id"],
           json: values.json ?? false,
           pipeline: values.pipeline,
+          defaultChunker: values["default-chunker"] ?? false,
         },
         io,
       );

@@ -47,7 +47,7 @@ export async function chunkerFor(options: { indexDir: string; pipeline?: string;
     return await options.openPipeline(pipeline);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    throw new UnavailableError(recorded ? `${where}, which cannot be opened: ${message}; index the folder again (canvasflow kb index DIR --pipeline FILE)` : message);
+    throw new UnavailableError(recorded ? `${where}, which cannot be opened: ${message}; index the folder again (canvasflow kb index DIR --pipeline FILE, or --default-chunker)` : message);
   }
 }
 

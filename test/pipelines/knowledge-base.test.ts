@@ -185,6 +185,16 @@ describe("the CLI", () => {
     expect(second.stdout).toContain("files:  6 (1 read, 5 from the cache), 1 skipped");
     const wrong = await cli(["kb", "search", dir, "x", "--pipeline", TITLE_CHUNKER]);
     expect(wrong).toMatchObject({ code: 2, stderr: expect.stringContaining("--pipeline goes with kb index") });
+    // Back to the default chunker: the manifest no longer names the pipeline, and the e-mail is left out.
+    const back = await cli(["kb", "index", dir, "--default-chunker"]);
+    expect(back.code, back.stderr).toBe(0);
+    expect(back.stdout).toContain("chunked by: the default chunker");
+    expect(back.stdout).toContain(`note: the index at ${join(dir, ".canvasflow-index")} was chunked by the pipeline ${TITLE_CHUNKER}, now by the default chunker: chunking every file again`);
+    const manifest = JSON.parse(readFileSync(join(dir, ".canvasflow-index", "manifest.json"), "utf8"));
+    expect(manifest.pipeline).toBeUndefined();
+    expect(manifest.files.map((file: { path: string }) => file.path)).not.toContain("mail.eml");
+    const both = await cli(["kb", "index", dir, "--default-chunker", "--pipeline", TITLE_CHUNKER]);
+    expect(both).toMatchObject({ code: 2, stderr: expect.stringContaining("kb index takes --pipeline FILE or --default-chunker, not both") });
   });
 });
 
