@@ -85,3 +85,15 @@ export function chainGraph(lg, n, compileOptions = {}) {
   graph.addEdge(`n${n - 1}`, lg.END);
   return graph.compile(compileOptions);
 }
+
+/** A small deterministic generator (mulberry32): the same figures' inputs in every run. */
+export function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -34,6 +34,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { finished } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
+import { random } from "../lib.mjs";
 
 const FILES = 200;
 const DIMENSIONS = 384;
@@ -55,18 +56,6 @@ function titleChunkerPath() {
   const found = candidates.find((file) => existsSync(file));
   if (!found) throw new Error(`title_chunker.json was not found in the DSL corpus (looked for ${candidates.join(", ")}); clone the project beside shared/ or set CANVASFLOW_DSL_CORPUS`);
   return found;
-}
-
-/** A small deterministic generator (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const WORDS = (

@@ -19,7 +19,7 @@ import { mkdir, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import MiniSearch from "minisearch";
-import { canvasflow } from "../lib.mjs";
+import { canvasflow, random } from "../lib.mjs";
 
 const FILES = 500;
 const SECTIONS = 20;
@@ -27,18 +27,6 @@ const DIMENSIONS = 384;
 const QUERIES = 400;
 const CHANGED = FILES / 100;
 export const plan = { warmup: 5, warmupMs: 500, samples: 5, clock: "wall" };
-
-/** A small deterministic generator (mulberry32). */
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const rand = random(14);
 const SYLLABLES = ["ka", "lo", "mi", "ren", "tor", "va", "sel", "un", "dra", "pe", "qui", "mon", "sta", "ler", "bo", "fin", "gar", "ith", "zu", "cre"];

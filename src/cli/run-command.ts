@@ -22,6 +22,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { CanvasValidationError, readSource } from "../api.js";
 import { detectKind } from "../dsl/kind.js";
+import { RunResult } from "../engine/run-result.js";
 import type { InputField } from "../components/types.js";
 import { DslReadError } from "../dsl/source.js";
 import { MAX_DSL_DEPTH, shortPointer } from "../dsl/structure.js";
@@ -455,10 +456,10 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
   let last: CanvasEvent | undefined;
   const traced: CanvasEvent[] | undefined = args.trace !== undefined ? [] : undefined;
   const request = crashed ? { signal: cancellation.signal } : { query: args.query, inputs, signal: cancellation.signal, ...(turn.files ? { files: turn.files } : {}) };
-  let lastFinished: string | undefined;
+  const result = new RunResult();
   for await (const event of session.run(request)) {
     last = event;
-    if (event.event === "node_finished") lastFinished = event.data.component_id;
+    result.see(event);
     traced?.push(event);
     if (event.event === "workflow_resumed") {
       const again = event.data.in_flight.length > 0 ? `running again what was in flight: ${event.data.in_flight.join(", ")}` : "nothing was in flight";
@@ -468,8 +469,8 @@ async function runOpened(turn: Turn, session: DurableSession, fileDsl: object): 
     else io.stdout.write(`${JSON.stringify(event)}\n`);
   }
   if (traced && args.trace !== undefined) await writeTrace(args.trace, traced, canvas, args.file, io);
-  // The last component's whole outputs (workflow_finished shows them bounded for the event).
-  if (last?.event === "workflow_finished" && !last.data.error && session.lastRunSaved) turn.onFinished?.({ ...(lastFinished === undefined ? last.data.outputs : (canvas.outputs(lastFinished) ?? last.data.outputs)) });
+  // The last component's whole outputs (workflow_finished shows them bounded).
+  if (last?.event === "workflow_finished" && !last.data.error && session.lastRunSaved) turn.onFinished?.({ ...result.outputs(canvas) });
 
   if (canvas.status === "cancelled") {
     const by = cancellation.by;

@@ -24,6 +24,7 @@ import type { RuntimeServices } from "../contracts/values.js";
 import { validateSource } from "../dsl/validate.js";
 import { Canvas } from "../engine/canvas.js";
 import type { CanvasEvent } from "../engine/events.js";
+import { RunResult } from "../engine/run-result.js";
 import type { ChunkDraft, DocumentChunker, SourceDocument } from "../knowledge/chunkers.js";
 import { termsOf } from "../knowledge/tokenize.js";
 import { isPlainObject } from "../util/values.js";
@@ -161,18 +162,15 @@ export async function openPipelineChunker(file: string, services: RuntimeService
     async chunk(document, signal) {
       const canvas = Canvas.fromCompiled(compiled, { services: { ...services, [DOCUMENTS_SERVICE]: documentsOf(document) } });
       const run = canvas.run({ files: [{ name: path.posix.basename(document.relative), path: document.absolute }], ...(signal ? { signal } : {}) });
-      let finished: CanvasEvent | undefined;
-      let lastComponent: string | undefined;
+      const result = new RunResult();
       for await (const event of run) {
         options.onEvent?.(document.relative, event);
-        if (event.event === "node_finished") lastComponent = event.data.component_id;
-        if (event.event === "workflow_finished") finished = event;
+        result.see(event);
       }
-      if (finished?.event !== "workflow_finished") throw new Error("the pipeline ended without finishing its run");
+      const finished = result.finished;
+      if (!finished) throw new Error("the pipeline ended without finishing its run");
       if (typeof finished.data.error === "string" && finished.data.error !== "") throw new Error(finished.data.error);
-      // The last step's whole outputs: the event shows large values bounded.
-      const outputs = (lastComponent !== undefined ? canvas.outputs(lastComponent) : undefined) ?? finished.data.outputs;
-      return payloadChunks(outputs).map((chunk) => draftOf(chunk, document.relative));
+      return payloadChunks(result.outputs(canvas)).map((chunk) => draftOf(chunk, document.relative));
     },
   };
 }
