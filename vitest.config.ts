@@ -88,6 +88,7 @@ export const UNIT_TESTS = [
   "test/pool/append.test.ts",
   "test/pool/path.test.ts",
   "test/pool/pool.test.ts",
+  "test/pool/reducers.test.ts",
   "test/pool/variables.test.ts",
   "test/refs/grammar.test.ts",
   "test/refs/spaced-references.test.ts",
