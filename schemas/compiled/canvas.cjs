@@ -2,15 +2,16 @@
 "use strict";
 module.exports = validate20;
 module.exports.default = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/canvas.schema.json","title":"canvasflow / RAGFlow agent canvas DSL","description":"The stored canvas DSL as RAGFlow (v0.20+) writes it. Unknown keys are kept, as RAGFlow does. A snapshot written by canvasflow also carries the run state under `canvasflow`.","type":"object","required":["components"],"properties":{"components":{"description":"The executable topology, keyed by component id. The start component has the id \"begin\".","type":"object","minProperties":1,"propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/componentEntry"}},"path":{"description":"Component ids still to run (the frontier of a paused run). RAGFlow also stores the executed path here.","type":"array","items":{"type":"string"}},"history":{"description":"Conversation turns as [role, content] pairs.","type":"array","items":{"type":"array","minItems":2,"maxItems":2,"prefixItems":[{"type":"string"},true]}},"retrieval":{"description":"Per-run reference buckets {chunks, doc_aggs}. Old fixtures store one object instead of a list.","type":["array","object"]},"globals":{"description":"Flat `sys.*` and `env.*` variables (keys contain dots).","type":"object"},"variables":{"description":"Conversation variable declarations, keyed by name or as a list. RAGFlow's editor writes [] when there are none. (additionalProperties applies to the object form, items to the list form.)","type":["object","array"],"additionalProperties":{"$ref":"#/$defs/variableDeclaration"},"items":{"$ref":"#/$defs/variableDeclaration"}},"memory":{"type":"array"},"graph":{"type":"object","properties":{"nodes":{"type":"array","items":{"$ref":"#/$defs/graphNode"}},"edges":{"type":"array","items":{"$ref":"#/$defs/graphEdge"}}}},"task_id":{"type":"string","maxLength":256,"pattern":"^[^\\u0000-\\u001f\\u007f/\\\\]*$","description":"at most 256 printable characters, without / or \\ (the task id names the session's cancel flag; empty before a first run)"},"messages":{"type":"array"},"canvasflow":{"$ref":"run-state.schema.json"}},"$defs":{"componentEntry":{"type":"object","required":["obj"],"properties":{"obj":{"type":"object","required":["component_name","params"],"properties":{"component_name":{"type":"string","minLength":1},"params":{"type":"object"}}},"downstream":{"type":"array","items":{"type":"string"}},"upstream":{"type":"array","items":{"type":"string"}},"parent_id":{"type":["string","null"]}}},"variableDeclaration":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z_0-9]+$"},"type":{"type":"string"},"value":true,"description":{"type":"string"}}},"graphNode":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"type":{"type":"string"},"parentId":{"type":"string"},"data":{"type":"object","properties":{"label":{"type":"string"},"name":{"type":"string"},"form":{"type":"object"}}}}},"graphEdge":{"type":"object","required":["source","target"],"properties":{"id":{"type":"string"},"source":{"type":"string"},"target":{"type":"string"},"sourceHandle":{"type":["string","null"]},"targetHandle":{"type":["string","null"]}}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/canvas.schema.json","title":"canvasflow / RAGFlow agent canvas DSL","description":"The stored canvas DSL as RAGFlow (v0.20+) writes it. Unknown keys are kept, as RAGFlow does. A snapshot written by canvasflow also carries the run state under `canvasflow`.","type":"object","required":["components"],"properties":{"components":{"description":"The executable topology, keyed by component id. The start component has the id \"begin\".","type":"object","minProperties":1,"propertyNames":{"minLength":1},"additionalProperties":{"$ref":"#/$defs/componentEntry"}},"path":{"description":"Component ids still to run (the frontier of a paused run). RAGFlow also stores the executed path here.","type":"array","items":{"type":"string"}},"history":{"description":"Conversation turns as [role, content] pairs.","type":"array","items":{"type":"array","minItems":2,"maxItems":2,"prefixItems":[{"type":"string"},true]}},"retrieval":{"description":"Per-run reference buckets {chunks, doc_aggs}. Old fixtures store one object instead of a list.","type":["array","object"]},"globals":{"description":"Flat `sys.*` and `env.*` variables (keys contain dots).","type":"object"},"variables":{"description":"Conversation variable declarations, keyed by name or as a list. RAGFlow's editor writes [] when there are none. (additionalProperties applies to the object form, items to the list form.)","type":["object","array"],"additionalProperties":{"$ref":"#/$defs/variableDeclaration"},"items":{"$ref":"#/$defs/variableDeclaration"}},"memory":{"type":"array"},"graph":{"type":"object","properties":{"nodes":{"type":"array","items":{"$ref":"#/$defs/graphNode"}},"edges":{"type":"array","items":{"$ref":"#/$defs/graphEdge"}}}},"task_id":{"type":"string","maxLength":256,"pattern":"^[^\\u0000-\\u001f\\u007f/\\\\]*$","description":"at most 256 printable characters, without / or \\ (the task id names the session's cancel flag; empty before a first run)"},"messages":{"type":"array"},"canvasflow":{"$ref":"run-state.schema.json"}},"$defs":{"componentEntry":{"type":"object","required":["obj"],"properties":{"obj":{"type":"object","required":["component_name","params"],"properties":{"component_name":{"type":"string","minLength":1},"params":{"type":"object"}}},"downstream":{"type":"array","items":{"type":"string"}},"upstream":{"type":"array","items":{"type":"string"}},"parent_id":{"type":["string","null"]}}},"variableDeclaration":{"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z_0-9]+$"},"type":{"type":"string"},"value":true,"description":{"type":"string"},"reducer":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","description":"canvasflow: how a component's state write (InvokeControl.update) merges into this variable: last (default), add, append, extend, merge, messages, union, or a reducer registered by name"}}},"graphNode":{"type":"object","required":["id"],"properties":{"id":{"type":"string"},"type":{"type":"string"},"parentId":{"type":"string"},"data":{"type":"object","properties":{"label":{"type":"string"},"name":{"type":"string"},"form":{"type":"object"}}}}},"graphEdge":{"type":"object","required":["source","target"],"properties":{"id":{"type":"string"},"source":{"type":"string"},"target":{"type":"string"},"sourceHandle":{"type":["string","null"]},"targetHandle":{"type":["string","null"]}}}}};
 const schema32 = {"type":"object","required":["obj"],"properties":{"obj":{"type":"object","required":["component_name","params"],"properties":{"component_name":{"type":"string","minLength":1},"params":{"type":"object"}}},"downstream":{"type":"array","items":{"type":"string"}},"upstream":{"type":"array","items":{"type":"string"}},"parent_id":{"type":["string","null"]}}};
-const schema33 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z_0-9]+$"},"type":{"type":"string"},"value":true,"description":{"type":"string"}}};
+const schema33 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z_0-9]+$"},"type":{"type":"string"},"value":true,"description":{"type":"string"},"reducer":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","description":"canvasflow: how a component's state write (InvokeControl.update) merges into this variable: last (default), add, append, extend, merge, messages, union, or a reducer registered by name"}}};
 const schema35 = {"type":"object","required":["id"],"properties":{"id":{"type":"string"},"type":{"type":"string"},"parentId":{"type":"string"},"data":{"type":"object","properties":{"label":{"type":"string"},"name":{"type":"string"},"form":{"type":"object"}}}}};
 const schema36 = {"type":"object","required":["source","target"],"properties":{"id":{"type":"string"},"source":{"type":"string"},"target":{"type":"string"},"sourceHandle":{"type":["string","null"]},"targetHandle":{"type":["string","null"]}}};
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/run-state.schema.json","title":"canvasflow run state","description":"The run state a canvasflow snapshot keeps under the DSL's `canvasflow` key. Together with the DSL's path, globals and history it is enough to resume a run in any process.","type":"object","required":["version","status","outputs","component_state","open_containers","steps"],"properties":{"version":{"const":1},"status":{"description":"idle: the next run starts a new turn; paused: the next run resumes with inputs; running: a checkpoint of a run under way, which the next run continues (after a crash); failed/cancelled: the last turn ended early.","enum":["idle","paused","running","failed","cancelled"]},"outputs":{"description":"Component outputs of the current turn, keyed by component id.","type":"object","additionalProperties":{"type":"object","propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"component_state":{"description":"Per-component counters (IterationItem and LoopItem rounds).","type":"object"},"open_containers":{"description":"Iterations and Loops that started and have not finished, with their start time in epoch seconds.","type":"object","additionalProperties":{"type":"number"}},"steps":{"description":"Component executions in the current turn.","type":"integer","minimum":0},"pending":{"description":"The explicit pending-input marker of a paused run.","type":"object","required":["components","inputs","tips"],"properties":{"components":{"type":"array","items":{"type":"string"},"minItems":1},"inputs":{"type":"object","additionalProperties":{"type":"object"}},"tips":{"type":"string"}}},"reply":{"description":"Message text already shown in a paused turn; it becomes the assistant's history entry when the turn ends.","type":"array","items":{"type":"string"}},"references":{"description":"References gathered in a paused turn that no message_end has carried yet.","type":"object","required":["chunks","doc_aggs"],"properties":{"chunks":{"type":"array","items":{"type":"object"}},"doc_aggs":{"type":"array","items":{"type":"object"}}}},"error":{"type":"string"},"epoch":{"description":"Runs started on this session so far; event ids begin with it.","type":"integer","minimum":0},"executions":{"description":"How often each component ran in the current turn (part of its idempotency key).","type":"object","additionalProperties":{"type":"integer","minimum":0}},"usage":{"description":"Tokens counted in the current turn.","type":"object","required":["prompt_tokens","completion_tokens","total_tokens","calls"],"properties":{"prompt_tokens":{"type":"number","minimum":0},"completion_tokens":{"type":"number","minimum":0},"total_tokens":{"type":"number","minimum":0},"calls":{"type":"number","minimum":0}}},"run":{"description":"Present while status is running: what a process continuing the run needs.","type":"object","required":["message_id","created_at","inputs","receivers"],"properties":{"message_id":{"type":"string"},"created_at":{"type":"number"},"inputs":{"type":"object"},"receivers":{"type":"array","items":{"type":"string"}},"last":{"type":"string"}}},"schedule":{"description":"The scheduling policy's own state while a run is paused or under way: for edge-scheduled graphs (Dify), the edge and node states of every open frame, the ready queue and the containers' rounds. Absent for RAGFlow canvases, whose frontier is the DSL's path.","type":"object"}},"if":{"properties":{"status":{"const":"paused"}}},"then":{"required":["pending"]}};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/run-state.schema.json","title":"canvasflow run state","description":"The run state a canvasflow snapshot keeps under the DSL's `canvasflow` key. Together with the DSL's path, globals and history it is enough to resume a run in any process.","type":"object","required":["version","status","outputs","component_state","open_containers","steps"],"properties":{"version":{"const":1},"status":{"description":"idle: the next run starts a new turn; paused: the next run resumes with inputs; running: a checkpoint of a run under way, which the next run continues (after a crash); failed/cancelled: the last turn ended early.","enum":["idle","paused","running","failed","cancelled"]},"outputs":{"description":"Component outputs of the current turn, keyed by component id.","type":"object","additionalProperties":{"type":"object","propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"component_state":{"description":"Per-component counters (IterationItem and LoopItem rounds).","type":"object"},"open_containers":{"description":"Iterations and Loops that started and have not finished, with their start time in epoch seconds.","type":"object","additionalProperties":{"type":"number"}},"steps":{"description":"Component executions in the current turn.","type":"integer","minimum":0},"pending":{"description":"The explicit pending-input marker of a paused run.","type":"object","required":["components","inputs","tips"],"properties":{"components":{"type":"array","items":{"type":"string"},"minItems":1},"inputs":{"type":"object","additionalProperties":{"type":"object"}},"tips":{"type":"string"},"interrupts":{"description":"Components that paused from inside (ctx.interrupt): each interrupt's id, its component and the value it showed.","type":"array","items":{"type":"object","required":["id","component_id"],"properties":{"id":{"type":"string"},"component_id":{"type":"string"},"value":true}}}}},"reply":{"description":"Message text already shown in a paused turn; it becomes the assistant's history entry when the turn ends.","type":"array","items":{"type":"string"}},"references":{"description":"References gathered in a paused turn that no message_end has carried yet.","type":"object","required":["chunks","doc_aggs"],"properties":{"chunks":{"type":"array","items":{"type":"object"}},"doc_aggs":{"type":"array","items":{"type":"object"}}}},"error":{"type":"string"},"epoch":{"description":"Runs started on this session so far; event ids begin with it.","type":"integer","minimum":0},"executions":{"description":"How often each component ran in the current turn (part of its idempotency key).","type":"object","additionalProperties":{"type":"integer","minimum":0}},"usage":{"description":"Tokens counted in the current turn.","type":"object","required":["prompt_tokens","completion_tokens","total_tokens","calls"],"properties":{"prompt_tokens":{"type":"number","minimum":0},"completion_tokens":{"type":"number","minimum":0},"total_tokens":{"type":"number","minimum":0},"calls":{"type":"number","minimum":0}}},"run":{"description":"Present while status is running: what a process continuing the run needs.","type":"object","required":["message_id","created_at","inputs","receivers"],"properties":{"message_id":{"type":"string"},"created_at":{"type":"number"},"inputs":{"type":"object"},"receivers":{"type":"array","items":{"type":"string"}},"last":{"type":"string"}}},"schedule":{"description":"The scheduling policy's own state while a run is paused or under way: for edge-scheduled graphs (Dify), the edge and node states of every open frame, the ready queue and the containers' rounds. Absent for RAGFlow canvases, whose frontier is the DSL's path.","type":"object"}},"if":{"properties":{"status":{"const":"paused"}}},"then":{"required":["pending"]}};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^[a-zA-Z_0-9]+$", "u");
-const pattern6 = new RegExp("^[^\\u0000-\\u001f\\u007f/\\\\]*$", "u");
+const pattern5 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
+const pattern8 = new RegExp("^[^\\u0000-\\u001f\\u007f/\\\\]*$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://canvasflow.dev/schemas/canvas.schema.json" */;
@@ -442,9 +443,11 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/variables/" + i4,schemaPath:"#/$defs/variableDeclaration/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data18};
+if(data18.reducer !== undefined){
+let data22 = data18.reducer;
+if(typeof data22 === "string"){
+if(!pattern5.test(data22)){
+const err32 = {instancePath:instancePath+"/variables/" + i4+"/reducer",schemaPath:"#/$defs/variableDeclaration/properties/reducer/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]*$",parentSchema:schema33.properties.reducer,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -454,16 +457,8 @@ vErrors.push(err32);
 errors++;
 }
 }
-}
-if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
-for(const key2 in data17){
-let data22 = data17[key2];
-if(data22 && typeof data22 == "object" && !Array.isArray(data22)){
-if(data22.name !== undefined){
-let data23 = data22.name;
-if(typeof data23 === "string"){
-if(!pattern4.test(data23)){
-const err33 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/$defs/variableDeclaration/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z_0-9]+$"},message:"must match pattern \""+"^[a-zA-Z_0-9]+$"+"\"",schema:"^[a-zA-Z_0-9]+$",parentSchema:schema33.properties.name,data:data23};
+else {
+const err33 = {instancePath:instancePath+"/variables/" + i4+"/reducer",schemaPath:"#/$defs/variableDeclaration/properties/reducer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.reducer.type,parentSchema:schema33.properties.reducer,data:data22};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -473,8 +468,9 @@ vErrors.push(err33);
 errors++;
 }
 }
+}
 else {
-const err34 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/$defs/variableDeclaration/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data23};
+const err34 = {instancePath:instancePath+"/variables/" + i4,schemaPath:"#/$defs/variableDeclaration/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -484,10 +480,16 @@ vErrors.push(err34);
 errors++;
 }
 }
-if(data22.type !== undefined){
-let data24 = data22.type;
-if(typeof data24 !== "string"){
-const err35 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/$defs/variableDeclaration/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.type.type,parentSchema:schema33.properties.type,data:data24};
+}
+if(data17 && typeof data17 == "object" && !Array.isArray(data17)){
+for(const key2 in data17){
+let data23 = data17[key2];
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.name !== undefined){
+let data24 = data23.name;
+if(typeof data24 === "string"){
+if(!pattern4.test(data24)){
+const err35 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/$defs/variableDeclaration/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-zA-Z_0-9]+$"},message:"must match pattern \""+"^[a-zA-Z_0-9]+$"+"\"",schema:"^[a-zA-Z_0-9]+$",parentSchema:schema33.properties.name,data:data24};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -497,10 +499,8 @@ vErrors.push(err35);
 errors++;
 }
 }
-if(data22.description !== undefined){
-let data25 = data22.description;
-if(typeof data25 !== "string"){
-const err36 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/$defs/variableDeclaration/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.description.type,parentSchema:schema33.properties.description,data:data25};
+else {
+const err36 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/name",schemaPath:"#/$defs/variableDeclaration/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.name.type,parentSchema:schema33.properties.name,data:data24};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -510,9 +510,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/variableDeclaration/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data22};
+if(data23.type !== undefined){
+let data25 = data23.type;
+if(typeof data25 !== "string"){
+const err37 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/type",schemaPath:"#/$defs/variableDeclaration/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.type.type,parentSchema:schema33.properties.type,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -522,12 +523,10 @@ vErrors.push(err37);
 errors++;
 }
 }
-}
-}
-if(data.memory !== undefined){
-let data26 = data.memory;
-if(!(Array.isArray(data26))){
-const err38 = {instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.memory.type,parentSchema:schema31.properties.memory,data:data26};
+if(data23.description !== undefined){
+let data26 = data23.description;
+if(typeof data26 !== "string"){
+const err38 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/description",schemaPath:"#/$defs/variableDeclaration/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.description.type,parentSchema:schema33.properties.description,data:data26};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -537,18 +536,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.graph !== undefined){
-let data27 = data.graph;
-if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
-if(data27.nodes !== undefined){
-let data28 = data27.nodes;
-if(Array.isArray(data28)){
-const len6 = data28.length;
-for(let i5=0; i5<len6; i5++){
-let data29 = data28[i5];
-if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
-if(data29.id === undefined){
-const err39 = {instancePath:instancePath+"/graph/nodes/" + i5,schemaPath:"#/$defs/graphNode/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema35.required,parentSchema:schema35,data:data29};
+if(data23.reducer !== undefined){
+let data27 = data23.reducer;
+if(typeof data27 === "string"){
+if(!pattern5.test(data27)){
+const err39 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/reducer",schemaPath:"#/$defs/variableDeclaration/properties/reducer/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z][A-Za-z0-9_]*$",parentSchema:schema33.properties.reducer,data:data27};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -557,10 +549,9 @@ vErrors.push(err39);
 }
 errors++;
 }
-if(data29.id !== undefined){
-let data30 = data29.id;
-if(typeof data30 !== "string"){
-const err40 = {instancePath:instancePath+"/graph/nodes/" + i5+"/id",schemaPath:"#/$defs/graphNode/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.id.type,parentSchema:schema35.properties.id,data:data30};
+}
+else {
+const err40 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1")+"/reducer",schemaPath:"#/$defs/variableDeclaration/properties/reducer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema33.properties.reducer.type,parentSchema:schema33.properties.reducer,data:data27};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -570,10 +561,9 @@ vErrors.push(err40);
 errors++;
 }
 }
-if(data29.type !== undefined){
-let data31 = data29.type;
-if(typeof data31 !== "string"){
-const err41 = {instancePath:instancePath+"/graph/nodes/" + i5+"/type",schemaPath:"#/$defs/graphNode/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.type.type,parentSchema:schema35.properties.type,data:data31};
+}
+else {
+const err41 = {instancePath:instancePath+"/variables/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/variableDeclaration/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema33.type,parentSchema:schema33,data:data23};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -583,10 +573,12 @@ vErrors.push(err41);
 errors++;
 }
 }
-if(data29.parentId !== undefined){
-let data32 = data29.parentId;
-if(typeof data32 !== "string"){
-const err42 = {instancePath:instancePath+"/graph/nodes/" + i5+"/parentId",schemaPath:"#/$defs/graphNode/properties/parentId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.parentId.type,parentSchema:schema35.properties.parentId,data:data32};
+}
+}
+if(data.memory !== undefined){
+let data28 = data.memory;
+if(!(Array.isArray(data28))){
+const err42 = {instancePath:instancePath+"/memory",schemaPath:"#/properties/memory/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.memory.type,parentSchema:schema31.properties.memory,data:data28};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -596,13 +588,18 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data29.data !== undefined){
-let data33 = data29.data;
-if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
-if(data33.label !== undefined){
-let data34 = data33.label;
-if(typeof data34 !== "string"){
-const err43 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data/label",schemaPath:"#/$defs/graphNode/properties/data/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.data.properties.label.type,parentSchema:schema35.properties.data.properties.label,data:data34};
+if(data.graph !== undefined){
+let data29 = data.graph;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+if(data29.nodes !== undefined){
+let data30 = data29.nodes;
+if(Array.isArray(data30)){
+const len6 = data30.length;
+for(let i5=0; i5<len6; i5++){
+let data31 = data30[i5];
+if(data31 && typeof data31 == "object" && !Array.isArray(data31)){
+if(data31.id === undefined){
+const err43 = {instancePath:instancePath+"/graph/nodes/" + i5,schemaPath:"#/$defs/graphNode/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema35.required,parentSchema:schema35,data:data31};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -611,11 +608,10 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data33.name !== undefined){
-let data35 = data33.name;
-if(typeof data35 !== "string"){
-const err44 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data/name",schemaPath:"#/$defs/graphNode/properties/data/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.data.properties.name.type,parentSchema:schema35.properties.data.properties.name,data:data35};
+if(data31.id !== undefined){
+let data32 = data31.id;
+if(typeof data32 !== "string"){
+const err44 = {instancePath:instancePath+"/graph/nodes/" + i5+"/id",schemaPath:"#/$defs/graphNode/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.id.type,parentSchema:schema35.properties.id,data:data32};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -625,10 +621,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data33.form !== undefined){
-let data36 = data33.form;
-if(!(data36 && typeof data36 == "object" && !Array.isArray(data36))){
-const err45 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data/form",schemaPath:"#/$defs/graphNode/properties/data/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.data.properties.form.type,parentSchema:schema35.properties.data.properties.form,data:data36};
+if(data31.type !== undefined){
+let data33 = data31.type;
+if(typeof data33 !== "string"){
+const err45 = {instancePath:instancePath+"/graph/nodes/" + i5+"/type",schemaPath:"#/$defs/graphNode/properties/type/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.type.type,parentSchema:schema35.properties.type,data:data33};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -638,9 +634,10 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data",schemaPath:"#/$defs/graphNode/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.data.type,parentSchema:schema35.properties.data,data:data33};
+if(data31.parentId !== undefined){
+let data34 = data31.parentId;
+if(typeof data34 !== "string"){
+const err46 = {instancePath:instancePath+"/graph/nodes/" + i5+"/parentId",schemaPath:"#/$defs/graphNode/properties/parentId/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.parentId.type,parentSchema:schema35.properties.parentId,data:data34};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -650,9 +647,13 @@ vErrors.push(err46);
 errors++;
 }
 }
-}
-else {
-const err47 = {instancePath:instancePath+"/graph/nodes/" + i5,schemaPath:"#/$defs/graphNode/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data29};
+if(data31.data !== undefined){
+let data35 = data31.data;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+if(data35.label !== undefined){
+let data36 = data35.label;
+if(typeof data36 !== "string"){
+const err47 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data/label",schemaPath:"#/$defs/graphNode/properties/data/properties/label/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.data.properties.label.type,parentSchema:schema35.properties.data.properties.label,data:data36};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -662,9 +663,10 @@ vErrors.push(err47);
 errors++;
 }
 }
-}
-else {
-const err48 = {instancePath:instancePath+"/graph/nodes",schemaPath:"#/properties/graph/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.graph.properties.nodes.type,parentSchema:schema31.properties.graph.properties.nodes,data:data28};
+if(data35.name !== undefined){
+let data37 = data35.name;
+if(typeof data37 !== "string"){
+const err48 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data/name",schemaPath:"#/$defs/graphNode/properties/data/properties/name/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema35.properties.data.properties.name.type,parentSchema:schema35.properties.data.properties.name,data:data37};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -674,15 +676,10 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data27.edges !== undefined){
-let data37 = data27.edges;
-if(Array.isArray(data37)){
-const len7 = data37.length;
-for(let i6=0; i6<len7; i6++){
-let data38 = data37[i6];
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-if(data38.source === undefined){
-const err49 = {instancePath:instancePath+"/graph/edges/" + i6,schemaPath:"#/$defs/graphEdge/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema36.required,parentSchema:schema36,data:data38};
+if(data35.form !== undefined){
+let data38 = data35.form;
+if(!(data38 && typeof data38 == "object" && !Array.isArray(data38))){
+const err49 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data/form",schemaPath:"#/$defs/graphNode/properties/data/properties/form/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.data.properties.form.type,parentSchema:schema35.properties.data.properties.form,data:data38};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -691,8 +688,10 @@ vErrors.push(err49);
 }
 errors++;
 }
-if(data38.target === undefined){
-const err50 = {instancePath:instancePath+"/graph/edges/" + i6,schemaPath:"#/$defs/graphEdge/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema36.required,parentSchema:schema36,data:data38};
+}
+}
+else {
+const err50 = {instancePath:instancePath+"/graph/nodes/" + i5+"/data",schemaPath:"#/$defs/graphNode/properties/data/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.properties.data.type,parentSchema:schema35.properties.data,data:data35};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -701,10 +700,10 @@ vErrors.push(err50);
 }
 errors++;
 }
-if(data38.id !== undefined){
-let data39 = data38.id;
-if(typeof data39 !== "string"){
-const err51 = {instancePath:instancePath+"/graph/edges/" + i6+"/id",schemaPath:"#/$defs/graphEdge/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.id.type,parentSchema:schema36.properties.id,data:data39};
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/graph/nodes/" + i5,schemaPath:"#/$defs/graphNode/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data:data31};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -714,10 +713,9 @@ vErrors.push(err51);
 errors++;
 }
 }
-if(data38.source !== undefined){
-let data40 = data38.source;
-if(typeof data40 !== "string"){
-const err52 = {instancePath:instancePath+"/graph/edges/" + i6+"/source",schemaPath:"#/$defs/graphEdge/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.source.type,parentSchema:schema36.properties.source,data:data40};
+}
+else {
+const err52 = {instancePath:instancePath+"/graph/nodes",schemaPath:"#/properties/graph/properties/nodes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.graph.properties.nodes.type,parentSchema:schema31.properties.graph.properties.nodes,data:data30};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -727,10 +725,15 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data38.target !== undefined){
-let data41 = data38.target;
-if(typeof data41 !== "string"){
-const err53 = {instancePath:instancePath+"/graph/edges/" + i6+"/target",schemaPath:"#/$defs/graphEdge/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.target.type,parentSchema:schema36.properties.target,data:data41};
+if(data29.edges !== undefined){
+let data39 = data29.edges;
+if(Array.isArray(data39)){
+const len7 = data39.length;
+for(let i6=0; i6<len7; i6++){
+let data40 = data39[i6];
+if(data40 && typeof data40 == "object" && !Array.isArray(data40)){
+if(data40.source === undefined){
+const err53 = {instancePath:instancePath+"/graph/edges/" + i6,schemaPath:"#/$defs/graphEdge/required",keyword:"required",params:{missingProperty: "source"},message:"must have required property '"+"source"+"'",schema:schema36.required,parentSchema:schema36,data:data40};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -739,11 +742,8 @@ vErrors.push(err53);
 }
 errors++;
 }
-}
-if(data38.sourceHandle !== undefined){
-let data42 = data38.sourceHandle;
-if((typeof data42 !== "string") && (data42 !== null)){
-const err54 = {instancePath:instancePath+"/graph/edges/" + i6+"/sourceHandle",schemaPath:"#/$defs/graphEdge/properties/sourceHandle/type",keyword:"type",params:{type: schema36.properties.sourceHandle.type},message:"must be string,null",schema:schema36.properties.sourceHandle.type,parentSchema:schema36.properties.sourceHandle,data:data42};
+if(data40.target === undefined){
+const err54 = {instancePath:instancePath+"/graph/edges/" + i6,schemaPath:"#/$defs/graphEdge/required",keyword:"required",params:{missingProperty: "target"},message:"must have required property '"+"target"+"'",schema:schema36.required,parentSchema:schema36,data:data40};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -752,11 +752,10 @@ vErrors.push(err54);
 }
 errors++;
 }
-}
-if(data38.targetHandle !== undefined){
-let data43 = data38.targetHandle;
-if((typeof data43 !== "string") && (data43 !== null)){
-const err55 = {instancePath:instancePath+"/graph/edges/" + i6+"/targetHandle",schemaPath:"#/$defs/graphEdge/properties/targetHandle/type",keyword:"type",params:{type: schema36.properties.targetHandle.type},message:"must be string,null",schema:schema36.properties.targetHandle.type,parentSchema:schema36.properties.targetHandle,data:data43};
+if(data40.id !== undefined){
+let data41 = data40.id;
+if(typeof data41 !== "string"){
+const err55 = {instancePath:instancePath+"/graph/edges/" + i6+"/id",schemaPath:"#/$defs/graphEdge/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.id.type,parentSchema:schema36.properties.id,data:data41};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -766,9 +765,10 @@ vErrors.push(err55);
 errors++;
 }
 }
-}
-else {
-const err56 = {instancePath:instancePath+"/graph/edges/" + i6,schemaPath:"#/$defs/graphEdge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data38};
+if(data40.source !== undefined){
+let data42 = data40.source;
+if(typeof data42 !== "string"){
+const err56 = {instancePath:instancePath+"/graph/edges/" + i6+"/source",schemaPath:"#/$defs/graphEdge/properties/source/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.source.type,parentSchema:schema36.properties.source,data:data42};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -778,9 +778,10 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-else {
-const err57 = {instancePath:instancePath+"/graph/edges",schemaPath:"#/properties/graph/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.graph.properties.edges.type,parentSchema:schema31.properties.graph.properties.edges,data:data37};
+if(data40.target !== undefined){
+let data43 = data40.target;
+if(typeof data43 !== "string"){
+const err57 = {instancePath:instancePath+"/graph/edges/" + i6+"/target",schemaPath:"#/$defs/graphEdge/properties/target/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema36.properties.target.type,parentSchema:schema36.properties.target,data:data43};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -790,9 +791,10 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/graph",schemaPath:"#/properties/graph/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.graph.type,parentSchema:schema31.properties.graph,data:data27};
+if(data40.sourceHandle !== undefined){
+let data44 = data40.sourceHandle;
+if((typeof data44 !== "string") && (data44 !== null)){
+const err58 = {instancePath:instancePath+"/graph/edges/" + i6+"/sourceHandle",schemaPath:"#/$defs/graphEdge/properties/sourceHandle/type",keyword:"type",params:{type: schema36.properties.sourceHandle.type},message:"must be string,null",schema:schema36.properties.sourceHandle.type,parentSchema:schema36.properties.sourceHandle,data:data44};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -802,11 +804,10 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.task_id !== undefined){
-let data44 = data.task_id;
-if(typeof data44 === "string"){
-if(func1(data44) > 256){
-const err59 = {instancePath:instancePath+"/task_id",schemaPath:"#/properties/task_id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema31.properties.task_id,data:data44};
+if(data40.targetHandle !== undefined){
+let data45 = data40.targetHandle;
+if((typeof data45 !== "string") && (data45 !== null)){
+const err59 = {instancePath:instancePath+"/graph/edges/" + i6+"/targetHandle",schemaPath:"#/$defs/graphEdge/properties/targetHandle/type",keyword:"type",params:{type: schema36.properties.targetHandle.type},message:"must be string,null",schema:schema36.properties.targetHandle.type,parentSchema:schema36.properties.targetHandle,data:data45};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -815,8 +816,10 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(!pattern6.test(data44)){
-const err60 = {instancePath:instancePath+"/task_id",schemaPath:"#/properties/task_id/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f/\\\\]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f/\\\\]*$"+"\"",schema:"^[^\\u0000-\\u001f\\u007f/\\\\]*$",parentSchema:schema31.properties.task_id,data:data44};
+}
+}
+else {
+const err60 = {instancePath:instancePath+"/graph/edges/" + i6,schemaPath:"#/$defs/graphEdge/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema36.type,parentSchema:schema36,data:data40};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -826,8 +829,9 @@ vErrors.push(err60);
 errors++;
 }
 }
+}
 else {
-const err61 = {instancePath:instancePath+"/task_id",schemaPath:"#/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.task_id.type,parentSchema:schema31.properties.task_id,data:data44};
+const err61 = {instancePath:instancePath+"/graph/edges",schemaPath:"#/properties/graph/properties/edges/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.graph.properties.edges.type,parentSchema:schema31.properties.graph.properties.edges,data:data39};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -837,10 +841,9 @@ vErrors.push(err61);
 errors++;
 }
 }
-if(data.messages !== undefined){
-let data45 = data.messages;
-if(!(Array.isArray(data45))){
-const err62 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.messages.type,parentSchema:schema31.properties.messages,data:data45};
+}
+else {
+const err62 = {instancePath:instancePath+"/graph",schemaPath:"#/properties/graph/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.graph.type,parentSchema:schema31.properties.graph,data:data29};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -850,15 +853,11 @@ vErrors.push(err62);
 errors++;
 }
 }
-if(data.canvasflow !== undefined){
-let data46 = data.canvasflow;
-const _errs104 = errors;
-let valid33 = true;
-const _errs105 = errors;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.status !== undefined){
-if("paused" !== data46.status){
-const err63 = {};
+if(data.task_id !== undefined){
+let data46 = data.task_id;
+if(typeof data46 === "string"){
+if(func1(data46) > 256){
+const err63 = {instancePath:instancePath+"/task_id",schemaPath:"#/properties/task_id/maxLength",keyword:"maxLength",params:{limit: 256},message:"must NOT have more than 256 characters",schema:256,parentSchema:schema31.properties.task_id,data:data46};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -867,23 +866,8 @@ vErrors.push(err63);
 }
 errors++;
 }
-}
-}
-var _valid0 = _errs105 === errors;
-errors = _errs104;
-if(vErrors !== null){
-if(_errs104){
-vErrors.length = _errs104;
-}
-else {
-vErrors = null;
-}
-}
-if(_valid0){
-const _errs107 = errors;
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.pending === undefined){
-const err64 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/then/required",keyword:"required",params:{missingProperty: "pending"},message:"must have required property '"+"pending"+"'",schema:schema37.then.required,parentSchema:schema37.then,data:data46};
+if(!pattern8.test(data46)){
+const err64 = {instancePath:instancePath+"/task_id",schemaPath:"#/properties/task_id/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f/\\\\]*$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f/\\\\]*$"+"\"",schema:"^[^\\u0000-\\u001f\\u007f/\\\\]*$",parentSchema:schema31.properties.task_id,data:data46};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -893,11 +877,8 @@ vErrors.push(err64);
 errors++;
 }
 }
-var _valid0 = _errs107 === errors;
-valid33 = _valid0;
-}
-if(!valid33){
-const err65 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema37.if,parentSchema:schema37,data:data46};
+else {
+const err65 = {instancePath:instancePath+"/task_id",schemaPath:"#/properties/task_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema31.properties.task_id.type,parentSchema:schema31.properties.task_id,data:data46};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -906,9 +887,11 @@ vErrors.push(err65);
 }
 errors++;
 }
-if(data46 && typeof data46 == "object" && !Array.isArray(data46)){
-if(data46.version === undefined){
-const err66 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema37.required,parentSchema:schema37,data:data46};
+}
+if(data.messages !== undefined){
+let data47 = data.messages;
+if(!(Array.isArray(data47))){
+const err66 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema31.properties.messages.type,parentSchema:schema31.properties.messages,data:data47};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -917,8 +900,16 @@ vErrors.push(err66);
 }
 errors++;
 }
-if(data46.status === undefined){
-const err67 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema37.required,parentSchema:schema37,data:data46};
+}
+if(data.canvasflow !== undefined){
+let data48 = data.canvasflow;
+const _errs108 = errors;
+let valid33 = true;
+const _errs109 = errors;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.status !== undefined){
+if("paused" !== data48.status){
+const err67 = {};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -927,8 +918,23 @@ vErrors.push(err67);
 }
 errors++;
 }
-if(data46.outputs === undefined){
-const err68 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'",schema:schema37.required,parentSchema:schema37,data:data46};
+}
+}
+var _valid0 = _errs109 === errors;
+errors = _errs108;
+if(vErrors !== null){
+if(_errs108){
+vErrors.length = _errs108;
+}
+else {
+vErrors = null;
+}
+}
+if(_valid0){
+const _errs111 = errors;
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.pending === undefined){
+const err68 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/then/required",keyword:"required",params:{missingProperty: "pending"},message:"must have required property '"+"pending"+"'",schema:schema37.then.required,parentSchema:schema37.then,data:data48};
 if(vErrors === null){
 vErrors = [err68];
 }
@@ -937,8 +943,12 @@ vErrors.push(err68);
 }
 errors++;
 }
-if(data46.component_state === undefined){
-const err69 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "component_state"},message:"must have required property '"+"component_state"+"'",schema:schema37.required,parentSchema:schema37,data:data46};
+}
+var _valid0 = _errs111 === errors;
+valid33 = _valid0;
+}
+if(!valid33){
+const err69 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/if",keyword:"if",params:{failingKeyword: "then"},message:"must match \"then\" schema",schema:schema37.if,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err69];
 }
@@ -947,8 +957,9 @@ vErrors.push(err69);
 }
 errors++;
 }
-if(data46.open_containers === undefined){
-const err70 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "open_containers"},message:"must have required property '"+"open_containers"+"'",schema:schema37.required,parentSchema:schema37,data:data46};
+if(data48 && typeof data48 == "object" && !Array.isArray(data48)){
+if(data48.version === undefined){
+const err70 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "version"},message:"must have required property '"+"version"+"'",schema:schema37.required,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err70];
 }
@@ -957,8 +968,8 @@ vErrors.push(err70);
 }
 errors++;
 }
-if(data46.steps === undefined){
-const err71 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'",schema:schema37.required,parentSchema:schema37,data:data46};
+if(data48.status === undefined){
+const err71 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "status"},message:"must have required property '"+"status"+"'",schema:schema37.required,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err71];
 }
@@ -967,10 +978,8 @@ vErrors.push(err71);
 }
 errors++;
 }
-if(data46.version !== undefined){
-let data48 = data46.version;
-if(1 !== data48){
-const err72 = {instancePath:instancePath+"/canvasflow/version",schemaPath:"run-state.schema.json/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema37.properties.version,data:data48};
+if(data48.outputs === undefined){
+const err72 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "outputs"},message:"must have required property '"+"outputs"+"'",schema:schema37.required,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err72];
 }
@@ -979,11 +988,8 @@ vErrors.push(err72);
 }
 errors++;
 }
-}
-if(data46.status !== undefined){
-let data49 = data46.status;
-if(!(((((data49 === "idle") || (data49 === "paused")) || (data49 === "running")) || (data49 === "failed")) || (data49 === "cancelled"))){
-const err73 = {instancePath:instancePath+"/canvasflow/status",schemaPath:"run-state.schema.json/properties/status/enum",keyword:"enum",params:{allowedValues: schema37.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.status.enum,parentSchema:schema37.properties.status,data:data49};
+if(data48.component_state === undefined){
+const err73 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "component_state"},message:"must have required property '"+"component_state"+"'",schema:schema37.required,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err73];
 }
@@ -992,16 +998,8 @@ vErrors.push(err73);
 }
 errors++;
 }
-}
-if(data46.outputs !== undefined){
-let data50 = data46.outputs;
-if(data50 && typeof data50 == "object" && !Array.isArray(data50)){
-for(const key3 in data50){
-const _errs112 = errors;
-const _errs113 = errors;
-const _errs114 = errors;
-if(!(((key3 === "__proto__") || (key3 === "constructor")) || (key3 === "prototype"))){
-const err74 = {};
+if(data48.open_containers === undefined){
+const err74 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "open_containers"},message:"must have required property '"+"open_containers"+"'",schema:schema37.required,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err74];
 }
@@ -1010,9 +1008,8 @@ vErrors.push(err74);
 }
 errors++;
 }
-var valid37 = _errs114 === errors;
-if(valid37){
-const err75 = {instancePath:instancePath+"/canvasflow/outputs",schemaPath:"run-state.schema.json/properties/outputs/propertyNames/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema37.properties.outputs.propertyNames.not,parentSchema:schema37.properties.outputs.propertyNames,data:key3,propertyName:key3};
+if(data48.steps === undefined){
+const err75 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/required",keyword:"required",params:{missingProperty: "steps"},message:"must have required property '"+"steps"+"'",schema:schema37.required,parentSchema:schema37,data:data48};
 if(vErrors === null){
 vErrors = [err75];
 }
@@ -1021,20 +1018,10 @@ vErrors.push(err75);
 }
 errors++;
 }
-else {
-errors = _errs113;
-if(vErrors !== null){
-if(_errs113){
-vErrors.length = _errs113;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid36 = _errs112 === errors;
-if(!valid36){
-const err76 = {instancePath:instancePath+"/canvasflow/outputs",schemaPath:"run-state.schema.json/properties/outputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema37.properties.outputs.propertyNames,parentSchema:schema37.properties.outputs,data:data50};
+if(data48.version !== undefined){
+let data50 = data48.version;
+if(1 !== data50){
+const err76 = {instancePath:instancePath+"/canvasflow/version",schemaPath:"run-state.schema.json/properties/version/const",keyword:"const",params:{allowedValue: 1},message:"must be equal to constant",schema:1,parentSchema:schema37.properties.version,data:data50};
 if(vErrors === null){
 vErrors = [err76];
 }
@@ -1044,15 +1031,10 @@ vErrors.push(err76);
 errors++;
 }
 }
-for(const key4 in data50){
-let data51 = data50[key4];
-if(data51 && typeof data51 == "object" && !Array.isArray(data51)){
-for(const key5 in data51){
-const _errs118 = errors;
-const _errs119 = errors;
-const _errs120 = errors;
-if(!(((key5 === "__proto__") || (key5 === "constructor")) || (key5 === "prototype"))){
-const err77 = {};
+if(data48.status !== undefined){
+let data51 = data48.status;
+if(!(((((data51 === "idle") || (data51 === "paused")) || (data51 === "running")) || (data51 === "failed")) || (data51 === "cancelled"))){
+const err77 = {instancePath:instancePath+"/canvasflow/status",schemaPath:"run-state.schema.json/properties/status/enum",keyword:"enum",params:{allowedValues: schema37.properties.status.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.status.enum,parentSchema:schema37.properties.status,data:data51};
 if(vErrors === null){
 vErrors = [err77];
 }
@@ -1061,9 +1043,16 @@ vErrors.push(err77);
 }
 errors++;
 }
-var valid40 = _errs120 === errors;
-if(valid40){
-const err78 = {instancePath:instancePath+"/canvasflow/outputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/outputs/additionalProperties/propertyNames/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema37.properties.outputs.additionalProperties.propertyNames.not,parentSchema:schema37.properties.outputs.additionalProperties.propertyNames,data:key5,propertyName:key5};
+}
+if(data48.outputs !== undefined){
+let data52 = data48.outputs;
+if(data52 && typeof data52 == "object" && !Array.isArray(data52)){
+for(const key3 in data52){
+const _errs116 = errors;
+const _errs117 = errors;
+const _errs118 = errors;
+if(!(((key3 === "__proto__") || (key3 === "constructor")) || (key3 === "prototype"))){
+const err78 = {};
 if(vErrors === null){
 vErrors = [err78];
 }
@@ -1072,20 +1061,9 @@ vErrors.push(err78);
 }
 errors++;
 }
-else {
-errors = _errs119;
-if(vErrors !== null){
-if(_errs119){
-vErrors.length = _errs119;
-}
-else {
-vErrors = null;
-}
-}
-}
-var valid39 = _errs118 === errors;
-if(!valid39){
-const err79 = {instancePath:instancePath+"/canvasflow/outputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/outputs/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema37.properties.outputs.additionalProperties.propertyNames,parentSchema:schema37.properties.outputs.additionalProperties,data:data51};
+var valid37 = _errs118 === errors;
+if(valid37){
+const err79 = {instancePath:instancePath+"/canvasflow/outputs",schemaPath:"run-state.schema.json/properties/outputs/propertyNames/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema37.properties.outputs.propertyNames.not,parentSchema:schema37.properties.outputs.propertyNames,data:key3,propertyName:key3};
 if(vErrors === null){
 vErrors = [err79];
 }
@@ -1094,10 +1072,20 @@ vErrors.push(err79);
 }
 errors++;
 }
-}
+else {
+errors = _errs117;
+if(vErrors !== null){
+if(_errs117){
+vErrors.length = _errs117;
 }
 else {
-const err80 = {instancePath:instancePath+"/canvasflow/outputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/outputs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.outputs.additionalProperties.type,parentSchema:schema37.properties.outputs.additionalProperties,data:data51};
+vErrors = null;
+}
+}
+}
+var valid36 = _errs116 === errors;
+if(!valid36){
+const err80 = {instancePath:instancePath+"/canvasflow/outputs",schemaPath:"run-state.schema.json/properties/outputs/propertyNames",keyword:"propertyNames",params:{propertyName: key3},message:"property name must be valid",schema:schema37.properties.outputs.propertyNames,parentSchema:schema37.properties.outputs,data:data52};
 if(vErrors === null){
 vErrors = [err80];
 }
@@ -1107,9 +1095,15 @@ vErrors.push(err80);
 errors++;
 }
 }
-}
-else {
-const err81 = {instancePath:instancePath+"/canvasflow/outputs",schemaPath:"run-state.schema.json/properties/outputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.outputs.type,parentSchema:schema37.properties.outputs,data:data50};
+for(const key4 in data52){
+let data53 = data52[key4];
+if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
+for(const key5 in data53){
+const _errs122 = errors;
+const _errs123 = errors;
+const _errs124 = errors;
+if(!(((key5 === "__proto__") || (key5 === "constructor")) || (key5 === "prototype"))){
+const err81 = {};
 if(vErrors === null){
 vErrors = [err81];
 }
@@ -1118,11 +1112,9 @@ vErrors.push(err81);
 }
 errors++;
 }
-}
-if(data46.component_state !== undefined){
-let data52 = data46.component_state;
-if(!(data52 && typeof data52 == "object" && !Array.isArray(data52))){
-const err82 = {instancePath:instancePath+"/canvasflow/component_state",schemaPath:"run-state.schema.json/properties/component_state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.component_state.type,parentSchema:schema37.properties.component_state,data:data52};
+var valid40 = _errs124 === errors;
+if(valid40){
+const err82 = {instancePath:instancePath+"/canvasflow/outputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/outputs/additionalProperties/propertyNames/not",keyword:"not",params:{},message:"must NOT be valid",schema:schema37.properties.outputs.additionalProperties.propertyNames.not,parentSchema:schema37.properties.outputs.additionalProperties.propertyNames,data:key5,propertyName:key5};
 if(vErrors === null){
 vErrors = [err82];
 }
@@ -1131,14 +1123,20 @@ vErrors.push(err82);
 }
 errors++;
 }
+else {
+errors = _errs123;
+if(vErrors !== null){
+if(_errs123){
+vErrors.length = _errs123;
 }
-if(data46.open_containers !== undefined){
-let data53 = data46.open_containers;
-if(data53 && typeof data53 == "object" && !Array.isArray(data53)){
-for(const key6 in data53){
-let data54 = data53[key6];
-if(!(typeof data54 == "number")){
-const err83 = {instancePath:instancePath+"/canvasflow/open_containers/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/open_containers/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.open_containers.additionalProperties.type,parentSchema:schema37.properties.open_containers.additionalProperties,data:data54};
+else {
+vErrors = null;
+}
+}
+}
+var valid39 = _errs122 === errors;
+if(!valid39){
+const err83 = {instancePath:instancePath+"/canvasflow/outputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/outputs/additionalProperties/propertyNames",keyword:"propertyNames",params:{propertyName: key5},message:"property name must be valid",schema:schema37.properties.outputs.additionalProperties.propertyNames,parentSchema:schema37.properties.outputs.additionalProperties,data:data53};
 if(vErrors === null){
 vErrors = [err83];
 }
@@ -1150,7 +1148,7 @@ errors++;
 }
 }
 else {
-const err84 = {instancePath:instancePath+"/canvasflow/open_containers",schemaPath:"run-state.schema.json/properties/open_containers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.open_containers.type,parentSchema:schema37.properties.open_containers,data:data53};
+const err84 = {instancePath:instancePath+"/canvasflow/outputs/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/outputs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.outputs.additionalProperties.type,parentSchema:schema37.properties.outputs.additionalProperties,data:data53};
 if(vErrors === null){
 vErrors = [err84];
 }
@@ -1160,10 +1158,9 @@ vErrors.push(err84);
 errors++;
 }
 }
-if(data46.steps !== undefined){
-let data55 = data46.steps;
-if(!((typeof data55 == "number") && (!(data55 % 1) && !isNaN(data55)))){
-const err85 = {instancePath:instancePath+"/canvasflow/steps",schemaPath:"run-state.schema.json/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.steps.type,parentSchema:schema37.properties.steps,data:data55};
+}
+else {
+const err85 = {instancePath:instancePath+"/canvasflow/outputs",schemaPath:"run-state.schema.json/properties/outputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.outputs.type,parentSchema:schema37.properties.outputs,data:data52};
 if(vErrors === null){
 vErrors = [err85];
 }
@@ -1172,9 +1169,11 @@ vErrors.push(err85);
 }
 errors++;
 }
-if(typeof data55 == "number"){
-if(data55 < 0 || isNaN(data55)){
-const err86 = {instancePath:instancePath+"/canvasflow/steps",schemaPath:"run-state.schema.json/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.steps,data:data55};
+}
+if(data48.component_state !== undefined){
+let data54 = data48.component_state;
+if(!(data54 && typeof data54 == "object" && !Array.isArray(data54))){
+const err86 = {instancePath:instancePath+"/canvasflow/component_state",schemaPath:"run-state.schema.json/properties/component_state/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.component_state.type,parentSchema:schema37.properties.component_state,data:data54};
 if(vErrors === null){
 vErrors = [err86];
 }
@@ -1184,12 +1183,13 @@ vErrors.push(err86);
 errors++;
 }
 }
-}
-if(data46.pending !== undefined){
-let data56 = data46.pending;
-if(data56 && typeof data56 == "object" && !Array.isArray(data56)){
-if(data56.components === undefined){
-const err87 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'",schema:schema37.properties.pending.required,parentSchema:schema37.properties.pending,data:data56};
+if(data48.open_containers !== undefined){
+let data55 = data48.open_containers;
+if(data55 && typeof data55 == "object" && !Array.isArray(data55)){
+for(const key6 in data55){
+let data56 = data55[key6];
+if(!(typeof data56 == "number")){
+const err87 = {instancePath:instancePath+"/canvasflow/open_containers/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/open_containers/additionalProperties/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.open_containers.additionalProperties.type,parentSchema:schema37.properties.open_containers.additionalProperties,data:data56};
 if(vErrors === null){
 vErrors = [err87];
 }
@@ -1198,8 +1198,10 @@ vErrors.push(err87);
 }
 errors++;
 }
-if(data56.inputs === undefined){
-const err88 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'",schema:schema37.properties.pending.required,parentSchema:schema37.properties.pending,data:data56};
+}
+}
+else {
+const err88 = {instancePath:instancePath+"/canvasflow/open_containers",schemaPath:"run-state.schema.json/properties/open_containers/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.open_containers.type,parentSchema:schema37.properties.open_containers,data:data55};
 if(vErrors === null){
 vErrors = [err88];
 }
@@ -1208,8 +1210,11 @@ vErrors.push(err88);
 }
 errors++;
 }
-if(data56.tips === undefined){
-const err89 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/required",keyword:"required",params:{missingProperty: "tips"},message:"must have required property '"+"tips"+"'",schema:schema37.properties.pending.required,parentSchema:schema37.properties.pending,data:data56};
+}
+if(data48.steps !== undefined){
+let data57 = data48.steps;
+if(!((typeof data57 == "number") && (!(data57 % 1) && !isNaN(data57)))){
+const err89 = {instancePath:instancePath+"/canvasflow/steps",schemaPath:"run-state.schema.json/properties/steps/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.steps.type,parentSchema:schema37.properties.steps,data:data57};
 if(vErrors === null){
 vErrors = [err89];
 }
@@ -1218,11 +1223,9 @@ vErrors.push(err89);
 }
 errors++;
 }
-if(data56.components !== undefined){
-let data57 = data56.components;
-if(Array.isArray(data57)){
-if(data57.length < 1){
-const err90 = {instancePath:instancePath+"/canvasflow/pending/components",schemaPath:"run-state.schema.json/properties/pending/properties/components/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.pending.properties.components,data:data57};
+if(typeof data57 == "number"){
+if(data57 < 0 || isNaN(data57)){
+const err90 = {instancePath:instancePath+"/canvasflow/steps",schemaPath:"run-state.schema.json/properties/steps/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.steps,data:data57};
 if(vErrors === null){
 vErrors = [err90];
 }
@@ -1231,11 +1234,13 @@ vErrors.push(err90);
 }
 errors++;
 }
-const len8 = data57.length;
-for(let i7=0; i7<len8; i7++){
-let data58 = data57[i7];
-if(typeof data58 !== "string"){
-const err91 = {instancePath:instancePath+"/canvasflow/pending/components/" + i7,schemaPath:"run-state.schema.json/properties/pending/properties/components/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.pending.properties.components.items.type,parentSchema:schema37.properties.pending.properties.components.items,data:data58};
+}
+}
+if(data48.pending !== undefined){
+let data58 = data48.pending;
+if(data58 && typeof data58 == "object" && !Array.isArray(data58)){
+if(data58.components === undefined){
+const err91 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/required",keyword:"required",params:{missingProperty: "components"},message:"must have required property '"+"components"+"'",schema:schema37.properties.pending.required,parentSchema:schema37.properties.pending,data:data58};
 if(vErrors === null){
 vErrors = [err91];
 }
@@ -1244,10 +1249,8 @@ vErrors.push(err91);
 }
 errors++;
 }
-}
-}
-else {
-const err92 = {instancePath:instancePath+"/canvasflow/pending/components",schemaPath:"run-state.schema.json/properties/pending/properties/components/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.pending.properties.components.type,parentSchema:schema37.properties.pending.properties.components,data:data57};
+if(data58.inputs === undefined){
+const err92 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'",schema:schema37.properties.pending.required,parentSchema:schema37.properties.pending,data:data58};
 if(vErrors === null){
 vErrors = [err92];
 }
@@ -1256,14 +1259,8 @@ vErrors.push(err92);
 }
 errors++;
 }
-}
-if(data56.inputs !== undefined){
-let data59 = data56.inputs;
-if(data59 && typeof data59 == "object" && !Array.isArray(data59)){
-for(const key7 in data59){
-let data60 = data59[key7];
-if(!(data60 && typeof data60 == "object" && !Array.isArray(data60))){
-const err93 = {instancePath:instancePath+"/canvasflow/pending/inputs/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/pending/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.properties.inputs.additionalProperties.type,parentSchema:schema37.properties.pending.properties.inputs.additionalProperties,data:data60};
+if(data58.tips === undefined){
+const err93 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/required",keyword:"required",params:{missingProperty: "tips"},message:"must have required property '"+"tips"+"'",schema:schema37.properties.pending.required,parentSchema:schema37.properties.pending,data:data58};
 if(vErrors === null){
 vErrors = [err93];
 }
@@ -1272,10 +1269,11 @@ vErrors.push(err93);
 }
 errors++;
 }
-}
-}
-else {
-const err94 = {instancePath:instancePath+"/canvasflow/pending/inputs",schemaPath:"run-state.schema.json/properties/pending/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.properties.inputs.type,parentSchema:schema37.properties.pending.properties.inputs,data:data59};
+if(data58.components !== undefined){
+let data59 = data58.components;
+if(Array.isArray(data59)){
+if(data59.length < 1){
+const err94 = {instancePath:instancePath+"/canvasflow/pending/components",schemaPath:"run-state.schema.json/properties/pending/properties/components/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.pending.properties.components,data:data59};
 if(vErrors === null){
 vErrors = [err94];
 }
@@ -1284,11 +1282,11 @@ vErrors.push(err94);
 }
 errors++;
 }
-}
-if(data56.tips !== undefined){
-let data61 = data56.tips;
-if(typeof data61 !== "string"){
-const err95 = {instancePath:instancePath+"/canvasflow/pending/tips",schemaPath:"run-state.schema.json/properties/pending/properties/tips/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.pending.properties.tips.type,parentSchema:schema37.properties.pending.properties.tips,data:data61};
+const len8 = data59.length;
+for(let i7=0; i7<len8; i7++){
+let data60 = data59[i7];
+if(typeof data60 !== "string"){
+const err95 = {instancePath:instancePath+"/canvasflow/pending/components/" + i7,schemaPath:"run-state.schema.json/properties/pending/properties/components/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.pending.properties.components.items.type,parentSchema:schema37.properties.pending.properties.components.items,data:data60};
 if(vErrors === null){
 vErrors = [err95];
 }
@@ -1300,7 +1298,7 @@ errors++;
 }
 }
 else {
-const err96 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.type,parentSchema:schema37.properties.pending,data:data56};
+const err96 = {instancePath:instancePath+"/canvasflow/pending/components",schemaPath:"run-state.schema.json/properties/pending/properties/components/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.pending.properties.components.type,parentSchema:schema37.properties.pending.properties.components,data:data59};
 if(vErrors === null){
 vErrors = [err96];
 }
@@ -1310,14 +1308,13 @@ vErrors.push(err96);
 errors++;
 }
 }
-if(data46.reply !== undefined){
-let data62 = data46.reply;
-if(Array.isArray(data62)){
-const len9 = data62.length;
-for(let i8=0; i8<len9; i8++){
-let data63 = data62[i8];
-if(typeof data63 !== "string"){
-const err97 = {instancePath:instancePath+"/canvasflow/reply/" + i8,schemaPath:"run-state.schema.json/properties/reply/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.reply.items.type,parentSchema:schema37.properties.reply.items,data:data63};
+if(data58.inputs !== undefined){
+let data61 = data58.inputs;
+if(data61 && typeof data61 == "object" && !Array.isArray(data61)){
+for(const key7 in data61){
+let data62 = data61[key7];
+if(!(data62 && typeof data62 == "object" && !Array.isArray(data62))){
+const err97 = {instancePath:instancePath+"/canvasflow/pending/inputs/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/pending/properties/inputs/additionalProperties/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.properties.inputs.additionalProperties.type,parentSchema:schema37.properties.pending.properties.inputs.additionalProperties,data:data62};
 if(vErrors === null){
 vErrors = [err97];
 }
@@ -1329,7 +1326,7 @@ errors++;
 }
 }
 else {
-const err98 = {instancePath:instancePath+"/canvasflow/reply",schemaPath:"run-state.schema.json/properties/reply/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.reply.type,parentSchema:schema37.properties.reply,data:data62};
+const err98 = {instancePath:instancePath+"/canvasflow/pending/inputs",schemaPath:"run-state.schema.json/properties/pending/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.properties.inputs.type,parentSchema:schema37.properties.pending.properties.inputs,data:data61};
 if(vErrors === null){
 vErrors = [err98];
 }
@@ -1339,11 +1336,10 @@ vErrors.push(err98);
 errors++;
 }
 }
-if(data46.references !== undefined){
-let data64 = data46.references;
-if(data64 && typeof data64 == "object" && !Array.isArray(data64)){
-if(data64.chunks === undefined){
-const err99 = {instancePath:instancePath+"/canvasflow/references",schemaPath:"run-state.schema.json/properties/references/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'",schema:schema37.properties.references.required,parentSchema:schema37.properties.references,data:data64};
+if(data58.tips !== undefined){
+let data63 = data58.tips;
+if(typeof data63 !== "string"){
+const err99 = {instancePath:instancePath+"/canvasflow/pending/tips",schemaPath:"run-state.schema.json/properties/pending/properties/tips/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.pending.properties.tips.type,parentSchema:schema37.properties.pending.properties.tips,data:data63};
 if(vErrors === null){
 vErrors = [err99];
 }
@@ -1352,8 +1348,16 @@ vErrors.push(err99);
 }
 errors++;
 }
-if(data64.doc_aggs === undefined){
-const err100 = {instancePath:instancePath+"/canvasflow/references",schemaPath:"run-state.schema.json/properties/references/required",keyword:"required",params:{missingProperty: "doc_aggs"},message:"must have required property '"+"doc_aggs"+"'",schema:schema37.properties.references.required,parentSchema:schema37.properties.references,data:data64};
+}
+if(data58.interrupts !== undefined){
+let data64 = data58.interrupts;
+if(Array.isArray(data64)){
+const len9 = data64.length;
+for(let i8=0; i8<len9; i8++){
+let data65 = data64[i8];
+if(data65 && typeof data65 == "object" && !Array.isArray(data65)){
+if(data65.id === undefined){
+const err100 = {instancePath:instancePath+"/canvasflow/pending/interrupts/" + i8,schemaPath:"run-state.schema.json/properties/pending/properties/interrupts/items/required",keyword:"required",params:{missingProperty: "id"},message:"must have required property '"+"id"+"'",schema:schema37.properties.pending.properties.interrupts.items.required,parentSchema:schema37.properties.pending.properties.interrupts.items,data:data65};
 if(vErrors === null){
 vErrors = [err100];
 }
@@ -1362,14 +1366,8 @@ vErrors.push(err100);
 }
 errors++;
 }
-if(data64.chunks !== undefined){
-let data65 = data64.chunks;
-if(Array.isArray(data65)){
-const len10 = data65.length;
-for(let i9=0; i9<len10; i9++){
-let data66 = data65[i9];
-if(!(data66 && typeof data66 == "object" && !Array.isArray(data66))){
-const err101 = {instancePath:instancePath+"/canvasflow/references/chunks/" + i9,schemaPath:"run-state.schema.json/properties/references/properties/chunks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.references.properties.chunks.items.type,parentSchema:schema37.properties.references.properties.chunks.items,data:data66};
+if(data65.component_id === undefined){
+const err101 = {instancePath:instancePath+"/canvasflow/pending/interrupts/" + i8,schemaPath:"run-state.schema.json/properties/pending/properties/interrupts/items/required",keyword:"required",params:{missingProperty: "component_id"},message:"must have required property '"+"component_id"+"'",schema:schema37.properties.pending.properties.interrupts.items.required,parentSchema:schema37.properties.pending.properties.interrupts.items,data:data65};
 if(vErrors === null){
 vErrors = [err101];
 }
@@ -1378,10 +1376,10 @@ vErrors.push(err101);
 }
 errors++;
 }
-}
-}
-else {
-const err102 = {instancePath:instancePath+"/canvasflow/references/chunks",schemaPath:"run-state.schema.json/properties/references/properties/chunks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.references.properties.chunks.type,parentSchema:schema37.properties.references.properties.chunks,data:data65};
+if(data65.id !== undefined){
+let data66 = data65.id;
+if(typeof data66 !== "string"){
+const err102 = {instancePath:instancePath+"/canvasflow/pending/interrupts/" + i8+"/id",schemaPath:"run-state.schema.json/properties/pending/properties/interrupts/items/properties/id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.pending.properties.interrupts.items.properties.id.type,parentSchema:schema37.properties.pending.properties.interrupts.items.properties.id,data:data66};
 if(vErrors === null){
 vErrors = [err102];
 }
@@ -1391,14 +1389,10 @@ vErrors.push(err102);
 errors++;
 }
 }
-if(data64.doc_aggs !== undefined){
-let data67 = data64.doc_aggs;
-if(Array.isArray(data67)){
-const len11 = data67.length;
-for(let i10=0; i10<len11; i10++){
-let data68 = data67[i10];
-if(!(data68 && typeof data68 == "object" && !Array.isArray(data68))){
-const err103 = {instancePath:instancePath+"/canvasflow/references/doc_aggs/" + i10,schemaPath:"run-state.schema.json/properties/references/properties/doc_aggs/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.references.properties.doc_aggs.items.type,parentSchema:schema37.properties.references.properties.doc_aggs.items,data:data68};
+if(data65.component_id !== undefined){
+let data67 = data65.component_id;
+if(typeof data67 !== "string"){
+const err103 = {instancePath:instancePath+"/canvasflow/pending/interrupts/" + i8+"/component_id",schemaPath:"run-state.schema.json/properties/pending/properties/interrupts/items/properties/component_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.pending.properties.interrupts.items.properties.component_id.type,parentSchema:schema37.properties.pending.properties.interrupts.items.properties.component_id,data:data67};
 if(vErrors === null){
 vErrors = [err103];
 }
@@ -1410,7 +1404,7 @@ errors++;
 }
 }
 else {
-const err104 = {instancePath:instancePath+"/canvasflow/references/doc_aggs",schemaPath:"run-state.schema.json/properties/references/properties/doc_aggs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.references.properties.doc_aggs.type,parentSchema:schema37.properties.references.properties.doc_aggs,data:data67};
+const err104 = {instancePath:instancePath+"/canvasflow/pending/interrupts/" + i8,schemaPath:"run-state.schema.json/properties/pending/properties/interrupts/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.properties.interrupts.items.type,parentSchema:schema37.properties.pending.properties.interrupts.items,data:data65};
 if(vErrors === null){
 vErrors = [err104];
 }
@@ -1422,7 +1416,7 @@ errors++;
 }
 }
 else {
-const err105 = {instancePath:instancePath+"/canvasflow/references",schemaPath:"run-state.schema.json/properties/references/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.references.type,parentSchema:schema37.properties.references,data:data64};
+const err105 = {instancePath:instancePath+"/canvasflow/pending/interrupts",schemaPath:"run-state.schema.json/properties/pending/properties/interrupts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.pending.properties.interrupts.type,parentSchema:schema37.properties.pending.properties.interrupts,data:data64};
 if(vErrors === null){
 vErrors = [err105];
 }
@@ -1432,10 +1426,9 @@ vErrors.push(err105);
 errors++;
 }
 }
-if(data46.error !== undefined){
-let data69 = data46.error;
-if(typeof data69 !== "string"){
-const err106 = {instancePath:instancePath+"/canvasflow/error",schemaPath:"run-state.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.error.type,parentSchema:schema37.properties.error,data:data69};
+}
+else {
+const err106 = {instancePath:instancePath+"/canvasflow/pending",schemaPath:"run-state.schema.json/properties/pending/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.pending.type,parentSchema:schema37.properties.pending,data:data58};
 if(vErrors === null){
 vErrors = [err106];
 }
@@ -1445,10 +1438,14 @@ vErrors.push(err106);
 errors++;
 }
 }
-if(data46.epoch !== undefined){
-let data70 = data46.epoch;
-if(!((typeof data70 == "number") && (!(data70 % 1) && !isNaN(data70)))){
-const err107 = {instancePath:instancePath+"/canvasflow/epoch",schemaPath:"run-state.schema.json/properties/epoch/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.epoch.type,parentSchema:schema37.properties.epoch,data:data70};
+if(data48.reply !== undefined){
+let data68 = data48.reply;
+if(Array.isArray(data68)){
+const len10 = data68.length;
+for(let i9=0; i9<len10; i9++){
+let data69 = data68[i9];
+if(typeof data69 !== "string"){
+const err107 = {instancePath:instancePath+"/canvasflow/reply/" + i9,schemaPath:"run-state.schema.json/properties/reply/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.reply.items.type,parentSchema:schema37.properties.reply.items,data:data69};
 if(vErrors === null){
 vErrors = [err107];
 }
@@ -1457,9 +1454,10 @@ vErrors.push(err107);
 }
 errors++;
 }
-if(typeof data70 == "number"){
-if(data70 < 0 || isNaN(data70)){
-const err108 = {instancePath:instancePath+"/canvasflow/epoch",schemaPath:"run-state.schema.json/properties/epoch/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.epoch,data:data70};
+}
+}
+else {
+const err108 = {instancePath:instancePath+"/canvasflow/reply",schemaPath:"run-state.schema.json/properties/reply/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.reply.type,parentSchema:schema37.properties.reply,data:data68};
 if(vErrors === null){
 vErrors = [err108];
 }
@@ -1469,14 +1467,11 @@ vErrors.push(err108);
 errors++;
 }
 }
-}
-if(data46.executions !== undefined){
-let data71 = data46.executions;
-if(data71 && typeof data71 == "object" && !Array.isArray(data71)){
-for(const key8 in data71){
-let data72 = data71[key8];
-if(!((typeof data72 == "number") && (!(data72 % 1) && !isNaN(data72)))){
-const err109 = {instancePath:instancePath+"/canvasflow/executions/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/executions/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.executions.additionalProperties.type,parentSchema:schema37.properties.executions.additionalProperties,data:data72};
+if(data48.references !== undefined){
+let data70 = data48.references;
+if(data70 && typeof data70 == "object" && !Array.isArray(data70)){
+if(data70.chunks === undefined){
+const err109 = {instancePath:instancePath+"/canvasflow/references",schemaPath:"run-state.schema.json/properties/references/required",keyword:"required",params:{missingProperty: "chunks"},message:"must have required property '"+"chunks"+"'",schema:schema37.properties.references.required,parentSchema:schema37.properties.references,data:data70};
 if(vErrors === null){
 vErrors = [err109];
 }
@@ -1485,9 +1480,8 @@ vErrors.push(err109);
 }
 errors++;
 }
-if(typeof data72 == "number"){
-if(data72 < 0 || isNaN(data72)){
-const err110 = {instancePath:instancePath+"/canvasflow/executions/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/executions/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.executions.additionalProperties,data:data72};
+if(data70.doc_aggs === undefined){
+const err110 = {instancePath:instancePath+"/canvasflow/references",schemaPath:"run-state.schema.json/properties/references/required",keyword:"required",params:{missingProperty: "doc_aggs"},message:"must have required property '"+"doc_aggs"+"'",schema:schema37.properties.references.required,parentSchema:schema37.properties.references,data:data70};
 if(vErrors === null){
 vErrors = [err110];
 }
@@ -1496,11 +1490,14 @@ vErrors.push(err110);
 }
 errors++;
 }
-}
-}
-}
-else {
-const err111 = {instancePath:instancePath+"/canvasflow/executions",schemaPath:"run-state.schema.json/properties/executions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.executions.type,parentSchema:schema37.properties.executions,data:data71};
+if(data70.chunks !== undefined){
+let data71 = data70.chunks;
+if(Array.isArray(data71)){
+const len11 = data71.length;
+for(let i10=0; i10<len11; i10++){
+let data72 = data71[i10];
+if(!(data72 && typeof data72 == "object" && !Array.isArray(data72))){
+const err111 = {instancePath:instancePath+"/canvasflow/references/chunks/" + i10,schemaPath:"run-state.schema.json/properties/references/properties/chunks/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.references.properties.chunks.items.type,parentSchema:schema37.properties.references.properties.chunks.items,data:data72};
 if(vErrors === null){
 vErrors = [err111];
 }
@@ -1510,11 +1507,9 @@ vErrors.push(err111);
 errors++;
 }
 }
-if(data46.usage !== undefined){
-let data73 = data46.usage;
-if(data73 && typeof data73 == "object" && !Array.isArray(data73)){
-if(data73.prompt_tokens === undefined){
-const err112 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "prompt_tokens"},message:"must have required property '"+"prompt_tokens"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data73};
+}
+else {
+const err112 = {instancePath:instancePath+"/canvasflow/references/chunks",schemaPath:"run-state.schema.json/properties/references/properties/chunks/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.references.properties.chunks.type,parentSchema:schema37.properties.references.properties.chunks,data:data71};
 if(vErrors === null){
 vErrors = [err112];
 }
@@ -1523,8 +1518,15 @@ vErrors.push(err112);
 }
 errors++;
 }
-if(data73.completion_tokens === undefined){
-const err113 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "completion_tokens"},message:"must have required property '"+"completion_tokens"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data73};
+}
+if(data70.doc_aggs !== undefined){
+let data73 = data70.doc_aggs;
+if(Array.isArray(data73)){
+const len12 = data73.length;
+for(let i11=0; i11<len12; i11++){
+let data74 = data73[i11];
+if(!(data74 && typeof data74 == "object" && !Array.isArray(data74))){
+const err113 = {instancePath:instancePath+"/canvasflow/references/doc_aggs/" + i11,schemaPath:"run-state.schema.json/properties/references/properties/doc_aggs/items/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.references.properties.doc_aggs.items.type,parentSchema:schema37.properties.references.properties.doc_aggs.items,data:data74};
 if(vErrors === null){
 vErrors = [err113];
 }
@@ -1533,8 +1535,10 @@ vErrors.push(err113);
 }
 errors++;
 }
-if(data73.total_tokens === undefined){
-const err114 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "total_tokens"},message:"must have required property '"+"total_tokens"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data73};
+}
+}
+else {
+const err114 = {instancePath:instancePath+"/canvasflow/references/doc_aggs",schemaPath:"run-state.schema.json/properties/references/properties/doc_aggs/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.references.properties.doc_aggs.type,parentSchema:schema37.properties.references.properties.doc_aggs,data:data73};
 if(vErrors === null){
 vErrors = [err114];
 }
@@ -1543,8 +1547,10 @@ vErrors.push(err114);
 }
 errors++;
 }
-if(data73.calls === undefined){
-const err115 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data73};
+}
+}
+else {
+const err115 = {instancePath:instancePath+"/canvasflow/references",schemaPath:"run-state.schema.json/properties/references/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.references.type,parentSchema:schema37.properties.references,data:data70};
 if(vErrors === null){
 vErrors = [err115];
 }
@@ -1553,11 +1559,11 @@ vErrors.push(err115);
 }
 errors++;
 }
-if(data73.prompt_tokens !== undefined){
-let data74 = data73.prompt_tokens;
-if(typeof data74 == "number"){
-if(data74 < 0 || isNaN(data74)){
-const err116 = {instancePath:instancePath+"/canvasflow/usage/prompt_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.prompt_tokens,data:data74};
+}
+if(data48.error !== undefined){
+let data75 = data48.error;
+if(typeof data75 !== "string"){
+const err116 = {instancePath:instancePath+"/canvasflow/error",schemaPath:"run-state.schema.json/properties/error/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.error.type,parentSchema:schema37.properties.error,data:data75};
 if(vErrors === null){
 vErrors = [err116];
 }
@@ -1567,8 +1573,10 @@ vErrors.push(err116);
 errors++;
 }
 }
-else {
-const err117 = {instancePath:instancePath+"/canvasflow/usage/prompt_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/prompt_tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.prompt_tokens.type,parentSchema:schema37.properties.usage.properties.prompt_tokens,data:data74};
+if(data48.epoch !== undefined){
+let data76 = data48.epoch;
+if(!((typeof data76 == "number") && (!(data76 % 1) && !isNaN(data76)))){
+const err117 = {instancePath:instancePath+"/canvasflow/epoch",schemaPath:"run-state.schema.json/properties/epoch/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.epoch.type,parentSchema:schema37.properties.epoch,data:data76};
 if(vErrors === null){
 vErrors = [err117];
 }
@@ -1577,12 +1585,9 @@ vErrors.push(err117);
 }
 errors++;
 }
-}
-if(data73.completion_tokens !== undefined){
-let data75 = data73.completion_tokens;
-if(typeof data75 == "number"){
-if(data75 < 0 || isNaN(data75)){
-const err118 = {instancePath:instancePath+"/canvasflow/usage/completion_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/completion_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.completion_tokens,data:data75};
+if(typeof data76 == "number"){
+if(data76 < 0 || isNaN(data76)){
+const err118 = {instancePath:instancePath+"/canvasflow/epoch",schemaPath:"run-state.schema.json/properties/epoch/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.epoch,data:data76};
 if(vErrors === null){
 vErrors = [err118];
 }
@@ -1592,8 +1597,14 @@ vErrors.push(err118);
 errors++;
 }
 }
-else {
-const err119 = {instancePath:instancePath+"/canvasflow/usage/completion_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/completion_tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.completion_tokens.type,parentSchema:schema37.properties.usage.properties.completion_tokens,data:data75};
+}
+if(data48.executions !== undefined){
+let data77 = data48.executions;
+if(data77 && typeof data77 == "object" && !Array.isArray(data77)){
+for(const key8 in data77){
+let data78 = data77[key8];
+if(!((typeof data78 == "number") && (!(data78 % 1) && !isNaN(data78)))){
+const err119 = {instancePath:instancePath+"/canvasflow/executions/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/executions/additionalProperties/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.executions.additionalProperties.type,parentSchema:schema37.properties.executions.additionalProperties,data:data78};
 if(vErrors === null){
 vErrors = [err119];
 }
@@ -1602,12 +1613,9 @@ vErrors.push(err119);
 }
 errors++;
 }
-}
-if(data73.total_tokens !== undefined){
-let data76 = data73.total_tokens;
-if(typeof data76 == "number"){
-if(data76 < 0 || isNaN(data76)){
-const err120 = {instancePath:instancePath+"/canvasflow/usage/total_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/total_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.total_tokens,data:data76};
+if(typeof data78 == "number"){
+if(data78 < 0 || isNaN(data78)){
+const err120 = {instancePath:instancePath+"/canvasflow/executions/" + key8.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"run-state.schema.json/properties/executions/additionalProperties/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.executions.additionalProperties,data:data78};
 if(vErrors === null){
 vErrors = [err120];
 }
@@ -1617,8 +1625,10 @@ vErrors.push(err120);
 errors++;
 }
 }
+}
+}
 else {
-const err121 = {instancePath:instancePath+"/canvasflow/usage/total_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/total_tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.total_tokens.type,parentSchema:schema37.properties.usage.properties.total_tokens,data:data76};
+const err121 = {instancePath:instancePath+"/canvasflow/executions",schemaPath:"run-state.schema.json/properties/executions/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.executions.type,parentSchema:schema37.properties.executions,data:data77};
 if(vErrors === null){
 vErrors = [err121];
 }
@@ -1628,11 +1638,11 @@ vErrors.push(err121);
 errors++;
 }
 }
-if(data73.calls !== undefined){
-let data77 = data73.calls;
-if(typeof data77 == "number"){
-if(data77 < 0 || isNaN(data77)){
-const err122 = {instancePath:instancePath+"/canvasflow/usage/calls",schemaPath:"run-state.schema.json/properties/usage/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.calls,data:data77};
+if(data48.usage !== undefined){
+let data79 = data48.usage;
+if(data79 && typeof data79 == "object" && !Array.isArray(data79)){
+if(data79.prompt_tokens === undefined){
+const err122 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "prompt_tokens"},message:"must have required property '"+"prompt_tokens"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data79};
 if(vErrors === null){
 vErrors = [err122];
 }
@@ -1641,9 +1651,8 @@ vErrors.push(err122);
 }
 errors++;
 }
-}
-else {
-const err123 = {instancePath:instancePath+"/canvasflow/usage/calls",schemaPath:"run-state.schema.json/properties/usage/properties/calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.calls.type,parentSchema:schema37.properties.usage.properties.calls,data:data77};
+if(data79.completion_tokens === undefined){
+const err123 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "completion_tokens"},message:"must have required property '"+"completion_tokens"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data79};
 if(vErrors === null){
 vErrors = [err123];
 }
@@ -1652,10 +1661,8 @@ vErrors.push(err123);
 }
 errors++;
 }
-}
-}
-else {
-const err124 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.usage.type,parentSchema:schema37.properties.usage,data:data73};
+if(data79.total_tokens === undefined){
+const err124 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "total_tokens"},message:"must have required property '"+"total_tokens"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data79};
 if(vErrors === null){
 vErrors = [err124];
 }
@@ -1664,12 +1671,8 @@ vErrors.push(err124);
 }
 errors++;
 }
-}
-if(data46.run !== undefined){
-let data78 = data46.run;
-if(data78 && typeof data78 == "object" && !Array.isArray(data78)){
-if(data78.message_id === undefined){
-const err125 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "message_id"},message:"must have required property '"+"message_id"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data78};
+if(data79.calls === undefined){
+const err125 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/required",keyword:"required",params:{missingProperty: "calls"},message:"must have required property '"+"calls"+"'",schema:schema37.properties.usage.required,parentSchema:schema37.properties.usage,data:data79};
 if(vErrors === null){
 vErrors = [err125];
 }
@@ -1678,8 +1681,11 @@ vErrors.push(err125);
 }
 errors++;
 }
-if(data78.created_at === undefined){
-const err126 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data78};
+if(data79.prompt_tokens !== undefined){
+let data80 = data79.prompt_tokens;
+if(typeof data80 == "number"){
+if(data80 < 0 || isNaN(data80)){
+const err126 = {instancePath:instancePath+"/canvasflow/usage/prompt_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/prompt_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.prompt_tokens,data:data80};
 if(vErrors === null){
 vErrors = [err126];
 }
@@ -1688,8 +1694,9 @@ vErrors.push(err126);
 }
 errors++;
 }
-if(data78.inputs === undefined){
-const err127 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data78};
+}
+else {
+const err127 = {instancePath:instancePath+"/canvasflow/usage/prompt_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/prompt_tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.prompt_tokens.type,parentSchema:schema37.properties.usage.properties.prompt_tokens,data:data80};
 if(vErrors === null){
 vErrors = [err127];
 }
@@ -1698,8 +1705,12 @@ vErrors.push(err127);
 }
 errors++;
 }
-if(data78.receivers === undefined){
-const err128 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "receivers"},message:"must have required property '"+"receivers"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data78};
+}
+if(data79.completion_tokens !== undefined){
+let data81 = data79.completion_tokens;
+if(typeof data81 == "number"){
+if(data81 < 0 || isNaN(data81)){
+const err128 = {instancePath:instancePath+"/canvasflow/usage/completion_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/completion_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.completion_tokens,data:data81};
 if(vErrors === null){
 vErrors = [err128];
 }
@@ -1708,10 +1719,9 @@ vErrors.push(err128);
 }
 errors++;
 }
-if(data78.message_id !== undefined){
-let data79 = data78.message_id;
-if(typeof data79 !== "string"){
-const err129 = {instancePath:instancePath+"/canvasflow/run/message_id",schemaPath:"run-state.schema.json/properties/run/properties/message_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.run.properties.message_id.type,parentSchema:schema37.properties.run.properties.message_id,data:data79};
+}
+else {
+const err129 = {instancePath:instancePath+"/canvasflow/usage/completion_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/completion_tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.completion_tokens.type,parentSchema:schema37.properties.usage.properties.completion_tokens,data:data81};
 if(vErrors === null){
 vErrors = [err129];
 }
@@ -1721,10 +1731,11 @@ vErrors.push(err129);
 errors++;
 }
 }
-if(data78.created_at !== undefined){
-let data80 = data78.created_at;
-if(!(typeof data80 == "number")){
-const err130 = {instancePath:instancePath+"/canvasflow/run/created_at",schemaPath:"run-state.schema.json/properties/run/properties/created_at/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.run.properties.created_at.type,parentSchema:schema37.properties.run.properties.created_at,data:data80};
+if(data79.total_tokens !== undefined){
+let data82 = data79.total_tokens;
+if(typeof data82 == "number"){
+if(data82 < 0 || isNaN(data82)){
+const err130 = {instancePath:instancePath+"/canvasflow/usage/total_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/total_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.total_tokens,data:data82};
 if(vErrors === null){
 vErrors = [err130];
 }
@@ -1734,10 +1745,8 @@ vErrors.push(err130);
 errors++;
 }
 }
-if(data78.inputs !== undefined){
-let data81 = data78.inputs;
-if(!(data81 && typeof data81 == "object" && !Array.isArray(data81))){
-const err131 = {instancePath:instancePath+"/canvasflow/run/inputs",schemaPath:"run-state.schema.json/properties/run/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.run.properties.inputs.type,parentSchema:schema37.properties.run.properties.inputs,data:data81};
+else {
+const err131 = {instancePath:instancePath+"/canvasflow/usage/total_tokens",schemaPath:"run-state.schema.json/properties/usage/properties/total_tokens/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.total_tokens.type,parentSchema:schema37.properties.usage.properties.total_tokens,data:data82};
 if(vErrors === null){
 vErrors = [err131];
 }
@@ -1747,14 +1756,11 @@ vErrors.push(err131);
 errors++;
 }
 }
-if(data78.receivers !== undefined){
-let data82 = data78.receivers;
-if(Array.isArray(data82)){
-const len12 = data82.length;
-for(let i11=0; i11<len12; i11++){
-let data83 = data82[i11];
-if(typeof data83 !== "string"){
-const err132 = {instancePath:instancePath+"/canvasflow/run/receivers/" + i11,schemaPath:"run-state.schema.json/properties/run/properties/receivers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.run.properties.receivers.items.type,parentSchema:schema37.properties.run.properties.receivers.items,data:data83};
+if(data79.calls !== undefined){
+let data83 = data79.calls;
+if(typeof data83 == "number"){
+if(data83 < 0 || isNaN(data83)){
+const err132 = {instancePath:instancePath+"/canvasflow/usage/calls",schemaPath:"run-state.schema.json/properties/usage/properties/calls/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.usage.properties.calls,data:data83};
 if(vErrors === null){
 vErrors = [err132];
 }
@@ -1764,9 +1770,8 @@ vErrors.push(err132);
 errors++;
 }
 }
-}
 else {
-const err133 = {instancePath:instancePath+"/canvasflow/run/receivers",schemaPath:"run-state.schema.json/properties/run/properties/receivers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.run.properties.receivers.type,parentSchema:schema37.properties.run.properties.receivers,data:data82};
+const err133 = {instancePath:instancePath+"/canvasflow/usage/calls",schemaPath:"run-state.schema.json/properties/usage/properties/calls/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.usage.properties.calls.type,parentSchema:schema37.properties.usage.properties.calls,data:data83};
 if(vErrors === null){
 vErrors = [err133];
 }
@@ -1776,10 +1781,9 @@ vErrors.push(err133);
 errors++;
 }
 }
-if(data78.last !== undefined){
-let data84 = data78.last;
-if(typeof data84 !== "string"){
-const err134 = {instancePath:instancePath+"/canvasflow/run/last",schemaPath:"run-state.schema.json/properties/run/properties/last/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.run.properties.last.type,parentSchema:schema37.properties.run.properties.last,data:data84};
+}
+else {
+const err134 = {instancePath:instancePath+"/canvasflow/usage",schemaPath:"run-state.schema.json/properties/usage/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.usage.type,parentSchema:schema37.properties.usage,data:data79};
 if(vErrors === null){
 vErrors = [err134];
 }
@@ -1789,9 +1793,11 @@ vErrors.push(err134);
 errors++;
 }
 }
-}
-else {
-const err135 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.run.type,parentSchema:schema37.properties.run,data:data78};
+if(data48.run !== undefined){
+let data84 = data48.run;
+if(data84 && typeof data84 == "object" && !Array.isArray(data84)){
+if(data84.message_id === undefined){
+const err135 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "message_id"},message:"must have required property '"+"message_id"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data84};
 if(vErrors === null){
 vErrors = [err135];
 }
@@ -1800,11 +1806,8 @@ vErrors.push(err135);
 }
 errors++;
 }
-}
-if(data46.schedule !== undefined){
-let data85 = data46.schedule;
-if(!(data85 && typeof data85 == "object" && !Array.isArray(data85))){
-const err136 = {instancePath:instancePath+"/canvasflow/schedule",schemaPath:"run-state.schema.json/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.schedule.type,parentSchema:schema37.properties.schedule,data:data85};
+if(data84.created_at === undefined){
+const err136 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "created_at"},message:"must have required property '"+"created_at"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data84};
 if(vErrors === null){
 vErrors = [err136];
 }
@@ -1813,10 +1816,8 @@ vErrors.push(err136);
 }
 errors++;
 }
-}
-}
-else {
-const err137 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data:data46};
+if(data84.inputs === undefined){
+const err137 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "inputs"},message:"must have required property '"+"inputs"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data84};
 if(vErrors === null){
 vErrors = [err137];
 }
@@ -1825,15 +1826,142 @@ vErrors.push(err137);
 }
 errors++;
 }
-}
-}
-else {
-const err138 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data84.receivers === undefined){
+const err138 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/required",keyword:"required",params:{missingProperty: "receivers"},message:"must have required property '"+"receivers"+"'",schema:schema37.properties.run.required,parentSchema:schema37.properties.run,data:data84};
 if(vErrors === null){
 vErrors = [err138];
 }
 else {
 vErrors.push(err138);
+}
+errors++;
+}
+if(data84.message_id !== undefined){
+let data85 = data84.message_id;
+if(typeof data85 !== "string"){
+const err139 = {instancePath:instancePath+"/canvasflow/run/message_id",schemaPath:"run-state.schema.json/properties/run/properties/message_id/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.run.properties.message_id.type,parentSchema:schema37.properties.run.properties.message_id,data:data85};
+if(vErrors === null){
+vErrors = [err139];
+}
+else {
+vErrors.push(err139);
+}
+errors++;
+}
+}
+if(data84.created_at !== undefined){
+let data86 = data84.created_at;
+if(!(typeof data86 == "number")){
+const err140 = {instancePath:instancePath+"/canvasflow/run/created_at",schemaPath:"run-state.schema.json/properties/run/properties/created_at/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema37.properties.run.properties.created_at.type,parentSchema:schema37.properties.run.properties.created_at,data:data86};
+if(vErrors === null){
+vErrors = [err140];
+}
+else {
+vErrors.push(err140);
+}
+errors++;
+}
+}
+if(data84.inputs !== undefined){
+let data87 = data84.inputs;
+if(!(data87 && typeof data87 == "object" && !Array.isArray(data87))){
+const err141 = {instancePath:instancePath+"/canvasflow/run/inputs",schemaPath:"run-state.schema.json/properties/run/properties/inputs/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.run.properties.inputs.type,parentSchema:schema37.properties.run.properties.inputs,data:data87};
+if(vErrors === null){
+vErrors = [err141];
+}
+else {
+vErrors.push(err141);
+}
+errors++;
+}
+}
+if(data84.receivers !== undefined){
+let data88 = data84.receivers;
+if(Array.isArray(data88)){
+const len13 = data88.length;
+for(let i12=0; i12<len13; i12++){
+let data89 = data88[i12];
+if(typeof data89 !== "string"){
+const err142 = {instancePath:instancePath+"/canvasflow/run/receivers/" + i12,schemaPath:"run-state.schema.json/properties/run/properties/receivers/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.run.properties.receivers.items.type,parentSchema:schema37.properties.run.properties.receivers.items,data:data89};
+if(vErrors === null){
+vErrors = [err142];
+}
+else {
+vErrors.push(err142);
+}
+errors++;
+}
+}
+}
+else {
+const err143 = {instancePath:instancePath+"/canvasflow/run/receivers",schemaPath:"run-state.schema.json/properties/run/properties/receivers/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.run.properties.receivers.type,parentSchema:schema37.properties.run.properties.receivers,data:data88};
+if(vErrors === null){
+vErrors = [err143];
+}
+else {
+vErrors.push(err143);
+}
+errors++;
+}
+}
+if(data84.last !== undefined){
+let data90 = data84.last;
+if(typeof data90 !== "string"){
+const err144 = {instancePath:instancePath+"/canvasflow/run/last",schemaPath:"run-state.schema.json/properties/run/properties/last/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.run.properties.last.type,parentSchema:schema37.properties.run.properties.last,data:data90};
+if(vErrors === null){
+vErrors = [err144];
+}
+else {
+vErrors.push(err144);
+}
+errors++;
+}
+}
+}
+else {
+const err145 = {instancePath:instancePath+"/canvasflow/run",schemaPath:"run-state.schema.json/properties/run/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.run.type,parentSchema:schema37.properties.run,data:data84};
+if(vErrors === null){
+vErrors = [err145];
+}
+else {
+vErrors.push(err145);
+}
+errors++;
+}
+}
+if(data48.schedule !== undefined){
+let data91 = data48.schedule;
+if(!(data91 && typeof data91 == "object" && !Array.isArray(data91))){
+const err146 = {instancePath:instancePath+"/canvasflow/schedule",schemaPath:"run-state.schema.json/properties/schedule/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.schedule.type,parentSchema:schema37.properties.schedule,data:data91};
+if(vErrors === null){
+vErrors = [err146];
+}
+else {
+vErrors.push(err146);
+}
+errors++;
+}
+}
+}
+else {
+const err147 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data:data48};
+if(vErrors === null){
+vErrors = [err147];
+}
+else {
+vErrors.push(err147);
+}
+errors++;
+}
+}
+}
+else {
+const err148 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err148];
+}
+else {
+vErrors.push(err148);
 }
 errors++;
 }

@@ -7,7 +7,7 @@
 import type { Reference } from "../refs/grammar.js";
 import type { CompiledTemplate } from "../refs/template.js";
 import type { AgentToolBinding } from "./tool.js";
-import type { HistoryEntry, InputField, JsonSchema, Outputs, Params, ReferenceChunk, ReferenceDocument, RuntimeServices, UsageReport } from "./values.js";
+import type { HistoryEntry, InputField, JsonSchema, Outputs, Params, ReferenceChunk, ReferenceDocument, RuntimeServices, StateWrite, UsageReport } from "./values.js";
 
 /** What `invoke` may return to steer the path. Plain components return nothing. */
 export interface InvokeControl {
@@ -25,6 +25,12 @@ export interface InvokeControl {
    * `parallel` at once (default 1). The container's `rounds` hooks are asked between rounds.
    */
   rounds?: { count: number; parallel?: number };
+  /**
+   * Writes to declared conversation variables (state keys), applied when the batch ends: every
+   * component of a batch reads the state as it was when the batch started, and the batch's writes
+   * reach each key's reducer in the batch's order, whatever order the components finished in.
+   */
+  update?: readonly StateWrite[];
 }
 export type InvokeResult = void | InvokeControl;
 
@@ -227,6 +233,14 @@ export interface ComponentContext<P = Params> {
    * once. Optional, for contexts made outside the engine.
    */
   progress?(progress: number, message: string): void;
+  /**
+   * Pause the run from inside `invoke` (LangGraph's interrupt()): returns the resume value given
+   * for this call when the run was resumed; otherwise it throws, the run pauses after this batch
+   * showing `value` (user_inputs.interrupts), and on resume this component runs again from its
+   * start, its k-th call returning the k-th resume value. Only graphs whose scheduling policy
+   * resumes interrupts have it (RAGFlow canvases); elsewhere it fails the component.
+   */
+  interrupt?(value: unknown): unknown;
   /** Read one of this component's outputs. */
   output(key: string): unknown;
   /** Drop every output this component set so far. */

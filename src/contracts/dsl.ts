@@ -64,6 +64,12 @@ export interface VariableDeclaration {
   type?: string;
   value?: unknown;
   description?: string;
+  /**
+   * How a write through `InvokeControl.update` merges into it (canvasflow's state keys): a
+   * built-in reducer (last, add, append, extend, merge, messages, union) or a registered one.
+   * Default: last (the write replaces the value).
+   */
+  reducer?: string;
 }
 
 /** Where a DSL came from and what wrapped it. */

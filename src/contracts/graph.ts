@@ -6,7 +6,7 @@
 import type { Reference } from "../refs/grammar.js";
 import type { ComponentDefinition, ComponentInfo } from "./component.js";
 import type { DslKind, DslSource, ValidationReport } from "./dsl.js";
-import type { InputField, Outputs, Params } from "./values.js";
+import type { InputField, Outputs, Params, StateReducer } from "./values.js";
 
 export interface ComponentNode extends ComponentInfo {
   readonly def: ComponentDefinition;
@@ -79,6 +79,11 @@ export interface CanvasGraph {
    * file, in order, each run with its own events.
    */
   readonly filesPerRun?: number;
+  /**
+   * The keys components may write with `InvokeControl.update`, by variable name (`env.<name>`):
+   * every declared conversation variable of a RAGFlow canvas. None: the graph takes no such writes.
+   */
+  readonly stateKeys?: ReadonlyMap<string, StateKey>;
 }
 
 /** The entry's form and mode, for front ends whose entry is not RAGFlow's Begin. */
@@ -112,6 +117,11 @@ export interface TurnInfo {
  */
 export interface SchedulingPolicy {
   readonly name: string;
+  /**
+   * Whether a component may pause the run from inside (ctx.interrupt): the policy keeps an
+   * interrupted component where it was, so it runs again when the run resumes.
+   */
+  readonly resumesInterrupts?: boolean;
 }
 
 /**
@@ -130,6 +140,17 @@ export interface Registry {
   list(): ComponentDefinition[];
   /** A copy that can be extended without touching this registry (per-canvas custom components). */
   extend(): Registry;
+  /** Add a named state reducer (a declared variable's `reducer`); the built-in names are taken. */
+  registerReducer(name: string, reducer: StateReducer, options?: { replace?: boolean }): void;
+  /** The reducer of that name, built-in or registered. */
+  reducer(name: string): StateReducer | undefined;
+}
+
+/** A state key: a declared conversation variable and how writes merge into it. */
+export interface StateKey {
+  /** The reducer's name as the DSL declares it ("last" when it declares none). */
+  readonly reducerName: string;
+  readonly reduce: StateReducer;
 }
 
 /**

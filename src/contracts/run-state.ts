@@ -36,6 +36,11 @@ export interface PendingInput {
   /** The fields asked for, as sent in `user_inputs`. */
   inputs: Record<string, InputField>;
   tips: string;
+  /**
+   * The interrupts a paused run waits on (components that called `ctx.interrupt(value)`): the
+   * run resumes with `inputs.resume`, one value, or an object of values by interrupt id.
+   */
+  interrupts?: Array<{ id: string; component_id: string; value: unknown }>;
 }
 
 export interface PersistedRunState {

@@ -8,6 +8,15 @@ export type HistoryEntry = [role: string, content: unknown];
 
 export type Outputs = Record<string, unknown>;
 
+/**
+ * How a state key merges a write into its value: `(current, update) => next`, never mutating
+ * `current`. Conversation variables that declare a `reducer` are state keys (canvasflow/graph).
+ */
+export type StateReducer = (current: unknown, update: unknown) => unknown;
+
+/** One write to a state key (`env.<key>`): its key and the value its reducer merges in. */
+export type StateWrite = readonly [key: string, value: unknown];
+
 /** A JSON Schema object (draft 2020-12 subset that ajv understands). */
 export type JsonSchema = Record<string, unknown>;
 

@@ -154,6 +154,7 @@ class ComponentChecker {
   private readonly components: Record<string, ComponentEntry>;
   private readonly globals: Record<string, unknown>;
   private readonly declarations: Set<string>;
+  private readonly variables: unknown;
   private readonly assignedSystemGlobals: Record<string, true>;
 
   constructor(
@@ -167,6 +168,7 @@ class ComponentChecker {
     this.components = dsl.components;
     this.globals = isPlainObject(dsl.globals) ? dsl.globals : {};
     this.declarations = new Set(Object.keys(normalizeDeclarations(dsl.variables)));
+    this.variables = dsl.variables;
     this.assignedSystemGlobals = this.systemGlobalsWritten();
   }
 
@@ -198,6 +200,27 @@ class ComponentChecker {
     }
     for (const id of Object.keys(this.components)) this.checkComponent(id);
     this.checkReferenceCycles();
+    this.checkReducers();
+  }
+
+  /** A variable's `reducer` names a built-in or registered reducer (state keys, canvasflow/graph). */
+  private checkReducers(): void {
+    const listed = Array.isArray(this.variables);
+    for (const [name, declaration] of Object.entries(normalizeDeclarations(this.variables))) {
+      const reducer = declaration.reducer;
+      if (reducer === undefined || (typeof reducer === "string" && this.registry.reducer(reducer))) continue;
+      const index = listed ? (this.variables as unknown[]).findIndex((v) => (v as { name?: unknown })?.name === name) : -1;
+      const at = `${this.base}${listed ? jsonPointer("variables", index, "reducer") : jsonPointer("variables", name, "reducer")}`;
+      this.issue(
+        "error",
+        "unknown-reducer",
+        at,
+        undefined,
+        typeof reducer === "string"
+          ? `variable "${name}": unknown reducer "${reducer}" (built in: last, add, append, extend, merge, messages, union; register others with registry.registerReducer before loading)`
+          : `variable "${name}": reducer must be a reducer's name, got ${JSON.stringify(reducer)}`,
+      );
+    }
   }
 
   /**

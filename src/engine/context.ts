@@ -20,6 +20,7 @@ import type { CanvasGraph, ComponentNode } from "./graph.js";
 import type { Frame } from "./frame.js";
 import { emptyUsage, type FailedAttempt, type TokenUsage } from "./events.js";
 import { addUsage } from "./ledger.js";
+import { InterruptSignal, resumeSlot } from "./interrupt.js";
 
 /** What the run shares with every context it makes. */
 export interface RunScope {
@@ -37,6 +38,11 @@ export interface RunScope {
   readonly taskId: string;
   /** Where a component's progress goes (a node_progress event), when the run streams it. */
   progress?(node: ComponentNode, frame: Frame | undefined, progress: number, message: string): void;
+  /**
+   * The resume value for a pending interrupt, once (a run resumed with `inputs.resume`); none
+   * when the graph's policy cannot resume interrupts.
+   */
+  takeResume?(interruptId: string): { found: boolean; value?: unknown };
 }
 
 /** What a run gathers from its components besides outputs. */
@@ -67,6 +73,10 @@ export class InvocationContext implements ComponentContext<Params> {
   failedAttempts: FailedAttempt[] | undefined;
   private controller: AbortController | undefined;
   private stateAccess: ComponentState | undefined;
+  /** How often this invocation called interrupt(). */
+  private interruptCalls = 0;
+  /** It read or kept resume values: once it finishes, they are dropped (its next execution asks afresh). */
+  usedResumes = false;
   /** Where this component's outputs (and state) live: its id, or `<id>#<frame>` inside a frame. */
   readonly outputKey: string;
   /** How its reads resolve (aliases, frames). */
@@ -133,6 +143,7 @@ export class InvocationContext implements ComponentContext<Params> {
   /** Before a retry: a fresh signal (the last attempt's may have been aborted by its timeout) and no recorded inputs. */
   beginAttempt(): void {
     this.dispose();
+    this.interruptCalls = 0;
     this.controller = undefined;
     for (const key of Object.keys(this.recordedInputs)) delete this.recordedInputs[key];
   }
@@ -210,6 +221,26 @@ export class InvocationContext implements ComponentContext<Params> {
 
   outputs(): Outputs {
     return this.scope.pool.outputsOf(this.outputKey) ?? {};
+  }
+
+  interrupt(value: unknown): unknown {
+    const index = this.interruptCalls++;
+    const slot = resumeSlot(this.outputKey);
+    const store = this.scope.componentState;
+    const kept = store[slot] as unknown[] | undefined;
+    if (Array.isArray(kept) && index < kept.length) {
+      this.usedResumes = true;
+      return kept[index];
+    }
+    if (!this.scope.takeResume) throw new Error("this graph's scheduling cannot pause a component from inside (interrupt)");
+    const id = `${this.outputKey}:${index}`;
+    const given = this.scope.takeResume(id);
+    if (given.found) {
+      this.usedResumes = true;
+      store[slot] = [...(Array.isArray(kept) ? kept : []), given.value];
+      return given.value;
+    }
+    throw new InterruptSignal({ id, component_id: this.node.id, value });
   }
 
   progress(progress: number, message: string): void {

@@ -100,6 +100,8 @@ export interface MessageEndData {
 export interface UserInputsData {
   inputs: Record<string, InputField>;
   tips: string;
+  /** The interrupts the run waits on (components that paused from inside, with what they showed). */
+  interrupts?: Array<{ id: string; component_id: string; value: unknown }>;
 }
 
 export interface WorkflowFinishedData {

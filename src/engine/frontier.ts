@@ -31,6 +31,7 @@ const NO_OUTCOME: Outcome = Object.freeze({});
 
 export const FRONTIER_POLICY: SchedulingPolicy = {
   name: "frontier",
+  resumesInterrupts: true,
   scheduler: (host) => new FrontierScheduler(host),
   replay() {
     throw new Error("the frontier policy records no ops of its own");
@@ -106,6 +107,12 @@ class FrontierScheduler implements Scheduler {
     const out = this.pendingEvents;
     for (const result of results) {
       let outcome: Outcome;
+      if (result.interrupt) {
+        // Paused from inside: it stays in the frontier and runs again from its start on resume.
+        result.ctx.dispose();
+        appendUnique(frontier, members, [result.node.id]);
+        continue;
+      }
       if (result.error === undefined && result.node.def.capabilities?.emitsMessages) {
         outcome = yield* this.postProcessMessage(result, frontier, members);
       } else {

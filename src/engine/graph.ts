@@ -6,9 +6,10 @@ import { displayNames, paramsWithDefaults, referencesOf } from "../components/pa
 import type { ComponentDefinition } from "../contracts/component.js";
 import type { CanvasDsl } from "../contracts/dsl.js";
 import type { Params } from "../contracts/values.js";
-import type { CanvasGraph, ComponentNode, ErrorRoute, Registry, RetryPolicy, SchedulingPolicy } from "../contracts/graph.js";
+import type { CanvasGraph, ComponentNode, ErrorRoute, Registry, RetryPolicy, SchedulingPolicy, StateKey } from "../contracts/graph.js";
+import { normalizeDeclarations } from "../pool/variables.js";
 
-export type { CanvasGraph, ComponentNode, EntryInfo, ErrorKeys, ErrorRoute, RetryPolicy, TurnInfo } from "../contracts/graph.js";
+export type { CanvasGraph, ComponentNode, EntryInfo, ErrorKeys, ErrorRoute, RetryPolicy, StateKey, TurnInfo } from "../contracts/graph.js";
 
 /**
  * Compile a validated DSL, scheduled by `policy` (the engine's loader passes the frontier,
@@ -62,7 +63,25 @@ export function compileGraph(dsl: CanvasDsl, registry: Registry, policy: Schedul
   }));
   const entry = specs.find((spec) => spec.def.capabilities?.entry && spec.id === "begin") ?? specs.find((spec) => spec.def.capabilities?.entry);
   if (!entry) throw new Error('the canvas has no entry component (a Begin with id "begin")');
-  return buildGraph(specs, entry.id, registry, () => policy, extras);
+  return buildGraph(specs, entry.id, registry, () => policy, { stateKeys: stateKeysOf(dsl.variables, registry), ...extras });
+}
+
+/** The reducer name of a variable that declares none. */
+export const DEFAULT_REDUCER = "last";
+
+/**
+ * Every declared variable as a state key with its reducer. Throws naming the variable when its
+ * reducer is not known (validation reports the same first).
+ */
+export function stateKeysOf(variables: unknown, registry: Registry): ReadonlyMap<string, StateKey> {
+  const keys = new Map<string, StateKey>();
+  for (const [name, declaration] of Object.entries(normalizeDeclarations(variables))) {
+    const reducerName = declaration.reducer ?? DEFAULT_REDUCER;
+    const reduce = typeof reducerName === "string" ? registry.reducer(reducerName) : undefined;
+    if (!reduce) throw new Error(`variable "${name}": unknown reducer ${JSON.stringify(reducerName)} (register it with registry.registerReducer before loading)`);
+    keys.set(name, { reducerName, reduce });
+  }
+  return keys;
 }
 
 /** What a front end says about one node; buildGraph derives the rest. */
@@ -89,6 +108,7 @@ export interface GraphExtras {
   readonly initialGlobals?: CanvasGraph["initialGlobals"];
   readonly entry?: CanvasGraph["entry"];
   readonly filesPerRun?: CanvasGraph["filesPerRun"];
+  readonly stateKeys?: CanvasGraph["stateKeys"];
 }
 
 /**

@@ -17,7 +17,7 @@ import { formatSystemDate } from "../pool/variables.js";
 import type { VariablePool } from "../pool/pool.js";
 import { InvocationContext, makeCanvasAccess, type RunScope } from "./context.js";
 import { EventFactory, emptyUsage, type CanvasEvent, type CanvasEventOf, type NodeFinishedData, type TokenUsage } from "./events.js";
-import { eventRecord } from "./event-values.js";
+import { eventRecord, eventValue } from "./event-values.js";
 import type { CanvasGraph, ComponentNode } from "./graph.js";
 import { addReferences, addUsage, emptyReferences } from "./ledger.js";
 import type { Frame, RunHost, Scheduler, Task } from "./policy.js";
@@ -26,6 +26,8 @@ import { deadlineAfter, type Deadline } from "./waits.js";
 import type { PendingInput } from "./state.js";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
 import { countExecution, type CanvasSession } from "./session.js";
+import { applyStateUpdates } from "./state-updates.js";
+import { resumeSlot, resumeValueFor, type InterruptInfo } from "./interrupt.js";
 
 export type { CanvasSession } from "./session.js";
 
@@ -202,6 +204,8 @@ class Run implements RunHost {
   /** Wakes the run waiting on a batch when a progress event is made. */
   private progressArrived: (() => void) | undefined;
   private timedOut: string | undefined;
+  /** The resume value(s) of a run resumed after interrupts, and the interrupts already given theirs. */
+  private resume: { value: unknown; pendingIds: string[]; taken: Set<string>; plainTaken: boolean } | undefined;
 
   constructor(
     readonly session: CanvasSession,
@@ -234,6 +238,7 @@ class Run implements RunHost {
         );
         this.progressArrived?.();
       },
+      ...(session.graph.policy.resumesInterrupts ? { takeResume: (id: string) => this.takeResume(id) } : {}),
       ledger: {
         addUsage: (usage) => addUsage(this.session.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
@@ -359,6 +364,10 @@ class Run implements RunHost {
       session.usage = emptyUsage();
       if (session.status === "paused" && session.pending !== undefined) {
         for (const id of session.pending.components) this.inputReceivers.add(id);
+        const interrupts = session.pending.interrupts;
+        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) {
+          this.resume = { value: this.inputs.resume, pendingIds: interrupts.map((i) => i.id), taken: new Set(), plainTaken: false };
+        }
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
@@ -389,21 +398,7 @@ class Run implements RunHost {
         break;
       }
       const pause = asked.pending;
-      if (pause) {
-        session.status = "paused";
-        session.pending = pause;
-        session.run = undefined;
-        yield* scheduler.beforePause();
-        // The question is shown like any reply, so a chat client that renders only message
-        // events still shows it; user_inputs then carries the form (and the same tips).
-        if (pause.tips) {
-          this.pushReply(pause.tips);
-          yield this.events.make("message", { content: pause.tips });
-          yield this.events.make("message_end", {});
-        }
-        clearTimeout(this.timeLimit);
-        return this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips });
-      }
+      if (pause) return yield* this.pause(pause);
       if (ready.length === 0) continue;
 
       if (session.steps + ready.length > this.options.maxSteps) {
@@ -431,9 +426,18 @@ class Run implements RunHost {
       const results = batch instanceof Promise ? (nodes.some((node) => node.def.capabilities?.reportsProgress) ? yield* this.whileRunning(batch) : await batch) : batch;
       yield* this.progressSoFar();
       if (this.inputReceivers.size > 0) this.inputsDelivered(nodes);
+      let interrupts: InterruptInfo[] | undefined;
+      for (const result of results) {
+        if (result.interrupt) (interrupts ??= []).push(result.interrupt);
+        // Resume values belong to one execution: the next one asks afresh.
+        else if (result.ctx.usedResumes) delete session.componentState[resumeSlot(result.ctx.outputKey)];
+      }
 
       failure = yield* scheduler.settleBatch(results);
       if (failure !== undefined) break;
+      failure = applyStateUpdates(results, this.graph, this.pool).failure;
+      if (failure !== undefined) break;
+      if (interrupts) return yield* this.pauseFor(interrupts);
       if (this.recorder) {
         const saved = this.checkpointAfterBatch();
         failure = saved instanceof Promise ? await saved : saved;
@@ -461,6 +465,52 @@ class Run implements RunHost {
     session.status = "idle";
     this.recordAssistantTurn();
     return this.finishedEvent(undefined);
+  }
+
+  /** Pause the run for input; returns its last event (user_inputs). */
+  private async *pause(pause: PendingInput): AsyncGenerator<CanvasEvent, CanvasEvent, undefined> {
+    const session = this.session;
+    session.status = "paused";
+    session.pending = pause;
+    session.run = undefined;
+    yield* this.scheduler.beforePause();
+    // The question is shown like any reply, so a chat client that renders only message
+    // events still shows it; user_inputs then carries the form (and the same tips).
+    if (pause.tips) {
+      this.pushReply(pause.tips);
+      yield this.events.make("message", { content: pause.tips });
+      yield this.events.make("message_end", {});
+    }
+    clearTimeout(this.timeLimit);
+    const limit = this.options.eventValueLimit;
+    const interrupts = pause.interrupts ? { interrupts: pause.interrupts.map((i) => ({ ...i, value: eventValue(i.value, limit) })) } : {};
+    return this.events.make("user_inputs", { inputs: pause.inputs, tips: pause.tips, ...interrupts });
+  }
+
+  /** Components paused from inside (ctx.interrupt): the run waits for `inputs.resume`. */
+  private pauseFor(interrupts: InterruptInfo[]): AsyncGenerator<CanvasEvent, CanvasEvent, undefined> {
+    const components = [...new Set(interrupts.map((i) => i.component_id))];
+    return this.pause({
+      components,
+      inputs: { resume: { name: "resume", type: "object", optional: false, value: null } as InputField },
+      tips: "",
+      interrupts: interrupts.map((i) => ({ id: i.id, component_id: i.component_id, value: i.value })),
+    });
+  }
+
+  /** The resume value of interrupt `id`: each id takes its own once; a plain value goes to the first that asks. */
+  private takeResume(id: string): { found: boolean; value?: unknown } {
+    const resume = this.resume;
+    if (!resume || !resume.pendingIds.includes(id) || resume.taken.has(id)) return { found: false };
+    const given = resumeValueFor(resume.value, id, resume.pendingIds);
+    if (!given.found) return given;
+    const keyed = given.value !== resume.value;
+    if (!keyed) {
+      if (resume.plainTaken) return { found: false };
+      resume.plainTaken = true;
+    }
+    resume.taken.add(id);
+    return given;
   }
 
   /** Stop after the last checkpoint, leaving the run under way (see RunRequest.suspend). */

@@ -10,6 +10,7 @@ import { finiteNumber } from "../util/values.js";
 import type { ComponentNode } from "./graph.js";
 import type { InvocationContext } from "./context.js";
 import { CancelledError, ComponentTimeoutError, deadlineAfter, within } from "./waits.js";
+import { InterruptSignal, type InterruptInfo } from "./interrupt.js";
 
 export { CancelledError, ComponentTimeoutError };
 
@@ -39,6 +40,8 @@ export interface NodeResult {
   readonly elapsed: number;
   /** `performance.now()` when it started: its timeout also bounds the reading of its streams. */
   readonly startedMs: number;
+  /** It paused from inside (ctx.interrupt): not finished, not failed; it runs again on resume. */
+  readonly interrupt?: InterruptInfo;
 }
 
 export interface RunnerHooks {
@@ -150,6 +153,7 @@ export class BatchRunner {
     let error: string | undefined;
     let errorType: string | undefined;
     let unavailable = false;
+    let interrupt: InterruptInfo | undefined;
     try {
       // Draining an upstream stream counts against this component's own timeout.
       if (first.pending) await within(first.pending, signal, deadlineAfter(clock.started, timeoutFor(node, this.options)));
@@ -162,6 +166,12 @@ export class BatchRunner {
           error = undefined;
           break;
         } catch (caught) {
+          if (caught instanceof InterruptSignal) {
+            // A pause, not a failure: no retry, no error.
+            interrupt = caught.info;
+            error = undefined;
+            break;
+          }
           error = errorMessage(caught);
           errorType = errorName(caught);
           unavailable = isUnavailable(caught);
@@ -191,6 +201,7 @@ export class BatchRunner {
       error,
       ...(error !== undefined && errorType !== undefined ? { errorType } : {}),
       ...(unavailable && error !== undefined ? { unavailable } : {}),
+      ...(interrupt && error === undefined ? { interrupt } : {}),
       createdAt: clock.createdAt,
       elapsed: (performance.now() - clock.started) / 1000,
       startedMs: clock.started,

@@ -8,8 +8,9 @@
 import { nanoid } from "nanoid";
 import { isNothing, isPlainObject, showValue, valueKind } from "../util/values.js";
 
-/** (current, update) => next. Must not mutate `current` (return a new value). Values are plain JSON. */
-export type StateReducer = (current: unknown, update: unknown) => unknown;
+import type { StateReducer } from "../contracts/values.js";
+
+export type { StateReducer };
 
 /** The wire form of LangGraph's Overwrite: `{ "__overwrite__": value }` bypasses a key's reducer. */
 export const OVERWRITE_KEY = "__overwrite__";

@@ -1,0 +1,44 @@
+/**
+ * Pausing from inside a component (E2 of canvasflow/graph, LangGraph's `interrupt()`): the
+ * component calls `ctx.interrupt(value)`. With a resume value for that call, it gets it back and
+ * goes on; without one, the call throws an InterruptSignal, the runner reports the component as
+ * interrupted (not failed), the rest of its batch settles, and the run pauses showing `value`.
+ * On resume (`run({ inputs: { resume } })`) the component runs again from its start: its k-th
+ * `interrupt()` returns the k-th resume value, as in LangGraph.
+ */
+
+/** A pending interrupt: which call of which component, and what it showed. */
+export interface InterruptInfo {
+  /** `<component output key>:<k>`: the k-th interrupt() of that execution. */
+  readonly id: string;
+  readonly component_id: string;
+  readonly value: unknown;
+}
+
+/** Thrown by ctx.interrupt() when no resume value is there yet; the runner catches it. */
+export class InterruptSignal extends Error {
+  constructor(readonly info: InterruptInfo) {
+    super(`interrupted: ${info.id}`);
+    this.name = "InterruptSignal";
+  }
+}
+
+/** Where a component's resume values live in the run's component state (kept while paused, snapshotted). */
+export function resumeSlot(outputKey: string): string {
+  return `${outputKey}!resume`;
+}
+
+/**
+ * The resume value meant for interrupt `id`, from a run's `inputs.resume`: an object keyed by
+ * interrupt ids gives each its own (LangGraph's `Command({ resume: { [id]: value } })`);
+ * anything else is the value for whichever interrupt asks first.
+ */
+export function resumeValueFor(resume: unknown, id: string, pendingIds: readonly string[]): { found: boolean; value?: unknown } {
+  if (resume !== null && typeof resume === "object" && !Array.isArray(resume) && pendingIds.length > 0) {
+    const byId = resume as Record<string, unknown>;
+    if (pendingIds.some((pending) => Object.hasOwn(byId, pending))) {
+      return Object.hasOwn(byId, id) ? { found: true, value: byId[id] } : { found: false };
+    }
+  }
+  return { found: true, value: resume };
+}
