@@ -181,6 +181,8 @@ export interface CanvasAccess {
   outputsOf(id: string): Readonly<Outputs> | undefined;
   /** The registered definition of a component type (e.g. an Agent's tools, a downstream Message's capabilities). */
   componentType(name: string): ComponentDefinition | undefined;
+  /** How often a component has started in the current turn (a join counts its sources' arrivals). */
+  executions?(id: string): number;
 }
 
 export interface ComponentContext<P = Params> {

@@ -36,6 +36,8 @@ export interface RunScope {
   idempotencyKey(componentId: string): string;
   /** The session's task id. */
   readonly taskId: string;
+  /** How often a component has started in the current turn. */
+  executions?(componentId: string): number;
   /** Where a component's progress goes (a node_progress event), when the run streams it. */
   progress?(node: ComponentNode, frame: Frame | undefined, progress: number, message: string): void;
   /**
@@ -52,8 +54,9 @@ interface RunLedger {
   references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] };
 }
 
-export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "history">): CanvasAccess {
+export function makeCanvasAccess(scope: Pick<RunScope, "graph" | "pool" | "history" | "executions">): CanvasAccess {
   return {
+    ...(scope.executions ? { executions: scope.executions } : {}),
     componentType: (name) => scope.graph.registry.get(name),
     component: (id) => scope.graph.nodes.get(id),
     children: (id) => scope.graph.childrenOf.get(id) ?? [],

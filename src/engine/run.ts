@@ -231,6 +231,7 @@ class Run implements RunHost {
       services: options.services,
       random: options.random,
       taskId: session.taskId,
+      executions: (id) => session.executions.get(id) ?? 0,
       idempotencyKey: (id) => `${session.taskId}:${String(session.pool.globals["sys.conversation_turns"] ?? 0)}:${id}:${session.executions.get(id) ?? 0}`,
       progress: (node, frame, progress, message) => {
         this.progressEvents.push(

@@ -5,6 +5,7 @@
  * references and returns the DSL after validateDsl.
  */
 import { validateDsl } from "../api.js";
+import type { ComponentRegistry } from "../components/registry.js";
 import type { CanvasDsl, ComponentEntry, ValidationIssue, VariableDeclaration } from "../contracts/dsl.js";
 import { SYSTEM_GLOBALS, zeroForDeclaredType } from "../pool/variables.js";
 import { CanvasBuildError } from "./build-error.js";
@@ -32,6 +33,8 @@ export interface VariableSpec {
   /** The default; the zero value of the type when left out. */
   value?: unknown;
   description?: string;
+  /** How a component's state write merges in (a StateGraph key): last, add, append, extend, merge, messages, union or a registered name. */
+  reducer?: string;
 }
 
 export interface CanvasOptions<InputKey extends string, VariableKey extends string> {
@@ -120,14 +123,23 @@ export class CanvasBuilder<InputKey extends string = string, VariableKey extends
   }
 
   /**
-   * The canvas as RAGFlow stores it (plain JSON), after checking every reference and running
-   * validateDsl. Throws CanvasBuildError listing every problem, each with its component and JSON pointer.
+   * Add a component of a registered custom type (not typed here: its params are what its
+   * definition takes). build() validates it with the registry given to it.
    */
-  build(): CanvasDsl {
+  addCustom<Id extends string, Output extends string = string>(id: Id, component: string, params: Record<string, unknown>, options: AddOptions = {}): NodeHandle<Id, string, Output> {
+    return this.add(id, component as ComponentName, params as never, options) as unknown as NodeHandle<Id, string, Output>;
+  }
+
+  /**
+   * The canvas as RAGFlow stores it (plain JSON), after checking every reference and running
+   * validateDsl (with `registry` when it uses custom components). Throws CanvasBuildError
+   * listing every problem, each with its component and JSON pointer.
+   */
+  build(options: { registry?: ComponentRegistry } = {}): CanvasDsl {
     const referenceIssues = referenceProblems(this.#nodes, new Set(this.#variables.keys()));
     if (referenceIssues.length > 0) throw new CanvasBuildError(referenceIssues);
     const dsl = this.#dsl();
-    const report = validateDsl(dsl);
+    const report = validateDsl(dsl, options.registry ? { registry: options.registry } : {});
     const errors: ValidationIssue[] = report.issues.filter((issue) => issue.severity === "error");
     if (!report.valid) throw new CanvasBuildError(errors, report);
     return dsl;
@@ -156,7 +168,13 @@ export class CanvasBuilder<InputKey extends string = string, VariableKey extends
     const globals: Record<string, unknown> = Object.fromEntries(SYSTEM_GLOBALS.map((key) => [key, zeroForDeclaredType(SYSTEM_TYPES[key])]));
     for (const [name, spec] of this.#variables) {
       const value = spec.value === undefined ? zeroForDeclaredType(spec.type) : structuredClone(spec.value);
-      variables[name] = { name, type: spec.type, value, ...(spec.description !== undefined ? { description: spec.description } : {}) };
+      variables[name] = {
+        name,
+        type: spec.type,
+        value,
+        ...(spec.description !== undefined ? { description: spec.description } : {}),
+        ...(spec.reducer !== undefined ? { reducer: spec.reducer } : {}),
+      };
       globals[`env.${name}`] = structuredClone(value);
     }
     const graph = editorGraph(nodes.map((node) => ({ id: node.id, component: node.component, name: node.name, params: node.params, downstream: node.downstream, parentId: node.parentId })));

@@ -1,0 +1,72 @@
+/**
+ * What a StateGraph node gets besides the state: its signal, the run's services, `interrupt()`
+ * (LangGraph's human pause from inside a node) and a stable key for side effects. The top-level
+ * `interrupt()` finds the node it is called from through AsyncLocalStorage, as LangGraph's does.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { ComponentContext } from "../contracts/component.js";
+import type { RuntimeServices } from "../contracts/values.js";
+
+export interface NodeRuntime {
+  /** The node's name in the graph. */
+  readonly node: string;
+  /** Aborted when the run is cancelled or the node times out. */
+  readonly signal: AbortSignal;
+  readonly services: RuntimeServices;
+  /** The same for this execution when it runs again after a crash: a service can drop a duplicate side effect. */
+  readonly idempotencyKey: string;
+  /** The session (LangGraph's thread). */
+  readonly taskId: string;
+  /**
+   * Pause the run and show `value`; the run resumes with `run({ inputs: { resume } })` and this
+   * node runs again from its start, this call returning the resume value (the k-th call the k-th).
+   */
+  interrupt<T = unknown>(value: unknown): T;
+  /** Send a value to whoever streams the run (a node_progress event with the value as JSON), while the node runs. */
+  emit(data: unknown): void;
+}
+
+const current = new AsyncLocalStorage<NodeRuntime>();
+
+/** The runtime of a node invocation, for the code the node calls. */
+export function runtimeOf(ctx: ComponentContext, node: string): NodeRuntime {
+  return {
+    node,
+    get signal() {
+      return ctx.signal;
+    },
+    services: ctx.services,
+    get idempotencyKey() {
+      return ctx.idempotencyKey;
+    },
+    taskId: ctx.taskId,
+    interrupt<T>(value: unknown): T {
+      if (!ctx.interrupt) throw new Error(`node "${node}": this run cannot pause from inside a node (interrupt)`);
+      return ctx.interrupt(value) as T;
+    },
+    emit(data: unknown): void {
+      let text: string;
+      try {
+        text = JSON.stringify(data) ?? String(data);
+      } catch {
+        text = String(data);
+      }
+      ctx.progress?.(0, text);
+    },
+  };
+}
+
+/** Call `fn` with `runtime` as the current node's (for the top-level `interrupt()`). */
+export function withRuntime<T>(runtime: NodeRuntime, fn: () => T): T {
+  return current.run(runtime, fn);
+}
+
+/**
+ * LangGraph's `interrupt(value)`: pause the run from inside a node and show `value`. On resume
+ * the node runs again from its start and this call returns the resume value.
+ */
+export function interrupt<T = unknown>(value: unknown): T {
+  const runtime = current.getStore();
+  if (!runtime) throw new Error("interrupt() was called outside a StateGraph node");
+  return runtime.interrupt<T>(value);
+}
