@@ -21,6 +21,7 @@ export const UNIT_TESTS = [
   "test/components/switch.test.ts",
   "test/components/variable-aggregator.test.ts",
   "test/components/variable-assigner.test.ts",
+  "test/conformance/langgraph/fan-out.test.ts",
   "test/corpus/all-json.test.ts",
   "test/corpus/ragflow-head.test.ts",
   "test/dify/bad-input.test.ts",

@@ -70,7 +70,12 @@ export interface KeyOptions<T, R> {
 
 type ReducerChoice<T> = BuiltinReducerFor<T> | NamedReducer<T, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** A state key of type T: `key<string[]>({ reducer: "extend", default: [] })`. */
+/**
+ * A state key of type T: `key<string[]>({ reducer: "extend", default: [] })`, or with a custom
+ * reducer, whose types give the key's: `key({ reducer: sortedAdd, default: [] })`.
+ */
+function key<T, U>(options: KeyOptions<T, NamedReducer<T, U>> & { reducer: NamedReducer<T, U> }): StateKeySpec<T, U>;
+function key<T, R extends ReducerChoice<T> = "last">(options?: KeyOptions<T, R>): StateKeySpec<T, UpdateFor<T, R>>;
 function key<T, R extends ReducerChoice<T> = "last">(options: KeyOptions<T, R> = {}): StateKeySpec<T, UpdateFor<T, R>> {
   const chosen = options.reducer ?? "last";
   const named = typeof chosen === "object" && chosen !== null;
