@@ -25,9 +25,13 @@ export interface BoundKey {
 /** The state keys a node reads and writes, by the names its function uses. */
 export type KeyTable = ReadonlyMap<string, BoundKey>;
 
+export function outputRef(componentId: string, output: string): Reference {
+  return { kind: "component", componentId, variable: output, path: [], expr: `${componentId}@${output}` };
+}
+
 export function globalRef(variable: string): Reference {
   const key = `env.${variable}`;
-  return { kind: "global", scope: "env", key, expr: key } as Reference;
+  return { kind: "global", scope: "env", key, expr: key };
 }
 
 /** A node function: (state, runtime) → update, Command, a list of them, or nothing. */
@@ -113,6 +117,8 @@ export interface FunctionNodeSpec {
   readonly strictVersions: boolean;
   /** Run once per payload of a Send, given the payload instead of the state (the node's send map). */
   readonly sendMap?: boolean;
+  /** Given this built-in component's outputs instead of the state (a built-in node's state writer). */
+  readonly outputsOf?: string;
 }
 
 /** Errors a graph's node raises, with LangGraph's codes. */
@@ -339,7 +345,8 @@ export function functionComponent(spec: FunctionNodeSpec): ComponentDefinition {
   return {
     name: spec.type,
     capabilities: { router: true, ...(spec.retry || spec.errorHandler ? { retriesInternally: true } : {}) },
-    references: () => [],
+    // A built-in node's writer waits for its component (and for its streamed text to be read out).
+    references: () => (spec.outputsOf ? [outputRef(spec.outputsOf, "content")] : []),
     thoughts: () => "",
     check: (params) => versionProblems(spec, params),
     branches: () => [],
@@ -347,7 +354,8 @@ export function functionComponent(spec: FunctionNodeSpec): ComponentDefinition {
       const state = readState(ctx, spec.keys);
       const runtime = runtimeOf(ctx, spec.node);
       if (spec.sendMap) return invokeSends(spec, ctx, state, runtime);
-      const returned = callNode(spec, ctx, state, state, runtime);
+      const input = spec.outputsOf ? { ...(ctx.canvas.outputsOf(spec.outputsOf) ?? {}) } : state;
+      const returned = callNode(spec, ctx, state, input, runtime);
       return returned instanceof Promise ? returned.then((value) => finishNode(spec, ctx, state, value)) : finishNode(spec, ctx, state, returned);
     },
   };
@@ -391,7 +399,7 @@ const ROOT_NAMES: NodeNames = { own: (name) => name };
 
 /** The start: the run's inputs (Begin's fields) written to the state, then START's edges. */
 export function startComponent(spec: { type: string; keys: KeyTable; inputs: readonly string[]; routing: NodeRouting; targets: Targets }): ComponentDefinition {
-  const fields = spec.inputs.map((name) => ({ name, ref: { kind: "component", componentId: "begin", variable: name, path: [], expr: `begin@${name}` } as unknown as Reference }));
+  const fields = spec.inputs.map((name) => ({ name, ref: outputRef("begin", name) }));
   return {
     name: spec.type,
     capabilities: { router: true },
@@ -454,7 +462,7 @@ export function breakpointComponent(spec: { type: string; keys: KeyTable }): Com
     invoke(ctx) {
       const update = ctx.inputs?.update;
       const collected = collect(String(ctx.params.node), update === undefined ? undefined : isPlainObject(update) && "value" in update && Object.keys(update).length <= 2 && "type" in update ? update.value : update, spec.keys, undefined, { writes: [], gotos: [] });
-      const next = ctx.params.when === "before" ? (ctx.params.next as string[]) : ((ctx.peek({ kind: "component", componentId: String(ctx.params.node), variable: "_next", path: [], expr: `${String(ctx.params.node)}@_next` } as unknown as Reference) as string[] | undefined) ?? []);
+      const next = ctx.params.when === "before" ? (ctx.params.next as string[]) : ((ctx.peek(outputRef(String(ctx.params.node), "_next")) as string[] | undefined) ?? []);
       return { next, update: collected.writes };
     },
   };

@@ -6,6 +6,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ComponentContext } from "../contracts/component.js";
 import type { RuntimeServices } from "../contracts/values.js";
+import type { ChatRequest, ChatResult } from "../llm/types.js";
 
 export interface NodeRuntime {
   /** The node's name in the graph. */
@@ -24,6 +25,11 @@ export interface NodeRuntime {
   interrupt<T = unknown>(value: unknown): T;
   /** Send a value to whoever streams the run (a node_progress event with the value as JSON), while the node runs. */
   emit(data: unknown): void;
+  /**
+   * Ask the run's chat model (`llm_id` as in an LLM component; the run's LLM provider resolves
+   * it, the mock under --mock-llm): its tokens count into the run's usage.
+   */
+  chat(llmId: string, request: Omit<ChatRequest, "signal">): Promise<ChatResult>;
 }
 
 const current = new AsyncLocalStorage<NodeRuntime>();
@@ -52,6 +58,13 @@ export function runtimeOf(ctx: ComponentContext, node: string): NodeRuntime {
         text = String(data);
       }
       ctx.progress?.(0, text);
+    },
+    async chat(llmId: string, request: Omit<ChatRequest, "signal">): Promise<ChatResult> {
+      // The model code is loaded when a node first talks to a model.
+      const { chatModelFor } = await import("../components/llm/model-call.js");
+      const result = await chatModelFor(ctx, { llm_id: llmId }).complete({ ...request, signal: ctx.signal });
+      ctx.addUsage({ prompt_tokens: result.usage.prompt_tokens, completion_tokens: result.usage.completion_tokens, total_tokens: result.usage.total_tokens, calls: 1 } as never);
+      return result;
     },
   };
 }

@@ -11,7 +11,7 @@ import type { ComponentDefinition } from "../contracts/component.js";
 import type { CanvasDsl } from "../contracts/dsl.js";
 import { defaultRegistry } from "../api.js";
 import { RegistrationError, type ComponentRegistry } from "../components/registry.js";
-import { canvas, type BeginInputField, type CanvasBuilder } from "./canvas.js";
+import { canvas, type BeginInputField, type CanvasBuilder, type ComponentName, type ParamsOf } from "./canvas.js";
 import { END, START } from "./command.js";
 import {
   breakpointComponent,
@@ -93,7 +93,28 @@ interface SubgraphNodeDef {
   readonly kind: "subgraph";
   readonly graph: CompiledStateGraph<StateShape, string>;
 }
-type NodeDef = FunctionNodeDef | SubgraphNodeDef;
+/** A built-in component as a node: its outputs go into the state through `into`. */
+export interface BuiltinNode<Name extends ComponentName = ComponentName> {
+  readonly kind: "builtin";
+  readonly component: Name;
+  readonly params: ParamsOf<Name>;
+  /** State key → the output it takes (its name, or a function of all the outputs). */
+  readonly into: Readonly<Record<string, string | ((outputs: Record<string, unknown>) => unknown)>>;
+}
+type NodeDef = FunctionNodeDef | SubgraphNodeDef | BuiltinNode;
+
+/**
+ * A built-in component (LLM, Retrieval, Agent, Message…) as a node, its params typed as in
+ * `canvas().add()` (read the state as `env("key")`), and `into` saying which outputs become which
+ * state keys: `builtin("LLM", { … }, { answer: "content" })`.
+ */
+export function builtin<Name extends ComponentName>(component: Name, params: ParamsOf<Name>, into: Readonly<Record<string, string | ((outputs: Record<string, unknown>) => unknown)>> = {}): BuiltinNode<Name> {
+  if (typeof component !== "string") throw new TypeError("builtin(): the component name is a text (LLM, Retrieval, Agent…)");
+  for (const [key, output] of Object.entries(into)) {
+    if (typeof output !== "string" && typeof output !== "function") throw new TypeError(`builtin("${component}"): into.${key} names an output or is a function of the outputs`);
+  }
+  return Object.freeze({ kind: "builtin", component, params, into: { ...into } });
+}
 
 interface ConditionalEdge {
   readonly path: AnyRouter;
@@ -133,12 +154,16 @@ export class StateGraph<S extends StateShape, N extends string = never> {
   }
 
   /** Add a function node, or a compiled graph as a node (a subgraph, inlined). */
-  addNode<K extends string>(name: K, node: NodeFunction<S, N | K> | CompiledStateGraph<StateShape, string>, options: NodeOptions<S, N | K> = {}): StateGraph<S, N | K> {
+  addNode<K extends string>(name: K, node: NodeFunction<S, N | K> | CompiledStateGraph<StateShape, string> | BuiltinNode, options: NodeOptions<S, N | K> = {}): StateGraph<S, N | K> {
     if (typeof name !== "string" || !NODE_NAME.test(name)) throw new TypeError(`addNode(${JSON.stringify(name)}): a node name holds letters, digits, "_" and "-" only`);
     if (name === START || name === END || name.includes("__")) throw new TypeError(`addNode("${name}"): "${name}" is reserved (names holding "__" are the graph's own)`);
     if (name === "begin") throw new TypeError('addNode("begin"): "begin" is the canvas\'s Begin component');
     if (this.#nodes.has(name)) throw new TypeError(`addNode("${name}"): the graph already has a node "${name}"`);
     if (node instanceof CompiledStateGraph) this.#nodes.set(name, { kind: "subgraph", graph: node });
+    else if (isBuiltinNode(node)) {
+      for (const key of Object.keys(node.into)) if (!Object.hasOwn(this.#schema.keys, key)) throw new TypeError(`addNode("${name}"): builtin ${node.component} writes "${key}", which is not a key of the state`);
+      this.#nodes.set(name, node);
+    }
     else if (typeof node === "function") this.#nodes.set(name, { kind: "function", fn: node as AnyNodeFunction, options: options as NodeOptions<StateShape, string> });
     else throw new TypeError(`addNode("${name}"): a node is a function (state, runtime) => update, or a compiled StateGraph`);
     return this as unknown as StateGraph<S, N | K>;
@@ -300,10 +325,14 @@ interface FlatNode {
   readonly namespace: Namespace;
   /** Its type's name. */
   readonly type: string;
+  /** Reads this built-in component's outputs instead of the state. */
+  readonly outputsOf?: string;
 }
 
 interface FlatGraph {
   nodes: Map<string, FlatNode>;
+  /** Built-in components by node name; each leads to its `<node>__state` function node. */
+  builtins: Map<string, BuiltinNode>;
   edges: Map<string, string[]>;
   waiting: Array<{ sources: string[]; target: string }>;
   conditional: Map<string, ConditionalEdge[]>;
@@ -334,7 +363,7 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
   for (const name of sendable) flat.variables.set(`__sends_${name}`, { reducer: "extend", type: "array<any>", default: [] as unknown, description: `Send payloads waiting for node ${name}` } as StateKeySpec);
 
   const targets: Targets = {
-    has: (name) => flat.nodes.has(name),
+    has: (name) => flat.nodes.has(name) || flat.builtins.has(name),
     idOf: (name) => (name === END ? undefined : before.has(name) ? `${name}__before` : name),
     sendMapOf: (name) => (sendable.has(name) ? { id: `${name}__send`, variable: `__sends_${name}` } : undefined),
   };
@@ -419,7 +448,8 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
   const added = new Map<string, ReturnType<typeof c.addCustom>>();
   added.set(START, c.addCustom(START, startType, {}, { name: "START" }));
 
-  // Function nodes, their send maps and breakpoints.
+  // Built-in components, then function nodes, their send maps and breakpoints.
+  for (const [name, node] of flat.builtins) added.set(name, c.add(name, node.component, node.params as never, { name }));
   for (const node of flat.nodes.values()) {
     const source = node.fn.toString();
     const ns = node.namespace;
@@ -434,6 +464,7 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
       version: node.options.version,
       sourceSha256: createHash("sha256").update(source).digest("hex"),
       strictVersions: options.strictVersions === true,
+      ...(node.outputsOf ? { outputsOf: node.outputsOf } : {}),
     };
     const routing = { next: staticNext(node.name), routes: routesOf(node.name), ...(after.has(node.name) ? { after: `${node.name}__after` } : {}) };
     const type = typeName(node.type);
@@ -484,6 +515,10 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
     if (sendable.has(node.name)) link(`${node.name}__send`, after.has(node.name) ? [`${node.name}__after`] : out);
     if (before.has(node.name)) link(`${node.name}__before`, [node.name]);
   }
+  for (const name of flat.builtins.keys()) {
+    link(name, [`${name}__state`]);
+    if (before.has(name)) link(`${name}__before`, [name]);
+  }
   for (const { id: joinId, edge } of joins) link(joinId, [targets.idOf(edge.target)!]);
 
   const dsl = c.build({ registry });
@@ -511,7 +546,7 @@ function inputField(key: string, spec: StateKeySpec | undefined): BeginInputFiel
  * parent are the parent's, its own keys the variables `<node>__<key>`.
  */
 function flatten(structure: GraphStructure): FlatGraph {
-  const flat: FlatGraph = { nodes: new Map(), edges: new Map(), waiting: [], conditional: new Map(), variables: new Map() };
+  const flat: FlatGraph = { nodes: new Map(), builtins: new Map(), edges: new Map(), waiting: [], conditional: new Map(), variables: new Map() };
   for (const [name, spec] of Object.entries(structure.schema.keys)) flat.variables.set(name, spec);
   const rootKeyMap = new Map(Object.keys(structure.schema.keys).map((k) => [k, k]));
   inline(structure, { prefix: "", end: END, keyMap: rootKeyMap }, flat, undefined);
@@ -520,16 +555,39 @@ function flatten(structure: GraphStructure): FlatGraph {
 
 const PASS_THROUGH: AnyNodeFunction = () => undefined;
 
+function isBuiltinNode(value: unknown): value is BuiltinNode {
+  return typeof value === "object" && value !== null && (value as BuiltinNode).kind === "builtin";
+}
+
+/** The update a built-in node's outputs make. */
+function outputsToState(node: BuiltinNode): AnyNodeFunction {
+  return (outputs) => {
+    const update: Record<string, unknown> = {};
+    for (const [key, output] of Object.entries(node.into)) update[key] = typeof output === "function" ? output(outputs) : outputs[output];
+    return update;
+  };
+}
+
 function inline(structure: GraphStructure, space: Namespace, flat: FlatGraph, parent: { space: Namespace; end: string } | undefined): void {
   const { prefix } = space;
   const rename = (name: string): string => (name === END ? space.end : name === START ? (parent ? prefix.slice(0, -2) : START) : `${prefix}${name}`);
   /** A node's outgoing edges leave from its end node when it is a subgraph. */
-  const exitOf = (name: string): string => (structure.nodes.get(name)?.kind === "subgraph" ? `${prefix}${name}__end` : rename(name));
+  const exitOf = (name: string): string => {
+    const kind = structure.nodes.get(name)?.kind;
+    return kind === "subgraph" ? `${prefix}${name}__end` : kind === "builtin" ? `${prefix}${name}__state` : rename(name);
+  };
   for (const [name, def] of structure.nodes) {
     const full = `${prefix}${name}`;
     const namespace: Namespace = { ...space, ...(parent ? { parent: parent.space } : {}) };
     if (def.kind === "function") {
       flat.nodes.set(full, { name: full, fn: def.fn, options: mapEnds(def.options, rename), namespace, type: def.options.type ?? `${structure.id}_${name}` });
+      continue;
+    }
+    if (def.kind === "builtin") {
+      // The component, then a function node that moves its outputs into the state and routes.
+      flat.builtins.set(full, def);
+      flat.nodes.set(`${full}__state`, { name: `${full}__state`, fn: outputsToState(def), options: {}, namespace, type: `${structure.id}_${name}__state`, outputsOf: full });
+      flat.edges.set(full, [`${full}__state`]);
       continue;
     }
     // The subgraph: an entry and an end that pass through, its nodes between them.
@@ -568,7 +626,7 @@ function mapEnds(options: NodeOptions<StateShape, string>, rename: (name: string
 
 /** Every edge names a node; every node is reachable from START (LangGraph's compile checks). */
 function checkNames(flat: FlatGraph, options: CompileOptions<string>): void {
-  const exists = (name: string) => name === START || name === END || flat.nodes.has(name);
+  const exists = (name: string) => name === START || name === END || flat.nodes.has(name) || flat.builtins.has(name);
   for (const [from, targets] of flat.edges) {
     if (!exists(from)) throw new TypeError(`compile(): an edge starts at "${from}", which is not a node of the graph`);
     for (const to of targets) if (!exists(to)) throw new TypeError(`compile(): the edge ${from} → ${to} ends at "${to}", which is not a node of the graph`);
@@ -582,7 +640,7 @@ function checkNames(flat: FlatGraph, options: CompileOptions<string>): void {
     for (const edge of edges) for (const to of Object.values(edge.pathMap ?? {})) if (!exists(to)) throw new TypeError(`compile(): a conditional edge from "${from}" maps to "${to}", which is not a node of the graph`);
   }
   for (const name of [...(options.interruptBefore ?? []), ...(options.interruptAfter ?? [])]) {
-    if (!flat.nodes.has(name)) throw new TypeError(`compile(): interruptBefore/interruptAfter names "${name}", which is not a node of the graph`);
+    if (!flat.nodes.has(name) && !flat.builtins.has(name)) throw new TypeError(`compile(): interruptBefore/interruptAfter names "${name}", which is not a node of the graph`);
   }
   if (!flat.edges.has(START) && !flat.conditional.has(START)) throw new TypeError("compile(): the graph has no entry: add an edge from START");
   // Reachability, when every conditional edge says where it may go.
@@ -601,5 +659,5 @@ function checkNames(flat: FlatGraph, options: CompileOptions<string>): void {
       }
     }
   }
-  for (const name of flat.nodes.keys()) if (!reached.has(name)) throw new TypeError(`compile(): Node \`${name}\` is not reachable`);
+  for (const name of [...flat.nodes.keys(), ...flat.builtins.keys()]) if (!reached.has(name)) throw new TypeError(`compile(): Node \`${name}\` is not reachable`);
 }
