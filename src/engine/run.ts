@@ -190,6 +190,11 @@ class Run implements RunHost {
   private checkpointed = false;
   /** Components that receive `inputs` when they run (the entry at a turn's start, or the paused ones). */
   private readonly inputReceivers = new Set<string>();
+  /**
+   * Results the scheduler finished with an error while settling their batch (a message sink
+   * whose stream broke, handled by its exception_method): their state updates are not applied.
+   */
+  private readonly failedResults = new Set<NodeResult>();
   /** The run's inputs as events show them. */
   private readonly shownInputs: Record<string, unknown>;
   private readonly unlinkSignal: (() => void) | undefined;
@@ -435,7 +440,8 @@ class Run implements RunHost {
 
       failure = yield* scheduler.settleBatch(results);
       if (failure !== undefined) break;
-      failure = applyStateUpdates(results, this.graph, this.pool).failure;
+      failure = applyStateUpdates(results, this.graph, this.pool, this.failedResults).failure;
+      this.failedResults.clear();
       if (failure !== undefined) break;
       if (interrupts) return yield* this.pauseFor(interrupts);
       if (this.recorder) {
@@ -689,6 +695,7 @@ class Run implements RunHost {
   nodeFinished(result: NodeResult, error: string | undefined, extra?: Readonly<Record<string, unknown>>): CanvasEventOf<"node_finished"> {
     const node = result.node;
     const frame = result.ctx.frame;
+    if (error !== undefined) this.failedResults.add(result);
     const data: NodeFinishedData = {
       inputs: eventRecord(result.ctx.recordedInputs, this.options.eventValueLimit),
       outputs: eventRecord(this.pool.recordOf(result.ctx.outputKey), this.options.eventValueLimit),
