@@ -27,7 +27,7 @@ import type { PendingInput } from "./state.js";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
 import { countExecution, type CanvasSession } from "./session.js";
 import { applyStateUpdates } from "./state-updates.js";
-import { resumeSlot, resumeValueFor, type InterruptInfo } from "./interrupt.js";
+import { placeResumeValues, resumeSlot, type InterruptInfo } from "./interrupt.js";
 
 export type { CanvasSession } from "./session.js";
 
@@ -209,8 +209,6 @@ class Run implements RunHost {
   /** Wakes the run waiting on a batch when a progress event is made. */
   private progressArrived: (() => void) | undefined;
   private timedOut: string | undefined;
-  /** The resume value(s) of a run resumed after interrupts, and the interrupts already given theirs. */
-  private resume: { value: unknown; pendingIds: string[]; taken: Set<string>; plainTaken: boolean } | undefined;
 
   constructor(
     readonly session: CanvasSession,
@@ -243,7 +241,7 @@ class Run implements RunHost {
         );
         this.progressArrived?.();
       },
-      ...(session.graph.policy.resumesInterrupts ? { takeResume: (id: string) => this.takeResume(id) } : {}),
+      ...(session.graph.policy.resumesInterrupts ? { resumesInterrupts: true } : {}),
       ledger: {
         addUsage: (usage) => addUsage(this.session.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
@@ -370,9 +368,9 @@ class Run implements RunHost {
       if (session.status === "paused" && session.pending !== undefined) {
         for (const id of session.pending.components) this.inputReceivers.add(id);
         const interrupts = session.pending.interrupts;
-        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) {
-          this.resume = { value: this.inputs.resume, pendingIds: interrupts.map((i) => i.id), taken: new Set(), plainTaken: false };
-        }
+        // In the run state before anything runs (and so in its first checkpoint): a run continued
+        // after its process died still has them.
+        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) placeResumeValues(session.componentState, interrupts, this.inputs.resume);
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
@@ -434,8 +432,11 @@ class Run implements RunHost {
       let interrupts: InterruptInfo[] | undefined;
       for (const result of results) {
         if (result.interrupt) (interrupts ??= []).push(result.interrupt);
-        // Resume values belong to one execution: the next one asks afresh.
-        else if (result.ctx.usedResumes) delete session.componentState[resumeSlot(result.ctx.outputKey)];
+        else {
+          // Resume values belong to one execution: the next one asks afresh.
+          const slot = resumeSlot(result.ctx.outputKey);
+          if (Object.hasOwn(session.componentState, slot)) delete session.componentState[slot];
+        }
       }
 
       failure = yield* scheduler.settleBatch(results);
@@ -502,21 +503,6 @@ class Run implements RunHost {
       tips: "",
       interrupts: interrupts.map((i) => ({ id: i.id, component_id: i.component_id, value: i.value })),
     });
-  }
-
-  /** The resume value of interrupt `id`: each id takes its own once; a plain value goes to the first that asks. */
-  private takeResume(id: string): { found: boolean; value?: unknown } {
-    const resume = this.resume;
-    if (!resume || !resume.pendingIds.includes(id) || resume.taken.has(id)) return { found: false };
-    const given = resumeValueFor(resume.value, id, resume.pendingIds);
-    if (!given.found) return given;
-    const keyed = given.value !== resume.value;
-    if (!keyed) {
-      if (resume.plainTaken) return { found: false };
-      resume.plainTaken = true;
-    }
-    resume.taken.add(id);
-    return given;
   }
 
   /** Stop after the last checkpoint, leaving the run under way (see RunRequest.suspend). */
