@@ -41,10 +41,10 @@ export interface RunScope {
   /** Where a component's progress goes (a node_progress event), when the run streams it. */
   progress?(node: ComponentNode, frame: Frame | undefined, progress: number, message: string): void;
   /**
-   * The resume value for a pending interrupt, once (a run resumed with `inputs.resume`); none
-   * when the graph's policy cannot resume interrupts.
+   * The graph's policy resumes interrupts (ctx.interrupt): the run pauses for them. A resumed
+   * run's values are in `componentState` before anything runs (see placeResumeValues).
    */
-  takeResume?(interruptId: string): { found: boolean; value?: unknown };
+  readonly resumesInterrupts?: boolean;
 }
 
 /** What a run gathers from its components besides outputs. */
@@ -78,8 +78,6 @@ export class InvocationContext implements ComponentContext<Params> {
   private stateAccess: ComponentState | undefined;
   /** How often this invocation called interrupt(). */
   private interruptCalls = 0;
-  /** It read or kept resume values: once it finishes, they are dropped (its next execution asks afresh). */
-  usedResumes = false;
   /** Where this component's outputs (and state) live: its id, or `<id>#<frame>` inside a frame. */
   readonly outputKey: string;
   /** How its reads resolve (aliases, frames). */
@@ -231,19 +229,9 @@ export class InvocationContext implements ComponentContext<Params> {
     const slot = resumeSlot(this.outputKey);
     const store = this.scope.componentState;
     const kept = store[slot] as unknown[] | undefined;
-    if (Array.isArray(kept) && index < kept.length) {
-      this.usedResumes = true;
-      return kept[index];
-    }
-    if (!this.scope.takeResume) throw new Error("this graph's scheduling cannot pause a component from inside (interrupt)");
-    const id = `${this.outputKey}:${index}`;
-    const given = this.scope.takeResume(id);
-    if (given.found) {
-      this.usedResumes = true;
-      store[slot] = [...(Array.isArray(kept) ? kept : []), given.value];
-      return given.value;
-    }
-    throw new InterruptSignal({ id, component_id: this.node.id, value });
+    if (Array.isArray(kept) && index < kept.length) return kept[index];
+    if (!this.scope.resumesInterrupts) throw new Error("this graph's scheduling cannot pause a component from inside (interrupt)");
+    throw new InterruptSignal({ id: `${this.outputKey}:${index}`, component_id: this.node.id, value });
   }
 
   progress(progress: number, message: string): void {

@@ -27,7 +27,7 @@ import type { PendingInput } from "./state.js";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
 import { countExecution, type CanvasSession } from "./session.js";
 import { applyStateUpdates } from "./state-updates.js";
-import { resumeSlot, resumeValueFor, type InterruptInfo } from "./interrupt.js";
+import { placeResumeValues, resumeSlot, type InterruptInfo } from "./interrupt.js";
 
 export type { CanvasSession } from "./session.js";
 
@@ -190,6 +190,11 @@ class Run implements RunHost {
   private checkpointed = false;
   /** Components that receive `inputs` when they run (the entry at a turn's start, or the paused ones). */
   private readonly inputReceivers = new Set<string>();
+  /**
+   * Results the scheduler finished with an error while settling their batch (a message sink
+   * whose stream broke, handled by its exception_method): their state updates are not applied.
+   */
+  private readonly failedResults = new Set<NodeResult>();
   /** The run's inputs as events show them. */
   private readonly shownInputs: Record<string, unknown>;
   private readonly unlinkSignal: (() => void) | undefined;
@@ -204,8 +209,6 @@ class Run implements RunHost {
   /** Wakes the run waiting on a batch when a progress event is made. */
   private progressArrived: (() => void) | undefined;
   private timedOut: string | undefined;
-  /** The resume value(s) of a run resumed after interrupts, and the interrupts already given theirs. */
-  private resume: { value: unknown; pendingIds: string[]; taken: Set<string>; plainTaken: boolean } | undefined;
 
   constructor(
     readonly session: CanvasSession,
@@ -239,7 +242,7 @@ class Run implements RunHost {
         );
         this.progressArrived?.();
       },
-      ...(session.graph.policy.resumesInterrupts ? { takeResume: (id: string) => this.takeResume(id) } : {}),
+      ...(session.graph.policy.resumesInterrupts ? { resumesInterrupts: true } : {}),
       ledger: {
         addUsage: (usage) => addUsage(this.session.usage, usage),
         addReferences: (chunks, documents) => addReferences(this.session.references, chunks, documents),
@@ -366,9 +369,9 @@ class Run implements RunHost {
       if (session.status === "paused" && session.pending !== undefined) {
         for (const id of session.pending.components) this.inputReceivers.add(id);
         const interrupts = session.pending.interrupts;
-        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) {
-          this.resume = { value: this.inputs.resume, pendingIds: interrupts.map((i) => i.id), taken: new Set(), plainTaken: false };
-        }
+        // In the run state before anything runs (and so in its first checkpoint): a run continued
+        // after its process died still has them.
+        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) placeResumeValues(session.componentState, interrupts, this.inputs.resume);
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
@@ -430,13 +433,17 @@ class Run implements RunHost {
       let interrupts: InterruptInfo[] | undefined;
       for (const result of results) {
         if (result.interrupt) (interrupts ??= []).push(result.interrupt);
-        // Resume values belong to one execution: the next one asks afresh.
-        else if (result.ctx.usedResumes) delete session.componentState[resumeSlot(result.ctx.outputKey)];
+        else {
+          // Resume values belong to one execution: the next one asks afresh.
+          const slot = resumeSlot(result.ctx.outputKey);
+          if (Object.hasOwn(session.componentState, slot)) delete session.componentState[slot];
+        }
       }
 
       failure = yield* scheduler.settleBatch(results);
       if (failure !== undefined) break;
-      failure = applyStateUpdates(results, this.graph, this.pool).failure;
+      failure = applyStateUpdates(results, this.graph, this.pool, this.failedResults).failure;
+      this.failedResults.clear();
       if (failure !== undefined) break;
       if (interrupts) return yield* this.pauseFor(interrupts);
       if (this.recorder) {
@@ -497,21 +504,6 @@ class Run implements RunHost {
       tips: "",
       interrupts: interrupts.map((i) => ({ id: i.id, component_id: i.component_id, value: i.value })),
     });
-  }
-
-  /** The resume value of interrupt `id`: each id takes its own once; a plain value goes to the first that asks. */
-  private takeResume(id: string): { found: boolean; value?: unknown } {
-    const resume = this.resume;
-    if (!resume || !resume.pendingIds.includes(id) || resume.taken.has(id)) return { found: false };
-    const given = resumeValueFor(resume.value, id, resume.pendingIds);
-    if (!given.found) return given;
-    const keyed = given.value !== resume.value;
-    if (!keyed) {
-      if (resume.plainTaken) return { found: false };
-      resume.plainTaken = true;
-    }
-    resume.taken.add(id);
-    return given;
   }
 
   /** Stop after the last checkpoint, leaving the run under way (see RunRequest.suspend). */
@@ -690,6 +682,7 @@ class Run implements RunHost {
   nodeFinished(result: NodeResult, error: string | undefined, extra?: Readonly<Record<string, unknown>>): CanvasEventOf<"node_finished"> {
     const node = result.node;
     const frame = result.ctx.frame;
+    if (error !== undefined) this.failedResults.add(result);
     const data: NodeFinishedData = {
       inputs: eventRecord(result.ctx.recordedInputs, this.options.eventValueLimit),
       outputs: eventRecord(this.pool.recordOf(result.ctx.outputKey), this.options.eventValueLimit),

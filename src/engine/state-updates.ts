@@ -19,12 +19,19 @@ const NOTHING: StateUpdateOutcome = Object.freeze({});
 
 /**
  * Apply the update of every result that succeeded, in the batch's order. Nothing is written
- * when any key's writes cannot be merged: the batch's state stays as it was.
+ * when any key's writes cannot be merged: the batch's state stays as it was. `failed`: results
+ * that ran without an error but that settling the batch finished with one (a message sink whose
+ * stream broke): they did not succeed either.
  */
-export function applyStateUpdates(results: readonly NodeResult[], graph: CanvasGraph, pool: VariablePool): StateUpdateOutcome {
+export function applyStateUpdates(
+  results: readonly NodeResult[],
+  graph: CanvasGraph,
+  pool: VariablePool,
+  failed?: { has(result: NodeResult): boolean },
+): StateUpdateOutcome {
   let byKey: Map<string, { values: unknown[]; writers: string[] }> | undefined;
   for (const result of results) {
-    const update = result.error === undefined && result.control ? result.control.update : undefined;
+    const update = result.error === undefined && result.control && !failed?.has(result) ? result.control.update : undefined;
     if (!update || update.length === 0) continue;
     const node = result.node;
     const where = `${node.displayName} (${node.id})`;

@@ -117,7 +117,15 @@ function readPending(value: unknown): PendingInput {
     components,
     inputs: objectOf(value.inputs ?? {}, "pending.inputs", isPlainObject, "input fields") as Record<string, InputField>,
     tips: value.tips === undefined ? "" : stringField(value.tips, "pending.tips"),
+    ...(value.interrupts !== undefined ? { interrupts: readInterrupts(value.interrupts) } : {}),
   };
+}
+
+/** The interrupts a paused run waits on (ctx.interrupt): without them, a resume value reaches nobody. */
+function readInterrupts(value: unknown): NonNullable<PendingInput["interrupts"]> {
+  const isInterrupt = (v: unknown): v is { id: string; component_id: string; value?: unknown } =>
+    isPlainObject(v) && typeof v.id === "string" && typeof v.component_id === "string";
+  return listOf(value, "pending.interrupts", isInterrupt, "interrupts {id, component_id, value}").map((i) => ({ id: i.id, component_id: i.component_id, value: i.value }));
 }
 
 function readReferences(value: unknown): { chunks: ReferenceChunk[]; doc_aggs: ReferenceDocument[] } {
