@@ -22,6 +22,7 @@ export const UNIT_TESTS = [
   "test/components/variable-aggregator.test.ts",
   "test/components/variable-assigner.test.ts",
   "test/conformance/langgraph/fan-out.test.ts",
+  "test/conformance/langgraph/pregel-state-graph.test.ts",
   "test/corpus/all-json.test.ts",
   "test/corpus/ragflow-head.test.ts",
   "test/dify/bad-input.test.ts",

@@ -47,9 +47,11 @@ export function globalPrefix(globals: Readonly<Record<string, unknown>>, key: st
   return undefined;
 }
 
-/** The zero value of a declared variable type (`number`, `boolean`, `object`, `array<…>`, else string). */
+/** The zero value of a declared variable type (`number`, `boolean`, `object`, `array<…>`, `any`: null, else string). */
 export function zeroForDeclaredType(type: string | undefined): unknown {
   const t = (type ?? "string").trim().toLowerCase();
+  // canvasflow/graph's untyped state keys (state.value<T>() without a default): unset is null, as LangGraph's undefined.
+  if (t === "any") return null;
   if (t === "number" || t === "integer") return 0;
   if (t === "boolean") return false;
   if (t === "object") return {};

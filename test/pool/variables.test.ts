@@ -23,6 +23,7 @@ describe("zeroForDeclaredType", () => {
     expect(zeroForDeclaredType("array<object>")).toEqual([]);
     expect(zeroForDeclaredType("array")).toEqual([]);
     expect(zeroForDeclaredType("string")).toBe("");
+    expect(zeroForDeclaredType("any")).toBeNull();
   });
 
   it("is lenient about case and spaces, and falls back to a string", () => {
