@@ -68,15 +68,22 @@ export interface KeyOptions<T, R> {
   description?: string;
 }
 
-type ReducerChoice<T> = BuiltinReducerFor<T> | NamedReducer<T, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /**
- * A state key of type T: `key<string[]>({ reducer: "extend", default: [] })`, or with a custom
- * reducer, whose types give the key's: `key({ reducer: sortedAdd, default: [] })`.
+ * A state key of type T and how writes merge into it: `key<string[]>({ reducer: "extend" })`.
+ * The reducer must fit T (extend, append, union for lists; add for lists, numbers and texts;
+ * merge for objects; last for anything; a custom `reducer(name, fn)` of T), else the call does not
+ * type-check. A write takes what the reducer takes: a list or one item for extend, one item for
+ * append, part of the object for merge.
  */
+function key<T extends readonly unknown[]>(options: KeyOptions<T, "extend" | "add"> & { reducer: "extend" | "add" }): StateKeySpec<T, T | T[number]>;
+function key<T extends readonly unknown[]>(options: KeyOptions<T, "append"> & { reducer: "append" }): StateKeySpec<T, T[number]>;
+function key<T extends readonly unknown[]>(options: KeyOptions<T, "union"> & { reducer: "union" }): StateKeySpec<T, T>;
+function key<T extends number | string>(options: KeyOptions<T, "add"> & { reducer: "add" }): StateKeySpec<T, T>;
+function key<T extends object>(options: KeyOptions<T, "merge"> & { reducer: T extends readonly unknown[] ? never : "merge" }): StateKeySpec<T, Partial<T>>;
 function key<T, U>(options: KeyOptions<T, NamedReducer<T, U>> & { reducer: NamedReducer<T, U> }): StateKeySpec<T, U>;
-function key<T, R extends ReducerChoice<T> = "last">(options?: KeyOptions<T, R>): StateKeySpec<T, UpdateFor<T, R>>;
-function key<T, R extends ReducerChoice<T> = "last">(options: KeyOptions<T, R> = {}): StateKeySpec<T, UpdateFor<T, R>> {
+function key<T>(options?: KeyOptions<T, "last">): StateKeySpec<T, T>;
+function key<T>(options: KeyOptions<T, string | NamedReducer<T, unknown>> = {}): StateKeySpec<T, unknown> {
   const chosen = options.reducer ?? "last";
   const named = typeof chosen === "object" && chosen !== null;
   if (named && typeof (chosen as NamedReducer).reduce !== "function") throw new TypeError("state key: a custom reducer is made with reducer(name, fn)");
@@ -106,10 +113,10 @@ function typeOf(value: unknown): string {
 export type StateShape = Record<string, StateKeySpec<any, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** The state a node reads: each key's value. */
-export type StateOf<S extends StateShape> = { [K in keyof S]: S[K] extends StateKeySpec<infer T, unknown> ? T : never };
+export type StateOf<S extends StateShape> = { -readonly [K in keyof S]: S[K] extends StateKeySpec<infer T, unknown> ? T : never };
 
 /** What a node returns: some of the keys, each as its reducer takes it (or an overwrite). */
-export type UpdateOf<S extends StateShape> = { [K in keyof S]?: (S[K] extends StateKeySpec<unknown, infer U> ? U : never) | Overwrite };
+export type UpdateOf<S extends StateShape> = { -readonly [K in keyof S]?: (S[K] extends StateKeySpec<unknown, infer U> ? U : never) | Overwrite };
 
 /** LangGraph's Overwrite: replaces a key's value whatever its reducer (the DSL's `{ "__overwrite__": v }`). */
 export interface Overwrite {
@@ -136,17 +143,17 @@ export function state<const S extends StateShape>(keys: S): StateSchema<S> {
 state.key = key;
 
 /** A text, last value unless `reducer: "add"` (concatenation). */
-state.text = <R extends "last" | "add" = "last">(options: KeyOptions<string, R> = {}): StateKeySpec<string, string> => key<string, R>({ default: "", ...options }) as StateKeySpec<string, string>;
+state.text = (options: KeyOptions<string, "last" | "add"> = {}): StateKeySpec<string, string> => key<string>({ default: "", ...options } as KeyOptions<string, "last">);
 
 /** A number, last value unless `reducer: "add"` (a running sum). */
-state.number = <R extends "last" | "add" = "last">(options: KeyOptions<number, R> = {}): StateKeySpec<number, number> => key<number, R>({ default: 0, ...options }) as StateKeySpec<number, number>;
+state.number = (options: KeyOptions<number, "last" | "add"> = {}): StateKeySpec<number, number> => key<number>({ default: 0, ...options } as KeyOptions<number, "last">);
 
-/** A list; `reducer: "extend"` by default (a write of a list or of one item adds to it). */
-state.list = <Item, R extends "extend" | "append" | "union" | "add" | "last" = "extend">(options: KeyOptions<Item[], R> = {}): StateKeySpec<Item[], UpdateFor<Item[], R>> =>
-  key<Item[], R>({ reducer: "extend" as R, default: [], type: "array<any>", ...options });
+/** A list; by default `reducer: "extend"` (a write of a list or of one item adds to it). */
+state.list = <Item>(options: KeyOptions<Item[], "extend" | "add"> = {}): StateKeySpec<Item[], Item[] | Item> =>
+  key<Item[]>({ reducer: "extend", default: [], type: "array<any>", ...options } as KeyOptions<Item[], "extend"> & { reducer: "extend" });
 
 /** Any JSON value, last value (LangGraph's plain `Annotation<T>`). */
-state.value = <T>(options: Omit<KeyOptions<T, "last">, "reducer"> = {}): StateKeySpec<T, T> => key<T, "last">({ ...options, reducer: "last" });
+state.value = <T>(options: Omit<KeyOptions<T, "last">, "reducer"> = {}): StateKeySpec<T, T> => key<T>({ ...options, reducer: "last" });
 
 /** Messages: added, replaced by id, removed (LangGraph's messagesStateReducer). */
 state.messages = (options: Omit<KeyOptions<Message[], never>, "reducer"> = {}): StateKeySpec<Message[], Message | Message[]> =>
