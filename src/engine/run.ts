@@ -408,7 +408,7 @@ class Run implements RunHost {
       if (session.steps + ready.length > this.options.maxSteps) {
         failure =
           `the run exceeded ${this.options.maxSteps} component steps (next: ${ready.map((t) => t.node.id).join(", ")}); ` +
-          "it is probably looping without end — raise maxSteps (--max-steps) if the canvas really needs more";
+          "it is probably looping without end — raise maxSteps (--max-steps) if the canvas really needs more [GRAPH_RECURSION_LIMIT]";
         break;
       }
       session.steps += ready.length;

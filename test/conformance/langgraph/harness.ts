@@ -47,7 +47,8 @@ export class Thread<S extends StateShape> {
   /** One run: `input` through the reducers, or a Command's resume value for a paused run. */
   async invoke(input?: Record<string, unknown> | Command<unknown> | null, options: { maxSteps?: number } = {}): Promise<TurnResult> {
     const canvas: Canvas = await loadCanvas(this.snapshot, { registry: this.registry, ...(options.maxSteps ? { maxSteps: options.maxSteps } : {}) });
-    const inputs = input instanceof Command ? ("resume" in input ? { resume: input.resume } : {}) : input ? this.graph.inputs(input as never) : {};
+    // A Command's update goes to a static breakpoint that resumes (LangGraph's Command({ update }) on an interruptBefore).
+    const inputs = input instanceof Command ? { ...("resume" in input ? { resume: input.resume } : {}), ...(input.update !== undefined ? { update: input.update } : {}) } : input ? this.graph.inputs(input as never) : {};
     const events: CanvasEvent[] = [];
     for await (const event of canvas.run({ inputs })) events.push(event);
     this.snapshot = canvas.toJSON();
