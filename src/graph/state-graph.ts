@@ -92,6 +92,8 @@ interface FunctionNodeDef {
 interface SubgraphNodeDef {
   readonly kind: "subgraph";
   readonly graph: CompiledStateGraph<StateShape, string>;
+  /** Its `ends`: where its nodes' Command.PARENT may go in this graph. */
+  readonly options: NodeOptions<StateShape, string>;
 }
 type NodeDef = FunctionNodeDef | SubgraphNodeDef;
 
@@ -138,7 +140,7 @@ export class StateGraph<S extends StateShape, N extends string = never> {
     if (name === START || name === END || name.includes("__")) throw new TypeError(`addNode("${name}"): "${name}" is reserved (names holding "__" are the graph's own)`);
     if (name === "begin") throw new TypeError('addNode("begin"): "begin" is the canvas\'s Begin component');
     if (this.#nodes.has(name)) throw new TypeError(`addNode("${name}"): the graph already has a node "${name}"`);
-    if (node instanceof CompiledStateGraph) this.#nodes.set(name, { kind: "subgraph", graph: node });
+    if (node instanceof CompiledStateGraph) this.#nodes.set(name, { kind: "subgraph", graph: node, options: options.ends ? { ends: options.ends } : {} });
     else if (typeof node === "function") this.#nodes.set(name, { kind: "function", fn: node as AnyNodeFunction, options: options as NodeOptions<StateShape, string> });
     else throw new TypeError(`addNode("${name}"): a node is a function (state, runtime) => update, or a compiled StateGraph`);
     return this as unknown as StateGraph<S, N | K>;
@@ -534,7 +536,8 @@ function inline(structure: GraphStructure, space: Namespace, flat: FlatGraph, pa
     }
     // The subgraph: an entry and an end that pass through, its nodes between them.
     const child = def.graph.structure;
-    flat.nodes.set(full, { name: full, fn: PASS_THROUGH, options: {}, namespace, type: `${structure.id}_${name}` });
+    // Its ends (Command.PARENT targets) leave from its entry, as LangGraph draws them from the subgraph node.
+    flat.nodes.set(full, { name: full, fn: PASS_THROUGH, options: mapEnds(def.options, rename), namespace, type: `${structure.id}_${name}` });
     flat.nodes.set(`${full}__end`, { name: `${full}__end`, fn: PASS_THROUGH, options: {}, namespace, type: `${structure.id}_${name}__end` });
     const childKeys = new Map<string, string>();
     for (const [key, spec] of Object.entries(child.schema.keys)) {
@@ -601,5 +604,8 @@ function checkNames(flat: FlatGraph, options: CompileOptions<string>): void {
       }
     }
   }
-  for (const name of flat.nodes.keys()) if (!reached.has(name)) throw new TypeError(`compile(): Node \`${name}\` is not reachable`);
+  for (const [name, node] of flat.nodes) {
+    // A subgraph whose nodes never reach its END (they go to the parent with Command.PARENT) leaves its end node unused.
+    if (!reached.has(name) && !(node.fn === PASS_THROUGH && name.endsWith("__end"))) throw new TypeError(`compile(): Node \`${name}\` is not reachable`);
+  }
 }
