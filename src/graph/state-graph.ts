@@ -646,8 +646,9 @@ function checkNames(flat: FlatGraph, options: CompileOptions<string>): void {
     if (!flat.nodes.has(name) && !flat.builtins.has(name)) throw new TypeError(`compile(): interruptBefore/interruptAfter names "${name}", which is not a node of the graph`);
   }
   if (!flat.edges.has(START) && !flat.conditional.has(START)) throw new TypeError("compile(): the graph has no entry: add an edge from START");
-  // Reachability, when every conditional edge says where it may go.
-  const open = [...flat.conditional.values()].some((edges) => edges.some((edge) => !edge.pathMap));
+  // Reachability, when every conditional edge says where it may go. An error handler's Command
+  // may go to any node (a recovery branch), so a graph with one is open too, as in LangGraph.
+  const open = [...flat.conditional.values()].some((edges) => edges.some((edge) => !edge.pathMap)) || [...flat.nodes.values()].some((node) => node.options.errorHandler !== undefined);
   if (open) return;
   const reached = new Set<string>([START]);
   const queue = [START];

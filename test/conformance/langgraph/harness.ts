@@ -57,7 +57,8 @@ export class Thread<S extends StateShape> {
     for (const event of events) {
       if (event.event !== "node_finished") continue;
       const node = nodeOf(event.data.component_id);
-      if (!node || event.data.error) continue;
+      // A breakpoint (interruptBefore/After) that resumes is the graph's plumbing, not the node's update.
+      if (!node || event.data.error || /__(before|after)$/.test(event.data.component_id)) continue;
       const update = Object.fromEntries(Object.entries(event.data.outputs).filter(([key]) => !key.startsWith("_")));
       updates.push({ [node]: update });
     }
