@@ -60,6 +60,7 @@ export const UNIT_TESTS = [
   "test/graph/builder.test.ts",
   "test/graph/builder.types.test.ts",
   "test/graph/params-generated.test.ts",
+  "test/graph/state-graph.test.ts",
   "test/graph/state-graph.types.test.ts",
   "test/knowledge/scoring.test.ts",
   "test/llm/config.test.ts",

@@ -136,6 +136,8 @@ interface Collected {
   writes: StateWrite[];
   /** Full node names, END, or Sends to full names. */
   gotos: unknown[];
+  /** A Command.PARENT: the node leaves its subgraph, its own edges are not taken. */
+  toParent?: boolean;
 }
 
 /** A name (or a Send's) as the flat graph's. */
@@ -158,6 +160,7 @@ function collect(node: string, value: unknown, keys: KeyTable, names: NodeNames 
     const toParent = value.graph === Command.PARENT;
     if (toParent && !names?.parent) throw new GraphNodeError(`node "${node}" returned a Command for the parent graph, but its graph is not a subgraph`, "INVALID_ROUTE");
     if (value.update !== undefined) collectUpdate(node, value.update, toParent ? names!.parentKeys! : keys, into);
+    if (toParent) into.toParent = true;
     const resolve = toParent ? names!.parent!.bind(names) : names ? names.own.bind(names) : (name: string) => name;
     for (const target of value.goto) into.gotos.push(resolveTarget(target, resolve));
     return into;
@@ -262,14 +265,15 @@ function finishNode(spec: Pick<FunctionNodeSpec, "node" | "keys" | "routing" | "
       const name = outputName(spec.keys, variable);
       if (name !== undefined) ctx.setOutput(name, value);
     }
-    const next = nextOf(spec.node, collected.gotos, chosen, spec.routing, spec.targets, writes);
+    const routing = collected.toParent ? { ...spec.routing, next: [] } : spec.routing;
+    const next = nextOf(spec.node, collected.gotos, collected.toParent ? [] : chosen, routing, spec.targets, writes);
     if (spec.routing.after) {
       ctx.setOutput("_next", next);
       return { next: [spec.routing.after], update: writes };
     }
     return { next, update: writes };
   };
-  if (routes.length === 0) return done([]);
+  if (routes.length === 0 || collected.toParent) return done([]);
   const fresh = withWrites(state, collected.writes, spec.keys);
   const chosen: unknown[] = [];
   let pending: Promise<void> | undefined;

@@ -313,6 +313,11 @@ interface Namespace {
   readonly prefix: string;
   /** Where END leads: END at the top, the subgraph's end node inside one. */
   readonly end: string;
+  /**
+   * The id of the graph being compiled: an inlined subgraph's nodes are its own types
+   * (`<root>_<sub>__<node>`), since their edges differ from the subgraph's compiled alone.
+   */
+  readonly root: string;
   /** Its function's key names → variables. */
   readonly keyMap: ReadonlyMap<string, string>;
   /** The enclosing graph's, for Command.PARENT. */
@@ -551,7 +556,7 @@ function flatten(structure: GraphStructure): FlatGraph {
   const flat: FlatGraph = { nodes: new Map(), builtins: new Map(), edges: new Map(), waiting: [], conditional: new Map(), variables: new Map() };
   for (const [name, spec] of Object.entries(structure.schema.keys)) flat.variables.set(name, spec);
   const rootKeyMap = new Map(Object.keys(structure.schema.keys).map((k) => [k, k]));
-  inline(structure, { prefix: "", end: END, keyMap: rootKeyMap }, flat, undefined);
+  inline(structure, { prefix: "", end: END, keyMap: rootKeyMap, root: structure.id }, flat, undefined);
   return flat;
 }
 
@@ -582,21 +587,21 @@ function inline(structure: GraphStructure, space: Namespace, flat: FlatGraph, pa
     const full = `${prefix}${name}`;
     const namespace: Namespace = { ...space, ...(parent ? { parent: parent.space } : {}) };
     if (def.kind === "function") {
-      flat.nodes.set(full, { name: full, fn: def.fn, options: mapEnds(def.options, rename), namespace, type: def.options.type ?? `${structure.id}_${name}` });
+      flat.nodes.set(full, { name: full, fn: def.fn, options: mapEnds(def.options, rename), namespace, type: parent ? `${space.root}_${full}` : (def.options.type ?? `${structure.id}_${name}`) });
       continue;
     }
     if (def.kind === "builtin") {
       // The component, then a function node that moves its outputs into the state and routes.
       flat.builtins.set(full, def);
-      flat.nodes.set(`${full}__state`, { name: `${full}__state`, fn: outputsToState(def), options: {}, namespace, type: `${structure.id}_${name}__state`, outputsOf: full });
+      flat.nodes.set(`${full}__state`, { name: `${full}__state`, fn: outputsToState(def), options: {}, namespace, type: `${space.root}_${full}__state`, outputsOf: full });
       flat.edges.set(full, [`${full}__state`]);
       continue;
     }
     // The subgraph: an entry and an end that pass through, its nodes between them.
     const child = def.graph.structure;
     // Its ends (Command.PARENT targets) leave from its entry, as LangGraph draws them from the subgraph node.
-    flat.nodes.set(full, { name: full, fn: PASS_THROUGH, options: mapEnds(def.options, rename), namespace, type: `${structure.id}_${name}` });
-    flat.nodes.set(`${full}__end`, { name: `${full}__end`, fn: PASS_THROUGH, options: {}, namespace, type: `${structure.id}_${name}__end` });
+    flat.nodes.set(full, { name: full, fn: PASS_THROUGH, options: mapEnds(def.options, rename), namespace, type: `${space.root}_${full}` });
+    flat.nodes.set(`${full}__end`, { name: `${full}__end`, fn: PASS_THROUGH, options: {}, namespace, type: `${space.root}_${full}__end` });
     const childKeys = new Map<string, string>();
     for (const [key, spec] of Object.entries(child.schema.keys)) {
       if (space.keyMap.has(key)) childKeys.set(key, space.keyMap.get(key)!);
@@ -606,7 +611,7 @@ function inline(structure: GraphStructure, space: Namespace, flat: FlatGraph, pa
         childKeys.set(key, variable);
       }
     }
-    inline(child, { prefix: `${full}__`, end: `${full}__end`, keyMap: childKeys }, flat, { space, end: `${full}__end` });
+    inline(child, { prefix: `${full}__`, end: `${full}__end`, keyMap: childKeys, root: space.root }, flat, { space, end: `${full}__end` });
   }
   for (const [from, targets] of structure.edges) {
     const source = exitOf(from);
@@ -619,6 +624,14 @@ function inline(structure: GraphStructure, space: Namespace, flat: FlatGraph, pa
       ...(flat.conditional.get(source) ?? []),
       ...edges.map((edge) => (edge.pathMap ? { ...edge, pathMap: Object.fromEntries(Object.entries(edge.pathMap).map(([k, v]) => [k, rename(v)])) } : edge)),
     ]);
+  }
+  // A subgraph is done when it has nothing left to run, as in LangGraph: a node of it without
+  // any way out leads to its end, where the parent's edges go on.
+  if (parent) {
+    for (const [name, def] of structure.nodes) {
+      const leaves = structure.edges.has(name) || structure.conditional.has(name) || structure.waiting.some((w) => w.sources.includes(name)) || (def.kind === "function" && def.options.ends !== undefined);
+      if (!leaves) flat.edges.set(exitOf(name), [space.end]);
+    }
   }
 }
 

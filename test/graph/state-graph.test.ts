@@ -1,0 +1,99 @@
+/**
+ * StateGraph's own rules beyond the LangGraph conformance suite: subgraphs that end without an
+ * edge to END, Command.PARENT, stored canvases made with other code, a process that lacks a
+ * function, and the DSL a graph compiles to.
+ */
+import { describe, expect, it } from "vitest";
+import { defaultRegistry, loadCanvas, validateDsl } from "../../src/api.js";
+import { Command, END, START, state, StateGraph } from "../../src/graph/index.js";
+import { thread } from "../conformance/langgraph/harness.js";
+
+const Log = state({ log: state.list<string>() });
+
+describe("StateGraph", () => {
+  it("goes on after a subgraph whose last node has no edge to END, once", async () => {
+    const child = new StateGraph(Log, { id: "child" })
+      .addNode("one", () => ({ log: "child.one" }))
+      .addNode("two", () => ({ log: "child.two" }))
+      .addEdge(START, "one")
+      .addEdge("one", "two")
+      .compile();
+    const parent = new StateGraph(Log, { id: "parent" })
+      .addNode("sub", child)
+      .addNode("after", () => ({ log: "after" }))
+      .addEdge(START, "sub")
+      .addEdge("sub", "after")
+      .compile();
+    // The parent holds the child's nodes as its own types; the child compiled alone has its own.
+    const registry = child.registry();
+    parent.register(registry);
+    const result = await thread(parent, { registry }).invoke({});
+    expect(result.error).toBeUndefined();
+    expect(result.values).toEqual({ log: ["child.one", "child.two", "after"] });
+  });
+
+  it("leaves a subgraph at a Command.PARENT: the child node's own edges are not taken", async () => {
+    const child = new StateGraph(Log, { id: "child" })
+      .addNode("jump", () => new Command({ update: { log: "jump" }, goto: "landing", graph: Command.PARENT }))
+      .addNode("skipped", () => ({ log: "skipped" }))
+      .addEdge(START, "jump")
+      .addEdge("jump", "skipped")
+      .compile();
+    const parent = new StateGraph(Log, { id: "parent" })
+      .addNode("landing", () => ({ log: "landing" }))
+      .addNode("sub", child, { ends: ["landing"] })
+      .addEdge(START, "sub")
+      .addEdge("landing", END)
+      .compile();
+    // The parent holds the child's nodes as its own types; the child compiled alone has its own.
+    const registry = child.registry();
+    parent.register(registry);
+    const result = await thread(parent, { registry }).invoke({});
+    expect(result.error).toBeUndefined();
+    expect(result.values).toEqual({ log: ["jump", "landing"] });
+  });
+
+  it("compiles to a canvas that validates, each state key a variable with its reducer", () => {
+    const g = new StateGraph(state({ question: state.text(), docs: state.list<string>(), tries: state.number({ reducer: "add" }) }), { id: "support" })
+      .addNode("search", () => ({ docs: "d", tries: 1 }), { version: 2 })
+      .addEdge(START, "search")
+      .addEdge("search", END)
+      .compile();
+    expect(validateDsl(g.dsl, { registry: g.registry() }).valid).toBe(true);
+    expect(g.dsl.variables).toEqual({
+      question: { name: "question", type: "string", value: "" },
+      docs: { name: "docs", type: "array<any>", value: [], reducer: "extend" },
+      tries: { name: "tries", type: "number", value: 0, reducer: "add" },
+    });
+    expect(g.dsl.components.search.obj).toEqual({ component_name: "support_search", params: { version: 2, source_sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
+    expect(Object.keys(g.dsl.components)).toEqual(["begin", "__start__", "search"]);
+  });
+
+  it("refuses, before anything runs, a canvas whose function this process has not registered, naming it", async () => {
+    const g = new StateGraph(Log, { id: "support" }).addNode("search", () => ({ log: "x" })).addEdge(START, "search").compile();
+    const report = validateDsl(g.dsl, { registry: defaultRegistry });
+    expect(report.valid).toBe(false);
+    expect(report.issues.map((i) => i.message)).toContain('unknown component_name "support_search": no component of that type is registered');
+    await expect(loadCanvas(g.dsl)).rejects.toThrow(/support_search/);
+  });
+
+  it("warns about a stored canvas made with another version or source of a function, and refuses it when strict", async () => {
+    const made = new StateGraph(Log, { id: "support" }).addNode("search", () => ({ log: "v1" }), { version: 1 }).addEdge(START, "search").compile();
+    const now = new StateGraph(Log, { id: "support" }).addNode("search", () => ({ log: "v2 changed" }), { version: 2 }).addEdge(START, "search").compile();
+    const canvas = await loadCanvas(made.dsl, { registry: now.registry() });
+    expect(canvas.warnings.map((w) => w.message)).toEqual([
+      'the canvas was made with version 1 of "support_search"; this process registered version 2',
+      'the function of "support_search" (node "search") changed since the canvas was made: a paused or stored session runs the new code',
+    ]);
+    const strict = new StateGraph(Log, { id: "support" }).addNode("search", () => ({ log: "v2 changed" }), { version: 2 }).addEdge(START, "search").compile({ strictVersions: true });
+    await expect(loadCanvas(made.dsl, { registry: strict.registry() })).rejects.toThrow(/version 1 of "support_search"/);
+  });
+
+  it("refuses a second graph's types under the same names in one registry", () => {
+    const a = new StateGraph(Log).addNode("n", () => ({ log: "a" })).addEdge(START, "n").compile();
+    const b = new StateGraph(Log).addNode("n", () => ({ log: "b" })).addEdge(START, "n").compile();
+    const registry = a.registry();
+    a.register(registry);
+    expect(() => b.register(registry)).toThrow(/component "graph__start" is already registered by another graph or an earlier compile: give this graph its own id/);
+  });
+});
