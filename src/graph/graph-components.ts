@@ -348,7 +348,8 @@ function callNode(spec: FunctionNodeSpec, ctx: ComponentContext, state: Record<s
 export function functionComponent(spec: FunctionNodeSpec): ComponentDefinition {
   return {
     name: spec.type,
-    capabilities: { router: true, ...(spec.retry || spec.errorHandler ? { retriesInternally: true } : {}) },
+    // reportsProgress: what a node emits (runtime.emit) goes out while it runs, not after its batch.
+    capabilities: { router: true, reportsProgress: true, ...(spec.retry || spec.errorHandler ? { retriesInternally: true } : {}) },
     // A built-in node's writer waits for its component (and for its streamed text to be read out).
     references: () => (spec.outputsOf ? [outputRef(spec.outputsOf, "content")] : []),
     thoughts: () => "",

@@ -89,6 +89,29 @@ describe("StateGraph", () => {
     await expect(loadCanvas(made.dsl, { registry: strict.registry() })).rejects.toThrow(/version 1 of "support_search"/);
   });
 
+  it("sends what a node emits while the node runs (a node_progress event before its node_finished)", async () => {
+    let seen!: () => void;
+    const reader = new Promise<void>((done) => (seen = done));
+    let waitedOut = false;
+    const g = new StateGraph(Log)
+      .addNode("talk", async (_s, rt) => {
+        rt.emit({ step: 1 });
+        // Goes on once the reader has the event; were events held back to the batch's end, it would wait out.
+        await Promise.race([reader, new Promise((done) => setTimeout(done, 2000)).then(() => (waitedOut = true))]);
+        return { log: "done" };
+      })
+      .addEdge(START, "talk")
+      .compile();
+    const canvas = await loadCanvas(g.dsl, { registry: g.registry() });
+    const names: string[] = [];
+    for await (const event of canvas.run({})) {
+      names.push(event.event === "node_progress" ? `progress ${event.data.message}` : `${event.event} ${(event.data as { component_id?: string }).component_id ?? ""}`.trim());
+      if (event.event === "node_progress") seen();
+    }
+    expect(waitedOut).toBe(false);
+    expect(names.slice(names.indexOf("node_started talk"))).toEqual(["node_started talk", 'progress {"step":1}', "node_finished talk", "workflow_finished"]);
+  });
+
   it("refuses a second graph's types under the same names in one registry", () => {
     const a = new StateGraph(Log).addNode("n", () => ({ log: "a" })).addEdge(START, "n").compile();
     const b = new StateGraph(Log).addNode("n", () => ({ log: "b" })).addEdge(START, "n").compile();
