@@ -75,7 +75,7 @@ interface Server {
   base: string;
 }
 
-async function startServer(queue: string): Promise<Server> {
+async function startServer(queue: string, extra: string[] = []): Promise<Server> {
   const proc = spawnCli([
     "serve",
     "--port",
@@ -95,6 +95,7 @@ async function startServer(queue: string): Promise<Server> {
     "0",
     "--log-level",
     "warn",
+    ...extra,
   ]);
   children.push(proc);
   const base = await waitFor("the server's banner", proc, () => SERVING.exec(proc.stderr())?.[1]);
@@ -322,6 +323,29 @@ describe("pause, resume and cancel through servers and worker processes", () => 
     // The worker logs the run's end after the event log has it: read its log once it has stopped.
     await Promise.all([stop(second), ...servers.map((s) => stop(s.proc))]);
     expect(second.stderr()).toContain(`canvasflow: run ${answered.events[0].message_id}: finished`);
+  }, 180_000);
+
+  it("a StateGraph (registered with --register on server and workers) pauses from inside a node on one worker and resumes on another", async () => {
+    runQueue("graph");
+    const register = ["--register", "test/fixtures/graph/approval.mjs"];
+    const server = await startServer("graph", register);
+    const first = await startWorker("graph", ["--stall-timeout", "5", ...register]);
+    // @ts-expect-error a plain ES module of the fixtures, without types
+    const { graph } = (await import("../fixtures/graph/approval.mjs")) as { graph: { dsl: unknown } };
+    const agentId = await createAgent(server, graph.dsl, "approval");
+    const asked = await stream(server, { agent_id: agentId, query: "", inputs: { topic: { value: "refunds", type: "object" } } });
+    expect(asked.done).toBe(true);
+    expect(asked.events.filter((e) => e.event === "node_finished").map(componentOf)).toEqual(["begin", "__start__", "draft"]);
+    expect(asked.events.at(-1)).toMatchObject({ event: "user_inputs", data: { interrupts: [{ id: "review:0", component_id: "review", value: { question: "Publish this?", draft: "A draft about refunds." } }] } });
+    const session = asked.events[0].session_id;
+    await stop(first);
+
+    const second = await startWorker("graph", ["--stall-timeout", "5", ...register]);
+    const answered = await stream(server, { agent_id: agentId, session_id: session, inputs: { resume: true } });
+    expect(answered.events.filter((e) => e.event === "node_finished").map(componentOf)).toEqual(["review", "publish", "publish__state"]);
+    expect(shownText(answered.events)).toBe("Published: A draft about refunds.");
+    expect(answered.events.at(-1)).toMatchObject({ event: "workflow_finished" });
+    await Promise.all([stop(second), stop(server.proc)]);
   }, 180_000);
 
   it("cancel: a queued job is taken off the queue and a running one stopped on its worker; both streams end cancelled", async () => {
