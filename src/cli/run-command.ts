@@ -510,5 +510,7 @@ function untouched(location: string): string {
 
 function resumeHint(args: RunArgs): string | undefined {
   if (!args.session) return undefined;
-  return `canvasflow run ${args.file} --session ${args.session} --input`;
+  // The modules the canvas's components come from: without them the session cannot be loaded.
+  const modules = (args.register ?? []).map((module) => ` --register ${module}`).join("");
+  return `canvasflow run ${args.file}${modules} --session ${args.session}`;
 }

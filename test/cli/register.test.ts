@@ -1,8 +1,10 @@
 /**
  * `--register MODULE` on `canvasflow run`, `validate` and `graph` (in this process through
  * main()): a canvas made of a registered component type is unknown without the module, and
- * validates, runs and is drawn with it; a module that cannot be used is a usage error.
+ * validates, runs and is drawn with it; a module that cannot be used is a usage error. And how
+ * `--events pretty` shows a run paused from inside a registered component (interrupt()).
  */
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "../helpers/cli.js";
 import { canvasDsl, node } from "../helpers/dsl.js";
@@ -74,5 +76,38 @@ describe("--register MODULE on run, validate and graph", () => {
       expect(run.code, command[0]).toBe(2);
       expect(run.stderr, command[0]).toContain(`--register ${missing}: there is no file at ${missing}`);
     }
+  });
+});
+
+describe("a registered component that pauses from inside (interrupt), --events pretty", () => {
+  it("shows what the component asks and how to resume it (the modules in the command); the resume value reaches it", async () => {
+    const module = scratch.write(
+      "approve.mjs",
+      `export function register(registry) {
+  registry.register({ name: "ApproveRegistered", invoke(ctx) { const answer = ctx.interrupt({ draft: "Hello " + ctx.query }); ctx.setOutput("content", "approved: " + JSON.stringify(answer)); } });
+}
+`,
+    );
+    const file = scratch.write(
+      "approve.json",
+      canvasDsl({
+        begin: node("Begin", {}, ["ApproveRegistered:A"]),
+        "ApproveRegistered:A": node("ApproveRegistered", {}, ["Message:Out"], { upstream: ["begin"] }),
+        "Message:Out": node("Message", { content: ["{ApproveRegistered:A@content}"] }, [], { upstream: ["ApproveRegistered:A"] }),
+      }),
+    );
+    const session = join(scratch.dir, "approve-session.json");
+    const paused = await cli(["run", file, "--register", module, "--session", session, "-q", "Ada", "--events", "pretty"]);
+    expect(paused.code, paused.stderr).toBe(3);
+    expect(paused.stdout.split("\n").slice(-5)).toEqual([
+      "⏸ waiting for input",
+      '  ApproveRegistered:A asks: {"draft":"Hello Ada"}',
+      "  resume: object",
+      `  answer with: canvasflow run ${file} --register ${module} --session ${session} --inputs '{"resume": VALUE}'`,
+      "",
+    ]);
+    const resumed = await cli(["run", file, "--register", module, "--session", session, "--inputs", '{"resume": {"ok": true}}', "--events", "pretty"]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('approved: {"ok":true}');
   });
 });
