@@ -1,6 +1,6 @@
 /**
- * `canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]`: a diagram of a canvas or a Dify
- * app (YAML). Old DSLs are migrated in memory first, as `run` does. A canvas whose params do not validate is still
+ * `canvasflow graph FILE [--format mermaid|svg|html] [-o OUT] [--register MODULE]...`: a diagram
+ * of a canvas or a Dify app (YAML), knowing the components of the `--register` modules. Old DSLs are migrated in memory first, as `run` does. A canvas whose params do not validate is still
  * drawn (with a warning): a picture helps to find what is wrong. One whose structure cannot be
  * compiled (no Begin, unknown component types, a field of the wrong type or missing, such as a
  * component without `obj`) gets its validation report instead.
@@ -23,6 +23,8 @@ import { UsageError, type CliIO } from "./io.js";
 import { migrateInMemory } from "./migrate-in-memory.js";
 import { formatReport } from "./report.js";
 import { describeWriteError } from "./write-errors.js";
+import { commandRegistry } from "./register-modules.js";
+import type { ComponentRegistry } from "../components/registry.js";
 
 export const GRAPH_FORMATS = ["mermaid", "svg", "html"] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
@@ -31,6 +33,8 @@ export interface GraphArgs {
   file: string;
   format: string | undefined;
   output: string | undefined;
+  /** `--register MODULE`: modules whose component types the canvas uses. */
+  register?: readonly string[];
 }
 
 /** Problems that leave nothing to draw: the graph cannot be compiled. */
@@ -39,9 +43,10 @@ const UNDRAWABLE = new Set(["missing-begin", "extra-begin", "unknown-component",
 export async function graphCommand(args: GraphArgs, io: CliIO): Promise<number> {
   const format = args.format ?? "mermaid";
   if (!(GRAPH_FORMATS as readonly string[]).includes(format)) throw new UsageError(`--format must be mermaid, svg or html, got ${JSON.stringify(format)}`);
+  const registry = await commandRegistry(args.register ?? []);
   let loaded: { model: GraphModel; title: string } | undefined;
   try {
-    loaded = await loadGraphModel(args.file, io);
+    loaded = await loadGraphModel(args.file, io, registry);
     if (!loaded) return 2;
   } catch (error) {
     if (!(error instanceof DslReadError)) throw error;
@@ -70,9 +75,9 @@ function draw(model: GraphModel, format: GraphFormat, title: string): Promise<st
 }
 
 /** The graph model of FILE, or undefined when it cannot be drawn (its report was printed). */
-export async function loadGraphModel(file: string, io: CliIO): Promise<{ model: GraphModel; title: string } | undefined> {
+export async function loadGraphModel(file: string, io: CliIO, registry: ComponentRegistry = defaultRegistry): Promise<{ model: GraphModel; title: string } | undefined> {
   const source = migrateInMemory(await readSource(file), file, io);
-  const report = validateSource(source, { registry: defaultRegistry });
+  const report = validateSource(source, { registry });
   const errors = report.issues.filter((i) => i.severity === "error");
   if (report.kind === "dify") {
     // Dify's reader never throws: what it could read is drawn, unless that is nothing.
@@ -82,7 +87,7 @@ export async function loadGraphModel(file: string, io: CliIO): Promise<{ model: 
       return undefined;
     }
     warnInvalid(file, errors.length, io);
-    return { model: difyGraphModel(graph, defaultRegistry), title: graph.name || basename(file) };
+    return { model: difyGraphModel(graph, registry), title: graph.name || basename(file) };
   }
   if ((report.kind !== "agent" && report.kind !== "pipeline") || errors.some((i) => UNDRAWABLE.has(i.code))) {
     io.err(`${formatReport(report, file)}\n`);
@@ -90,7 +95,7 @@ export async function loadGraphModel(file: string, io: CliIO): Promise<{ model: 
   }
   warnInvalid(file, errors.length, io);
   // A pipeline compiles through its own front end (its legacy step names renamed), an agent canvas as RAGFlow's.
-  const model = graphModelOf(compileCanvasGraph(source.dsl as CanvasDsl, defaultRegistry));
+  const model = graphModelOf(compileCanvasGraph(source.dsl as CanvasDsl, registry));
   return { model, title: titleOf(source.envelope?.title) ?? basename(file) };
 }
 

@@ -23,6 +23,7 @@ Usage:
                       [--allow-private-network] [--trust-code]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html] [--file DOC]...   (--file: a document for an ingestion pipeline, one run each)
+                      [--register MODULE]...
   canvasflow cancel TASK_ID [--redis URL [--redis-prefix P] | --postgres URL | --sqlite FILE | --dir DIR]
   canvasflow db migrate (--postgres URL [--schema NAME] | --redis URL [--redis-prefix P] | --sqlite FILE | --data DIR)
                        [--memories LOCATION] [--unowned-to TENANT]
@@ -43,10 +44,10 @@ Usage:
                     [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                     [--allow-private-network] [--durability sync|async] [--max-stalled N]
                     [--stall-timeout SECONDS] [--grace SECONDS]
-  canvasflow validate FILE... [--json]
+  canvasflow validate FILE... [--json] [--register MODULE]...
   canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
-  canvasflow graph FILE [--format mermaid|svg|html] [-o OUT]
+  canvasflow graph FILE [--format mermaid|svg|html] [-o OUT] [--register MODULE]...
   canvasflow mock-llm [--port N] [--script FILE]
   canvasflow --version | --help
 
@@ -56,6 +57,8 @@ run: every run is checkpointed after each step (--durability; default: the store
   as it was before the turn.
 run --trace FILE.html: writes the turn's trace (timeline, path taken, each step's inputs and outputs,
   the messages) as one self-contained page when the turn ends, whatever its outcome.
+run, validate, graph --register MODULE: adds the component types a module registers (it exports
+  register(registry), as serve and worker load them), for canvases made of them (a compiled StateGraph).
 run --trust-code: CodeExec and Dify's code node run Python as a plain child process instead of in
   the bubblewrap sandbox. Only for your own canvases; serve and worker never do this.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
@@ -116,6 +119,7 @@ const RUN_OPTIONS = {
   "mock-llm-script": { type: "string" },
   trace: { type: "string" },
   file: { type: "string", short: "f", multiple: true },
+  register: { type: "string", multiple: true },
 } as const satisfies OptionSpecs;
 
 const CANCEL_OPTIONS = { redis: { type: "string" }, "redis-prefix": { type: "string" }, postgres: { type: "string" }, sqlite: { type: "string" }, dir: { type: "string" } } as const satisfies OptionSpecs;
@@ -204,8 +208,8 @@ const WORKER_OPTIONS = {
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
 const MIGRATE_OPTIONS = { output: { type: "string", short: "o" }, "dry-run": { type: "boolean" }, report: { type: "string" } } as const satisfies OptionSpecs;
-const GRAPH_OPTIONS = { output: { type: "string", short: "o" }, format: { type: "string", short: "f" } } as const satisfies OptionSpecs;
-const VALIDATE_OPTIONS = { json: { type: "boolean" } } as const satisfies OptionSpecs;
+const GRAPH_OPTIONS = { output: { type: "string", short: "o" }, format: { type: "string", short: "f" }, register: { type: "string", multiple: true } } as const satisfies OptionSpecs;
+const VALIDATE_OPTIONS = { json: { type: "boolean" }, register: { type: "string", multiple: true } } as const satisfies OptionSpecs;
 
 /** A command the CLI knows: its flags, and its subcommands when it has some (`keys create`). */
 export interface CliCommandSpec {
@@ -277,6 +281,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           mockLlmScript: values["mock-llm-script"],
           trace: values.trace,
           files: values.file ?? [],
+          register: values.register ?? [],
         },
         io,
       );
@@ -425,12 +430,12 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
         options: GRAPH_OPTIONS,
       });
       if (positionals.length !== 1) throw new UsageError(`graph expects exactly one FILE, got ${positionals.length}`);
-      return await (await import("./graph-command.js")).graphCommand({ file: positionals[0], format: values.format, output: values.output }, io);
+      return await (await import("./graph-command.js")).graphCommand({ file: positionals[0], format: values.format, output: values.output, register: values.register ?? [] }, io);
     }
     if (command === "validate") {
       const { values, positionals } = parseArgs({ args: [...rest], allowPositionals: true, strict: true, options: VALIDATE_OPTIONS });
       if (positionals.length === 0) throw new UsageError("validate expects at least one FILE");
-      return await (await import("./validate-command.js")).validateCommand(positionals, values.json ?? false, io);
+      return await (await import("./validate-command.js")).validateCommand(positionals, values.json ?? false, io, values.register ?? []);
     }
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {

@@ -6,13 +6,23 @@ import type { CanvasEvent } from "../engine/events.js";
 
 interface PrettyOptions {
   color: boolean;
-  /** How to answer a pause, e.g. "canvasflow run x.json --session s.json --input". */
+  /** How to answer a pause, without the input flag, e.g. "canvasflow run x.json --session s.json". */
   resumeHint?: string;
 }
 
 function formatElapsed(seconds: number): string {
   if (seconds < 1) return `${(seconds * 1000).toFixed(seconds < 0.01 ? 2 : 1)} ms`;
   return `${seconds.toFixed(2)} s`;
+}
+
+/** A value as one line of JSON (its text when it is one). */
+function showValue(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 export class PrettyPrinter {
@@ -93,17 +103,21 @@ export class PrettyPrinter {
         }
         break;
       case "user_inputs": {
-        const { inputs, tips } = event.data;
+        const { inputs, tips, interrupts } = event.data;
         this.line(this.paint("33", "⏸ waiting for input"));
         // The tips were usually just shown as a message; do not repeat them.
         if (tips && tips !== this.lastMessage) this.line(`  ${tips}`);
+        // A component that paused from inside (interrupt()) shows a value: what it asks about.
+        for (const pending of interrupts ?? []) this.line(`  ${pending.component_id} asks: ${showValue(pending.value)}`);
         for (const [key, field] of Object.entries(inputs)) {
           const label = field.name && field.name !== key ? ` (${field.name})` : "";
           const options = Array.isArray(field.options) && field.options.length > 0 ? ` one of: ${field.options.join(", ")}` : "";
           const optional = field.optional ? " optional" : "";
           this.line(`  ${key}${label}: ${field.type ?? "line"}${optional}${options}`);
         }
-        if (this.options.resumeHint) this.line(this.paint("2", `  answer with: ${this.options.resumeHint} NAME=VALUE`));
+        // An interrupt's answer is the run's `resume` input, usually not a line of text.
+        const answer = (interrupts?.length ?? 0) > 0 ? `--inputs '{"resume": VALUE}'` : "--input NAME=VALUE";
+        if (this.options.resumeHint) this.line(this.paint("2", `  answer with: ${this.options.resumeHint} ${answer}`));
         break;
       }
       case "workflow_finished": {

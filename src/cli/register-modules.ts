@@ -7,16 +7,17 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { defaultRegistry } from "../api.js";
 import { builtinRegistry } from "../components/builtins.js";
 import type { ComponentRegistry } from "../components/registry.js";
 import { registerDify } from "../dify/front-end.js";
 import { registerPipelines } from "../pipelines/register.js";
 import { UsageError } from "./io.js";
 
-export async function registryWithModules(modules: readonly string[], cwd: string = process.cwd()): Promise<ComponentRegistry> {
+export async function registryWithModules(modules: readonly string[], cwd: string = process.cwd(), base?: ComponentRegistry): Promise<ComponentRegistry> {
   // What the library's defaultRegistry holds (RAGFlow's components, and Dify's nodes and front
-  // end), plus the modules' components.
-  const registry = registerPipelines(registerDify(builtinRegistry()));
+  // end), or a copy of `base`, plus the modules' components.
+  const registry = base ? base.extend() : registerPipelines(registerDify(builtinRegistry()));
   for (const spec of modules) {
     const path = resolve(cwd, spec);
     if (!existsSync(path)) throw new UsageError(`--register ${spec}: there is no file at ${path}`);
@@ -35,4 +36,14 @@ export async function registryWithModules(modules: readonly string[], cwd: strin
     }
   }
   return registry;
+}
+
+/**
+ * The registry of `run`, `validate` and `graph`: the library's defaultRegistry (with what
+ * registerComponent added in this process) when no module is given, else a copy of it with the
+ * modules' components.
+ */
+export async function commandRegistry(modules: readonly string[]): Promise<ComponentRegistry> {
+  if (modules.length === 0) return defaultRegistry;
+  return registryWithModules(modules, process.cwd(), defaultRegistry);
 }

@@ -4,7 +4,8 @@
  *                      [--task-id ID] [--events ndjson|pretty]
  *                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
  *                      [--allow-private-network] [--trust-code]
- *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]`
+ *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
+ *                      [--register MODULE]...`
  * (the services the last five flags make are in services.ts, the session's store in run-target.ts)
  *
  * Exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
@@ -57,6 +58,8 @@ import { DOCUMENTS_SERVICE, localDocuments, type PipelineFile } from "../pipelin
 import { mkdirSync } from "node:fs";
 import { basename, extname, resolve } from "node:path";
 import { EXIT } from "./exit-codes.js";
+import { commandRegistry } from "./register-modules.js";
+import type { ComponentRegistry } from "../components/registry.js";
 
 export { EXIT };
 
@@ -80,6 +83,8 @@ export interface RunArgs extends ServiceFlags {
   trace?: string;
   /** `--file DOC`: documents for an ingestion pipeline, each parsed in a run of its own, in order. */
   files?: string[];
+  /** `--register MODULE`: modules that add component types (a compiled StateGraph's). */
+  register?: readonly string[];
 }
 
 /** The ranges of the numeric flags. */
@@ -184,6 +189,8 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   const inputs = parseInputs(args.inputs, args.input);
   const taskId = parseTaskId(args.taskId);
   checkTracePath(args.trace);
+  // Before the session is opened: a module that does not load is a usage error, and nothing ran.
+  const registry = await commandRegistry(args.register ?? []);
   const target = openRunTarget(args.session, parseDurability(args.durability));
   // A pipeline run writes its documents into the knowledge base's folder: a new one is made. (An
   // agent canvas's --kb is a knowledge base it searches: that folder must exist.)
@@ -225,7 +232,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
     try {
       const turnServices = { ...services.services, memories, [DOCUMENTS_SERVICE]: localDocuments({ maxFileBytes: services.config.pipelines?.limits?.maxFileBytes }) };
       const documents = args.files ?? [];
-      if (documents.length === 0) return await runTurn({ args, io, format, settings, inputs, taskId, target, services: turnServices, cancellation });
+      if (documents.length === 0) return await runTurn({ args, io, format, settings, inputs, taskId, target, registry, services: turnServices, cancellation });
       // An ingestion pipeline parses one document a run, as RAGFlow runs one task per document;
       // a document that fails does not stop the others, and the exit code says one failed.
       let ingest: PipelineIngest | undefined;
@@ -249,6 +256,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
           inputs,
           taskId,
           target,
+          registry,
           services: turnServices,
           cancellation,
           files: [{ name: basename(path), path }],
@@ -286,6 +294,7 @@ interface Turn {
   inputs: Record<string, unknown> | undefined;
   taskId: string | undefined;
   target: RunTarget;
+  registry: ComponentRegistry;
   services: RunServices["services"];
   cancellation: Cancellation;
   /** The run's documents (`sys.files`), for an ingestion pipeline. */
@@ -358,6 +367,7 @@ async function runTurn(turn: Turn): Promise<number> {
       store: target.store,
       key: target.key,
       dsl: fileDsl,
+      registry: turn.registry,
       canvas: { ...turn.settings, services: { ...turn.services }, ...(turn.taskId !== undefined ? { taskId: turn.taskId } : {}) },
       durability: target.durability,
       cancel,
@@ -500,5 +510,7 @@ function untouched(location: string): string {
 
 function resumeHint(args: RunArgs): string | undefined {
   if (!args.session) return undefined;
-  return `canvasflow run ${args.file} --session ${args.session} --input`;
+  // The modules the canvas's components come from: without them the session cannot be loaded.
+  const modules = (args.register ?? []).map((module) => ` --register ${module}`).join("");
+  return `canvasflow run ${args.file}${modules} --session ${args.session}`;
 }
