@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 export { sleep };
 
 /** The package's entries (package.json exports), as built in dist/. */
-const ENTRIES = ["index.js", "server/index.js", "worker/index.js", "backends/redis/index.js", "backends/postgres/index.js", "backends/sqlite/index.js", "dify/index.js", "render/index.js", "knowledge/index.js", "testing/index.js"];
+const ENTRIES = ["index.js", "server/index.js", "worker/index.js", "backends/redis/index.js", "backends/postgres/index.js", "backends/sqlite/index.js", "dify/index.js", "render/index.js", "knowledge/index.js", "testing/index.js", "graph/index.js"];
 
 /** The canvasflow package as users get it (the build in dist/): every entry's exports in one object. */
 export async function canvasflow() {

@@ -32,6 +32,8 @@ const WORKLOADS = [
   "pipeline-ingest",
   // The edge policy (Dify YAML) beside the frontier policy (RAGFlow DSL) on the same shapes.
   "dify-graph",
+  // canvasflow/graph's StateGraph beside LangGraph.js's on the same three graphs (chain, fan-out, loop), per step.
+  "graph-builder",
   // What the code sandbox costs a script, against running it unsandboxed.
   "codeexec",
   // Starting canvasflow: importing the core, a one-millisecond canvas, --help (kind "server": figures of their own).
@@ -166,6 +168,10 @@ const TARGETS = {
     `edge policy / frontier policy per step: chain ${r.chain_ratio} (${r.chain_us_per_step.dify} vs ${r.chain_us_per_step.ragflow} µs), fan-out ${r.fanout_ratio} (${r.fanout_us_per_step.dify} vs ${r.fanout_us_per_step.ragflow} µs) ≤ 1.5`,
     r.chain_ratio <= 1.5 && r.fanout_ratio <= 1.5,
   ],
+  "graph-builder": (r) => [
+    `per step, LangGraph / canvasflow at the median: ${r.graphs.map((g) => `${g.graph} ${g.ratio}× (${g.langgraph_us_per_step} vs ${g.canvasflow_us_per_step} µs)`).join(", ")} ≥ 20× each`,
+    r.graphs.every((g) => g.ratio >= 20),
+  ],
   codeexec: (r) => [
     `trivial script p50 (p90): JavaScript in QuickJS ${fix(r.js_sandbox.p50_ms)} (${fix(r.js_sandbox.p90_ms)}) ms vs called directly ${fix(r.js_direct.p50_ms)} ms; ` +
       `Python in bubblewrap ${fix(r.py_sandbox.p50_ms)} (${fix(r.py_sandbox.p90_ms)}) ms vs unsandboxed ${fix(r.py_trusted.p50_ms)} ms (${r.py_ratio}×); ` +
@@ -184,6 +190,42 @@ const TARGETS = {
   },
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
+
+/**
+ * graph-builder's figures per graph: each side's `extra` timed every graph on its own (samples of
+ * ≥ 50 ms, mean per run), in every round; µs per step from the medians of all rounds' samples.
+ * The two sides' final states must be the same in every round, or the bench fails.
+ */
+function graphBuilderFigures(extraByRound) {
+  const [reference] = extraByRound.canvasflow;
+  for (const side of ["canvasflow", "langgraph"]) {
+    for (const [i, e] of extraByRound[side].entries()) {
+      for (const graph of Object.keys(reference.final_state)) {
+        const [want, got] = [JSON.stringify(reference.final_state[graph]), JSON.stringify(e.final_state?.[graph])];
+        if (want !== got) throw new Error(`graph-builder: the final state of ${graph} differs: canvasflow ${want}, ${side} (round ${i + 1}) ${got}`);
+      }
+    }
+  }
+  const perStep = (xs, steps) => xs.map((ms) => round((1000 * ms) / steps, 2));
+  const graphs = Object.keys(reference.final_state).map((graph) => {
+    const steps = reference.steps[graph];
+    const cf = stats(extraByRound.canvasflow.flatMap((e) => e.samples[graph]));
+    const lg = stats(extraByRound.langgraph.flatMap((e) => e.samples[graph]));
+    return {
+      graph,
+      steps,
+      canvasflow_components_per_run: reference.components_per_run[graph],
+      canvasflow_us_per_step: round((1000 * cf.median) / steps, 2),
+      langgraph_us_per_step: round((1000 * lg.median) / steps, 2),
+      ratio: round(lg.median / cf.median, 1),
+      canvasflow: { ms_per_run: [cf.min, cf.median, cf.p90].map((x) => round(x)), us_per_step: perStep([cf.min, cf.median, cf.p90], steps), runs_per_sample: extraByRound.canvasflow.map((e) => e.runs_per_sample[graph]) },
+      langgraph: { ms_per_run: [lg.min, lg.median, lg.p90].map((x) => round(x)), us_per_step: perStep([lg.min, lg.median, lg.p90], steps), runs_per_sample: extraByRound.langgraph.map((e) => e.runs_per_sample[graph]) },
+      canvasflow_load_canvas_ms: round(reference.load_canvas_ms[graph]),
+      final_state_checked: true,
+    };
+  });
+  return { graphs };
+}
 
 /** canvasflow's median sample may be at most this many times its fastest, on every workload. */
 const STEADY_LIMIT = 1.5;
@@ -349,6 +391,7 @@ for (const name of args.only) {
     const us = (pair) => ({ dify: round(pair.dify, 2), ragflow: round(pair.ragflow, 2) });
     Object.assign(record, { chain_ratio: round(e.chain_ratio, 2), fanout_ratio: round(e.fanout_ratio, 2), chain_us_per_step: us(e.chain_us_per_step), fanout_us_per_step: us(e.fanout_us_per_step) });
   }
+  if (name === "graph-builder") Object.assign(record, graphBuilderFigures(extraByRound));
   if (name === "codeexec") {
     const e = extra.canvasflow;
     const pair = (x) => ({ p50_ms: round(x.p50_ms), p90_ms: round(x.p90_ms) });
@@ -391,6 +434,18 @@ for (const name of args.only) {
       `${met ? "✓" : "✗"} ${target} · ${record.steady ? "✓" : "✗"} steady ${record.steadiness} ≤ ${STEADY_LIMIT}` +
       (busiest > 0.05 ? ` · busy machine: up to ${Math.round(busiest * 100)}% of a side's time spent waiting for a CPU` : ""),
   );
+  if (name === "graph-builder") {
+    for (const g of record.graphs) {
+      console.log(
+        `  ${g.graph.padEnd(7)} ${String(g.steps).padStart(4)} steps · µs per step, min / median / p90: canvasflow ${g.canvasflow.us_per_step.join(" / ").padEnd(20)} ` +
+          `langgraph ${g.langgraph.us_per_step.join(" / ").padEnd(24)} ratio ${g.ratio}× · final state the same on both sides`,
+      );
+    }
+    console.log(
+      `  (the line above times the three graphs in a row; a step is one execution of a user's node, on both sides: canvasflow's Begin, START and join ` +
+        `components ran too, ${record.graphs.map((g) => `${g.graph} ${g.canvasflow_components_per_run - g.steps}`).join(", ")} a run, and LangGraph's __start__ task: in the time, not counted)`,
+    );
+  }
 }
 const byClock = new Map();
 for (const record of records.filter((r) => r.clock)) byClock.set(record.clock, [...(byClock.get(record.clock) ?? []), record.name]);
