@@ -22,7 +22,8 @@ export const SWITCH_OPERATORS = [
   "≤",
 ] as const;
 
-type SwitchOperator = (typeof SWITCH_OPERATORS)[number];
+/** A Switch condition item's operator. */
+export type SwitchOperator = (typeof SWITCH_OPERATORS)[number];
 
 export function isSwitchOperator(operator: unknown): operator is SwitchOperator {
   return typeof operator === "string" && (SWITCH_OPERATORS as readonly string[]).includes(operator);

@@ -33,6 +33,7 @@ import type { NodeRuntime } from "./node-runtime.js";
 import type { Command, Send } from "./command.js";
 import type { StateKeySpec, StateOf, StateSchema, StateShape, UpdateOf } from "./state.js";
 import { BUILTIN_REDUCERS } from "../pool/reducers.js";
+import { isSwitchOperator, SWITCH_OPERATORS, type SwitchOperator } from "../components/switch-operators.js";
 
 /** What a node may return. */
 export type NodeReturn<S extends StateShape, N extends string = string> =
@@ -121,6 +122,30 @@ export function builtin<Name extends ComponentName>(component: Name, params: Par
 interface ConditionalEdge {
   readonly path: AnyRouter;
   readonly pathMap?: Readonly<Record<string, string>>;
+  /** A condition that is data: compiled to a Switch (pathMap: true/false). */
+  readonly condition?: Condition;
+}
+
+/**
+ * A condition on the state that is data, not code: `when("approved", "=", true)`. As a
+ * conditional edge (path map `{ true: …, false: … }`) it compiles to RAGFlow's Switch, which
+ * RAGFlow's editor shows and any process runs without the graph's code.
+ */
+export interface Condition<K extends string = string> {
+  readonly kind: "condition";
+  /** The state key, optionally with a dotted path below it ("verdict.ok"). */
+  readonly key: K;
+  readonly path?: string;
+  readonly operator: SwitchOperator;
+  readonly value?: unknown;
+}
+
+/** A condition on a state key for `addConditionalEdges(source, when(…), { true, false })`. */
+export function when<K extends string>(key: K, operator: SwitchOperator, value?: unknown): Condition<K extends `${infer Head}.${string}` ? Head : K> {
+  if (!isSwitchOperator(operator)) throw new TypeError(`when("${key}"): unknown operator ${JSON.stringify(operator)} (use one of: ${SWITCH_OPERATORS.join(", ")})`);
+  const dot = key.indexOf(".");
+  const head = dot < 0 ? key : key.slice(0, dot);
+  return Object.freeze({ kind: "condition", key: head, ...(dot < 0 ? {} : { path: key.slice(dot + 1) }), operator, ...(value === undefined ? {} : { value }) }) as never;
 }
 
 /** The graph's shape, kept by a compiled graph so an enclosing graph can inline it. */
@@ -213,8 +238,19 @@ export class StateGraph<S extends StateShape, N extends string = never> {
    */
   addConditionalEdges<const M extends Record<string, N | typeof END>>(source: N | typeof START, path: (state: StateOf<S>) => RouteResult<Extract<keyof M, string>> | boolean | Promise<RouteResult<Extract<keyof M, string>> | boolean>, pathMap: M): this;
   addConditionalEdges(source: N | typeof START, path: (state: StateOf<S>) => RouteResult<N | typeof END> | Promise<RouteResult<N | typeof END>>, ends?: ReadonlyArray<N | typeof END>): this;
-  addConditionalEdges(source: string, path: (state: never) => unknown, pathMap?: Readonly<Record<string, string>> | readonly string[]): this {
-    if (typeof path !== "function") throw new TypeError(`addConditionalEdges("${source}"): the path must be a function (state) => target`);
+  /** A condition that is data (`when(key, operator, value)`): a Switch in the canvas. */
+  addConditionalEdges(source: N | typeof START, condition: Condition<keyof S & string>, pathMap: { true: N | typeof END; false: N | typeof END }): this;
+  addConditionalEdges(source: string, path: ((state: never) => unknown) | Condition, pathMap?: Readonly<Record<string, string>> | readonly string[]): this {
+    if (isCondition(path)) {
+      if (!Object.hasOwn(this.#schema.keys, path.key)) throw new TypeError(`addConditionalEdges("${source}", when("${path.key}", …)): "${path.key}" is not a key of the state`);
+      const map = pathMap as Record<string, string> | undefined;
+      if (!map || Array.isArray(map) || typeof map.true !== "string" || typeof map.false !== "string") throw new TypeError(`addConditionalEdges("${source}", when(…)): the path map is { true: target, false: target }`);
+      const list = this.#conditional.get(source) ?? [];
+      list.push({ path: () => undefined, condition: path, pathMap: { true: map.true, false: map.false } });
+      this.#conditional.set(source, list);
+      return this;
+    }
+    if (typeof path !== "function") throw new TypeError(`addConditionalEdges("${source}"): the path must be a function (state) => target, or when(key, operator, value)`);
     const map = pathMap === undefined ? undefined : Array.isArray(pathMap) ? Object.fromEntries((pathMap as string[]).map((name) => [name, name])) : { ...(pathMap as Record<string, string>) };
     const list = this.#conditional.get(source) ?? [];
     list.push({ path: path as AnyRouter, ...(map ? { pathMap: map } : {}) });
@@ -340,6 +376,8 @@ interface FlatGraph {
   nodes: Map<string, FlatNode>;
   /** Built-in components by node name; each leads to its `<node>__state` function node. */
   builtins: Map<string, BuiltinNode>;
+  /** Switches of data conditions, by id (`<source>__switch`): the variable read and the two targets. */
+  switches: Map<string, { selector: string; operator: SwitchOperator; value: unknown; whenTrue: string; whenFalse: string }>;
   edges: Map<string, string[]>;
   waiting: Array<{ sources: string[]; target: string }>;
   conditional: Map<string, ConditionalEdge[]>;
@@ -457,6 +495,11 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
 
   // Built-in components, then function nodes, their send maps and breakpoints.
   for (const [name, node] of flat.builtins) added.set(name, c.add(name, node.component, node.params as never, { name }));
+  for (const [id, sw] of flat.switches) {
+    const to = (target: string) => (target === END ? [] : [targets.idOf(target)!]);
+    const params = { conditions: [{ logical_operator: "and", items: [{ cpn_id: sw.selector, operator: sw.operator, value: sw.value === undefined ? "" : sw.value }], to: to(sw.whenTrue) }], end_cpn_ids: to(sw.whenFalse) };
+    added.set(id, c.add(id, "Switch", params as never, { name: `${sw.selector} ${sw.operator} ${sw.value === undefined ? "" : JSON.stringify(sw.value)}`.trim() }));
+  }
   for (const node of flat.nodes.values()) {
     const source = node.fn.toString();
     const ns = node.namespace;
@@ -522,6 +565,7 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
     if (sendable.has(node.name)) link(`${node.name}__send`, after.has(node.name) ? [`${node.name}__after`] : out);
     if (before.has(node.name)) link(`${node.name}__before`, [node.name]);
   }
+  for (const [id, sw] of flat.switches) link(id, [sw.whenTrue, sw.whenFalse].flatMap((t) => (t === END ? [] : [targets.idOf(t)!])));
   for (const name of flat.builtins.keys()) {
     link(name, [`${name}__state`]);
     if (before.has(name)) link(`${name}__before`, [name]);
@@ -553,7 +597,7 @@ function inputField(key: string, spec: StateKeySpec | undefined): BeginInputFiel
  * parent are the parent's, its own keys the variables `<node>__<key>`.
  */
 function flatten(structure: GraphStructure): FlatGraph {
-  const flat: FlatGraph = { nodes: new Map(), builtins: new Map(), edges: new Map(), waiting: [], conditional: new Map(), variables: new Map() };
+  const flat: FlatGraph = { nodes: new Map(), builtins: new Map(), switches: new Map(), edges: new Map(), waiting: [], conditional: new Map(), variables: new Map() };
   for (const [name, spec] of Object.entries(structure.schema.keys)) flat.variables.set(name, spec);
   const rootKeyMap = new Map(Object.keys(structure.schema.keys).map((k) => [k, k]));
   inline(structure, { prefix: "", end: END, keyMap: rootKeyMap, root: structure.id }, flat, undefined);
@@ -561,6 +605,10 @@ function flatten(structure: GraphStructure): FlatGraph {
 }
 
 const PASS_THROUGH: AnyNodeFunction = () => undefined;
+
+function isCondition(value: unknown): value is Condition {
+  return typeof value === "object" && value !== null && (value as Condition).kind === "condition";
+}
 
 function isBuiltinNode(value: unknown): value is BuiltinNode {
   return typeof value === "object" && value !== null && (value as BuiltinNode).kind === "builtin";
@@ -620,10 +668,27 @@ function inline(structure: GraphStructure, space: Namespace, flat: FlatGraph, pa
   for (const edge of structure.waiting) flat.waiting.push({ sources: edge.sources.map(exitOf), target: rename(edge.target) });
   for (const [from, edges] of structure.conditional) {
     const source = exitOf(from);
-    flat.conditional.set(source, [
-      ...(flat.conditional.get(source) ?? []),
-      ...edges.map((edge) => (edge.pathMap ? { ...edge, pathMap: Object.fromEntries(Object.entries(edge.pathMap).map(([k, v]) => [k, rename(v)])) } : edge)),
-    ]);
+    const routed: ConditionalEdge[] = [];
+    for (const edge of edges) {
+      const renamed = edge.pathMap ? { ...edge, pathMap: Object.fromEntries(Object.entries(edge.pathMap).map(([k, v]) => [k, rename(v)])) } : edge;
+      if (!edge.condition) {
+        routed.push(renamed);
+        continue;
+      }
+      // A data condition: a Switch after the source, reading the state when the source's step is over.
+      const id = `${source === START ? "start" : source}__switch${[...flat.switches.keys()].filter((k) => k.startsWith(`${source}__switch`)).length || ""}`;
+      const variable = space.keyMap.get(edge.condition.key)!;
+      flat.switches.set(id, {
+        selector: `env.${variable}${edge.condition.path ? `.${edge.condition.path}` : ""}`,
+        operator: edge.condition.operator,
+        value: edge.condition.value,
+        whenTrue: renamed.pathMap!.true,
+        whenFalse: renamed.pathMap!.false,
+      });
+      flat.edges.set(source, [...(flat.edges.get(source) ?? []), id]);
+      flat.edges.set(id, [renamed.pathMap!.true, renamed.pathMap!.false]);
+    }
+    if (routed.length > 0) flat.conditional.set(source, [...(flat.conditional.get(source) ?? []), ...routed]);
   }
   // A subgraph is done when it has nothing left to run, as in LangGraph: a node of it without
   // any way out leads to its end, where the parent's edges go on.
@@ -642,7 +707,7 @@ function mapEnds(options: NodeOptions<StateShape, string>, rename: (name: string
 
 /** Every edge names a node; every node is reachable from START (LangGraph's compile checks). */
 function checkNames(flat: FlatGraph, options: CompileOptions<string>): void {
-  const exists = (name: string) => name === START || name === END || flat.nodes.has(name) || flat.builtins.has(name);
+  const exists = (name: string) => name === START || name === END || flat.nodes.has(name) || flat.builtins.has(name) || flat.switches.has(name);
   for (const [from, targets] of flat.edges) {
     if (!exists(from)) throw new TypeError(`compile(): an edge starts at "${from}", which is not a node of the graph`);
     for (const to of targets) if (!exists(to)) throw new TypeError(`compile(): the edge ${from} → ${to} ends at "${to}", which is not a node of the graph`);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry, loadCanvas, validateDsl } from "../../src/api.js";
-import { Command, END, START, state, StateGraph } from "../../src/graph/index.js";
+import { Command, END, START, state, StateGraph, when } from "../../src/graph/index.js";
 import { thread } from "../conformance/langgraph/harness.js";
 
 const Log = state({ log: state.list<string>() });
@@ -118,5 +118,35 @@ describe("StateGraph", () => {
     const registry = a.registry();
     a.register(registry);
     expect(() => b.register(registry)).toThrow(/component "graph__start" is already registered by another graph or an earlier compile: give this graph its own id/);
+  });
+});
+
+describe("StateGraph: a condition that is data", () => {
+  it("compiles when(key, operator, value) to RAGFlow's Switch, which routes on the state after the source's step", async () => {
+    const State = state({ score: state.number(), verdict: state.value<{ ok: boolean }>(), log: state.list<string>() });
+    const g = new StateGraph(State, { id: "grade" })
+      .addNode("grade", (s) => ({ score: s.score + 5, verdict: { ok: s.score + 5 >= 10 } }))
+      .addNode("pass", () => ({ log: "pass" }))
+      .addNode("retry", () => ({ log: "retry" }))
+      .addEdge(START, "grade")
+      .addConditionalEdges("grade", when("verdict.ok", "=", true), { true: "pass", false: "retry" })
+      .addEdge("retry", "grade")
+      .addEdge("pass", END)
+      .compile();
+    expect(g.dsl.components.grade__switch).toEqual({
+      obj: { component_name: "Switch", params: { conditions: [{ logical_operator: "and", items: [{ cpn_id: "env.verdict.ok", operator: "=", value: true }], to: ["pass"] }], end_cpn_ids: ["retry"] } },
+      downstream: ["pass", "retry"],
+      upstream: ["grade"],
+    });
+    expect(g.dsl.components.grade.downstream).toEqual(["grade__switch"]);
+    const result = await thread(g).invoke({ score: 1 });
+    expect(result.error).toBeUndefined();
+    expect(result.values).toEqual({ score: 11, verdict: { ok: true }, log: ["retry", "pass"] });
+    // A Switch is a built-in: the same route is taken without the graph's code (the RAGFlow part of the canvas).
+    expect(result.events.filter((e) => e.event === "node_finished" && e.data.component_type === "Switch")).toHaveLength(2);
+    // @ts-expect-error a key the state does not have
+    expect(() => new StateGraph(State).addConditionalEdges(START, when("nope", "=", 1), { true: END, false: END })).toThrow('"nope" is not a key of the state');
+    // @ts-expect-error an operator Switch does not have
+    expect(() => when("score", "==", 1)).toThrow('unknown operator "=="');
   });
 });
