@@ -12,11 +12,11 @@ import { applyPoolOp, type PoolOp } from "../pool/journal.js";
 import { unscopedId } from "../pool/pool.js";
 import type { TokenUsage } from "./events.js";
 import type { ReferenceBucket } from "./ledger.js";
-import { countExecution, pathOf, type CanvasSession } from "./session.js";
+import { countExecution, pathOf, uncountExecution, type CanvasSession } from "./session.js";
 import type { PendingInput, RunInProgress, RunStatus } from "./state.js";
 
 /** An op of the session beyond the pool's: the conversation and what the user was shown. */
-type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"] | ["schedule", unknown];
+type SessionOp = ["history", HistoryEntry] | ["reply", string] | ["replyReset"] | ["executionsReset"] | ["executionUndone", string] | ["schedule", unknown];
 export type CheckpointOp = PoolOp | SessionOp;
 
 /** One checkpoint's content. Optional fields are there only when they changed. */
@@ -198,6 +198,9 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
         break;
       case "executionsReset":
         session.executions = new Map();
+        break;
+      case "executionUndone":
+        uncountExecution(session.executions, op[1]);
         break;
       case "schedule":
         // The scheduling policy's own state changed (e.g. edge states): its policy replays it.

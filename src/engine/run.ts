@@ -25,7 +25,7 @@ import { BatchRunner, errorMessage, timeoutFor, type NodeResult, type RunnerHook
 import { deadlineAfter, type Deadline } from "./waits.js";
 import type { PendingInput } from "./state.js";
 import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
-import { countExecution, type CanvasSession } from "./session.js";
+import { countExecution, uncountExecution, type CanvasSession } from "./session.js";
 import { applyStateUpdates } from "./state-updates.js";
 import { placeResumeValues, resumeSlot, type InterruptInfo } from "./interrupt.js";
 
@@ -371,7 +371,7 @@ class Run implements RunHost {
         const interrupts = session.pending.interrupts;
         // In the run state before anything runs (and so in its first checkpoint): a run continued
         // after its process died still has them.
-        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) placeResumeValues(session.componentState, interrupts, this.inputs.resume);
+        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) placeResumeValues(session.componentState, interrupts, unwrapFormValue(this.inputs.resume));
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
@@ -432,8 +432,13 @@ class Run implements RunHost {
       if (this.inputReceivers.size > 0) this.inputsDelivered(nodes);
       let interrupts: InterruptInfo[] | undefined;
       for (const result of results) {
-        if (result.interrupt) (interrupts ??= []).push(result.interrupt);
-        else {
+        if (result.interrupt) {
+          (interrupts ??= []).push(result.interrupt);
+          // An interrupted start is not an execution: the run on resume is the same one (its
+          // idempotency key stays; a join does not count it as arrived).
+          uncountExecution(session.executions, result.node.id);
+          this.recorder?.op(["executionUndone", result.node.id]);
+        } else {
           // Resume values belong to one execution: the next one asks afresh.
           const slot = resumeSlot(result.ctx.outputKey);
           if (Object.hasOwn(session.componentState, slot)) delete session.componentState[slot];
@@ -708,6 +713,19 @@ class Run implements RunHost {
     return deadlineAfter(result.startedMs, timeoutFor(result.node, this.options));
   }
 }
+
+/**
+ * A value as a RAGFlow client submits a form field, `{ value, type }`, is the value inside (the
+ * pause advertises `resume` as a field); any other value is itself.
+ */
+function unwrapFormValue(submitted: unknown): unknown {
+  if (submitted === null || typeof submitted !== "object" || Array.isArray(submitted)) return submitted;
+  const keys = Object.keys(submitted);
+  const wrapped = keys.includes("value") && keys.includes("type") && keys.every((key) => FIELD_KEYS.has(key));
+  return wrapped ? (submitted as { value: unknown }).value : submitted;
+}
+
+const FIELD_KEYS: ReadonlySet<string> = new Set(["value", "type", "name", "optional", "options"]);
 
 /** Where a component ran, on its node events: the container and round of its frame. */
 function frameFields(frame: Frame | undefined): { container_id?: string; round?: number } {

@@ -119,6 +119,13 @@ export function countExecution(executions: Map<string, number>, componentId: str
   executions.set(componentId, (executions.get(componentId) ?? 0) + 1);
 }
 
+/** Take back the count of a start that did not execute (it paused from inside: it runs again on resume). */
+export function uncountExecution(executions: Map<string, number>, componentId: string): void {
+  const count = executions.get(componentId) ?? 0;
+  if (count > 1) executions.set(componentId, count - 1);
+  else executions.delete(componentId);
+}
+
 /**
  * The session as a snapshot of `dsl`: `path` (what runs next: producers whose stream nobody read,
  * then the frontier), `globals`, `history` and `task_id` in RAGFlow's places, the rest under

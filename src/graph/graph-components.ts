@@ -7,7 +7,7 @@
  */
 import type { ComponentContext, ComponentDefinition, InputRequest, InvokeResult, ParamProblem } from "../contracts/component.js";
 import type { StateReducer, StateWrite } from "../contracts/values.js";
-import { applyWrites, OVERWRITE_KEY } from "../pool/reducers.js";
+import { applyWrites, TAKE_KEY } from "../pool/reducers.js";
 import type { Reference } from "../refs/grammar.js";
 import { isPlainObject } from "../util/values.js";
 import { Command, END, isCommand, isSend, Send } from "./command.js";
@@ -209,7 +209,8 @@ function withWrites(state: Record<string, unknown>, writes: readonly StateWrite[
   const fresh = { ...state };
   for (const [name, key] of keys) {
     const values = byVariable.get(key.variable);
-    if (values) fresh[name] = applyWrites(name, key.reducerName, key.reduce, fresh[name], values);
+    // A preview on the live state: a reducer that mutates its input must not change it.
+    if (values) fresh[name] = applyWrites(name, key.reducerName, key.reduce, structuredClone(fresh[name]), values);
   }
   return fresh;
 }
@@ -366,14 +367,44 @@ export function functionComponent(spec: FunctionNodeSpec): ComponentDefinition {
   };
 }
 
+/** Payload runs of one send map at once, at most (a list of thousands must not start thousands of model calls). */
+const SEND_CONCURRENCY = 8;
+
+/** Map with at most `limit` calls in flight; results in input order. */
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => R | Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** The runtime a Send payload's run gets: the node's, without interrupt. */
+function sendRuntime(runtime: NodeRuntime, node: string): NodeRuntime {
+  return Object.assign(Object.create(runtime) as NodeRuntime, {
+    interrupt(): never {
+      throw new Error(`node "${node}": interrupt() cannot pause a run of a node started by Send (one component runs every payload); pause before or after the map instead`);
+    },
+  });
+}
+
 /** A send map: the node's function once per waiting payload, in order; their writes and routes together. */
 async function invokeSends(spec: FunctionNodeSpec, ctx: ComponentContext, state: Record<string, unknown>, runtime: NodeRuntime): Promise<InvokeResult> {
   const variable = spec.targets.sendMapOf(spec.node)!.variable;
   const waiting = ctx.peek(globalRef(variable));
   const payloads = Array.isArray(waiting) ? waiting : [];
   // Each payload's run starts with the others' in flight, as LangGraph runs a step's Sends at once.
-  const returned = await Promise.all(payloads.map((payload) => callNode(spec, ctx, state, payload, runtime)));
-  const writes: StateWrite[] = [[variable, { [OVERWRITE_KEY]: [] }]];
+  // A payload's run cannot pause: one component runs every payload, and its interrupts would be
+  // told apart by call order only.
+  const payloadRuntime = sendRuntime(runtime, spec.node);
+  const returned = await mapLimited(payloads, SEND_CONCURRENCY, (payload) => callNode(spec, ctx, state, payload, payloadRuntime));
+  // Take what was read: payloads sent in this batch (by another node, or by a payload to itself) stay queued.
+  const writes: StateWrite[] = [[variable, { [TAKE_KEY]: payloads.length }]];
   const next = new Set<string>();
   for (const value of returned) {
     const result = (await finishNode({ ...spec, routing: { ...spec.routing, after: undefined } }, ctx, state, value)) as { next: string[]; update: StateWrite[] };
@@ -431,7 +462,9 @@ export function joinComponent(type: string): ComponentDefinition {
   return {
     name: type,
     capabilities: { router: true },
-    references: () => [],
+    // Its sources as references: the join waits while one of them is pending in the same step
+    // (one paused from inside runs again before the join may count it).
+    references: (params) => ((params.sources as string[][] | undefined) ?? []).flat().map((id) => outputRef(id, "_")),
     thoughts: (params) => `waits for ${((params.sources as string[][] | undefined) ?? []).map((ids) => ids[0]).join(", ")}`,
     invoke(ctx) {
       const sources = ctx.params.sources as string[][];

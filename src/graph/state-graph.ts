@@ -48,7 +48,7 @@ export type NodeReturn<S extends StateShape, N extends string = string> =
 export type NodeFunction<S extends StateShape, N extends string = string, Input = StateOf<S>> = (state: Input, runtime: NodeRuntime) => NodeReturn<S, N> | Promise<NodeReturn<S, N>>;
 
 /** What a conditional edge's path function may return. */
-export type RouteResult<K extends string> = K | Send | ReadonlyArray<K | Send>;
+export type RouteResult<K extends string> = K | Send<Exclude<K, typeof END>> | ReadonlyArray<K | Send<Exclude<K, typeof END>>>;
 
 export interface NodeOptions<S extends StateShape, N extends string> {
   /** The component type's name in the DSL (default `<graph id>_<node>`): its identity in every stored canvas. */
@@ -181,7 +181,8 @@ export class StateGraph<S extends StateShape, N extends string = never> {
   }
 
   /** Add a function node, or a compiled graph as a node (a subgraph, inlined). */
-  addNode<K extends string>(name: K, node: NodeFunction<S, N | K> | CompiledStateGraph<StateShape, string> | BuiltinNode, options: NodeOptions<S, N | K> = {}): StateGraph<S, N | K> {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any built-in's node (its params were checked by builtin())
+  addNode<K extends string>(name: K, node: NodeFunction<S, N | NoInfer<K>> | CompiledStateGraph<StateShape, string> | BuiltinNode<any>, options: NodeOptions<S, N | NoInfer<K>> = {}): StateGraph<S, N | K> {
     if (typeof name !== "string" || !NODE_NAME.test(name)) throw new TypeError(`addNode(${JSON.stringify(name)}): a node name holds letters, digits, "_" and "-" only`);
     if (name === START || name === END || name.includes("__")) throw new TypeError(`addNode("${name}"): "${name}" is reserved (names holding "__" are the graph's own)`);
     if (name === "begin") throw new TypeError('addNode("begin"): "begin" is the canvas\'s Begin component');
@@ -324,7 +325,8 @@ export class CompiledStateGraph<S extends StateShape, N extends string = string>
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(values)) {
       if (!allowed.has(key)) throw new TypeError(`inputs(): "${key}" is not an input key of the graph (${[...allowed].join(", ")})`);
-      out[key] = { value, type: "object" };
+      // A text goes as a text (an "object" field would read "42" as a number).
+      out[key] = { value, type: typeof value === "string" ? "paragraph" : "object" };
     }
     return out;
   }
@@ -405,12 +407,13 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
     for (const edge of edges) for (const target of edge.pathMap ? Object.values(edge.pathMap) : flat.nodes.keys()) if (flat.nodes.has(target)) sendable.add(target);
   }
   for (const node of flat.nodes.values()) for (const end of node.options.ends ?? []) if (flat.nodes.has(end)) sendable.add(end);
-  for (const name of sendable) flat.variables.set(`__sends_${name}`, { reducer: "extend", type: "array<any>", default: [] as unknown, description: `Send payloads waiting for node ${name}` } as StateKeySpec);
+  for (const name of sendable) flat.variables.set(`__sends_${name}`, { reducer: "queue", type: "array<any>", default: [] as unknown, description: `Send payloads waiting for node ${name}` } as StateKeySpec);
 
   const targets: Targets = {
     has: (name) => flat.nodes.has(name) || flat.builtins.has(name),
     idOf: (name) => (name === END ? undefined : before.has(name) ? `${name}__before` : name),
-    sendMapOf: (name) => (sendable.has(name) ? { id: `${name}__send`, variable: `__sends_${name}` } : undefined),
+    // Sends to a node paused before go through its send map's own breakpoint.
+    sendMapOf: (name) => (sendable.has(name) ? { id: before.has(name) ? `${name}__send__before` : `${name}__send`, variable: `__sends_${name}` } : undefined),
   };
 
   const registry = defaultRegistry.extend();
@@ -469,7 +472,8 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
       for (const target of edge.pathMap ? Object.values(edge.pathMap) : []) {
         const to = targets.idOf(target);
         if (to) out.add(to);
-        if (sendable.has(target)) out.add(`${target}__send`);
+        const map = targets.sendMapOf(target);
+        if (map) out.add(map.id);
       }
     }
     for (const end of ends) {
@@ -525,7 +529,8 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
     added.set(node.name, c.addCustom(node.name, type, params, { name: node.name }));
     if (sendable.has(node.name)) {
       const sendType = typeName(`${node.type}__send`);
-      const sendDef = functionComponent({ ...base, type: sendType, routing, sendMap: true });
+      const sendRouting = { ...routing, ...(after.has(node.name) ? { after: `${node.name}__send__after` } : {}) };
+      const sendDef = functionComponent({ ...base, type: sendType, routing: sendRouting, sendMap: true });
       components.push(sendDef);
       registry.register(sendDef);
       added.set(`${node.name}__send`, c.addCustom(`${node.name}__send`, sendType, params, { name: `${node.name} (Send)` }));
@@ -538,6 +543,12 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
     registry.register(pause);
     for (const name of before) added.set(`${name}__before`, c.addCustom(`${name}__before`, pauseType, { node: name, when: "before", next: [name] }, { name: `before ${name}` }));
     for (const name of after) added.set(`${name}__after`, c.addCustom(`${name}__after`, pauseType, { node: name, when: "after" }, { name: `after ${name}` }));
+    for (const name of before) {
+      if (sendable.has(name)) added.set(`${name}__send__before`, c.addCustom(`${name}__send__before`, pauseType, { node: `${name}__send`, when: "before", next: [`${name}__send`] }, { name: `before ${name} (Send)` }));
+    }
+    for (const name of after) {
+      if (sendable.has(name)) added.set(`${name}__send__after`, c.addCustom(`${name}__send__after`, pauseType, { node: `${name}__send`, when: "after" }, { name: `after ${name} (Send)` }));
+    }
   }
   if (joinType) {
     const join = joinComponent(joinType);
@@ -562,7 +573,11 @@ function emit(structure: GraphStructure, options: CompileOptions<string>): Emitt
       link(node.name, [`${node.name}__after`]);
       link(`${node.name}__after`, out);
     } else link(node.name, out);
-    if (sendable.has(node.name)) link(`${node.name}__send`, after.has(node.name) ? [`${node.name}__after`] : out);
+    if (sendable.has(node.name)) {
+      link(`${node.name}__send`, after.has(node.name) ? [`${node.name}__send__after`] : out);
+      if (after.has(node.name)) link(`${node.name}__send__after`, out);
+      if (before.has(node.name)) link(`${node.name}__send__before`, [`${node.name}__send`]);
+    }
     if (before.has(node.name)) link(`${node.name}__before`, [node.name]);
   }
   for (const [id, sw] of flat.switches) link(id, [sw.whenTrue, sw.whenFalse].flatMap((t) => (t === END ? [] : [targets.idOf(t)!])));
@@ -618,7 +633,12 @@ function isBuiltinNode(value: unknown): value is BuiltinNode {
 function outputsToState(node: BuiltinNode): AnyNodeFunction {
   return (outputs) => {
     const update: Record<string, unknown> = {};
-    for (const [key, output] of Object.entries(node.into)) update[key] = typeof output === "function" ? output(outputs) : outputs[output];
+    for (const [key, output] of Object.entries(node.into)) {
+      if (typeof output === "string" && !Object.hasOwn(outputs, output)) {
+        throw new Error(`builtin ${node.component} gave no output "${output}" for the state key "${key}" (its outputs: ${Object.keys(outputs).join(", ") || "none"})`);
+      }
+      update[key] = typeof output === "function" ? output(outputs) : outputs[output];
+    }
     return update;
   };
 }

@@ -98,7 +98,7 @@ function key<T>(options: KeyOptions<T, string | NamedReducer<T, unknown>> = {}):
   });
 }
 
-const BUILTIN_NAMES: ReadonlySet<string> = new Set(["last", "add", "append", "extend", "merge", "messages", "union"]);
+const BUILTIN_NAMES: ReadonlySet<string> = new Set(["last", "add", "append", "extend", "merge", "messages", "union", "queue"]);
 
 function typeOf(value: unknown): string {
   if (typeof value === "string") return "string";
@@ -135,6 +135,7 @@ export interface StateSchema<S extends StateShape = StateShape> {
 export function state<const S extends StateShape>(keys: S): StateSchema<S> {
   for (const [name, spec] of Object.entries(keys)) {
     if (!/^[A-Za-z0-9_]+$/.test(name)) throw new TypeError(`state(): key "${name}": a key holds letters, digits and "_" only (it becomes env.${name})`);
+    if (name.includes("__")) throw new TypeError(`state(): key "${name}": names holding "__" are the graph's own (a subgraph's keys, Send queues)`);
     if (!spec || typeof spec.reducer !== "string") throw new TypeError(`state(): key "${name}" must be made with state.key(), state.text(), state.list()…`);
   }
   return Object.freeze({ keys });

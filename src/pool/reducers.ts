@@ -191,7 +191,26 @@ function messages(current: unknown, update: unknown): unknown {
 }
 
 /** The reducer names every canvas knows. "last" is the default (a key declared without reducer). */
-export const BUILTIN_REDUCERS: Readonly<Record<"last" | "add" | "append" | "extend" | "merge" | "messages" | "union", StateReducer>> = Object.freeze({
+/**
+ * A queue: a list update's items are appended; `{ "__take__": n }` drops the first n (what its
+ * reader took). Appends and a take in one batch give the same queue in any order, since a take
+ * only ever removes items that were there before the batch (StateGraph's Send payloads).
+ */
+function queue(current: unknown, update: unknown): unknown[] {
+  const list = listToExtend("queue", current);
+  if (isPlainObject(update) && Object.hasOwn(update, TAKE_KEY)) {
+    const count = update[TAKE_KEY];
+    if (typeof count !== "number" || !Number.isInteger(count) || count < 0) throw new TypeError(`a take must be a whole number of items, got ${showValue(count)}`);
+    return list.slice(count);
+  }
+  if (!Array.isArray(update)) throw new TypeError(`a queue takes a list of items or { "${TAKE_KEY}": n }, got ${valueKind(update)}`);
+  return list.concat(update);
+}
+
+/** The queue reducer's take: `{ "__take__": n }`. */
+export const TAKE_KEY = "__take__";
+
+export const BUILTIN_REDUCERS: Readonly<Record<"last" | "add" | "append" | "extend" | "merge" | "messages" | "union" | "queue", StateReducer>> = Object.freeze({
   last: (_current: unknown, update: unknown) => update,
   add,
   /** One item, whatever it is: a list update is one item. */
@@ -201,4 +220,5 @@ export const BUILTIN_REDUCERS: Readonly<Record<"last" | "add" | "append" | "exte
   merge,
   messages,
   union,
+  queue,
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { defaultRegistry, loadCanvas, validateDsl } from "../../src/api.js";
-import { Command, END, START, state, StateGraph, when } from "../../src/graph/index.js";
+import { builtin, Command, END, interrupt, reducer, Send, START, state, StateGraph, when } from "../../src/graph/index.js";
 import { thread } from "../conformance/langgraph/harness.js";
 
 const Log = state({ log: state.list<string>() });
@@ -148,5 +148,108 @@ describe("StateGraph: a condition that is data", () => {
     expect(() => new StateGraph(State).addConditionalEdges(START, when("nope", "=", 1), { true: END, false: END })).toThrow('"nope" is not a key of the state');
     // @ts-expect-error an operator Switch does not have
     expect(() => when("score", "==", 1)).toThrow('unknown operator "=="');
+  });
+});
+
+describe("StateGraph: Sends, pauses and joins together (found by review)", () => {
+  const Log = state({ log: state.list<string>() });
+
+  it("keeps a payload sent while the target's send map runs: another sender's, and a payload's own Send", async () => {
+    const twoSenders = new StateGraph(Log, { id: "two" })
+      .addNode("a", () => ({ log: "a" }))
+      .addNode("x", (p) => ({ log: `x:${String(p as unknown)}` }))
+      .addConditionalEdges(START, () => [new Send("x", "p1"), "a"], ["x", "a"])
+      .addConditionalEdges("a", () => [new Send("x", "p2")], ["x"])
+      .addEdge("x", END)
+      .compile();
+    expect((await thread(twoSenders).invoke({})).values).toEqual({ log: ["x:p1", "a", "x:p2"] });
+    const recursive = new StateGraph(Log, { id: "rec" })
+      .addNode("x", (p) => {
+        const n = p as unknown as number;
+        return n > 0 ? new Command({ update: { log: `x:${n}` }, goto: new Send("x", n - 1) }) : { log: `x:${n}` };
+      }, { ends: ["x"] })
+      .addConditionalEdges(START, () => [new Send("x", 2)], ["x"])
+      .compile();
+    expect((await thread(recursive).invoke({})).values).toEqual({ log: ["x:2", "x:1", "x:0"] });
+  });
+
+  it("a waiting edge does not count a source that paused from inside as arrived", async () => {
+    const g = new StateGraph(Log, { id: "join" })
+      .addNode("a", () => ({ log: "a" }))
+      .addNode("b", () => ({ log: `b:${interrupt<string>("approve?")}` }))
+      .addNode("c", (s) => ({ log: `c saw ${s.log.join(",")}` }))
+      .addEdge(START, "a")
+      .addEdge(START, "b")
+      .addEdge(["a", "b"], "c")
+      .addEdge("c", END)
+      .compile();
+    const t = thread(g);
+    expect((await t.invoke({})).next).toEqual(["b"]);
+    // A run without an answer asks again; then the answer.
+    expect((await t.invoke(null)).next).toEqual(["b"]);
+    const done = await t.invoke(new Command({ resume: "yes" }));
+    expect(done.values).toEqual({ log: ["a", "b:yes", "c saw a,b:yes"] });
+  });
+
+  it("refuses interrupt() in a run started by Send, naming the node", async () => {
+    const g = new StateGraph(Log, { id: "sendint" })
+      .addNode("x", (p) => ({ log: `${String(p as unknown)}:${interrupt<string>("ok?")}` }))
+      .addConditionalEdges(START, () => [new Send("x", "alice"), new Send("x", "bob")], ["x"])
+      .compile();
+    expect((await thread(g).invoke({})).error).toContain('node "x": interrupt() cannot pause a run of a node started by Send');
+  });
+
+  it("pauses before and after a node started by Send", async () => {
+    const build = (options: { interruptBefore?: ["x"]; interruptAfter?: ["x"] }) =>
+      new StateGraph(Log, { id: "bp" })
+        .addNode("x", (p) => ({ log: `x:${String(p as unknown)}` }))
+        .addNode("y", () => ({ log: "y" }))
+        .addConditionalEdges(START, () => [new Send("x", "p1")], ["x"])
+        .addEdge("x", "y")
+        .compile(options);
+    const before = thread(build({ interruptBefore: ["x"] }));
+    const paused = await before.invoke({});
+    expect(paused.next).toEqual(["x"]);
+    expect(paused.values).toEqual({ log: [] });
+    expect((await before.invoke(new Command({ resume: undefined }))).values).toEqual({ log: ["x:p1", "y"] });
+    const after = thread(build({ interruptAfter: ["x"] }));
+    expect((await after.invoke({})).values).toEqual({ log: ["x:p1"] });
+    expect((await after.invoke(new Command({ resume: undefined }))).values).toEqual({ log: ["x:p1", "y"] });
+  });
+
+  it("gives a text input as the text it is, and takes a resume value in RAGFlow's { value, type } form", async () => {
+    const Q = state({ question: state.text(), answer: state.text() });
+    const g = new StateGraph(Q, { id: "texts" })
+      .addNode("ask", (s) => ({ answer: `${typeof s.question}:${s.question}:${interrupt<string>("?")}` }))
+      .addEdge(START, "ask")
+      .compile();
+    const t = thread(g);
+    await t.invoke({ question: "42" });
+    const done = await t.invoke(new Command({ resume: { value: "yes", type: "line" } }));
+    expect(done.values).toEqual({ question: "42", answer: "string:42:yes" });
+  });
+
+  it("names a built-in node's missing output, and refuses state keys holding \"__\"", async () => {
+    const Out = state({ out: state.text() });
+    const g = new StateGraph(Out, { id: "into" })
+      .addNode("say", builtin("Message", { content: ["hi"] }, { out: "contnet" }))
+      .addEdge(START, "say")
+      .compile();
+    expect((await thread(g).invoke({})).error).toContain('builtin Message gave no output "contnet" for the state key "out" (its outputs: content');
+    expect(() => state({ sub__secret: state.text() })).toThrow('names holding "__" are the graph\'s own');
+  });
+
+  it("routes on a preview that does not let a mutating reducer change the state twice", async () => {
+    const pushing = reducer<string[], string>("pushing", (list, item) => {
+      list.push(item);
+      return list;
+    });
+    const g = new StateGraph(state({ log: state.key({ reducer: pushing, default: [] }) }), { id: "mut" })
+      .addNode("a", () => ({ log: "a" }))
+      .addNode("b", () => ({ log: "b" }))
+      .addEdge(START, "a")
+      .addConditionalEdges("a", () => "b", ["b"])
+      .compile();
+    expect((await thread(g).invoke({})).values).toEqual({ log: ["a", "b"] });
   });
 });

@@ -6,7 +6,7 @@
  * time or at compile().
  */
 import { describe, expect, expectTypeOf, it } from "vitest";
-import { Command, END, reducer, START, state, StateGraph, type StateOf, type UpdateOf } from "../../src/graph/index.js";
+import { builtin, Command, END, env, reducer, Send, START, state, StateGraph, type StateOf, type UpdateOf } from "../../src/graph/index.js";
 
 const State = state({
   question: state.text(),
@@ -69,5 +69,18 @@ describe("StateGraph's types", () => {
     g.addConditionalEdges("a", () => "y", { x: "b" });
     // @ts-expect-error interruptBefore a node that does not exist
     expect(() => graph().compile({ interruptBefore: ["nope"] })).toThrow('names "nope", which is not a node');
+  });
+
+  it("a built-in node takes its component's typed params; a Send names a node of the graph", () => {
+    const g = new StateGraph(State)
+      .addNode("kb", builtin("Retrieval", { query: env("question"), kb_ids: ["handbook"], top_n: 4 }, { docs: "formalized_content" }))
+      .addNode("a", () => new Command({ goto: "kb" }), { ends: ["kb"] })
+      .addEdge(START, "a");
+    expect(g.compile().dsl.components.kb.obj.component_name).toBe("Retrieval");
+    // @ts-expect-error a param Retrieval does not have
+    builtin("Retrieval", { top_m: 4 });
+    // A Command may go to a node added later (LangGraph's error handlers do): checked when the graph runs.
+    // @ts-expect-error a Send to a node the graph lacks
+    new StateGraph(State).addNode("a", () => ({})).addConditionalEdges(START, () => [new Send("nowhere", 1)], ["a"]);
   });
 });

@@ -29,7 +29,7 @@ export interface TurnResult {
 /** The node a component stands for ("" for the graph's own plumbing). */
 export function nodeOf(componentId: string): string {
   if (componentId === "begin" || componentId === "__start__" || /__join\d*$/.test(componentId)) return "";
-  return componentId.replace(/__(send|before|after)$/, "");
+  return componentId.replace(/(__(send|before|after))+$/, "");
 }
 
 export class Thread<S extends StateShape> {
