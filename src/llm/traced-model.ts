@@ -86,9 +86,8 @@ export function tracedChatModel(model: ChatModel, tracer: CallTracer): ChatModel
   const span = tracer.span?.bind(tracer);
   if (!span) return model;
   // Everything else (llmId, model, maxContextTokens, transcribe, a client's own getters) is the model's.
-  const traced = Object.create(model) as ChatModel;
   const name = `chat ${model.model}`;
-  traced.complete = (request) => {
+  const complete: ChatModel["complete"] = (request) => {
     const content = contentSettings(tracer.services);
     return span(name, requestAttributes(model, request, content), async (scope) => {
       const result = await model.complete(request);
@@ -96,8 +95,9 @@ export function tracedChatModel(model: ChatModel, tracer: CallTracer): ChatModel
       return result;
     });
   };
-  traced.stream = (request) => tracedStream(span, name, model, request, contentSettings(tracer.services));
-  return traced;
+  const stream: ChatModel["stream"] = (request) => tracedStream(span, name, model, request, contentSettings(tracer.services));
+  // Defined, not assigned: a frozen model's own methods must not stop the wrapper's.
+  return Object.create(model, { complete: { value: complete }, stream: { value: stream } }) as ChatModel;
 }
 
 /** A streamed call whose span lasts from its first read to its end (or to when its reader stops). */
