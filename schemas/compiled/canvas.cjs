@@ -7,11 +7,12 @@ const schema32 = {"type":"object","required":["obj"],"properties":{"obj":{"type"
 const schema33 = {"type":"object","properties":{"name":{"type":"string","pattern":"^[a-zA-Z_0-9]+$"},"type":{"type":"string"},"value":true,"description":{"type":"string"},"reducer":{"type":"string","pattern":"^[A-Za-z][A-Za-z0-9_]*$","description":"canvasflow: how a component's state write (InvokeControl.update) merges into this variable: last (default), add, append, extend, merge, messages, union, or a reducer registered by name"}}};
 const schema35 = {"type":"object","required":["id"],"properties":{"id":{"type":"string"},"type":{"type":"string"},"parentId":{"type":"string"},"data":{"type":"object","properties":{"label":{"type":"string"},"name":{"type":"string"},"form":{"type":"object"}}}}};
 const schema36 = {"type":"object","required":["source","target"],"properties":{"id":{"type":"string"},"source":{"type":"string"},"target":{"type":"string"},"sourceHandle":{"type":["string","null"]},"targetHandle":{"type":["string","null"]}}};
-const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/run-state.schema.json","title":"canvasflow run state","description":"The run state a canvasflow snapshot keeps under the DSL's `canvasflow` key. Together with the DSL's path, globals and history it is enough to resume a run in any process.","type":"object","required":["version","status","outputs","component_state","open_containers","steps"],"properties":{"version":{"const":1},"status":{"description":"idle: the next run starts a new turn; paused: the next run resumes with inputs; running: a checkpoint of a run under way, which the next run continues (after a crash); failed/cancelled: the last turn ended early.","enum":["idle","paused","running","failed","cancelled"]},"outputs":{"description":"Component outputs of the current turn, keyed by component id.","type":"object","additionalProperties":{"type":"object","propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"component_state":{"description":"Per-component counters (IterationItem and LoopItem rounds).","type":"object"},"open_containers":{"description":"Iterations and Loops that started and have not finished, with their start time in epoch seconds.","type":"object","additionalProperties":{"type":"number"}},"steps":{"description":"Component executions in the current turn.","type":"integer","minimum":0},"pending":{"description":"The explicit pending-input marker of a paused run.","type":"object","required":["components","inputs","tips"],"properties":{"components":{"type":"array","items":{"type":"string"},"minItems":1},"inputs":{"type":"object","additionalProperties":{"type":"object"}},"tips":{"type":"string"},"interrupts":{"description":"Components that paused from inside (ctx.interrupt): each interrupt's id, its component and the value it showed.","type":"array","items":{"type":"object","required":["id","component_id"],"properties":{"id":{"type":"string"},"component_id":{"type":"string"},"value":true}}}}},"reply":{"description":"Message text already shown in a paused turn; it becomes the assistant's history entry when the turn ends.","type":"array","items":{"type":"string"}},"references":{"description":"References gathered in a paused turn that no message_end has carried yet.","type":"object","required":["chunks","doc_aggs"],"properties":{"chunks":{"type":"array","items":{"type":"object"}},"doc_aggs":{"type":"array","items":{"type":"object"}}}},"error":{"type":"string"},"epoch":{"description":"Runs started on this session so far; event ids begin with it.","type":"integer","minimum":0},"executions":{"description":"How often each component ran in the current turn (part of its idempotency key).","type":"object","additionalProperties":{"type":"integer","minimum":0}},"usage":{"description":"Tokens counted in the current turn.","type":"object","required":["prompt_tokens","completion_tokens","total_tokens","calls"],"properties":{"prompt_tokens":{"type":"number","minimum":0},"completion_tokens":{"type":"number","minimum":0},"total_tokens":{"type":"number","minimum":0},"calls":{"type":"number","minimum":0}}},"run":{"description":"Present while status is running: what a process continuing the run needs.","type":"object","required":["message_id","created_at","inputs","receivers"],"properties":{"message_id":{"type":"string"},"created_at":{"type":"number"},"inputs":{"type":"object"},"receivers":{"type":"array","items":{"type":"string"}},"last":{"type":"string"}}},"schedule":{"description":"The scheduling policy's own state while a run is paused or under way: for edge-scheduled graphs (Dify), the edge and node states of every open frame, the ready queue and the containers' rounds. Absent for RAGFlow canvases, whose frontier is the DSL's path.","type":"object"}},"if":{"properties":{"status":{"const":"paused"}}},"then":{"required":["pending"]}};
+const schema37 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://canvasflow.dev/schemas/run-state.schema.json","title":"canvasflow run state","description":"The run state a canvasflow snapshot keeps under the DSL's `canvasflow` key. Together with the DSL's path, globals and history it is enough to resume a run in any process.","type":"object","required":["version","status","outputs","component_state","open_containers","steps"],"properties":{"version":{"const":1},"status":{"description":"idle: the next run starts a new turn; paused: the next run resumes with inputs; running: a checkpoint of a run under way, which the next run continues (after a crash); failed/cancelled: the last turn ended early.","enum":["idle","paused","running","failed","cancelled"]},"outputs":{"description":"Component outputs of the current turn, keyed by component id.","type":"object","additionalProperties":{"type":"object","propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"propertyNames":{"not":{"enum":["__proto__","constructor","prototype"]}}},"component_state":{"description":"Per-component counters (IterationItem and LoopItem rounds).","type":"object"},"open_containers":{"description":"Iterations and Loops that started and have not finished, with their start time in epoch seconds.","type":"object","additionalProperties":{"type":"number"}},"steps":{"description":"Component executions in the current turn.","type":"integer","minimum":0},"pending":{"description":"The explicit pending-input marker of a paused run.","type":"object","required":["components","inputs","tips"],"properties":{"components":{"type":"array","items":{"type":"string"},"minItems":1},"inputs":{"type":"object","additionalProperties":{"type":"object"}},"tips":{"type":"string"},"interrupts":{"description":"Components that paused from inside (ctx.interrupt): each interrupt's id, its component and the value it showed.","type":"array","items":{"type":"object","required":["id","component_id"],"properties":{"id":{"type":"string"},"component_id":{"type":"string"},"value":true}}}}},"reply":{"description":"Message text already shown in a paused turn; it becomes the assistant's history entry when the turn ends.","type":"array","items":{"type":"string"}},"references":{"description":"References gathered in a paused turn that no message_end has carried yet.","type":"object","required":["chunks","doc_aggs"],"properties":{"chunks":{"type":"array","items":{"type":"object"}},"doc_aggs":{"type":"array","items":{"type":"object"}}}},"error":{"type":"string"},"epoch":{"description":"Runs started on this session so far; event ids begin with it.","type":"integer","minimum":0},"executions":{"description":"How often each component ran in the current turn (part of its idempotency key).","type":"object","additionalProperties":{"type":"integer","minimum":0}},"usage":{"description":"Tokens counted in the current turn.","type":"object","required":["prompt_tokens","completion_tokens","total_tokens","calls"],"properties":{"prompt_tokens":{"type":"number","minimum":0},"completion_tokens":{"type":"number","minimum":0},"total_tokens":{"type":"number","minimum":0},"calls":{"type":"number","minimum":0}}},"run":{"description":"Present while status is running: what a process continuing the run needs.","type":"object","required":["message_id","created_at","inputs","receivers"],"properties":{"message_id":{"type":"string"},"created_at":{"type":"number"},"inputs":{"type":"object"},"receivers":{"type":"array","items":{"type":"string"}},"last":{"type":"string"}}},"schedule":{"description":"The scheduling policy's own state while a run is paused or under way: for edge-scheduled graphs (Dify), the edge and node states of every open frame, the ready queue and the containers' rounds. Absent for RAGFlow canvases, whose frontier is the DSL's path.","type":"object"},"traceparent":{"description":"The W3C traceparent of the last run's span, when a tracing SDK recorded it: a run that resumes this one (after a pause, or after its process died) links to it.","type":"string","pattern":"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$"}},"if":{"properties":{"status":{"const":"paused"}}},"then":{"required":["pending"]}};
 const func1 = require("ajv/dist/runtime/ucs2length").default;
 const pattern4 = new RegExp("^[a-zA-Z_0-9]+$", "u");
 const pattern5 = new RegExp("^[A-Za-z][A-Za-z0-9_]*$", "u");
 const pattern8 = new RegExp("^[^\\u0000-\\u001f\\u007f/\\\\]*$", "u");
+const pattern9 = new RegExp("^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$", "u");
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 /*# sourceURL="https://canvasflow.dev/schemas/canvas.schema.json" */;
@@ -1942,9 +1943,11 @@ vErrors.push(err146);
 errors++;
 }
 }
-}
-else {
-const err147 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data:data48};
+if(data48.traceparent !== undefined){
+let data92 = data48.traceparent;
+if(typeof data92 === "string"){
+if(!pattern9.test(data92)){
+const err147 = {instancePath:instancePath+"/canvasflow/traceparent",schemaPath:"run-state.schema.json/properties/traceparent/pattern",keyword:"pattern",params:{pattern: "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$"},message:"must match pattern \""+"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$"+"\"",schema:"^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",parentSchema:schema37.properties.traceparent,data:data92};
 if(vErrors === null){
 vErrors = [err147];
 }
@@ -1954,14 +1957,37 @@ vErrors.push(err147);
 errors++;
 }
 }
-}
 else {
-const err148 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+const err148 = {instancePath:instancePath+"/canvasflow/traceparent",schemaPath:"run-state.schema.json/properties/traceparent/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.traceparent.type,parentSchema:schema37.properties.traceparent,data:data92};
 if(vErrors === null){
 vErrors = [err148];
 }
 else {
 vErrors.push(err148);
+}
+errors++;
+}
+}
+}
+else {
+const err149 = {instancePath:instancePath+"/canvasflow",schemaPath:"run-state.schema.json/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data:data48};
+if(vErrors === null){
+vErrors = [err149];
+}
+else {
+vErrors.push(err149);
+}
+errors++;
+}
+}
+}
+else {
+const err150 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err150];
+}
+else {
+vErrors.push(err150);
 }
 errors++;
 }

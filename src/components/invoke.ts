@@ -13,10 +13,10 @@ import { stringifyValue } from "../refs/template.js";
 import { finiteNumber, isBlank, isPlainObject, objectRows } from "../util/values.js";
 import { formBody, hasHeader, jsonArgument, withQuery } from "./http/arguments.js";
 import { htmlToText } from "./http/html-to-text.js";
-import { requestLabel, sendHttpRequest, type HttpMethod } from "./http/request.js";
+import { requestLabel, sendHttpRequest, spanUrl, type HttpMethod } from "./http/request.js";
 import { egressPolicyOf } from "../sandbox/egress/service.js";
 import { isTextStream } from "./text-stream.js";
-import type { ComponentContext, ComponentDefinition, Params, ParamProblem } from "./types.js";
+import type { ComponentContext, ComponentDefinition, Params, ParamProblem, SpanAttributes } from "./types.js";
 import { valueKind } from "./value-kind.js";
 
 export type { EgressServiceOptions, HttpServiceOptions } from "../sandbox/egress/service.js";
@@ -198,6 +198,12 @@ function statusError(status: number, statusText: string, label: string, text: st
   return new Error(excerpt ? `${message}: ${excerpt}` : message);
 }
 
+/** An HTTP client span's attributes: the method, the URL without credentials, the server. */
+function requestAttributes(method: HttpMethod, url: URL): SpanAttributes {
+  const port = url.port !== "" ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+  return { "http.request.method": method, "url.full": spanUrl(url), "server.address": url.hostname.replace(/^\[(.*)\]$/, "$1"), "server.port": port };
+}
+
 // ---- the definition ----
 
 export const Invoke: ComponentDefinition = {
@@ -276,16 +282,29 @@ export const Invoke: ComponentDefinition = {
       if (!hasHeader(headers, "content-type")) headers["Content-Type"] = "application/x-www-form-urlencoded";
     }
 
-    const response = await sendHttpRequest({
-      method,
-      url: target,
-      headers,
-      body,
-      timeoutMs: seconds * 1000,
-      proxy,
-      egress: egressPolicyOf(ctx.services),
-      signal: ctx.signal,
-    });
+    const send = () =>
+      sendHttpRequest({
+        method,
+        url: target,
+        headers,
+        body,
+        timeoutMs: seconds * 1000,
+        proxy,
+        egress: egressPolicyOf(ctx.services),
+        signal: ctx.signal,
+      });
+    // The request is a span of its own when the run is traced (the HTTP client conventions).
+    const response = ctx.span
+      ? await ctx.span(method, requestAttributes(method, target), async (span) => {
+          const answer = await send();
+          span.setAttributes({ "http.response.status_code": answer.status });
+          if (answer.status >= 400) {
+            span.setAttributes({ "error.type": String(answer.status) });
+            span.recordError(`HTTP ${answer.status}${answer.statusText ? ` ${answer.statusText}` : ""}`);
+          }
+          return answer;
+        })
+      : await send();
     const text = params.clean_html === true ? htmlToText(response.text) : response.text;
     ctx.setOutput("result", text);
     ctx.setOutput("status_code", response.status);

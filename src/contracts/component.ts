@@ -7,7 +7,22 @@
 import type { Reference } from "../refs/grammar.js";
 import type { CompiledTemplate } from "../refs/template.js";
 import type { AgentToolBinding } from "./tool.js";
-import type { HistoryEntry, InputField, JsonSchema, Outputs, Params, ReferenceChunk, ReferenceDocument, RuntimeServices, StateWrite, UsageReport } from "./values.js";
+import type {
+  HistoryEntry,
+  InputField,
+  JsonSchema,
+  Outputs,
+  Params,
+  ReferenceChunk,
+  ReferenceDocument,
+  RuntimeServices,
+  SpanAttributes,
+  SpanScope,
+  StateWrite,
+  UsageReport,
+} from "./values.js";
+
+export type { SpanAttributes, SpanScope };
 
 /** What `invoke` may return to steer the path. Plain components return nothing. */
 export interface InvokeControl {
@@ -257,6 +272,12 @@ export interface ComponentContext<P = Params> {
   addReferences(chunks: readonly ReferenceChunk[], documents?: readonly ReferenceDocument[]): void;
   /** The references gathered since the last message_end (e.g. to decide whether to ask for citations). */
   references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] };
+  /**
+   * Run `fn` inside a child span of this component's span (a model call, a tool call, a
+   * retrieval, an HTTP request); without tracing it just runs `fn`. The span ends when fn
+   * settles; a throw marks it failed.
+   */
+  span?<T>(name: string, attributes: SpanAttributes, fn: (span: SpanScope) => Promise<T>): Promise<T>;
 }
 
 /** A component type. Register one with `registerComponent()`. */

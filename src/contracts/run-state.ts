@@ -75,4 +75,9 @@ export interface PersistedRunState {
    * the edge and node states of every open frame). Plain JSON; its policy reads it.
    */
   schedule?: unknown;
+  /**
+   * The W3C traceparent of the last run's span, when a tracing SDK recorded it: a run that resumes
+   * this one (after a pause, or after its process died) links to it.
+   */
+  traceparent?: string;
 }

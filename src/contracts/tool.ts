@@ -3,7 +3,7 @@
  * params resolve to (canvas node), and returns what the model reads (`formalized_content`) plus
  * any other outputs.
  */
-import type { JsonSchema, Params, ReferenceChunk, ReferenceDocument, RuntimeServices, UsageReport } from "./values.js";
+import type { JsonSchema, Params, ReferenceChunk, ReferenceDocument, RuntimeServices, SpanAttributes, SpanScope, UsageReport } from "./values.js";
 
 /** A function the model may call (OpenAI's tools format). */
 export interface FunctionTool {
@@ -26,6 +26,8 @@ export interface ToolContext {
    * canvas, as a node or as an Agent's tool; absent when it runs on its own.
    */
   get?(selector: string): unknown;
+  /** A child span of the calling component's (or Agent tool call's) span: ComponentContext.span. */
+  span?<T>(name: string, attributes: SpanAttributes, fn: (span: SpanScope) => Promise<T>): Promise<T>;
 }
 
 /** A tool's result. `formalized_content` is the text a model reads (file makers such as DocGenerator have none). */

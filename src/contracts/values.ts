@@ -58,6 +58,16 @@ export interface ReferenceDocument {
   [key: string]: unknown;
 }
 
+/** Attribute values a span takes (OpenTelemetry's AttributeValue, without importing it). */
+export type SpanAttributes = Record<string, string | number | boolean | readonly string[] | readonly number[] | undefined>;
+
+/** A child span while its work runs (ComponentContext.span): more attributes, or the error that failed it. */
+export interface SpanScope {
+  setAttributes(attributes: SpanAttributes): void;
+  /** Marks the span failed (status ERROR, `canvasflow.error`) without ending it. */
+  recordError(error: unknown): void;
+}
+
 /** Hooks into the world outside the canvas. Providers arrive with the LLM and tools work. */
 export interface RuntimeServices {
   /** Extra services registered by the embedding application, keyed by name. */

@@ -37,6 +37,8 @@ export interface RunDelta {
   run?: RunInProgress | null;
   /** The component whose outputs workflow_finished shows so far (changes almost every step, so apart from `run`). */
   last?: string;
+  /** The traceparent of the run's span (set when a traced run starts; null: cleared). */
+  traceparent?: string | null;
   /**
    * What the caller keeps of the run with its last checkpoint (a server: the turn's messages), so
    * that it is stored in the same write as the run's end (see DurableRunRequest.end). The engine
@@ -63,6 +65,7 @@ export class RunRecorder {
   private error: string;
   private run: RunInProgress | undefined;
   private lastShown: string | undefined;
+  private traceparent: string | undefined;
 
   constructor(private readonly session: CanvasSession) {
     const s = session;
@@ -74,6 +77,7 @@ export class RunRecorder {
     this.error = s.error ?? "";
     this.run = s.run;
     this.lastShown = s.run?.last;
+    this.traceparent = s.traceparent;
     session.pool.journal = (op) => this.ops.push(op);
   }
 
@@ -126,6 +130,10 @@ export class RunRecorder {
     } else if (s.run?.last !== this.lastShown && s.run?.last !== undefined) {
       delta.last = s.run.last;
       this.lastShown = s.run.last;
+    }
+    if (s.traceparent !== this.traceparent) {
+      delta.traceparent = s.traceparent ?? null;
+      this.traceparent = s.traceparent;
     }
     return delta;
   }
@@ -230,4 +238,5 @@ export function applyDelta(session: CanvasSession, delta: RunDelta): void {
   // A run that ended keeps no schedule (the live session drops it too).
   if (delta.status !== "running" && delta.status !== "paused") session.schedule = undefined;
   if (delta.last !== undefined && session.run) session.run.last = delta.last;
+  if (delta.traceparent !== undefined) session.traceparent = delta.traceparent ?? undefined;
 }

@@ -13,6 +13,8 @@ import type {
   ReferenceChunk,
   ReferenceDocument,
   RuntimeServices,
+  SpanAttributes,
+  SpanScope,
   UsageReport,
 } from "../components/types.js";
 import type { HistoryEntry, Params } from "../dsl/types.js";
@@ -21,6 +23,10 @@ import type { Frame } from "./frame.js";
 import { emptyUsage, type FailedAttempt, type TokenUsage } from "./events.js";
 import { addUsage } from "./ledger.js";
 import { InterruptSignal, resumeSlot } from "./interrupt.js";
+import type { ComponentSpan } from "../tracing/run-spans.js";
+
+/** What `span` hands `fn` when the run is not traced. */
+const NO_SPAN: SpanScope = Object.freeze({ setAttributes: () => undefined, recordError: () => undefined });
 
 /** What the run shares with every context it makes. */
 export interface RunScope {
@@ -74,6 +80,8 @@ export class InvocationContext implements ComponentContext<Params> {
   usage: TokenUsage | undefined;
   /** The attempts that failed before a retry (node_finished lists them; Dify streams them as node_retry); made on the first retry, as most steps never fail. */
   failedAttempts: FailedAttempt[] | undefined;
+  /** This execution's span, when the run is traced (set by the run before it starts). */
+  trace: ComponentSpan | undefined;
   private controller: AbortController | undefined;
   private stateAccess: ComponentState | undefined;
   /** How often this invocation called interrupt(). */
@@ -257,6 +265,16 @@ export class InvocationContext implements ComponentContext<Params> {
 
   references(): { readonly chunks: readonly ReferenceChunk[]; readonly doc_aggs: readonly ReferenceDocument[] } {
     return this.scope.ledger.references();
+  }
+
+  span<T>(name: string, attributes: SpanAttributes, fn: (span: SpanScope) => Promise<T>): Promise<T> {
+    const trace = this.trace;
+    if (trace) return trace.child(name, attributes, fn);
+    try {
+      return fn(NO_SPAN);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 }
 

@@ -13,6 +13,8 @@ export interface TokenUsage {
 
 export interface WorkflowStartedData {
   inputs: Record<string, unknown>;
+  /** The OpenTelemetry trace id of the run's span, when a tracing SDK records it (a client can link to the trace). */
+  trace_id?: string;
 }
 
 /** A run whose process died, continued from its last checkpoint by another (or the same) process. */
@@ -21,6 +23,8 @@ interface WorkflowResumedData {
   inputs: Record<string, unknown>;
   /** Components that may have been running when the process died: they run again now. */
   in_flight: string[];
+  /** The OpenTelemetry trace id of this run's span, when a tracing SDK records it. */
+  trace_id?: string;
 }
 
 export interface NodeStartedData {

@@ -177,6 +177,7 @@ class FrontierScheduler implements Scheduler {
     if (node.startChildId) delete this.session.componentState[node.startChildId];
     const outputs = eventRecord(this.pool.recordOf(containerId), this.host.eventValueLimit);
     this.remember(containerId, outputs);
+    this.host.containerFinished(containerId);
     return this.host.events.make("node_finished", {
       inputs: {},
       outputs,

@@ -40,6 +40,8 @@ export interface RunHost {
   readonly eventValueLimit: number;
   /** A context for a component (a container's hooks run through one too). */
   contextFor(task: Task): InvocationContext;
+  /** A container's own node_finished is made now, once its last round ended (its span ends). */
+  containerFinished(containerId: string): void;
   /** The node_finished event of a result, as the pool shows its outputs now. */
   nodeFinished(result: NodeResult, error: string | undefined, extra?: Record<string, unknown>): CanvasEventOf<"node_finished">;
   /** Add text to what the user was shown in this turn (kept across a pause, recorded for checkpoints). */

@@ -28,6 +28,7 @@ import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
 import { countExecution, uncountExecution, type CanvasSession } from "./session.js";
 import { applyStateUpdates } from "./state-updates.js";
 import { placeResumeValues, resumeSlot, type InterruptInfo } from "./interrupt.js";
+import { startRunSpan, type RunSpans, type SpanOutcome, type TraceParent } from "../tracing/run-spans.js";
 
 export type { CanvasSession } from "./session.js";
 
@@ -80,6 +81,11 @@ export interface RunRequest {
    * whose stream nobody had read yet run again there. Meant with `checkpoint`.
    */
   suspend?: AbortSignal;
+  /**
+   * The W3C trace context the run's span is a child of (a server request's or a queued job's
+   * `traceparent`). Without it, the OpenTelemetry context active when `canvas.run()` was called.
+   */
+  traceContext?: { traceparent: string; tracestate?: string };
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;
@@ -92,6 +98,8 @@ export async function* executeRun(
   session: CanvasSession,
   request: RunRequest,
   options: EngineOptions,
+  /** The OpenTelemetry context active when the run was asked for (its span's parent). */
+  traceParent?: TraceParent,
 ): AsyncGenerator<CanvasEvent, void, undefined> {
   // A run continued after a crash keeps its message id and start.
   const continued = session.status === "running" ? session.run : undefined;
@@ -114,11 +122,12 @@ export async function* executeRun(
   try {
     let last: CanvasEvent | undefined;
     try {
-      run = new Run(session, request, options, events);
+      run = new Run(session, request, options, events, traceParent);
       last = yield* run.execute();
       if (last === undefined) {
         // Suspended: its last checkpoint is where another process goes on; nothing more to say.
         ended = true;
+        run.endTrace("interrupted");
         return;
       }
     } catch (bug) {
@@ -131,7 +140,9 @@ export async function* executeRun(
     ended = true;
     // The last event goes out once the run's last checkpoint is written; if it could not be, it says so.
     const problem = run ? await run.finalCheckpoint() : undefined;
-    yield problem === undefined ? last : unsavedEnding(last, problem);
+    const ending = problem === undefined ? last : unsavedEnding(last, problem);
+    run?.endTrace(...outcomeOf(ending, session));
+    yield ending;
   } finally {
     if (!ended) {
       // The reader stopped early: the run is over, and its last checkpoint still says so.
@@ -142,6 +153,7 @@ export async function* executeRun(
       session.pending = undefined;
       session.run = undefined;
       await run?.finalCheckpoint();
+      run?.endTrace("cancelled", session.error);
     }
     run?.dispose();
     session.running = false;
@@ -158,6 +170,14 @@ function unsavedEnding(event: CanvasEvent, problem: string): CanvasEvent {
     task_id: event.task_id,
     data: { inputs: {}, outputs: {}, elapsed_time: 0, created_at: event.created_at, usage: emptyUsage(), error: `the run paused, but ${problem}` },
   };
+}
+
+/** How a run's span ends, from its last event. */
+function outcomeOf(event: CanvasEvent, session: CanvasSession): [SpanOutcome, string?] {
+  if (event.event !== "workflow_finished") return ["paused"];
+  const error = event.data.error;
+  if (error === undefined) return ["ok"];
+  return session.status === "cancelled" ? ["cancelled", error] : ["error", error];
 }
 
 function finishedEvent(
@@ -209,12 +229,15 @@ class Run implements RunHost {
   /** Wakes the run waiting on a batch when a progress event is made. */
   private progressArrived: (() => void) | undefined;
   private timedOut: string | undefined;
+  /** The run's spans, when an OpenTelemetry SDK records them (decided once, when the run starts). */
+  private trace: RunSpans | undefined;
 
   constructor(
     readonly session: CanvasSession,
     private readonly request: RunRequest,
     private readonly options: EngineOptions,
     readonly events: EventFactory,
+    private readonly traceParent: TraceParent | undefined,
   ) {
     // Every component in flight listens to the run's signal (and stops listening when it
     // settles), and so does each producer whose stream is still unread, at most one per
@@ -382,10 +405,12 @@ class Run implements RunHost {
     }
     session.pending = undefined;
     session.error = undefined;
+    this.startTrace(!startsTurn);
     // The run is known as started before its first event is made (see RunRequest.checkpointAtStart).
     let failure = this.request.checkpointAtStart && this.recorder ? await this.checkpointAtStart() : undefined;
-    if (inFlight) yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight });
-    else if (startsTurn) yield this.events.make("workflow_started", { inputs: this.shownInputs });
+    const traceId = this.trace ? { trace_id: this.trace.traceId } : undefined;
+    if (inFlight) yield this.events.make("workflow_resumed", { inputs: this.shownInputs, in_flight: inFlight, ...traceId });
+    else if (startsTurn) yield this.events.make("workflow_started", { inputs: this.shownInputs, ...traceId });
     this.startTimeLimit();
 
     const signal = this.controller.signal;
@@ -422,6 +447,8 @@ class Run implements RunHost {
         nodes.push(task.node);
         contexts.push(this.contextFor(task));
       }
+      const trace = this.trace;
+      if (trace) for (let i = 0; i < ready.length; i++) contexts[i].trace = trace.component(contexts[i].outputKey, ready[i].node, this.spanFrame(ready[i]));
       for (let i = 0; i < ready.length; i++) {
         this.pool.resetOutputs(contexts[i].outputKey);
         yield this.nodeStarted(ready[i]);
@@ -478,6 +505,50 @@ class Run implements RunHost {
     session.status = "idle";
     this.recordAssistantTurn();
     return this.finishedEvent(undefined);
+  }
+
+  /**
+   * The run's span, a child of the request's trace context or of the context active when the run
+   * was asked for; a run that goes on from an earlier one (`continues`) links to its span. The
+   * session keeps this span's traceparent for the run that goes on from this one.
+   */
+  private startTrace(continues: boolean): void {
+    const session = this.session;
+    this.trace = startRunSpan({
+      taskId: session.taskId,
+      messageId: this.events.messageId,
+      parent: this.traceParent,
+      traceContext: this.request.traceContext,
+      continues: continues ? session.traceparent : undefined,
+    });
+    const traceparent = this.trace?.traceparent;
+    if (session.traceparent !== traceparent) session.traceparent = traceparent;
+  }
+
+  /**
+   * Where a component ran, for its span: its frame (edge-scheduled containers), else the
+   * container it sits in and the round its start node counted (RAGFlow's Iteration and Loop keep
+   * `{index}`, the rounds started, in the start node's state).
+   */
+  private spanFrame(task: Task): { containerId: string; round: number } | undefined {
+    if (task.frame) return { containerId: task.frame.containerId, round: task.frame.round };
+    const parentId = task.node.parentId;
+    const start = parentId === undefined ? undefined : this.graph.nodes.get(parentId)?.startChildId;
+    if (parentId === undefined || start === undefined) return undefined;
+    const counted = (this.session.componentState[start] as { index?: unknown } | undefined)?.index;
+    const index = typeof counted === "number" ? counted : 0;
+    return { containerId: parentId, round: task.node.id === start ? index : Math.max(0, index - 1) };
+  }
+
+  /** The run's span ends (with whatever component spans are still open). */
+  endTrace(outcome: SpanOutcome, error?: string): void {
+    this.trace?.end(outcome, error);
+    this.trace = undefined;
+  }
+
+  /** A container's node_finished goes out: its span ends. */
+  containerFinished(containerId: string): void {
+    this.trace?.containerFinished(containerId);
   }
 
   /** Pause the run for input; returns its last event (user_inputs). */
@@ -704,6 +775,7 @@ class Run implements RunHost {
     }
     if (result.ctx.usage) data.usage = { ...result.ctx.usage };
     if (result.ctx.failedAttempts) data.retries = result.ctx.failedAttempts;
+    result.ctx.trace?.finish(error, result.ctx.usage, { cancelled: error !== undefined && result.errorType === "CancelledError", retries: result.ctx.failedAttempts?.length });
     if (extra) for (const key in extra) (data as unknown as Record<string, unknown>)[key] = extra[key];
     return this.events.make("node_finished", data);
   }

@@ -131,7 +131,7 @@ export class BatchRunner {
     if (pending || signal.aborted) return this.finish(node, ctx, hooks, signal, clock, { pending });
     let first: InvokeControl | void | Promise<InvokeControl | void>;
     try {
-      first = node.def.invoke(ctx);
+      first = invoke(node, ctx);
     } catch (caught) {
       return this.finish(node, ctx, hooks, signal, clock, { error: caught });
     }
@@ -211,7 +211,7 @@ export class BatchRunner {
   // One attempt. A synchronous result needs no timer: only a pending promise can time out.
   private attempt(node: ComponentNode, ctx: InvocationContext, signal: AbortSignal): InvokeControl | void | Promise<InvokeControl | void> {
     if (signal.aborted) throw new CancelledError();
-    return this.guard(node, ctx, signal, node.def.invoke(ctx));
+    return this.guard(node, ctx, signal, invoke(node, ctx));
   }
 
   /** A pending result races the component's timeout and the run's cancellation. */
@@ -225,4 +225,10 @@ export class BatchRunner {
     // On timeout the component's own signal is aborted, so its I/O stops too.
     return within(result, signal, deadlineAfter(performance.now(), timeoutFor(node, this.options)), (timeout) => ctx.abort(timeout));
   }
+}
+
+/** A component's code, run with its span active when the run is traced. */
+function invoke(node: ComponentNode, ctx: InvocationContext): InvokeControl | void | Promise<InvokeControl | void> {
+  const trace = ctx.trace;
+  return trace ? trace.within(() => node.def.invoke(ctx)) : node.def.invoke(ctx);
 }

@@ -50,6 +50,8 @@ export interface CanvasSession {
   unread: string[];
   /** A run holds the session (a second concurrent run is refused). */
   running: boolean;
+  /** The W3C traceparent of the last run's span, when it was traced (a run that goes on from it links to it). */
+  traceparent: string | undefined;
 }
 
 interface FreshSessionOptions {
@@ -81,6 +83,7 @@ export function freshSession(dsl: CanvasDsl, graph: CanvasGraph, options: FreshS
     run: undefined,
     unread: [],
     running: false,
+    traceparent: undefined,
   };
 }
 
@@ -111,6 +114,7 @@ export function sessionFromSnapshot(dsl: CanvasDsl, graph: CanvasGraph): CanvasS
     run: state.run,
     unread: [],
     running: false,
+    traceparent: state.traceparent,
   };
 }
 
@@ -148,6 +152,7 @@ export function snapshotOf(dsl: CanvasDsl, session: CanvasSession): CanvasDsl {
     ...(session.usage.calls > 0 ? { usage: { ...session.usage } } : {}),
     ...(session.run ? { run: structuredClone(session.run) } : {}),
     ...(session.schedule !== undefined ? { schedule: structuredClone(session.schedule) } : {}),
+    ...(session.traceparent !== undefined ? { traceparent: session.traceparent } : {}),
   };
   return {
     ...dsl,

@@ -64,6 +64,7 @@ export function readRunState(value: unknown): PersistedRunState {
     ...(raw.usage !== undefined ? { usage: readUsage(raw.usage) } : {}),
     ...(run ? { run } : {}),
     ...(raw.schedule !== undefined ? { schedule: raw.schedule } : {}),
+    ...(raw.traceparent !== undefined ? { traceparent: stringField(raw.traceparent, "traceparent") } : {}),
   };
 }
 

@@ -14,7 +14,7 @@ import { findReferences, parseSelector, type Reference } from "../refs/grammar.j
 import { ProviderMissingError } from "../components/needs-provider.js";
 import type { CheckInfo, ComponentContext, ComponentDefinition, InvokeResult, JsonSchema, ParamProblem, Params } from "../components/types.js";
 import type { FunctionTool } from "../llm/types.js";
-import { ToolFailure, type AgentToolBinding, type ToolContext, type ToolOutput, type ToolRun } from "./types.js";
+import { ToolFailure, toolSpans, type AgentToolBinding, type ToolContext, type ToolOutput, type ToolRun } from "./types.js";
 
 export interface MetaParam {
   /** RAGFlow's default (many tools default their query to the template "{sys.query}"). */
@@ -128,6 +128,7 @@ function toolContext(ctx: ComponentContext): ToolContext {
     addReferences: (chunks, documents) => ctx.addReferences(chunks, documents),
     addUsage: (usage) => ctx.addUsage(usage),
     get: (selector) => ctx.get(selector),
+    ...toolSpans(ctx),
   };
 }
 

@@ -38,6 +38,27 @@ export function requestLabel(method: string, url: URL): string {
   return `${method} ${url.origin}${url.pathname}`;
 }
 
+/** Query parameters whose values are secrets by their name (OpenTelemetry's list, and the usual key names). */
+const SECRET_QUERY_KEYS = /^(awsaccesskeyid|signature|sig|x-goog-signature|api[_-]?key|key|token|access[_-]?token|secret|client[_-]?secret|password|passwd|auth|authorization)$/i;
+
+/**
+ * The URL as a span's `url.full` shows it (the HTTP semantic conventions): a user and password
+ * become REDACTED, and so do the values of query parameters named like credentials.
+ */
+export function spanUrl(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.username !== "" || shown.password !== "") {
+    shown.username = "REDACTED";
+    shown.password = shown.password === "" ? "" : "REDACTED";
+  }
+  if ([...shown.searchParams.keys()].some((key) => SECRET_QUERY_KEYS.test(key))) {
+    const query = new URLSearchParams();
+    for (const [key, value] of shown.searchParams) query.append(key, SECRET_QUERY_KEYS.test(key) ? "REDACTED" : value);
+    shown.search = query.toString();
+  }
+  return shown.href;
+}
+
 export async function sendHttpRequest(spec: HttpRequestSpec): Promise<HttpResponse> {
   const label = requestLabel(spec.method, spec.url);
   const abort = new AbortController();

@@ -84,6 +84,7 @@ export async function agentAnswer(ctx: ComponentContext, params: Params, turn: A
     functions,
     maxRounds: maxRounds(params),
     onUsage,
+    tracer: ctx,
     beforeCall: (messages) => {
       if (!cite || cited || !referencesArrived) return;
       appendToSystem(messages, citationPrompt(prompt.overrides));

@@ -9,6 +9,7 @@
  */
 import type { ChatMessage, ChatModel, ChatResult, ChatToolCall, FunctionTool } from "../../llm/types.js";
 import { isPlainObject } from "../../util/values.js";
+import type { ComponentContext, SpanScope } from "../types.js";
 import { appendToSystem } from "./citations.js";
 import { completeChat, streamChat, type RequestBase, type UsageSink } from "./model-call.js";
 
@@ -29,25 +30,45 @@ export interface ToolLoopRequest {
   onUsage: UsageSink;
   /** Runs before every model call (e.g. to add citation instructions once references arrived). */
   beforeCall?(messages: ChatMessage[]): void;
+  /** Where tool calls' spans go: the calling component's context. */
+  tracer?: ToolCallTracer;
 }
 
-/** The tool message for a call: its result, or "Tool X failed: …" (a failing tool never ends the run). */
-export async function runToolCall(functions: readonly AgentFunction[], call: ChatToolCall): Promise<string> {
+/** What makes a tool call's span: a component's context (ComponentContext.span). */
+export type ToolCallTracer = Pick<ComponentContext, "span">;
+
+/**
+ * The tool message for a call: its result, or "Tool X failed: …" (a failing tool never ends the
+ * run). With a tracer (the Agent's context) the call is an `execute_tool <name>` span, failed
+ * when the tool failed.
+ */
+export async function runToolCall(functions: readonly AgentFunction[], call: ChatToolCall, tracer?: ToolCallTracer): Promise<string> {
+  if (!tracer?.span) return callTool(functions, call, undefined);
   const name = call.function.name;
+  const attributes = { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": name, "gen_ai.tool.call.id": call.id };
+  return tracer.span(`execute_tool ${name}`, attributes, (scope) => callTool(functions, call, scope));
+}
+
+async function callTool(functions: readonly AgentFunction[], call: ChatToolCall, scope: SpanScope | undefined): Promise<string> {
+  const name = call.function.name;
+  const failed = (why: string) => {
+    scope?.recordError(why);
+    return `Tool ${name} failed: ${why}`;
+  };
   const fn = functions.find((f) => f.name === name);
-  if (!fn) return `Tool ${name} failed: there is no such tool (available: ${functions.map((f) => f.name).join(", ") || "none"})`;
+  if (!fn) return failed(`there is no such tool (available: ${functions.map((f) => f.name).join(", ") || "none"})`);
   let args: unknown;
   try {
     const text = call.function.arguments;
     args = text === undefined || text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    return `Tool ${name} failed: its arguments are not valid JSON (${(error as Error).message})`;
+    return failed(`its arguments are not valid JSON (${(error as Error).message})`);
   }
-  if (!isPlainObject(args)) return `Tool ${name} failed: its arguments must be a JSON object`;
+  if (!isPlainObject(args)) return failed("its arguments must be a JSON object");
   try {
     return await fn.call(args);
   } catch (error) {
-    return `Tool ${name} failed: ${error instanceof Error ? error.message : String(error)}`;
+    return failed(error instanceof Error ? error.message : String(error));
   }
 }
 
@@ -90,7 +111,7 @@ export async function* toolLoop(request: ToolLoopRequest, stream: boolean): Asyn
     const result = yield* call(true);
     if (result.toolCalls.length === 0) return result.content;
     request.messages.push({ role: "assistant", content: result.content === "" ? null : result.content, tool_calls: result.toolCalls });
-    const outputs = await Promise.all(result.toolCalls.map((toolCall) => runToolCall(request.functions, toolCall)));
+    const outputs = await Promise.all(result.toolCalls.map((toolCall) => runToolCall(request.functions, toolCall, request.tracer)));
     result.toolCalls.forEach((toolCall, i) => request.messages.push({ role: "tool", tool_call_id: toolCall.id, content: outputs[i] }));
   }
   const final = yield* call(false, roundsExhaustedNotice(rounds));

@@ -4,7 +4,7 @@
  * `<function name>_<index in tools>`.
  */
 import type { FunctionTool } from "../../llm/types.js";
-import type { ToolContext } from "../../tools/types.js";
+import { toolSpans, type ToolContext } from "../../tools/types.js";
 import { finiteNumber, isPlainObject } from "../../util/values.js";
 import { paramsWithDefaults } from "../params.js";
 import type { ComponentDefinition, Params, ReferenceChunk, ReferenceDocument } from "../types.js";
@@ -120,6 +120,7 @@ function toolFunction(host: ToolHost, entry: ToolEntry, index: number): AgentFun
           },
           addUsage: (usage) => host.ctx.addUsage(usage),
           get: (selector) => host.ctx.get(selector),
+          ...toolSpans(host.ctx),
         };
         const output = await binding.run(args, toolCtx);
         const text = output?.formalized_content;

@@ -62,6 +62,7 @@ export const Browser: ComponentDefinition = {
               functions,
               maxRounds: steps !== undefined && steps >= 1 ? Math.floor(steps) : 30,
               onUsage: (usage) => ctx.addUsage(usage),
+              tracer: ctx,
             },
             false,
           ),

@@ -7,6 +7,7 @@ import { contextWindow } from "../../llm/context-window.js";
 import { fitMessages } from "../../llm/fit-messages.js";
 import { encodingFor, loadTokenizer, mayExceed } from "../../llm/tokens.js";
 import type { ChatModel, ChatRequest, ChatResult, LlmProvider, RetryOptions, SamplingOptions } from "../../llm/types.js";
+import { tracedChatModel } from "../../llm/traced-model.js";
 import { finiteNumber } from "../../util/values.js";
 import { ProviderMissingError } from "../needs-provider.js";
 import type { ComponentContext, Params, UsageReport } from "../types.js";
@@ -22,10 +23,13 @@ export function llmProvider(ctx: ComponentContext): LlmProvider {
   return provider;
 }
 
-/** The chat model named by `llm_id` (the provider resolves it, or explains why it cannot). */
+/**
+ * The chat model named by `llm_id` (the provider resolves it, or explains why it cannot); each
+ * of its calls is a `chat <model>` span under the component's when the run is traced.
+ */
 export function chatModelFor(ctx: ComponentContext, params: Params): ChatModel {
   const llmId = typeof params.llm_id === "string" ? params.llm_id : "";
-  return llmProvider(ctx).chatModel(llmId, { id: ctx.id, type: ctx.componentName });
+  return tracedChatModel(llmProvider(ctx).chatModel(llmId, { id: ctx.id, type: ctx.componentName }), ctx);
 }
 
 /** Sampling params and the editor flag that lets gen_conf send them. */

@@ -8,7 +8,7 @@
  */
 import { finish, toolLoop, type AgentFunction } from "../../components/llm/agent-loop.js";
 import type { ComponentContext, ComponentDefinition, ParamProblem, UsageReport } from "../../components/types.js";
-import type { ToolContext } from "../../tools/types.js";
+import { toolSpans, type ToolContext } from "../../tools/types.js";
 import { isPlainObject } from "../../util/values.js";
 import { agentToolKey, TOOL_MAP } from "../catalog.js";
 import { templateReferences } from "../references.js";
@@ -53,6 +53,7 @@ function functions(ctx: ComponentContext): AgentFunction[] {
           addReferences: (chunks, documents) => ctx.addReferences(chunks, documents),
           addUsage: (usage) => ctx.addUsage(usage),
           get: (selector) => ctx.get(selector),
+          ...toolSpans(ctx),
         };
         const output = await binding.run(args, toolContext);
         // A tool without a text result is shown to the model as its JSON.
@@ -90,6 +91,7 @@ export const DifyAgent: ComponentDefinition = {
           messages: [...(instruction !== "" ? [{ role: "system" as const, content: instruction }] : []), { role: "user", content: query }],
           functions: functions(ctx),
           maxRounds: iterations,
+          tracer: ctx,
           onUsage: (report) => {
             ctx.addUsage(report);
             usage.prompt_tokens += report.prompt_tokens;

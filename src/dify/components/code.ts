@@ -81,7 +81,8 @@ export const DifyCode: ComponentDefinition = {
     const args = JSON.parse(JSON.stringify(rowValues(ctx, ctx.params.variables))) as Record<string, unknown>;
     // The sandbox is loaded when a code node first runs.
     const { runCode } = await import("../../sandbox/code/run-code.js");
-    const result = await runCode(lang, code, args, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
+    const run = () => runCode(lang, code, args, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
+    const result = ctx.span ? await ctx.span("canvasflow.code_exec", { "canvasflow.code_exec.language": lang }, run) : await run();
     if (!isPlainObject(result)) throw new Error(`main must return a dict of the declared outputs, got ${JSON.stringify(result)?.slice(0, 80)}`);
     for (const [name, spec] of Object.entries(record(ctx.params.outputs))) {
       if (!Object.hasOwn(result, name)) throw new Error(`output ${name} is missing from what main returned`);

@@ -12,7 +12,7 @@ import type { ComponentContext, ComponentDefinition, ParamProblem, ReferenceChun
 import { sendHttpRequest } from "../../components/http/request.js";
 import { egressPolicyOf } from "../../sandbox/egress/service.js";
 import { htmlToText } from "../../components/http/html-to-text.js";
-import type { ToolContext } from "../../tools/types.js";
+import { toolSpans, type ToolContext } from "../../tools/types.js";
 import { isPlainObject } from "../../util/values.js";
 import { compare } from "../conditions.js";
 import { textOf } from "../render.js";
@@ -52,6 +52,7 @@ export const DifyKnowledgeRetrieval: ComponentDefinition = {
         ctx.addReferences(found, documents);
       },
       addUsage: (usage) => ctx.addUsage(usage),
+      ...toolSpans(ctx),
     };
     if (query.trim() !== "") await retrieval.tool.run({ query }, toolContext);
     ctx.setOutput(

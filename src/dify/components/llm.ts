@@ -13,6 +13,7 @@ import { llmProvider, streamChat } from "../../components/llm/model-call.js";
 import { TextStream } from "../../components/text-stream.js";
 import type { ComponentContext, ComponentDefinition, ParamProblem, Params } from "../../components/types.js";
 import type { ChatMessage, ChatModel, ChatResult, SamplingOptions } from "../../llm/types.js";
+import { tracedChatModel } from "../../llm/traced-model.js";
 import { finiteNumber, isPlainObject } from "../../util/values.js";
 import { textOf } from "../render.js";
 import { list, readSelector, record, referencesIn, renderText } from "./common.js";
@@ -30,7 +31,7 @@ function llmIdOf(model: unknown): string {
 }
 
 export function chatModelOf(ctx: ComponentContext, model: unknown): ChatModel {
-  return llmProvider(ctx).chatModel(llmIdOf(model), { id: ctx.id, type: ctx.componentName });
+  return tracedChatModel(llmProvider(ctx).chatModel(llmIdOf(model), { id: ctx.id, type: ctx.componentName }), ctx);
 }
 
 /** `completion_params` as the client's sampling options. */

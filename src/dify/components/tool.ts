@@ -5,7 +5,7 @@
  * Outputs `text`, `files`, `json`.
  */
 import type { ComponentContext, ComponentDefinition, ParamProblem, Params } from "../../components/types.js";
-import type { ToolContext } from "../../tools/types.js";
+import { toolSpans, type ToolContext } from "../../tools/types.js";
 import { isPlainObject } from "../../util/values.js";
 import { TOOL_MAP, toolKey } from "../catalog.js";
 import { selectorReference, templateReferences } from "../references.js";
@@ -178,6 +178,7 @@ export const DifyTool: ComponentDefinition = {
       addReferences: (chunks, documents) => ctx.addReferences(chunks, documents),
       addUsage: (usage) => ctx.addUsage(usage),
       get: (selector) => ctx.get(selector),
+      ...toolSpans(ctx),
     };
     const output = await def.tool.run(args, toolContext);
     ctx.setOutput("text", output.formalized_content);

@@ -48,7 +48,8 @@ export async function execute(args: Record<string, unknown>, ctx: ToolContext): 
   const script = typeof args.script === "string" ? args.script : params.script;
   if (typeof script !== "string" || script.trim() === "") throw new Error("script is empty: CodeExec needs a script that defines main");
   const values = scriptArguments(params, args, ctx);
-  const result = await runCode(lang, script, values, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
+  const run = () => runCode(lang, script, values, codeSandboxSettings(ctx.services.codeExec), { signal: ctx.signal, egress: () => egressPolicyOf(ctx.services) });
+  const result = ctx.span ? await ctx.span("canvasflow.code_exec", { "canvasflow.code_exec.language": lang }, run) : await run();
 
   const outputs = declaredOutputs(params);
   let contract;

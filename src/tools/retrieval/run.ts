@@ -3,7 +3,7 @@
  * Retrieval first runs (tools/retrieval.ts holds its definition), with the knowledge-base search
  * it needs.
  */
-import type { Params } from "../../components/types.js";
+import type { Params, SpanAttributes, SpanScope } from "../../components/types.js";
 import type { CanvasflowServices } from "../../config/types.js";
 import { finiteNumber } from "../../util/values.js";
 import { formatMemories, searchMemories } from "../../memories/search.js";
@@ -43,6 +43,11 @@ function searchOptions(query: string, params: Params, signal: AbortSignal, onTok
   };
 }
 
+/** The search in a `canvasflow.retrieval` span (when the caller traces), which counts what it found. */
+function traced<T>(ctx: ToolContext, attributes: SpanAttributes, search: (span: SpanScope | undefined) => Promise<T>): Promise<T> {
+  return ctx.span ? ctx.span("canvasflow.retrieval", attributes, search) : search(undefined);
+}
+
 function emptyResponse(params: Params, query: string, where: string): ToolOutput {
   const empty = typeof params.empty_response === "string" && params.empty_response.trim() !== "" ? params.empty_response : `Nothing relevant to "${query}" was found in the ${where}.`;
   return { formalized_content: empty, json: [] };
@@ -55,14 +60,19 @@ async function retrieveMemories(query: string, ctx: ToolContext): Promise<ToolOu
   if (ids.length === 0) throw new Error("no memory is selected: memory_ids is empty");
   for (const id of ids) checkMemoryId(id, "memory_ids entry");
   const store = memoryStoreOf(ctx, `retrieval_from is "memory" (memory_ids ${ids.map((id) => `"${id}"`).join(", ")})`);
-  const hits = await searchMemories(store, ids, {
-    query,
-    topN: Math.max(1, Math.floor(numberParam(params, "top_n", 8))),
-    topK: Math.max(1, Math.floor(numberParam(params, "top_k", 1024))),
-    similarityThreshold: numberParam(params, "similarity_threshold", 0.2),
-    keywordsWeight: Math.min(1, Math.max(0, numberParam(params, "keywords_similarity_weight", 0.5))),
-    userId: ctx.get ? memoryUserId({ get: (selector) => ctx.get!(typeof selector === "string" ? selector : selector.expr) }, params) : typeof params.user_id === "string" ? params.user_id : "",
-    signal: ctx.signal,
+  const topN = Math.max(1, Math.floor(numberParam(params, "top_n", 8)));
+  const hits = await traced(ctx, { "canvasflow.retrieval.memory_ids": ids, "canvasflow.retrieval.top_n": topN }, async (span) => {
+    const found = await searchMemories(store, ids, {
+      query,
+      topN,
+      topK: Math.max(1, Math.floor(numberParam(params, "top_k", 1024))),
+      similarityThreshold: numberParam(params, "similarity_threshold", 0.2),
+      keywordsWeight: Math.min(1, Math.max(0, numberParam(params, "keywords_similarity_weight", 0.5))),
+      userId: ctx.get ? memoryUserId({ get: (selector) => ctx.get!(typeof selector === "string" ? selector : selector.expr) }, params) : typeof params.user_id === "string" ? params.user_id : "",
+      signal: ctx.signal,
+    });
+    span?.setAttributes({ "canvasflow.retrieval.chunks": found.length });
+    return found;
   });
   if (hits.length === 0) return emptyResponse(params, query, "memories");
   return { formalized_content: formatMemories(hits), json: hits.map((h) => ({ ...h.message, similarity: h.similarity })) };
@@ -80,11 +90,16 @@ export async function retrieve(args: Record<string, unknown>, ctx: ToolContext):
     // Embedding the query and reranking cost tokens too: they count into the run's usage.
     if (tokens > 0) ctx.addUsage({ prompt_tokens: tokens, completion_tokens: 0, total_tokens: tokens });
   });
-  // Local knowledge bases are searched with the query translated; a RAGFlow server translates it itself.
-  if (options.crossLanguages.length > 0 && choices.some((c) => c.config.type === "local")) {
-    options.localQuery = await crossLanguageQuery(query, options.crossLanguages, { provider: services.llm, label: ctx.label, signal: ctx.signal, onUsage: (usage) => ctx.addUsage(usage) });
-  }
-  const { chunks, documents } = await searchKnowledgeBases(choices, options, services.tools?.env ?? process.env, services.tools?.knowledgeModels, services.tools?.pipelineChunker);
+  const attributes = { "canvasflow.retrieval.kb_ids": choices.map((c) => c.id), "canvasflow.retrieval.top_n": options.topN };
+  const { chunks, documents } = await traced(ctx, attributes, async (span) => {
+    // Local knowledge bases are searched with the query translated; a RAGFlow server translates it itself.
+    if (options.crossLanguages.length > 0 && choices.some((c) => c.config.type === "local")) {
+      options.localQuery = await crossLanguageQuery(query, options.crossLanguages, { provider: services.llm, label: ctx.label, signal: ctx.signal, onUsage: (usage) => ctx.addUsage(usage) });
+    }
+    const found = await searchKnowledgeBases(choices, options, services.tools?.env ?? process.env, services.tools?.knowledgeModels, services.tools?.pipelineChunker);
+    span?.setAttributes({ "canvasflow.retrieval.chunks": found.chunks.length });
+    return found;
+  });
   if (chunks.length === 0) return emptyResponse(params, query, "knowledge base");
   ctx.addReferences(chunks, documents);
   return { formalized_content: formatChunks(chunks), json: chunks };
