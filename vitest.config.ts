@@ -124,6 +124,7 @@ export const UNIT_TESTS = [
   "test/stores/memory-cancel.test.ts",
   "test/stores/memory-event-log.test.ts",
   "test/stores/memory-store.test.ts",
+  "test/tracing/w3c.test.ts",
   "test/util/close-names.test.ts",
   "test/util/once.test.ts",
   "test/util/optional-package.test.ts",
