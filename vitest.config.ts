@@ -14,6 +14,7 @@ export const UNIT_TESTS = [
   "test/cli/session-lock.test.ts",
   "test/clients/junit.test.ts",
   "test/components/data-operations.test.ts",
+  "test/config/tracing.test.ts",
   "test/components/form.test.ts",
   "test/components/list-operations.test.ts",
   "test/components/providers.test.ts",

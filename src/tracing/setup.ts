@@ -119,7 +119,7 @@ export async function startTracing(options: StartTracingOptions = {}): Promise<T
       (stopping ??= (async () => {
         let timer: NodeJS.Timeout | undefined;
         try {
-          await Promise.race([provider.shutdown().catch(() => undefined), new Promise<void>((done) => (timer = setTimeout(done, shutdownTimeoutMs).unref()))]);
+          await Promise.race([provider.shutdown().catch((error: unknown) => report?.(error)), new Promise<void>((done) => (timer = setTimeout(done, shutdownTimeoutMs).unref()))]);
         } finally {
           clearTimeout(timer);
           if (registered.trace) trace.disable();
