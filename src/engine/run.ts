@@ -80,6 +80,11 @@ export interface RunRequest {
    * whose stream nobody had read yet run again there. Meant with `checkpoint`.
    */
   suspend?: AbortSignal;
+  /**
+   * The W3C trace context the run's span is a child of (a server request's or a queued job's
+   * `traceparent`). Without it, the OpenTelemetry context active when `canvas.run()` was called.
+   */
+  traceContext?: { traceparent: string; tracestate?: string };
 }
 
 export const DEFAULT_MAX_STEPS = 10_000;

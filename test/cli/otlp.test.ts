@@ -4,14 +4,19 @@
  * a loopback OTLP receiver before the process ends (the batch's 5 s delay is not waited for: the
  * spans left are exported on exit). Export headers reach the receiver and never the output.
  * The canvas's own component (`--register`) makes a span through the OpenTelemetry API, as any
- * library a component uses would.
+ * library a component uses would. And `serve --queue --otlp` with a `worker --otlp`: the server's
+ * request span (a child of the client's traceparent) and the worker's spans are exported, the
+ * last ones when each process stops.
  */
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { canvasDsl, node } from "../helpers/dsl.js";
-import { spawnCli } from "../helpers/cli-process.js";
+import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { startOtlpReceiver, type ReceivedSpan } from "../helpers/otlp-receiver.js";
+import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
 
 const scratch = scratchDir("canvasflow-otlp-cli-");
 // Resolved from the project, wherever the module is: the same API (and globals) canvasflow uses.
@@ -119,5 +124,65 @@ describe("canvasflow run with tracing", () => {
     expect(result.stderr).toMatch(/^canvasflow: tracing: an export failed: HTTP 404/m);
     expect(result.stderr).not.toContain(SECRET);
     expect(result.stderr).not.toContain("sk-lf-abcdefgh");
+  });
+});
+
+describe("canvasflow serve --queue and worker with --otlp", () => {
+  const prefix = uniqueTestPrefix();
+  const children: CliProcess[] = [];
+  const queue = new RunQueue({ redis: TEST_REDIS_URL, prefix, queue: "traced" });
+  afterAll(async () => {
+    for (const child of children) if (child.child.exitCode === null) child.child.kill("SIGKILL");
+    await Promise.all(children.map((child) => child.exited));
+    await clearQueueTest([], [queue], prefix);
+  }, 60_000);
+
+  async function started(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: CliProcess; match: RegExpExecArray }> {
+    const child = spawnCli(args, { env });
+    children.push(child);
+    for (let i = 0; i < 600; i++) {
+      const match = ready.exec(child.stderr());
+      if (match) return { child, match };
+      if (child.child.exitCode !== null) throw new Error(`exited (${child.child.exitCode}): ${child.stderr()}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    throw new Error(`not ready within 30 s: ${child.stderr()}`);
+  }
+
+  it("the request span is a child of the client's traceparent; the job carries it to the worker; both processes export on stopping", async () => {
+    const receiver = await startOtlpReceiver();
+    const env = cleanEnv({ OTEL_SERVICE_NAME: "queued" });
+    const common = ["--register", spanModule, "--otlp", receiver.base];
+    const server = await started(
+      ["serve", "--port", "0", "--queue", TEST_REDIS_URL, "--redis-prefix", prefix, "--queue-name", "traced", "--grace", "0", "--log-level", "warn", ...common],
+      env,
+      /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/,
+    );
+    const worker = await started(["worker", "--redis", TEST_REDIS_URL, "--prefix", prefix, "--queue", "traced", ...common], env, /takes runs from the queue/);
+    for (const child of [server.child, worker.child]) expect(child.stderr()).toContain(`canvasflow: tracing: spans go to ${receiver.url} (http/protobuf)\n`);
+
+    const base = server.match[1];
+    const post = async (path: string, body: unknown, headers: Record<string, string> = {}) =>
+      (await (await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) })).json()) as { code: number; data: { id: string } };
+    const agent = (await post("/api/v1/agents", { title: "traced", dsl: JSON.parse(readFileSync(canvas, "utf8")) })).data.id;
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    expect((await post(`/api/v1/agents/${agent}/completions`, { question: "queued" }, { traceparent })).code).toBe(0);
+    // The answer comes from the session's log; the job is marked completed a moment later.
+    let [job] = await queue.queue.getJobs(["completed"]);
+    for (let i = 0; i < 200 && job === undefined; i++) {
+      await new Promise((done) => setTimeout(done, 25));
+      [job] = await queue.queue.getJobs(["completed"]);
+    }
+
+    for (const child of [server.child, worker.child]) child.child.kill("SIGTERM");
+    expect((await server.child.exited).code).toBe(0);
+    expect((await worker.child.exited).code).toBe(0);
+    const spans = receiver.spans();
+    const request = spans.find((span) => span.name === "POST /api/v1/agents/:agent_id/completions");
+    expect(request).toMatchObject({ traceId: "4bf92f3577b34da6a3ce929d0e0e4736", parentSpanId: "00f067aa0ba902b7", kind: 2, resource: { "service.name": "queued" } });
+    expect(request!.attributes).toMatchObject({ "http.request.method": "POST", "http.route": "/api/v1/agents/:agent_id/completions", "http.response.status_code": 200 });
+    expect(job.data.traceparent).toBe(`00-4bf92f3577b34da6a3ce929d0e0e4736-${request!.spanId}-01`);
+    // The worker ran the canvas, and its spans went out when it stopped.
+    expect(workSpan(spans)).toMatchObject({ attributes: { "test.query": "queued" }, resource: { "service.name": "queued" } });
   });
 });
