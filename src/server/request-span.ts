@@ -4,8 +4,8 @@
  * `traceparent` (through the propagator registered with the OpenTelemetry API: canvasflow's W3C
  * one when it started tracing, an application's own otherwise). The turn's run, here or on a
  * queue worker, is its child: the completion routes hand `requestTraceContext(request)` to the
- * turn as the run's `traceContext`. The span ends when the response has gone out (a stream: at
- * its end), or when the client goes away.
+ * turn as the run's `traceContext`. The span ends when the response is closed: gone out whole
+ * (a stream: at its end), or given up when the client went away (then it is an error).
  *
  * With no SDK registered the API's spans are no-ops: nothing is recorded and no trace context is
  * handed on.
@@ -22,7 +22,7 @@ type Headers = FastifyRequest["headers"];
 
 /** Start a span for each request to one of `routes` (as declared, e.g. "/api/v1/agents/:agent_id/completions"). */
 export function installRequestSpans(app: FastifyInstance, routes: ReadonlySet<string>): void {
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     const route = request.routeOptions.url;
     if (route === undefined || !routes.has(route)) return;
     const parent = propagation.extract<Headers>(ROOT_CONTEXT, request.headers);
@@ -36,18 +36,20 @@ export function installRequestSpans(app: FastifyInstance, routes: ReadonlySet<st
       parent,
     );
     spans.set(request, span);
+    // A response that never finished (its client went away mid-stream) is only closed.
+    reply.raw.once("close", () => end(request, reply.raw.writableFinished ? reply.statusCode : undefined));
   });
+  // The response went out whole (a stream: at its end).
   app.addHook("onResponse", async (request, reply) => end(request, reply.statusCode));
-  // The client went away before its answer was complete.
-  app.addHook("onRequestAbort", async (request) => end(request, undefined));
 }
 
+/** End the request's span, once. */
 function end(request: FastifyRequest, status: number | undefined): void {
   const span = spans.get(request);
   if (span === undefined) return;
   spans.delete(request);
   if (status !== undefined) span.setAttribute("http.response.status_code", status);
-  if (status === undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: "the client closed the connection" });
+  if (status === undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: "the client closed the connection before the answer was complete" });
   else if (status >= 500) span.setStatus({ code: SpanStatusCode.ERROR, message: `HTTP ${status}` });
   span.end();
 }

@@ -3,7 +3,8 @@
  * this process (an in-memory exporter, the AsyncLocalStorage context manager, canvasflow's W3C
  * propagator): each completion route (RAGFlow's two, OpenAI's, Dify's) makes `<METHOD> <route>`,
  * a child of the request's `traceparent`, and hands it to the run as `RunRequest.traceContext`;
- * other routes make none; with no SDK nothing is handed on. Queued turns: in
+ * other routes make none; a stream whose client leaves ends its span as an error; with no SDK
+ * nothing is handed on. Queued turns: in
  * test/worker/trace-context.test.ts.
  */
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
@@ -16,7 +17,10 @@ import { DurableSession, type DurableRunRequest } from "../../src/durable/sessio
 import { W3CTraceContextPropagator } from "../../src/tracing/w3c.js";
 import { corpusPath } from "../helpers/corpus.js";
 import { scratchDir } from "../helpers/scratch.js";
-import { call, createAgent, injectTestServer, startTestServer } from "../helpers/server.js";
+import { call, createAgent, injectTestServer, send, startTestServer } from "../helpers/server.js";
+import { canvasDsl, node } from "../helpers/dsl.js";
+import { registryWith } from "../helpers/registry.js";
+import type { ComponentDefinition } from "../../src/components/types.js";
 import { hello } from "./canvases.js";
 
 const INCOMING_TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -120,6 +124,38 @@ describe("a completion request's span", () => {
     const answer = await call(server, "/v1/workflows/run", { body: { inputs: { query: "hello world" }, user: "ada", response_mode: "blocking" }, headers: { traceparent: TRACEPARENT } });
     expect(answer.status).toBe(200);
     expectRunParent(expectRequestSpan(serverSpans()[0], "POST /v1/workflows/run", "/v1/workflows/run"));
+  });
+
+  it("a stream whose client goes away ends its span as an error", async () => {
+    registerSdk();
+    // Says something, then waits until the run is stopped.
+    const Wait: ComponentDefinition = {
+      name: "Wait",
+      async invoke(ctx) {
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, 10_000);
+          ctx.signal.addEventListener("abort", () => {
+            clearTimeout(timer);
+            resolve();
+          });
+        });
+      },
+    };
+    const server = await startTestServer({ registry: registryWith(Wait) });
+    const agent = await createAgent(
+      server,
+      canvasDsl({ begin: node("Begin", {}, ["Message:Hi"]), "Message:Hi": node("Message", { content: ["hi"] }, ["Wait:W"]), "Wait:W": node("Wait", {}, []) }),
+    );
+    const client = new AbortController();
+    const response = await send(server, `/api/v1/agents/${agent}/completions`, { body: { question: "Ada", stream: true }, headers: { traceparent: TRACEPARENT }, signal: client.signal });
+    const reader = response.body!.getReader();
+    await reader.read();
+    client.abort();
+    for (let i = 0; i < 500 && serverSpans().length === 0; i++) await new Promise((done) => setTimeout(done, 10));
+    const [span] = serverSpans();
+    expect(span.parentSpanContext?.spanId).toBe(INCOMING_SPAN);
+    expect(span.status).toEqual({ code: SpanStatusCode.ERROR, message: "the client closed the connection before the answer was complete" });
+    expect(span.attributes["http.response.status_code"]).toBeUndefined();
   });
 
   it("with no SDK registered, nothing is handed to the run", async () => {
