@@ -38,6 +38,8 @@ const WORKLOADS = [
   "codeexec",
   // Starting canvasflow: importing the core, a one-millisecond canvas, --help (kind "server": figures of their own).
   "startup",
+  // The chain and the loop with OpenTelemetry tracing on and a no-op exporter: what a span per step costs.
+  "chain-traced", "loop-traced",
 ];
 
 function parseArgs(argv) {
@@ -188,6 +190,8 @@ const TARGETS = {
       large.peak_rss_mb < 300 && large.peak_rss_mb <= 1.2 * small.peak_rss_mb,
     ];
   },
+  "chain-traced": (r) => tracedTarget(r, "chain"),
+  "loop-traced": (r) => tracedTarget(r, "loop"),
   "event-size": (r) => [`NDJSON ${r.bytes_per_item.join(" / ")} bytes per item at ${r.sizes.join(" / ")} items: ratio ${r.size_ratio} ≤ 1.05`, r.size_ratio <= 1.05],
 };
 
@@ -225,6 +229,13 @@ function graphBuilderFigures(extraByRound) {
     };
   });
   return { graphs };
+}
+
+/** Tracing's cost is recorded, not judged: against the untraced workload when it ran too. */
+function tracedTarget(r, plain) {
+  const spans = `${r.spans_per_run} spans a run`;
+  if (r.plain_ms === undefined) return [`${r.canvasflow_ms} ms with tracing on (no-op exporter, ${spans}); run it with --only ${plain},${r.name} for the overhead per step (recorded)`, true];
+  return [`${r.canvasflow_ms} ms with tracing on (no-op exporter, ${spans}) vs ${r.plain_ms} ms without (${plain}): ${r.overhead_us_per_step} µs per step (recorded)`, true];
 }
 
 /** canvasflow's median sample may be at most this many times its fastest, on every workload. */
@@ -306,6 +317,18 @@ for (const name of args.only) {
         ? { overhead: round(cf.median / chain.canvasflow.median_ms, 2), overhead_basis: `the chain workload's plain run (${chain.canvasflow_ms} ms)` }
         : { overhead: round(extra.canvasflow.overhead, 2), overhead_basis: `a plain run in the same process (${round(extra.canvasflow.plain_ms, 2)} ms)` },
     );
+  }
+  if (name === "chain-traced" || name === "loop-traced") {
+    // Against the untraced workload's canvasflow side when it ran (same canvas, same method, its own process).
+    const plain = records.find((r) => r.name === name.replace(/-traced$/, ""));
+    const { STEPS } = await import(join(here, "workloads", `${name}.mjs`));
+    Object.assign(record, {
+      steps: STEPS,
+      spans_per_run: extra.canvasflow.spans_per_run,
+      ...(plain
+        ? { plain_ms: plain.canvasflow_ms, overhead_ms: round(cf.median - plain.canvasflow.median_ms), overhead_us_per_step: round(((cf.median - plain.canvasflow.median_ms) * 1000) / STEPS, 2) }
+        : {}),
+    });
   }
   if (name === "checkpoint-bytes") {
     Object.assign(record, {

@@ -20,7 +20,7 @@ Usage:
                       [--session FILE|redis://HOST:PORT[/DB]#KEY|postgres://USER@HOST:PORT/DB[?schema=NAME]#KEY|sqlite:FILE#KEY]
                       [--durability sync|async|exit] [--task-id ID] [--events ndjson|pretty]
                       [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
-                      [--allow-private-network] [--trust-code]
+                      [--allow-private-network] [--trust-code] [--otlp URL]
                       [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                       [--trace FILE.html] [--file DOC]...   (--file: a document for an ingestion pipeline, one run each)
                       [--register MODULE]...
@@ -34,7 +34,7 @@ Usage:
   canvasflow keys revoke ID [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
   canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
                    [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
-                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL] [--otlp URL]
                    [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
                    [--dashboard-key-env NAME [--dashboard-path PATH]]]
   canvasflow kb index DIR [--pipeline FILE | --default-chunker] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
@@ -43,7 +43,7 @@ Usage:
   canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--register MODULE]...
                     [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
                     [--allow-private-network] [--durability sync|async] [--max-stalled N]
-                    [--stall-timeout SECONDS] [--grace SECONDS]
+                    [--stall-timeout SECONDS] [--grace SECONDS] [--otlp URL]
   canvasflow validate FILE... [--json] [--register MODULE]...
   canvasflow mcp list [--config FILE] [--json]
   canvasflow migrate IN [-o OUT] [--dry-run] [--report json|text]
@@ -59,6 +59,9 @@ run --trace FILE.html: writes the turn's trace (timeline, path taken, each step'
   the messages) as one self-contained page when the turn ends, whatever its outcome.
 run, validate, graph --register MODULE: adds the component types a module registers (it exports
   register(registry), as serve and worker load them), for canvases made of them (a compiled StateGraph).
+run, serve, worker --otlp URL: export OpenTelemetry spans (each run, component, model call, tool call,
+  retrieval) over OTLP/HTTP to URL (http://host:4318, or the …/v1/traces URL itself); the config's
+  "tracing" section and OTEL_EXPORTER_OTLP_ENDPOINT turn it on too.
 run --trust-code: CodeExec and Dify's code node run Python as a plain child process instead of in
   the bubblewrap sandbox. Only for your own canvases; serve and worker never do this.
 run exit codes: 0 finished, 3 paused waiting for input, 1 the run failed, 2 invalid DSL or usage,
@@ -113,6 +116,7 @@ const RUN_OPTIONS = {
   "event-value-limit": { type: "string" },
   "allow-private-network": { type: "boolean" },
   "trust-code": { type: "boolean" },
+  otlp: { type: "string" },
   config: { type: "string" },
   kb: { type: "string", multiple: true },
   "mock-llm": { type: "boolean" },
@@ -164,6 +168,7 @@ const SERVE_OPTIONS = {
   "api-key-env": { type: "string" },
   "insecure-no-auth": { type: "boolean" },
   "log-level": { type: "string" },
+  otlp: { type: "string" },
   register: { type: "string", multiple: true },
   queue: { type: "string" },
   "queue-name": { type: "string" },
@@ -204,6 +209,7 @@ const WORKER_OPTIONS = {
   "max-stalled": { type: "string" },
   "stall-timeout": { type: "string" },
   grace: { type: "string" },
+  otlp: { type: "string" },
 } as const satisfies OptionSpecs;
 
 const MOCK_LLM_OPTIONS = { port: { type: "string", short: "p" }, script: { type: "string" } } as const satisfies OptionSpecs;
@@ -275,6 +281,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           eventValueLimit: values["event-value-limit"],
           allowPrivateNetwork: values["allow-private-network"] ?? false,
           trustCode: values["trust-code"] ?? false,
+          otlp: values.otlp,
           config: values.config,
           kb: values.kb ?? [],
           mockLlm: values["mock-llm"] ?? false,
@@ -341,6 +348,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           apiKeyEnv: values["api-key-env"],
           insecureNoAuth: values["insecure-no-auth"] ?? false,
           logLevel: values["log-level"],
+          otlp: values.otlp,
           register: values.register ?? [],
           queue: values.queue,
           queueName: values["queue-name"],
@@ -398,6 +406,7 @@ export async function main(argv: readonly string[], io: CliIO): Promise<number> 
           maxStalled: values["max-stalled"],
           stallTimeout: values["stall-timeout"],
           grace: values.grace,
+          otlp: values.otlp,
         },
         io,
       );

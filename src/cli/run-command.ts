@@ -3,7 +3,7 @@
  *                      [--session FILE|redis://…#KEY|postgres://…#KEY] [--durability sync|async|exit]
  *                      [--task-id ID] [--events ndjson|pretty]
  *                      [--max-steps N] [--concurrency N] [--timeout SECONDS] [--event-value-limit BYTES]
- *                      [--allow-private-network] [--trust-code]
+ *                      [--allow-private-network] [--trust-code] [--otlp URL]
  *                      [--config FILE] [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE]
  *                      [--register MODULE]...`
  * (the services the last five flags make are in services.ts, the session's store in run-target.ts)
@@ -199,7 +199,7 @@ export async function runCommand(args: RunArgs, io: CliIO): Promise<number> {
   try {
     let services: RunServices;
     try {
-      services = await openRunServices(args, io);
+      services = await openRunServices(args, io, { traced: true });
     } catch (error) {
       if (!isSetupError(error)) throw error;
       io.err(`${error.message}\n`);

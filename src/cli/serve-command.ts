@@ -1,7 +1,7 @@
 /**
  * `canvasflow serve [--host 127.0.0.1] [--port 9380] [--data DIR | --sqlite FILE | --redis URL [--redis-prefix P] | --postgres URL [--schema NAME]]
  *                   [--agents DIR] [--dify-app ID] [--config FILE] [--mock-llm] [--mock-llm-script FILE]
- *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL]
+ *                   [--api-key-env NAME] [--insecure-no-auth] [--grace SECONDS] [--log-level LEVEL] [--otlp URL]
  *                   [--register MODULE]... [--queue URL [--queue-name NAME] [--workers N [--worker-concurrency N]]
  *                   [--dashboard-key-env NAME [--dashboard-path PATH]]]`
  *
@@ -73,6 +73,8 @@ export interface ServeArgs extends KeysStoreArgs {
   insecureNoAuth?: boolean;
   grace?: string;
   logLevel?: string;
+  /** `--otlp URL`: export spans there (also the config's tracing section, OTEL_EXPORTER_OTLP_ENDPOINT). */
+  otlp?: string;
   register?: readonly string[];
   queue?: string;
   queueName?: string;
@@ -144,7 +146,7 @@ export async function serveCommand(args: ServeArgs, io: CliIO, env: Readonly<Rec
   const sqlite = storeArgs.redis === undefined && storeArgs.postgres === undefined;
   requirePackages([...SERVER_PACKAGE_NAMES, ...(sqlite ? ["better-sqlite3"] : [])], SERVER_FEATURE);
   return withStore(storeArgs, io, async (store) => {
-    const services = await openUntrustedServices({ config: args.config, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript }, io);
+    const services = await openUntrustedServices({ config: args.config, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript, otlp: args.otlp }, io);
     if (services === undefined) return EXIT.usage;
     let memories: MemoryStore;
     try {

@@ -3,11 +3,18 @@
  * `--config FILE` (else `canvasflow.config.json` in the working folder), `--kb ID=DIR`, and
  * `--mock-llm` / `--mock-llm-script FILE`, which start the mock LLM in this process and send
  * every llm_id to it. `close()` stops the mock, so the process can exit.
+ *
+ * For the commands that trace (run, serve, worker), `--otlp URL`, the config's `tracing` section
+ * or the OTEL_* variables start OpenTelemetry's export here (src/tracing/setup.ts, loaded only
+ * then), and `close()` exports the spans left before the process ends.
  */
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { buildServices } from "../config/services.js";
 import { ConfigError, loadConfig } from "../config/load.js";
+import { tracingPlan, type TracingPlan } from "../config/tracing.js";
+import { TracingSettingsError } from "../tracing/settings.js";
+import type { Tracing } from "../tracing/setup.js";
 import type { CanvasflowConfig, CanvasflowServices } from "../config/types.js";
 import { createLlmProvider } from "../llm/provider.js";
 import { createKnowledgeModels } from "../knowledge/models.js";
@@ -27,6 +34,8 @@ export interface ServiceFlags {
   allowPrivateNetwork?: boolean;
   /** `--trust-code` (run only): Python runs without the sandbox. */
   trustCode?: boolean;
+  /** `--otlp URL` (run, serve, worker): export spans there. */
+  otlp?: string;
 }
 
 export interface RunServices {
@@ -69,15 +78,15 @@ export function mockLlmConfig(baseURL: string): CanvasflowConfig {
   };
 }
 
-/** Config and script problems: shown as they are (with their pointers), exit code 2. */
-export function isSetupError(error: unknown): error is ConfigError | MockScriptError {
-  return error instanceof ConfigError || error instanceof MockScriptError;
+/** Config, script and tracing-settings problems: shown as they are (with their pointers), exit code 2. */
+export function isSetupError(error: unknown): error is ConfigError | MockScriptError | TracingSettingsError {
+  return error instanceof ConfigError || error instanceof MockScriptError || error instanceof TracingSettingsError;
 }
 
 export async function openRunServices(
   flags: ServiceFlags,
   io: CliIO,
-  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+  options: { cwd?: string; env?: Readonly<Record<string, string | undefined>>; /** The command traces (run, serve, worker). */ traced?: boolean } = {},
 ): Promise<RunServices> {
   const cwd = options.cwd ?? process.cwd();
   const env = options.env ?? process.env;
@@ -86,28 +95,58 @@ export async function openRunServices(
     const { id, dir } = parseKbFlag(value, cwd);
     config.knowledgeBases = { ...(config.knowledgeBases ?? {}), [id]: { type: "local", dir } };
   }
+  // Decided (and its settings checked) before anything starts.
+  const plan = options.traced ? tracingPlan(config.tracing, { ...(flags.otlp !== undefined ? { otlp: flags.otlp } : {}), env }) : undefined;
   // Without the flag, services.egress leaves the choice to CANVASFLOW_ALLOW_PRIVATE_NETWORK; its
   // allow-list is the config's egress.allow.
   const egress = flags.allowPrivateNetwork ? { allowPrivateNetwork: true } : {};
+  let opened: RunServices;
   if (!flags.mockLlm && flags.mockLlmScript === undefined) {
     const services = buildServices(config, { env, egress, trustCode: flags.trustCode });
-    return { services, config, configFile, mock: undefined, close: () => closeMcp(services.mcp) };
+    opened = { services, config, configFile, mock: undefined, close: () => closeMcp(services.mcp) };
+  } else {
+    const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
+    io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
+    // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
+    const llm = createLlmProvider(mockLlmConfig(mock.url), {});
+    // Embedding and rerank models too: every one of them is answered by the mock.
+    const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
+    const services = buildServices(config, { env, egress, llm, knowledgeModels, trustCode: flags.trustCode });
+    opened = {
+      services,
+      config,
+      configFile,
+      mock,
+      close: async () => {
+        await closeMcp(services.mcp);
+        await mock.close();
+      },
+    };
   }
-  const mock = await startMockLlmServer(flags.mockLlmScript === undefined ? {} : { script: resolve(cwd, flags.mockLlmScript) });
-  io.err(`canvasflow: every model is answered by the mock LLM at ${mock.url}\n`);
-  // An empty environment: OPENAI_* variables must not send a mock run anywhere else.
-  const llm = createLlmProvider(mockLlmConfig(mock.url), {});
-  // Embedding and rerank models too: every one of them is answered by the mock.
-  const knowledgeModels = createKnowledgeModels(config, {}, { redirectTo: mock.url });
-  const services = buildServices(config, { env, egress, llm, knowledgeModels, trustCode: flags.trustCode });
+  return plan ? withTracing(opened, plan, io) : opened;
+}
+
+/** Start exporting spans; the runs get the `tracing` service, and `close()` exports the spans left. */
+async function withTracing(opened: RunServices, plan: TracingPlan, io: CliIO): Promise<RunServices> {
+  let tracing: Tracing;
+  try {
+    const { startTracing } = await import("../tracing/setup.js");
+    tracing = await startTracing({ ...plan.otlp, ...(plan.sampleRatio !== undefined ? { sampleRatio: plan.sampleRatio } : {}), onError: (message) => io.err(`canvasflow: tracing: an export failed: ${message}\n`) });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  // The endpoint with any user, password or query masked; the headers never.
+  if (tracing.started) io.err(`canvasflow: tracing: spans go to ${tracing.endpoint} (${tracing.protocol})\n`);
+  opened.services.tracing = { ...plan.service };
   return {
-    services,
-    config,
-    configFile,
-    mock,
+    ...opened,
     close: async () => {
-      await closeMcp(services.mcp);
-      await mock.close();
+      try {
+        await opened.close();
+      } finally {
+        await tracing.shutdown();
+      }
     },
   };
 }
@@ -120,7 +159,7 @@ export async function openRunServices(
 export async function openUntrustedServices(flags: ServiceFlags, io: CliIO): Promise<RunServices | undefined> {
   let services: RunServices;
   try {
-    services = await openRunServices(flags, io);
+    services = await openRunServices(flags, io, { traced: true });
   } catch (error) {
     if (!isSetupError(error)) throw error;
     io.err(`${error.message}\n`);

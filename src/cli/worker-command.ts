@@ -2,7 +2,7 @@
  * `canvasflow worker --redis URL [--queue NAME] [--prefix P] [--concurrency N] [--config FILE]
  *                   [--kb ID=DIR]... [--mock-llm] [--mock-llm-script FILE] [--allow-private-network]
  *                   [--register MODULE]... [--durability sync|async] [--max-stalled N]
- *                   [--stall-timeout SECONDS] [--grace SECONDS]`
+ *                   [--stall-timeout SECONDS] [--grace SECONDS] [--otlp URL]`
  *
  * A worker process (the library's `createWorker`): takes run jobs from the queue on Redis and runs
  * them on the durable checkpointer, until Ctrl+C or SIGTERM; then it takes no more jobs, lets the
@@ -43,6 +43,8 @@ export interface WorkerArgs {
   maxStalled?: string;
   stallTimeout?: string;
   grace?: string;
+  /** `--otlp URL`: export spans there (also the config's tracing section, OTEL_EXPORTER_OTLP_ENDPOINT). */
+  otlp?: string;
 }
 
 export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number> {
@@ -56,7 +58,7 @@ export async function workerCommand(args: WorkerArgs, io: CliIO): Promise<number
   }
   const registry = await registryWithModules(args.register ?? []);
   const services = await openUntrustedServices(
-    { config: args.config, kb: args.kb, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript, allowPrivateNetwork: args.allowPrivateNetwork },
+    { config: args.config, kb: args.kb, mockLlm: args.mockLlm, mockLlmScript: args.mockLlmScript, allowPrivateNetwork: args.allowPrivateNetwork, otlp: args.otlp },
     io,
   );
   if (services === undefined) return EXIT.usage;

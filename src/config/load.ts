@@ -42,6 +42,9 @@ function isHttpUrl(text: string): boolean {
   }
 }
 
+/** A header's name (RFC 9110's token). */
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
 /** What the schema cannot say: routes name existing providers, URLs are http(s). */
 function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
   const issues: SchemaIssue[] = [];
@@ -78,6 +81,10 @@ function semanticIssues(config: CanvasflowConfig): SchemaIssue[] {
     });
   checkAllowEntries(config.egress?.allow, "egress", "allow");
   checkAllowEntries(config.codeExec?.networkAllow, "codeExec", "networkAllow");
+  if (config.tracing?.endpoint !== undefined && !isHttpUrl(config.tracing.endpoint)) issues.push({ pointer: "/tracing/endpoint", message: `must be an http:// or https:// URL, got "${config.tracing.endpoint}"` });
+  for (const name of Object.keys(config.tracing?.headers ?? {})) {
+    if (!HEADER_NAME.test(name)) issues.push({ pointer: jsonPointer("tracing", "headers", name), message: "is not an HTTP header name (letters, digits and !#$%&'*+.^_`|~-)" });
+  }
   for (const [name, tool] of Object.entries(config.tools ?? {})) {
     if (tool.baseURL !== undefined && !isHttpUrl(tool.baseURL)) issues.push({ pointer: jsonPointer("tools", name, "baseURL"), message: `must be an http:// or https:// URL, got "${tool.baseURL}"` });
   }

@@ -82,6 +82,35 @@ export interface CanvasflowConfig {
   egress?: EgressConfig;
   /** What ingestion pipelines may read of a document. */
   pipelines?: PipelinesConfig;
+  /** OpenTelemetry tracing of run, serve and worker (docs/observability.md). */
+  tracing?: TracingConfig;
+}
+
+/** The `tracing` section (docs/observability.md); the OTEL_* variables fill in what it leaves out. */
+export interface TracingConfig {
+  /** Default: on when an endpoint is named here or by OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT. */
+  enabled?: boolean;
+  /** A base URL (`/v1/traces` appended) or the traces URL itself. */
+  endpoint?: string;
+  /** Sent with every export; `${VAR}` in a value is read from the environment. Never logged. */
+  headers?: Record<string, string>;
+  protocol?: "http/protobuf" | "http/json";
+  /** The resource's service.name (default OTEL_SERVICE_NAME, else "canvasflow"). */
+  serviceName?: string;
+  /** Record prompts and completions as span attributes (default false: they can hold personal data). */
+  recordContent?: boolean;
+  /** Characters of a recorded prompt or completion kept (default 4000). */
+  contentLimit?: number;
+  /** The share of new traces recorded, 0 to 1 (default 1). */
+  sampleRatio?: number;
+}
+
+/** The runtime service `tracing` (ctx.services.tracing): what the engine's spans record. */
+export interface TracingService {
+  /** Prompts and completions as `gen_ai.prompt` / `gen_ai.completion` attributes. */
+  recordContent: boolean;
+  /** Characters of each kept. */
+  contentLimit: number;
 }
 
 /** The `egress` section (docs/configuration.md, Egress). */
@@ -222,7 +251,8 @@ export interface ToolServices {
  * - `http`: its older spelling, still read;
  * - `mcp`: the MCP servers an Agent's `mcp` entries bind to (tools/mcp/hub.ts);
  * - `memories`: where conversation memories are written and searched (MemoryStore in backends/contracts.ts);
- * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts).
+ * - `codeExec`: the code sandbox's limits, network and trust (sandbox/code/options.ts);
+ * - `tracing`: whether spans record prompts and completions, and how much of them (TracingService).
  */
 /** What ingestion pipelines may read of a document (research/ragflow-pipelines.md: every input that can grow has a limit). */
 export interface PipelinesConfig {
@@ -254,4 +284,6 @@ export interface CanvasflowServices {
   codeExec?: CodeExecOptions;
   /** What ingestion pipelines may read of a document (the config's `pipelines.limits`). */
   parseLimits?: PipelinesConfig["limits"];
+  /** What the run's spans record, when tracing is on (the config's `tracing.recordContent`, `contentLimit`). */
+  tracing?: TracingService;
 }

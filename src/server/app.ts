@@ -59,6 +59,7 @@ import { dashboardSettings, installDashboard, type DashboardOptions } from "./da
 import type { RunQueue } from "../worker/run-queue.js";
 import { trustsCode, UNTRUSTED_CODE_ONLY } from "../sandbox/code/trust.js";
 import { selectProtocol, webSocketKey } from "./ws-auth.js";
+import { installRequestSpans } from "./request-span.js";
 
 /** Bytes a request body may take by default (limits.bodyBytes; agent writes: limits.agentBodyBytes). */
 export const DEFAULT_BODY_LIMIT = DEFAULT_LIMITS.bodyBytes;
@@ -292,6 +293,11 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
     },
   });
 
+  // The routes that start runs: rate limits count them as completions, and each request is a span
+  // (OpenTelemetry: a no-op unless an SDK is registered) whose child the run is.
+  const runRoutes = options.difyApp !== undefined ? new Set([...COMPLETION_ROUTES, ...DIFY_RUN_ROUTES]) : COMPLETION_ROUTES;
+  installRequestSpans(app, runRoutes);
+
   // Registered first: the document is made from the routes registered after it.
   if (settings.openapi.enabled) installOpenApi(app, { version: ctx.version });
   app.register(async (unkeyed) => {
@@ -307,7 +313,7 @@ export function createServer(options: CreateServerOptions): FastifyInstance {
       request.caller = caller.keyId !== undefined ? `key:${caller.keyId}` : `ip:${request.ip}`;
     });
     // After the key check (its hook is the context's, theirs the routes'): a bad key never counts.
-    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : options.store.rateLimitCounters ? { counters: options.store.rateLimitCounters } : {}), completionRoutes: options.difyApp !== undefined ? new Set([...COMPLETION_ROUTES, ...DIFY_RUN_ROUTES]) : COMPLETION_ROUTES, metrics });
+    await installRateLimits(api, { limits: settings.rateLimits, ...(redis ? { redis } : options.store.rateLimitCounters ? { counters: options.store.rateLimitCounters } : {}), completionRoutes: runRoutes, metrics });
     // A request without a body (curl -X POST) is an empty one, as RAGFlow reads it.
     api.addHook("preValidation", async (request) => {
       if (request.body === undefined || request.body === null) request.body = {};

@@ -60,6 +60,8 @@ export async function startQueuedTurn(ctx: ServerContext, queue: RunQueue, input
         userId: input.userId ?? record.user_id,
         tenant: input.tenant,
         agent: agent.id,
+        // The worker's run is a child of this request's span: one trace across the queue.
+        ...(input.traceContext ? { traceContext: input.traceContext } : {}),
       },
       { queue, store: ctx.store.runs, registry: ctx.registry, canvas: tenantCanvas(ctx, input.tenant, { taskId: record.id, userId: record.user_id }), ...(input.runIdOf ? { jobId: input.runIdOf(record.id) } : {}) },
     );

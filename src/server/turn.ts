@@ -63,6 +63,8 @@ export interface TurnInput {
   name?: string;
   /** Add `trace` (cumulative, RAGFlow's shape) to node_finished events. */
   returnTrace?: boolean;
+  /** The run's parent span (the request's: request-span.ts), in this process or on a queue worker. */
+  traceContext?: RunRequest["traceContext"];
   /** The run's id (its events' message_id), made from the session's id (default: a random one). */
   runIdOf?: (sessionId: string) => string;
   /** Called when the run has ended and its messages were added, before the session is let go (a failure is the caller's to log). */
@@ -315,7 +317,15 @@ async function* runTurn(
     const request: RunRequest =
       session.openedAs === "crashed"
         ? { signal: controller.signal }
-        : { query: input.query, inputs: input.inputs, files: input.files, userId: input.userId ?? record.user_id, signal: controller.signal, ...(messageId !== undefined ? { messageId } : {}) };
+        : {
+            query: input.query,
+            inputs: input.inputs,
+            files: input.files,
+            userId: input.userId ?? record.user_id,
+            signal: controller.signal,
+            ...(messageId !== undefined ? { messageId } : {}),
+            ...(input.traceContext ? { traceContext: input.traceContext } : {}),
+          };
     // Before its first event: a run id a client has seen is known here from then on.
     if (messageId !== undefined) ctx.runs.nameRun(sessionId, controller, messageId);
     // The turn's messages are kept with the run's last checkpoint and added to the record before

@@ -3,12 +3,14 @@
  * a bad DSL is refused here and not in a worker) and the turn's request. Any worker takes it.
  */
 import { randomUUID } from "node:crypto";
+import { trace } from "@opentelemetry/api";
 import type { ComponentRegistry } from "../components/registry.js";
 import { createSessionIfAbsent } from "../durable/create.js";
 import type { CanvasRuntimeOptions } from "../engine/canvas.js";
 import type { CheckpointStore } from "../backends/contracts.js";
 import { readRunJob, RUN_JOB_FORMAT, RUN_JOB_NAME, type RunJobData } from "./job.js";
 import { RunQueueError, type RunQueue } from "./run-queue.js";
+import { traceCarrierOf } from "../tracing/w3c.js";
 
 export interface QueuedRunRequest {
   /** The durable session's key. */
@@ -21,6 +23,11 @@ export interface QueuedRunRequest {
   userId?: string;
   tenant?: string;
   agent?: string;
+  /**
+   * The run's parent span as a W3C carrier (a server's request span), kept in the job's data so
+   * the worker's run joins that trace. Left out: the span active when enqueueRun is called, if any.
+   */
+  traceContext?: { traceparent: string; tracestate?: string };
 }
 
 export interface EnqueueOptions {
@@ -62,9 +69,10 @@ export async function enqueueRun(request: QueuedRunRequest, options: EnqueueOpti
   if (!Number.isFinite(backoffMs) || backoffMs < 0) throw new RunQueueError(`backoffMs must be a number of milliseconds from 0, got ${String(options.backoffMs)}`);
   const jobId = options.jobId ?? randomUUID();
   if (typeof jobId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(jobId)) throw new RunQueueError(`jobId must be 1 to 128 letters, digits, '-' or '_', got ${JSON.stringify(options.jobId)}`);
-  const { session, dsl, ...turn } = request;
+  const { session, dsl, traceContext, ...turn } = request;
+  const parent = traceContext ?? traceCarrierOf(trace.getActiveSpan()?.spanContext());
   // Checked before anything is written: a job the workers would refuse never goes on the queue.
-  const data: RunJobData = readRunJob(withoutUndefined({ v: RUN_JOB_FORMAT, session, ...turn }));
+  const data: RunJobData = readRunJob(withoutUndefined({ v: RUN_JOB_FORMAT, session, ...turn, traceparent: parent?.traceparent, tracestate: parent?.tracestate }));
   const created = dsl === undefined ? false : await createSessionIfAbsent(options.store, session, dsl, { registry: options.registry, canvas: options.canvas });
   const after = await options.store.lastEventId(session);
   if (after !== undefined) data.after = after;

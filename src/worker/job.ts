@@ -4,18 +4,21 @@
  * also the run's message id, so the run's events can be told from other runs' in the session's log.
  *
  *     { "v": 1, "session": "<key>", "query": "…", "inputs": {…}, "files": […], "userId": "…",
- *       "after": "<run>-<n>", "tenant": "…", "agent": "…" }
+ *       "after": "<run>-<n>", "tenant": "…", "agent": "…", "traceparent": "00-…-…-01", "tracestate": "…" }
  *
  * Every field but `v` and `session` may be left out. `after` is the last event id the session
  * had logged when the job was enqueued: the run's events come after it. `tenant` and `agent` say
  * whose run it is (for logs and the dashboard); the session key alone finds the session. The run
- * gets the memories of `tenant` (of the tenant "default" when the job names none).
+ * gets the memories of `tenant` (of the tenant "default" when the job names none). `traceparent`
+ * and `tracestate` (W3C trace context) are the parent of the run's span: the span of the server
+ * request that enqueued it, so the run is in that request's trace.
  */
 import { MAX_DSL_DEPTH } from "../dsl/structure.js";
 import { checkKey, parseEventId } from "../backends/shared/sessions.js";
 import { SnapshotKeyError } from "../backends/errors.js";
 import { pathDeeperThan } from "../util/nesting.js";
 import { isPlainObject } from "../util/values.js";
+import { isTraceparent, MAX_TRACESTATE_LENGTH } from "../tracing/w3c.js";
 
 export const RUN_JOB_FORMAT = 1;
 /** The BullMQ job name of a run. */
@@ -35,6 +38,9 @@ export interface RunJobData {
   after?: string;
   tenant?: string;
   agent?: string;
+  /** The W3C traceparent of the run's parent span. */
+  traceparent?: string;
+  tracestate?: string;
 }
 
 /** Bounds on what a job may carry (a job is a Redis hash: it should stay small). */
@@ -57,7 +63,7 @@ export class RunJobError extends Error {
 export function readRunJob(data: unknown): RunJobData {
   if (!isPlainObject(data)) throw new RunJobError(`a run job's data must be an object, got ${data === null ? "null" : Array.isArray(data) ? "an array" : typeof data}`);
   if (data.v !== RUN_JOB_FORMAT) throw new RunJobError(`a run job's "v" must be ${RUN_JOB_FORMAT} (the job format this worker reads), got ${JSON.stringify(data.v) ?? "nothing"}`);
-  const known = new Set(["v", "session", "query", "inputs", "files", "userId", "after", "tenant", "agent"]);
+  const known = new Set(["v", "session", "query", "inputs", "files", "userId", "after", "tenant", "agent", "traceparent", "tracestate"]);
   const unknown = Object.keys(data).filter((field) => !known.has(field));
   if (unknown.length > 0) throw new RunJobError(`a run job has unknown field${unknown.length > 1 ? "s" : ""} ${unknown.map((f) => JSON.stringify(f)).join(", ")}`);
   try {
@@ -81,6 +87,11 @@ export function readRunJob(data: unknown): RunJobData {
     }
   }
   if (data.after !== undefined && !parseEventId(data.after)) throw new RunJobError(`a run job's "after" must be an event id (<run>-<n>), got ${JSON.stringify(data.after)}`);
+  if (data.traceparent !== undefined && !isTraceparent(data.traceparent)) throw new RunJobError(`a run job's "traceparent" must be a W3C traceparent (00-<trace id>-<span id>-<flags>), got ${typeName(data.traceparent)}`);
+  if (data.tracestate !== undefined && (typeof data.tracestate !== "string" || data.tracestate.length > MAX_TRACESTATE_LENGTH)) {
+    throw new RunJobError(`a run job's "tracestate" must be a string of at most ${MAX_TRACESTATE_LENGTH} characters, got ${typeName(data.tracestate)}`);
+  }
+  if (data.tracestate !== undefined && data.traceparent === undefined) throw new RunJobError(`a run job's "tracestate" comes with a "traceparent"`);
   const bytes = Buffer.byteLength(JSON.stringify(data), "utf8");
   if (bytes > RUN_JOB_LIMITS.jobBytes) throw new RunJobError(`a run job is ${bytes} bytes as JSON; the limit is ${RUN_JOB_LIMITS.jobBytes} (send large files by reference)`);
   return data as unknown as RunJobData;

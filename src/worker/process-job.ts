@@ -98,6 +98,8 @@ async function runJob(session: DurableSession, data: RunJobData, messageId: stri
     ...(data.inputs !== undefined ? { inputs: data.inputs } : {}),
     ...(data.files !== undefined ? { files: data.files } : {}),
     ...(data.userId !== undefined ? { userId: data.userId } : {}),
+    // The run's span joins the trace of the request that enqueued it.
+    ...(data.traceparent !== undefined ? { traceContext: { traceparent: data.traceparent, ...(data.tracestate !== undefined ? { tracestate: data.tracestate } : {}) } } : {}),
     messageId,
     signal,
     suspend: ctx.suspend,

@@ -16,6 +16,7 @@ import { DifyApiError, invalidParam, notFound } from "./errors.js";
 import { DifyEventMapper, difyUsage, finishedData, type DifyMode } from "./events.js";
 import { newRunId } from "../run-ids.js";
 import { keepRunSummary, runSummaryOf } from "./run-records.js";
+import { requestTraceContext } from "../request-span.js";
 
 /** How often a stream says it is alive while a step runs (Dify: about every 10 s). */
 const PING_MS = 10_000;
@@ -59,6 +60,7 @@ export async function startDifyTurn(ctx: ServerContext, request: FastifyRequest,
   checkRequiredInputs(app, fields.inputs);
   if (conversationId !== undefined) await userConversation(ctx, request.tenant, app.agent.id, conversationId, fields.user);
   // In this process, or on the queue's workers under `serve --queue`, as RAGFlow's turns.
+  const traceContext = requestTraceContext(request);
   return openTurn(ctx, {
     tenant: request.tenant,
     caller: request.caller,
@@ -70,6 +72,7 @@ export async function startDifyTurn(ctx: ServerContext, request: FastifyRequest,
     userId: fields.user,
     ...(conversationId !== undefined ? { sessionId: conversationId } : {}),
     runIdOf: newRunId,
+    ...(traceContext ? { traceContext } : {}),
     afterRun: ({ transcript, steps }) => keepSummary(ctx, request.tenant, query, transcript, steps),
   });
 }

@@ -18,6 +18,8 @@ import { isPipelineAgent } from "../pipeline-files.js";
 import { shuttingDown } from "../shutdown.js";
 import type { Turn, TurnInput } from "../turn.js";
 import { serverSchema } from "../validation.js";
+import { requestTraceContext } from "../request-span.js";
+import type { TraceCarrier } from "../../tracing/w3c.js";
 
 export interface CompletionBody {
   agent_id?: string | null;
@@ -69,6 +71,8 @@ export interface TurnCaller {
   tenant: string;
   caller: string;
   log?: FastifyBaseLogger;
+  /** The request's span, the run's parent (when tracing). */
+  traceContext?: TraceCarrier;
 }
 
 /** What a body says about the turn, besides the question and the session (its files' names checked). */
@@ -79,6 +83,7 @@ function commonInput(who: TurnCaller, agentId: string, body: CompletionBody) {
     tenant: who.tenant,
     caller: who.caller,
     ...(who.log ? { log: who.log } : {}),
+    ...(who.traceContext ? { traceContext: who.traceContext } : {}),
     agentId,
     ...(body.inputs ? { inputs: body.inputs } : {}),
     ...(body.files ? { files: body.files } : {}),
@@ -96,7 +101,8 @@ export function nativeTurnInput(who: TurnCaller, agentId: string, body: Completi
 async function complete(ctx: ServerContext, request: FastifyRequest, reply: FastifyReply, agentId: string | null | undefined, openAi: boolean) {
   const body = request.body as CompletionBody;
   if (!agentId) throw argumentError("`agent_id` is required.");
-  const who: TurnCaller = { tenant: request.tenant, caller: request.caller, log: request.log };
+  const traceContext = requestTraceContext(request);
+  const who: TurnCaller = { tenant: request.tenant, caller: request.caller, log: request.log, ...(traceContext ? { traceContext } : {}) };
   // The agent is read once here (the turn takes it): an ingestion pipeline's documents run in the
   // background. The read is the first step of a turn's setup, so it takes the turn's place among
   // the setups at once (limits.setupsAtOnce) here; queued turns take none.
