@@ -10,6 +10,7 @@
  * With no SDK registered the API's spans are no-ops: nothing is recorded and no trace context is
  * handed on.
  */
+import { TRACER_NAME } from "../tracing/run-spans.js";
 import { propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Span } from "@opentelemetry/api";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { traceCarrierOf, type TraceCarrier } from "../tracing/w3c.js";
@@ -27,7 +28,7 @@ export function installRequestSpans(app: FastifyInstance, routes: ReadonlySet<st
     if (route === undefined || !routes.has(route)) return;
     const parent = propagation.extract<Headers>(ROOT_CONTEXT, request.headers);
     // Asked for each time: a tracer kept from before would stay bound to a provider since replaced.
-    const span = trace.getTracer("canvasflow").startSpan(
+    const span = trace.getTracer(TRACER_NAME).startSpan(
       `${request.method} ${route}`,
       {
         kind: SpanKind.SERVER,

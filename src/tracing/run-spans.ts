@@ -16,8 +16,6 @@
  */
 import {
   context,
-  createTraceState,
-  isSpanContextValid,
   SpanKind,
   SpanStatusCode,
   trace,
@@ -27,6 +25,7 @@ import {
   type SpanContext,
   type Tracer,
 } from "@opentelemetry/api";
+import { parseTraceparent, traceCarrierOf } from "./w3c.js";
 import type { SpanAttributes, SpanScope } from "../contracts/values.js";
 
 /** The instrumentation scope of canvasflow's spans. */
@@ -240,22 +239,7 @@ function attributesOf(attributes: SpanAttributes): Attributes {
   return out;
 }
 
-const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/;
-
-/** The span context a W3C traceparent (and tracestate) names; undefined when it is not valid. */
-export function parseTraceparent(traceparent: string, tracestate?: string): SpanContext | undefined {
-  const match = TRACEPARENT.exec(traceparent.trim());
-  if (!match) return undefined;
-  const [, version, traceId, spanId, flags, rest] = match;
-  // Version ff is invalid; version 00 has exactly four fields.
-  if (version === "ff" || (version === "00" && rest !== undefined)) return undefined;
-  const spanContext: SpanContext = { traceId, spanId, traceFlags: parseInt(flags, 16) & 1, isRemote: true };
-  if (!isSpanContextValid(spanContext)) return undefined;
-  if (tracestate !== undefined && tracestate.trim() !== "") spanContext.traceState = createTraceState(tracestate);
-  return spanContext;
-}
-
 /** A span context as a W3C traceparent. */
-export function formatTraceparent(spanContext: SpanContext): string {
-  return `00-${spanContext.traceId}-${spanContext.spanId}-${(spanContext.traceFlags & 0xff).toString(16).padStart(2, "0")}`;
+function formatTraceparent(spanContext: SpanContext): string {
+  return traceCarrierOf(spanContext)?.traceparent ?? "";
 }
