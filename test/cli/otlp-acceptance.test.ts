@@ -5,14 +5,19 @@
  * expected span tree (names, parents, kinds, statuses and attributes), the same over protobuf
  * (`--otlp`) and JSON (the config's `tracing` section), in one trace whose id is
  * workflow_started's trace_id, with the model calls' token counts adding up to the run's usage.
+ * And the same canvas completed through `serve --queue` and a `worker`, both exporting: one
+ * trace, the server's request span its root, the worker's `canvasflow.run` its child, the
+ * components under the run.
  */
 import { cpSync } from "node:fs";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { canvasDsl, node } from "../helpers/dsl.js";
-import { spawnCli } from "../helpers/cli-process.js";
+import { spawnCli, type CliProcess } from "../helpers/cli-process.js";
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan, type ReceivedValue } from "../helpers/otlp-receiver.js";
+import { clearQueueTest, TEST_REDIS_URL, uniqueTestPrefix } from "../helpers/redis.js";
 import { scratchDir } from "../helpers/scratch.js";
+import { RunQueue } from "../../src/worker/run-queue.js";
 
 const scratch = scratchDir("canvasflow-otlp-accept-");
 // A copy: searching a folder writes its index beside it.
@@ -226,5 +231,90 @@ describe("issue 29's acceptance: a canvas with a Retrieval, an Agent calling a t
     // The same tree; the token counts are the same too (the same prompts to the same mock), only the run's ids differ.
     expect(withoutIds(jsonTree)).toEqual(withoutIds(protobufTree));
     expect(jsonTree.attributes["canvasflow.task_id"]).not.toBe(protobufTree.attributes["canvasflow.task_id"]);
+  });
+});
+
+describe("issue 29's acceptance: the same run through serve --queue and a worker", () => {
+  const prefix = uniqueTestPrefix();
+  const children: CliProcess[] = [];
+  const queue = new RunQueue({ redis: TEST_REDIS_URL, prefix, queue: "accept" });
+  afterAll(async () => {
+    for (const child of children) if (child.child.exitCode === null) child.child.kill("SIGKILL");
+    await Promise.all(children.map((child) => child.exited));
+    await clearQueueTest([], [queue], prefix);
+  }, 60_000);
+
+  async function started(args: string[], ready: RegExp): Promise<{ child: CliProcess; match: RegExpExecArray }> {
+    const child = spawnCli(args, { env: cleanEnv() });
+    children.push(child);
+    for (let i = 0; i < 600; i++) {
+      const match = ready.exec(child.stderr());
+      if (match) return { child, match };
+      if (child.child.exitCode !== null) throw new Error(`exited (${child.child.exitCode}): ${child.stderr()}`);
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    throw new Error(`not ready within 30 s: ${child.stderr()}`);
+  }
+
+  it("one trace: the server's request span is the root (no client traceparent), canvasflow.run from the worker its child, the components under the run", async () => {
+    const receiver = await startOtlpReceiver();
+    const server = await started(
+      ["serve", "--port", "0", "--queue", TEST_REDIS_URL, "--redis-prefix", prefix, "--queue-name", "accept", "--grace", "0", "--log-level", "warn", "--otlp", receiver.base],
+      /serving RAGFlow's agent API at (http:\/\/127\.0\.0\.1:\d+)\/api\/v1/,
+    );
+    const worker = await started(
+      ["worker", "--redis", TEST_REDIS_URL, "--prefix", prefix, "--queue", "accept", "--mock-llm", "--kb", `shop=${KB_DIR}`, "--otlp", receiver.base],
+      /takes runs from the queue/,
+    );
+
+    const base = server.match[1];
+    const post = async (path: string, body: unknown) =>
+      (await (await fetch(`${base}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) })).json()) as {
+        code: number;
+        message?: string;
+        data: { id: string; data?: { content?: string } };
+      };
+    const created = await post("/api/v1/agents", { title: "accept", dsl });
+    expect(created.code, created.message).toBe(0);
+    const answer = await post(`/api/v1/agents/${created.data.id}/completions`, { question: QUERY });
+    expect(answer.code, answer.message).toBe(0);
+    expect(answer.data.data?.content).toMatch(/\| tool search_my_dateset_0 returned: .*shipping\.txt.* \["<a>","<b>"\]$/s);
+    // The answer comes from the session's log; the job is marked completed a moment later.
+    let [job] = await queue.queue.getJobs(["completed"]);
+    for (let i = 0; i < 200 && job === undefined; i++) {
+      await new Promise((done) => setTimeout(done, 25));
+      [job] = await queue.queue.getJobs(["completed"]);
+    }
+    expect(job).toBeDefined();
+
+    // Each process exports what is left when it stops.
+    for (const child of [server.child, worker.child]) child.child.kill("SIGTERM");
+    expect((await server.child.exited).code).toBe(0);
+    expect((await worker.child.exited).code).toBe(0);
+    const spans = receiver.spans();
+
+    const roots = spans.filter((span) => span.parentSpanId === "");
+    expect(roots.map((span) => span.name)).toEqual([`POST /api/v1/agents/:agent_id/completions`]);
+    const [request] = roots;
+    expect(request).toMatchObject({ kind: 2, scope: "canvasflow", status: { code: 0 } });
+    expect(request.attributes).toMatchObject({ "http.request.method": "POST", "http.route": "/api/v1/agents/:agent_id/completions", "http.response.status_code": 200 });
+    // One trace: every span received, the server's and the worker's, is in the request's.
+    expect(spans.filter((span) => span.traceId !== request.traceId).map((span) => span.name)).toEqual([]);
+    expect(job.data.traceparent).toBe(`00-${request.traceId}-${request.spanId}-01`);
+
+    const tree = treeOf(spans, request);
+    // Every span received is in the request's tree.
+    const size = (node: Tree): number => 1 + node.children.reduce((n, child) => n + size(child), 0);
+    expect(size(tree)).toBe(spans.length);
+    expect(tree.children.map((child) => child.name)).toEqual(["canvasflow.run"]);
+    const runSpan = tree.children[0];
+    // The worker ran it: its tree is the one `canvasflow run` gives, the model calls' tokens adding up to the Agent's.
+    const agent = runSpan.children.find((child) => child.name === "canvasflow.component Agent")!;
+    const tokens = agent.children.filter((child) => child.name === "chat mock").map((child) => ({ input: Number(child.attributes["gen_ai.usage.input_tokens"]), output: Number(child.attributes["gen_ai.usage.output_tokens"]) }));
+    const usage = { prompt_tokens: Number(agent.attributes["gen_ai.usage.input_tokens"]), completion_tokens: Number(agent.attributes["gen_ai.usage.output_tokens"]) };
+    expect(tokens.reduce((n, t) => n + t.input, 0)).toBe(usage.prompt_tokens);
+    expect(tokens.reduce((n, t) => n + t.output, 0)).toBe(usage.completion_tokens);
+    const ids = { "canvasflow.task_id": runSpan.attributes["canvasflow.task_id"], "canvasflow.session_id": runSpan.attributes["canvasflow.task_id"], "canvasflow.message_id": runSpan.attributes["canvasflow.message_id"] };
+    expect(runSpan).toEqual(expectedRun(ids, tokens, usage));
   });
 });
