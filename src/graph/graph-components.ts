@@ -358,8 +358,8 @@ export function functionComponent(spec: FunctionNodeSpec): ComponentDefinition {
     branches: () => [],
     invoke(ctx) {
       const state = readState(ctx, spec.keys);
+      if (spec.sendMap) return invokeSends(spec, ctx, state);
       const runtime = runtimeOf(ctx, spec.node);
-      if (spec.sendMap) return invokeSends(spec, ctx, state, runtime);
       const input = spec.outputsOf ? { ...(ctx.canvas.outputsOf(spec.outputsOf) ?? {}) } : state;
       const returned = callNode(spec, ctx, state, input, runtime);
       return returned instanceof Promise ? returned.then((value) => finishNode(spec, ctx, state, value)) : finishNode(spec, ctx, state, returned);
@@ -384,24 +384,26 @@ async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T
   return results;
 }
 
-/** The runtime a Send payload's run gets: the node's, without interrupt. */
-function sendRuntime(runtime: NodeRuntime, node: string): NodeRuntime {
-  return Object.assign(Object.create(runtime) as NodeRuntime, {
-    interrupt(): never {
+/** The runtime a Send payload's run gets: the node's own, whose interrupt() refuses. */
+function sendRuntime(ctx: ComponentContext, node: string): NodeRuntime {
+  const runtime = runtimeOf(ctx, node);
+  Object.defineProperty(runtime, "interrupt", {
+    value: (): never => {
       throw new Error(`node "${node}": interrupt() cannot pause a run of a node started by Send (one component runs every payload); pause before or after the map instead`);
     },
   });
+  return runtime;
 }
 
 /** A send map: the node's function once per waiting payload, in order; their writes and routes together. */
-async function invokeSends(spec: FunctionNodeSpec, ctx: ComponentContext, state: Record<string, unknown>, runtime: NodeRuntime): Promise<InvokeResult> {
+async function invokeSends(spec: FunctionNodeSpec, ctx: ComponentContext, state: Record<string, unknown>): Promise<InvokeResult> {
   const variable = spec.targets.sendMapOf(spec.node)!.variable;
   const waiting = ctx.peek(globalRef(variable));
   const payloads = Array.isArray(waiting) ? waiting : [];
   // Each payload's run starts with the others' in flight, as LangGraph runs a step's Sends at once.
   // A payload's run cannot pause: one component runs every payload, and its interrupts would be
   // told apart by call order only.
-  const payloadRuntime = sendRuntime(runtime, spec.node);
+  const payloadRuntime = sendRuntime(ctx, spec.node);
   const returned = await mapLimited(payloads, SEND_CONCURRENCY, (payload) => callNode(spec, ctx, state, payload, payloadRuntime));
   // Take what was read: payloads sent in this batch (by another node, or by a payload to itself) stay queued.
   const writes: StateWrite[] = [[variable, { [TAKE_KEY]: payloads.length }]];

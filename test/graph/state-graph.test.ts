@@ -157,7 +157,8 @@ describe("StateGraph: Sends, pauses and joins together (found by review)", () =>
   it("keeps a payload sent while the target's send map runs: another sender's, and a payload's own Send", async () => {
     const twoSenders = new StateGraph(Log, { id: "two" })
       .addNode("a", () => ({ log: "a" }))
-      .addNode("x", (p) => ({ log: `x:${String(p as unknown)}` }))
+      // A Sent run has the whole runtime (its signal, its key, its model).
+      .addNode("x", (p, rt) => ({ log: `x:${String(p as unknown)}${rt.signal.aborted || typeof rt.idempotencyKey !== "string" || typeof rt.chat !== "function" ? "!" : ""}` }))
       .addConditionalEdges(START, () => [new Send("x", "p1"), "a"], ["x", "a"])
       .addConditionalEdges("a", () => [new Send("x", "p2")], ["x"])
       .addEdge("x", END)
