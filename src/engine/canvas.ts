@@ -17,7 +17,8 @@ import { DEFAULT_EVENT_VALUE_LIMIT } from "./event-values.js";
 import { applyDelta, type RunDelta } from "./checkpoint.js";
 import { abandonRun, type AbandonRequest } from "./abandon.js";
 import { freshSession, sessionFromSnapshot, snapshotOf, type CanvasSession } from "./session.js";
-import { activeTraceParent } from "../tracing/run-spans.js";
+import { activeTraceContext } from "../tracing/registered.js";
+import type { TraceParent } from "../tracing/run-spans.js";
 import type { PendingInput, RunStatus } from "./state.js";
 
 export interface CanvasRuntimeOptions {
@@ -142,7 +143,7 @@ export class Canvas {
     const { scope, end } = createRunScope();
     const engine = { ...this.engine, services: { ...this.engine.services, [RUN_SCOPE_SERVICE]: scope } };
     // The run's span is a child of what is active now (the caller's own span, if their SDK made one).
-    return endingScope(executeRun(this.session, request, engine, activeTraceParent()), end);
+    return endingScope(executeRun(this.session, request, engine, activeTraceContext() as TraceParent | undefined), end);
   }
 
   /**

@@ -28,7 +28,8 @@ import { RunRecorder, type CheckpointSink } from "./checkpoint.js";
 import { countExecution, uncountExecution, type CanvasSession } from "./session.js";
 import { applyStateUpdates } from "./state-updates.js";
 import { placeResumeValues, resumeSlot, type InterruptInfo } from "./interrupt.js";
-import { startRunSpan, type RunSpans, type SpanOutcome, type TraceParent } from "../tracing/run-spans.js";
+import type { RunSpans, SpanOutcome, TraceParent } from "../tracing/run-spans.js";
+import { tracingRegistered } from "../tracing/registered.js";
 
 export type { CanvasSession } from "./session.js";
 
@@ -405,7 +406,8 @@ class Run implements RunHost {
     }
     session.pending = undefined;
     session.error = undefined;
-    this.startTrace(!startsTurn);
+    if (tracingRegistered()) await this.startTrace(!startsTurn);
+    else if (session.traceparent !== undefined) session.traceparent = undefined;
     // The run is known as started before its first event is made (see RunRequest.checkpointAtStart).
     let failure = this.request.checkpointAtStart && this.recorder ? await this.checkpointAtStart() : undefined;
     const traceId = this.trace ? { trace_id: this.trace.traceId } : undefined;
@@ -512,8 +514,10 @@ class Run implements RunHost {
    * was asked for; a run that goes on from an earlier one (`continues`) links to its span. The
    * session keeps this span's traceparent for the run that goes on from this one.
    */
-  private startTrace(continues: boolean): void {
+  private async startTrace(continues: boolean): Promise<void> {
     const session = this.session;
+    // Loaded only when an SDK is registered: the API it imports is not the core's to pay for.
+    const { startRunSpan } = await import("../tracing/run-spans.js");
     this.trace = startRunSpan({
       taskId: session.taskId,
       messageId: this.events.messageId,

@@ -37,11 +37,6 @@ export type SpanOutcome = "ok" | "error" | "paused" | "cancelled" | "interrupted
 /** An OpenTelemetry context, for callers that must not name the API's types. */
 export type TraceParent = Context;
 
-/** The context active now: a run started here is its child unless its request names a parent. */
-export function activeTraceParent(): TraceParent {
-  return context.active();
-}
-
 export interface RunSpanStart {
   taskId: string;
   messageId: string;
