@@ -230,6 +230,11 @@ class Run implements RunHost {
   /** Wakes the run waiting on a batch when a progress event is made. */
   private progressArrived: (() => void) | undefined;
   private timedOut: string | undefined;
+  /**
+   * Resume values may sit in the component state (this run resumed interrupts, or goes on from
+   * one that may have): only then does a finished step look for its slot to drop.
+   */
+  private mayHoldResumes = false;
   /** The run's spans, when an OpenTelemetry SDK records them (decided once, when the run starts). */
   private trace: RunSpans | undefined;
 
@@ -388,6 +393,8 @@ class Run implements RunHost {
       // Its process died: go on from the last checkpoint; what was in flight runs again.
       for (const id of session.run.receivers) this.inputReceivers.add(id);
       inFlight = scheduler.inFlight();
+      // The run that died may have been given resume values.
+      this.mayHoldResumes = true;
     } else {
       session.usage = emptyUsage();
       if (session.status === "paused" && session.pending !== undefined) {
@@ -395,7 +402,10 @@ class Run implements RunHost {
         const interrupts = session.pending.interrupts;
         // In the run state before anything runs (and so in its first checkpoint): a run continued
         // after its process died still has them.
-        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) placeResumeValues(session.componentState, interrupts, unwrapFormValue(this.inputs.resume));
+        if (interrupts && interrupts.length > 0 && Object.hasOwn(this.inputs, "resume")) {
+          placeResumeValues(session.componentState, interrupts, unwrapFormValue(this.inputs.resume));
+          this.mayHoldResumes = true;
+        }
         this.pool.setGlobal("sys.date", formatSystemDate(new Date()));
       } else {
         this.startTurn();
@@ -467,7 +477,7 @@ class Run implements RunHost {
           // idempotency key stays; a join does not count it as arrived).
           uncountExecution(session.executions, result.node.id);
           this.recorder?.op(["executionUndone", result.node.id]);
-        } else {
+        } else if (this.mayHoldResumes) {
           // Resume values belong to one execution: the next one asks afresh.
           const slot = resumeSlot(result.ctx.outputKey);
           if (Object.hasOwn(session.componentState, slot)) delete session.componentState[slot];
